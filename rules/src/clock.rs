@@ -1,0 +1,173 @@
+//! Game clocks as pure arithmetic on milliseconds.
+//!
+//! The server owns real time; this type only does the bookkeeping, so every
+//! rule about time (increment after a move, a fresh allowance per turn,
+//! who flags first) is tested without sleeping. `now` is any monotonic
+//! millisecond count chosen by the caller (the server uses the time since
+//! the room started).
+//!
+//! ```
+//! use rules::clock::Clock;
+//! use rules::game::{Side, TimeControl};
+//!
+//! let mut clock = Clock::new(TimeControl::Clock { minutes: 3, increment: 2 }, 2);
+//! clock.start_turn(Side(0), 0);
+//! assert!(clock.finish_turn(10_000)); // 10 s used, 2 s back
+//! assert_eq!(clock.remaining(Side(0), 10_000), 180_000 - 10_000 + 2_000);
+//! clock.start_turn(Side(1), 10_000);
+//! assert_eq!(clock.deadline(), Some(10_000 + 180_000));
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Side, TimeControl};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    control: TimeControl,
+    /// Time left per side, as of the start of the running turn.
+    remaining_ms: Vec<u64>,
+    /// The side whose time is running and when its turn started.
+    running: Option<(Side, u64)>,
+}
+
+impl Clock {
+    pub fn new(control: TimeControl, sides: usize) -> Clock {
+        let start = match control {
+            TimeControl::Unlimited => 0,
+            TimeControl::Clock { minutes, .. } => u64::from(minutes) * 60_000,
+            TimeControl::PerMove { seconds } => u64::from(seconds) * 1_000,
+        };
+        Clock {
+            control,
+            remaining_ms: vec![start; sides],
+            running: None,
+        }
+    }
+
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// Starts `side`'s time at `now`. With a per-move timer the side gets a
+    /// fresh allowance.
+    pub fn start_turn(&mut self, side: Side, now: u64) {
+        if self.control == TimeControl::Unlimited {
+            return;
+        }
+        if let TimeControl::PerMove { seconds } = self.control {
+            if let Some(slot) = self.remaining_ms.get_mut(side.index()) {
+                *slot = u64::from(seconds) * 1_000;
+            }
+        }
+        self.running = Some((side, now));
+    }
+
+    /// Stops the running side's time at `now` after it moved, adding the
+    /// increment. Returns `false` if its time had already run out (the
+    /// move came too late and must be refused).
+    pub fn finish_turn(&mut self, now: u64) -> bool {
+        let Some((side, started)) = self.running.take() else {
+            return true;
+        };
+        let used = now.saturating_sub(started);
+        let slot = &mut self.remaining_ms[side.index()];
+        if used >= *slot {
+            *slot = 0;
+            return false;
+        }
+        *slot -= used;
+        if let TimeControl::Clock { increment, .. } = self.control {
+            *slot += u64::from(increment) * 1_000;
+        }
+        true
+    }
+
+    /// Stops the clock without an increment (the game ended, or the side
+    /// ran out of time).
+    pub fn stop(&mut self, now: u64) {
+        if let Some((side, started)) = self.running.take() {
+            let slot = &mut self.remaining_ms[side.index()];
+            *slot = slot.saturating_sub(now.saturating_sub(started));
+        }
+    }
+
+    /// Time `side` has left at `now`.
+    pub fn remaining(&self, side: Side, now: u64) -> u64 {
+        let left = self.remaining_ms.get(side.index()).copied().unwrap_or(0);
+        match self.running {
+            Some((running, started)) if running == side => {
+                left.saturating_sub(now.saturating_sub(started))
+            }
+            _ => left,
+        }
+    }
+
+    /// Every side's time left at `now`, in side order.
+    pub fn all_remaining(&self, now: u64) -> Vec<u64> {
+        (0..self.remaining_ms.len())
+            .map(|i| self.remaining(Side(i as u8), now))
+            .collect()
+    }
+
+    /// The side whose time is running.
+    pub fn running(&self) -> Option<Side> {
+        self.running.map(|(side, _)| side)
+    }
+
+    /// The moment the running side's time runs out, if a clock is running.
+    pub fn deadline(&self) -> Option<u64> {
+        let (side, started) = self.running?;
+        Some(started + self.remaining_ms[side.index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn increment_is_added_after_each_move() {
+        let mut c = Clock::new(TimeControl::Clock { minutes: 5, increment: 3 }, 2);
+        c.start_turn(Side(0), 1_000);
+        assert!(c.finish_turn(2_000));
+        assert_eq!(c.remaining(Side(0), 2_000), 300_000 - 1_000 + 3_000);
+        assert_eq!(c.remaining(Side(1), 2_000), 300_000);
+    }
+
+    #[test]
+    fn move_after_the_flag_is_refused() {
+        let mut c = Clock::new(TimeControl::Clock { minutes: 3, increment: 2 }, 2);
+        c.start_turn(Side(1), 0);
+        assert_eq!(c.deadline(), Some(180_000));
+        assert!(!c.finish_turn(180_000));
+        assert_eq!(c.remaining(Side(1), 200_000), 0);
+    }
+
+    #[test]
+    fn per_move_timer_gives_a_fresh_allowance_each_turn() {
+        let mut c = Clock::new(TimeControl::PerMove { seconds: 30 }, 3);
+        c.start_turn(Side(2), 0);
+        assert!(c.finish_turn(29_000));
+        c.start_turn(Side(2), 50_000);
+        assert_eq!(c.remaining(Side(2), 50_000), 30_000);
+        assert_eq!(c.deadline(), Some(80_000));
+    }
+
+    #[test]
+    fn unlimited_never_runs() {
+        let mut c = Clock::new(TimeControl::Unlimited, 2);
+        c.start_turn(Side(0), 0);
+        assert_eq!(c.deadline(), None);
+        assert!(c.finish_turn(u64::MAX / 2));
+    }
+
+    #[test]
+    fn stop_keeps_the_time_used_without_increment() {
+        let mut c = Clock::new(TimeControl::Clock { minutes: 3, increment: 2 }, 2);
+        c.start_turn(Side(0), 0);
+        c.stop(5_000);
+        assert_eq!(c.remaining(Side(0), 9_999), 175_000);
+        assert_eq!(c.running(), None);
+    }
+}

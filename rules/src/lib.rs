@@ -1,0 +1,15 @@
+//! Pure game logic for the site: CrossyRay, Quoridor and Jungle.
+//!
+//! No I/O, no async, no clocks of its own: the server calls into this crate
+//! for every move it accepts, and the bots think here. Each game lives in
+//! its own module and implements [`game::Game`]; see `../../shared/RULES.md`
+//! for the rules these modules implement.
+
+pub mod cli;
+pub mod clock;
+pub mod crossyray;
+pub mod game;
+pub mod jungle;
+pub mod quoridor;
+
+pub use game::{EndReason, Game, Outcome, Side, TimeControl};
