@@ -1,0 +1,108 @@
+//! The four directions a ray can take, and the four sides of the board.
+
+use std::fmt::{self, Display};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// One of the four orthogonal directions (never diagonal). Up is towards
+/// the higher ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl Direction {
+    /// All four, in the order moves are listed.
+    pub const ALL: [Direction; 4] = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
+
+    /// The side of the board a ray in this direction leaves through.
+    pub const fn edge(self) -> Edge {
+        match self {
+            Direction::Up => Edge::Top,
+            Direction::Down => Edge::Bottom,
+            Direction::Left => Edge::Left,
+            Direction::Right => Edge::Right,
+        }
+    }
+
+    /// `(file, rank)` change of one step.
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Direction::Up => (0, 1),
+            Direction::Down => (0, -1),
+            Direction::Left => (-1, 0),
+            Direction::Right => (1, 0),
+        }
+    }
+}
+
+/// A side of the board. Two of them, the short ones, carry a goal.
+///
+/// Written `left`, `right`, `top`, `bottom`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Edge {
+    Left,
+    Right,
+    Top,
+    Bottom,
+}
+
+impl Edge {
+    pub const ALL: [Edge; 4] = [Edge::Left, Edge::Right, Edge::Top, Edge::Bottom];
+
+    /// The direction a ray takes to leave through this side.
+    pub const fn direction(self) -> Direction {
+        match self {
+            Edge::Left => Direction::Left,
+            Edge::Right => Direction::Right,
+            Edge::Top => Direction::Up,
+            Edge::Bottom => Direction::Down,
+        }
+    }
+
+    /// The side across the board.
+    pub const fn opposite(self) -> Edge {
+        match self {
+            Edge::Left => Edge::Right,
+            Edge::Right => Edge::Left,
+            Edge::Top => Edge::Bottom,
+            Edge::Bottom => Edge::Top,
+        }
+    }
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Edge::Left => "left",
+            Edge::Right => "right",
+            Edge::Top => "top",
+            Edge::Bottom => "bottom",
+        }
+    }
+}
+
+impl Display for Edge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Edge {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Edge, String> {
+        Edge::ALL
+            .into_iter()
+            .find(|e| e.as_str() == s)
+            .ok_or_else(|| format!("{s:?} is not a side: use left, right, top or bottom"))
+    }
+}

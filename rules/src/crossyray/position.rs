@@ -1,0 +1,342 @@
+//! The state of a game and the rules that move it on.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Board, Cell, Direction, Edge, Move, Number, Options, PlayError};
+use crate::game::{EndReason, Game, Outcome, SetupError, Side, TimeControl, TimeoutEffect};
+
+/// A CrossyRay game: the board, the current number and its cell, whose
+/// turn it is and, once over, the result.
+///
+/// Its serialised form is the view the browser draws: `options`, `width`,
+/// `height`, `cells`, `origin`, `current`, `next`, `to_move`, `ply`,
+/// `outcome`, `last_move`, `defends`. Deserialising checks that the view
+/// is a consistent state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Snapshot")]
+pub struct CrossyRay {
+    pub(super) options: Options,
+    #[serde(flatten)]
+    pub(super) board: Board,
+    /// The cell of the current number: where every ray starts.
+    pub(super) origin: Cell,
+    /// The number placed last (1 at the start).
+    pub(super) current: Number,
+    /// The number the next placement puts down.
+    pub(super) next: Number,
+    pub(super) to_move: Option<Side>,
+    pub(super) ply: usize,
+    pub(super) outcome: Option<Outcome>,
+    pub(super) last_move: Option<Move>,
+    /// `defends[side]`: the board side whose goal that side defends.
+    pub(super) defends: [Edge; 2],
+}
+
+impl CrossyRay {
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The cell every ray starts from: where the current number stands.
+    pub fn origin(&self) -> Cell {
+        self.origin
+    }
+
+    /// The number placed last; it is also the range of the next move.
+    pub fn current(&self) -> Number {
+        self.current
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.last_move
+    }
+
+    /// The side of the board whose goal `side` defends (side 0: left on a
+    /// wide board, top on a tall one). `side` attacks the opposite one.
+    pub fn defends(&self, side: Side) -> Edge {
+        self.defends[side.index() % 2]
+    }
+
+    /// Who plays in the goal on `edge`, if there is a goal there.
+    pub fn goal_owner(&self, edge: Edge) -> Option<Side> {
+        (0..2u8).map(Side).find(|&s| self.defends(s) == edge)
+    }
+
+    /// Calls `f` with every legal move in order: direction by direction
+    /// (up, down, left, right), nearest cell first, then the goal the ray
+    /// reaches, if any. Empty once the game is over.
+    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        if self.outcome.is_some() {
+            return;
+        }
+        for dir in Direction::ALL {
+            let mut cell = self.origin;
+            for _ in 0..self.current.range() {
+                match self.board.step(cell, dir) {
+                    None => {
+                        // Every cell up to the edge was empty and one step
+                        // of range is left to leave the board (j + 1 <= k).
+                        if self.board.crosses_goal(cell, dir) {
+                            f(Move::Goal(dir.edge()));
+                        }
+                        break;
+                    }
+                    Some(next) if self.board.get(next).is_some() => break,
+                    Some(next) => {
+                        f(Move::Place(next));
+                        cell = next;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move has any legal move. A direction offers a
+    /// move iff its first step does (an empty neighbour or a goal right
+    /// behind the edge), since the range is always at least 1.
+    fn has_legal_move(&self) -> bool {
+        Direction::ALL
+            .into_iter()
+            .any(|dir| match self.board.step(self.origin, dir) {
+                None => self.board.crosses_goal(self.origin, dir),
+                Some(next) => self.board.get(next).is_none(),
+            })
+    }
+
+    /// The first number on the straight path from the origin, `steps`
+    /// cells in `dir` (the target itself included).
+    fn first_block(&self, dir: Direction, steps: usize) -> Option<(Cell, Number)> {
+        let mut cell = self.origin;
+        for _ in 0..steps {
+            cell = self.board.step(cell, dir)?;
+            if let Some(n) = self.board.get(cell) {
+                return Some((cell, n));
+            }
+        }
+        None
+    }
+
+    /// Why `mv` is illegal here, or `Ok` if it is legal.
+    pub fn check(&self, mv: &Move) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let current = self.current;
+        match *mv {
+            Move::Place(cell) => {
+                if !self.board.contains(cell) {
+                    return Err(PlayError::OffBoard {
+                        cell,
+                        width: self.board.width(),
+                        height: self.board.height(),
+                    });
+                }
+                if let Some(number) = self.board.get(cell) {
+                    return Err(PlayError::Occupied { cell, number });
+                }
+                let origin = self.origin;
+                let (dir, distance) = origin
+                    .ray_to(cell)
+                    .ok_or(PlayError::NotInLine { cell, origin })?;
+                if distance > current.range() {
+                    return Err(PlayError::OutOfRange { cell, current });
+                }
+                match self.first_block(dir, distance) {
+                    Some((at, number)) => Err(PlayError::Blocked { number, at }),
+                    None => Ok(()),
+                }
+            }
+            Move::Goal(edge) => {
+                if !self.board.has_goal(edge) {
+                    return Err(PlayError::NoGoalOnSide { edge });
+                }
+                let dir = edge.direction();
+                if !self.board.crosses_goal(self.origin, dir) {
+                    return Err(PlayError::NotThroughGoal {
+                        origin: self.origin,
+                        edge,
+                    });
+                }
+                let j = self.board.distance_to_edge(self.origin, dir);
+                if j + 1 > current.range() {
+                    return Err(PlayError::GoalOutOfRange { edge, current });
+                }
+                match self.first_block(dir, j) {
+                    Some((at, number)) => Err(PlayError::Blocked { number, at }),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, winner: Side, reason: EndReason) {
+        self.outcome = Some(Outcome::Win { winner, reason });
+        self.to_move = None;
+    }
+}
+
+fn other(side: Side) -> Side {
+    Side(1 - side.0 % 2)
+}
+
+impl Game for CrossyRay {
+    type Move = Move;
+    type Options = Options;
+    type Error = PlayError;
+
+    const NAME: &'static str = "crossyray";
+
+    fn new(options: &Options) -> Result<CrossyRay, SetupError> {
+        let (width, height) = options.validate()?;
+        let mut board = Board::empty(width, height);
+        let origin = board.centre();
+        board.set(origin, Number::ONE);
+        let [own, attacked] = board.goal_edges();
+        Ok(CrossyRay {
+            options: *options,
+            board,
+            origin,
+            current: Number::ONE,
+            next: Number::ONE.next(),
+            to_move: Some(Side(0)),
+            ply: 0,
+            outcome: None,
+            last_move: None,
+            // Side 0 defends the left (top) goal, side 1 the right (bottom).
+            defends: [own, attacked],
+        })
+    }
+
+    fn sides(&self) -> usize {
+        2
+    }
+
+    fn to_move(&self) -> Option<Side> {
+        self.to_move
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(4 * self.current.range());
+        self.for_each_move(|mv| moves.push(mv));
+        moves
+    }
+
+    fn play(&mut self, mv: &Move) -> Result<(), PlayError> {
+        self.check(mv)?;
+        let mover = self
+            .to_move
+            .expect("check refuses moves once the game is over");
+        self.ply += 1;
+        self.last_move = Some(*mv);
+        match *mv {
+            Move::Goal(edge) => {
+                if edge == self.defends(mover) {
+                    self.finish(other(mover), EndReason::OwnGoal);
+                } else {
+                    self.finish(mover, EndReason::Goal);
+                }
+            }
+            Move::Place(cell) => {
+                self.board.set(cell, self.next);
+                self.origin = cell;
+                self.current = self.next;
+                self.next = self.next.next();
+                self.to_move = Some(other(mover));
+                if !self.has_legal_move() {
+                    self.finish(mover, EndReason::Lock);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    fn time_control(&self) -> TimeControl {
+        self.options.time_control()
+    }
+
+    fn timeout(&mut self) -> TimeoutEffect<Move> {
+        if let Some(side) = self.to_move {
+            self.finish(other(side), EndReason::Timeout);
+        }
+        TimeoutEffect::Lost
+    }
+
+    fn forfeit(&mut self, side: Side, reason: EndReason) {
+        if self.outcome.is_none() && side.index() < 2 {
+            self.finish(other(side), reason);
+        }
+    }
+
+    fn ply(&self) -> usize {
+        self.ply
+    }
+}
+
+/// The serialised view, read back and checked before it becomes a
+/// [`CrossyRay`].
+#[derive(Deserialize)]
+struct Snapshot {
+    options: Options,
+    width: u8,
+    height: u8,
+    cells: Vec<u8>,
+    origin: Cell,
+    current: Number,
+    #[serde(default)]
+    next: Option<Number>,
+    to_move: Option<Side>,
+    ply: usize,
+    outcome: Option<Outcome>,
+    last_move: Option<Move>,
+    defends: [Edge; 2],
+}
+
+impl TryFrom<Snapshot> for CrossyRay {
+    type Error = String;
+
+    fn try_from(s: Snapshot) -> Result<CrossyRay, String> {
+        let fresh = CrossyRay::new(&s.options).map_err(|e| e.to_string())?;
+        if (s.width, s.height) != (fresh.board.width(), fresh.board.height()) {
+            return Err("width and height differ from the options".into());
+        }
+        if s.defends != fresh.defends {
+            return Err("defends does not match the board's goals".into());
+        }
+        let board = Board::from_cells(s.width, s.height, s.cells)?;
+        if board.get(s.origin) != Some(s.current) {
+            return Err(format!(
+                "the current number {} is not at {}",
+                s.current, s.origin
+            ));
+        }
+        let next = s.current.next();
+        if s.next.is_some_and(|n| n != next) {
+            return Err("next does not follow current".into());
+        }
+        match (&s.outcome, s.to_move) {
+            (None, Some(side)) if side == Side((s.ply % 2) as u8) => {}
+            (Some(_), None) => {}
+            _ => return Err("to_move does not match ply and outcome".into()),
+        }
+        Ok(CrossyRay {
+            options: s.options,
+            board,
+            origin: s.origin,
+            current: s.current,
+            next,
+            to_move: s.to_move,
+            ply: s.ply,
+            outcome: s.outcome,
+            last_move: s.last_move,
+            defends: s.defends,
+        })
+    }
+}
