@@ -1,0 +1,194 @@
+//! The HTTP side: routes, shared state, and the small JSON API for rooms.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+use crate::config::Config;
+use crate::room::{Registry, RegistryError};
+use crate::{code, socket};
+
+/// Shared by every request: cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub registry: Registry,
+    /// One permit per open WebSocket (`--max-connections`).
+    pub connections: Arc<Semaphore>,
+}
+
+/// Largest HTTP request body we read (room creation is a few hundred
+/// bytes).
+const MAX_BODY: usize = 16 * 1024;
+
+pub fn router(app: App) -> Router {
+    let web = app.config.web_dir();
+    Router::new()
+        .route("/api/rooms", post(create_room))
+        .route("/api/rooms/{code}", get(room_info))
+        .route("/api/rooms/{code}/qr.svg", get(room_qr))
+        .route("/ws/{code}", get(socket::upgrade))
+        .route("/healthz", get(|| async { "ok" }))
+        .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
+        .fallback_service(ServeDir::new(web))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(TraceLayer::new_for_http())
+        .with_state(app)
+}
+
+/// `{"error": code, "message": text}` with `status`.
+pub fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    (
+        status,
+        Json(json!({"error": code, "message": message.into()})),
+    )
+        .into_response()
+}
+
+pub fn registry_error(e: RegistryError) -> Response {
+    match e {
+        RegistryError::NoRoom(_) => json_error(StatusCode::NOT_FOUND, "no_room", e.to_string()),
+        RegistryError::Full => json_error(StatusCode::SERVICE_UNAVAILABLE, "full", e.to_string()),
+        RegistryError::BadOptions(m) => json_error(StatusCode::BAD_REQUEST, "bad_options", m),
+        RegistryError::Store(e) => {
+            tracing::error!(error = %e, "database error");
+            json_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Something went wrong on our side.",
+            )
+        }
+    }
+}
+
+/// `http://host` as the client reached us (or the configured public URL),
+/// for invite links.
+pub fn base_url(app: &App, headers: &HeaderMap) -> String {
+    if let Some(url) = &app.config.public_url {
+        return url.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c))
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| app.config.addr.to_string());
+    format!("http://{host}")
+}
+
+#[derive(Deserialize)]
+struct CreateRoom {
+    #[serde(default = "default_game")]
+    game: String,
+    #[serde(default)]
+    options: Value,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+fn default_game() -> String {
+    "crossyray".to_string()
+}
+
+/// `POST /api/rooms`.
+async fn create_room(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Json<CreateRoom>, JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(body) => body,
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text()),
+    };
+    let token = req
+        .token
+        .filter(|t| crate::room::is_valid_token(t))
+        .unwrap_or_else(crate::room::new_token);
+    match app.registry.create(&req.game, &req.options, &token).await {
+        Ok(room) => {
+            let code = room.code();
+            let link = format!("{}/r/{code}", base_url(&app, &headers));
+            tracing::info!(room = code, game = %req.game, "room created");
+            (
+                StatusCode::CREATED,
+                Json(json!({"code": code, "link": link, "qr": format!("/api/rooms/{code}/qr.svg"), "token": token})),
+            )
+                .into_response()
+        }
+        Err(e) => registry_error(e),
+    }
+}
+
+/// `GET /api/rooms/CODE`.
+async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response {
+    let Some(code) = code::normalize(&code) else {
+        return json_error(
+            StatusCode::NOT_FOUND,
+            "no_room",
+            format!("There is no room {code}."),
+        );
+    };
+    if let Some(room) = app.registry.running(&code) {
+        if let Ok(info) = room.info().await {
+            return Json(info).into_response();
+        }
+    }
+    match app.registry.store().room(&code).await {
+        Ok(Some(record)) => Json(json!({
+            "code": record.code, "game": record.game, "options": record.options,
+            "players": 0, "spectators": 0,
+        }))
+        .into_response(),
+        Ok(None) => registry_error(RegistryError::NoRoom(code)),
+        Err(e) => registry_error(e.into()),
+    }
+}
+
+/// `GET /api/rooms/CODE/qr.svg`: the invite link as a QR code.
+async fn room_qr(State(app): State<App>, Path(code): Path<String>, headers: HeaderMap) -> Response {
+    let Some(code) = code::normalize(&code) else {
+        return json_error(
+            StatusCode::NOT_FOUND,
+            "no_room",
+            format!("There is no room {code}."),
+        );
+    };
+    match app.registry.store().room(&code).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return registry_error(RegistryError::NoRoom(code)),
+        Err(e) => return registry_error(e.into()),
+    }
+    let link = format!("{}/r/{code}", base_url(&app, &headers));
+    match qrcode::QrCode::new(link.as_bytes()) {
+        Ok(qr) => {
+            let svg = qr
+                .render::<qrcode::render::svg::Color>()
+                .min_dimensions(200, 200)
+                .quiet_zone(true)
+                .build();
+            (
+                [
+                    (header::CONTENT_TYPE, "image/svg+xml"),
+                    (header::CACHE_CONTROL, "public, max-age=86400"),
+                ],
+                svg,
+            )
+                .into_response()
+        }
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()),
+    }
+}

@@ -1,0 +1,92 @@
+//! Command-line flags and environment variables of the server.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "server",
+    about = "Board-game site: rooms, games, WebSocket play."
+)]
+pub struct Config {
+    /// Address to listen on (port 0 picks a free port; the chosen address
+    /// is logged as `listening on http://…`).
+    #[arg(long, env = "ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// Folder for the embedded SQLite database (`site.db`).
+    #[arg(long, env = "DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// Database URL; overrides `--data-dir`. Only `sqlite:` URLs for now.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+
+    /// Folder of the static web client. Defaults to `web/` next to the
+    /// workspace, so `cargo run` works from any directory.
+    #[arg(long, env = "WEB_DIR")]
+    pub web_dir: Option<PathBuf>,
+
+    /// Public base URL used in invite links (default: from the request's
+    /// Host header).
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Extra origins allowed to open WebSockets (the server's own host is
+    /// always allowed). Repeatable.
+    #[arg(
+        long = "allowed-origin",
+        env = "ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
+
+    /// Rooms that may be open in memory at once.
+    #[arg(long, env = "MAX_ROOMS", default_value_t = 10_000)]
+    pub max_rooms: usize,
+
+    /// WebSocket connections that may be open at once.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
+    pub max_connections: usize,
+
+    /// Seconds a player may stay offline during their game before they
+    /// forfeit by abandoning.
+    #[arg(long, env = "ABANDON_SECS", default_value_t = 60)]
+    pub abandon_secs: u64,
+
+    /// Seconds a room with nobody online stays in memory (it is reloaded
+    /// from the database when someone comes back).
+    #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 600)]
+    pub room_idle_secs: u64,
+}
+
+impl Config {
+    /// A configuration for tests: ephemeral port, the given data folder.
+    pub fn for_tests(data_dir: PathBuf) -> Config {
+        let mut config = Config::parse_from(["server", "--addr", "127.0.0.1:0"]);
+        config.data_dir = data_dir;
+        config
+    }
+
+    pub fn abandon_after(&self) -> Duration {
+        Duration::from_secs(self.abandon_secs)
+    }
+
+    pub fn idle_after(&self) -> Duration {
+        Duration::from_secs(self.room_idle_secs)
+    }
+
+    pub fn web_dir(&self) -> PathBuf {
+        self.web_dir.clone().unwrap_or_else(|| {
+            let local = PathBuf::from("web");
+            if local.join("index.html").exists() {
+                local
+            } else {
+                PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web"))
+            }
+        })
+    }
+}

@@ -1,0 +1,91 @@
+//! The game server: an axum app whose rooms are actor tasks, checking every
+//! move against the `rules` crate. See `ARCHITECTURE.md` for the path of a
+//! move, and `docs/PROTOCOL.md` for the wire format.
+
+pub mod app;
+pub mod code;
+pub mod config;
+pub mod games;
+pub mod protocol;
+pub mod room;
+pub mod socket;
+pub mod store;
+pub mod validate;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::{oneshot, Semaphore};
+use tokio::task::JoinHandle;
+
+pub use config::Config;
+
+/// A server that is listening.
+pub struct Running {
+    pub addr: SocketAddr,
+    shutdown: oneshot::Sender<()>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    /// Stops accepting connections and waits for open requests to end.
+    pub async fn stop(self) -> std::io::Result<()> {
+        let _ = self.shutdown.send(());
+        self.task.await.unwrap_or(Ok(()))
+    }
+
+    /// Runs until the process receives Ctrl-C / SIGTERM, then stops.
+    pub async fn until_signal(self) -> std::io::Result<()> {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        self.stop().await
+    }
+}
+
+/// Opens the store, binds the address and starts serving.
+pub async fn start(config: Config) -> anyhow::Result<Running> {
+    let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
+    let settings = room::actor_settings(&config);
+    let app = app::App {
+        registry: room::Registry::new(store, settings, config.max_rooms),
+        connections: Arc::new(Semaphore::new(config.max_connections)),
+        config: Arc::new(config),
+    };
+    let listener = TcpListener::bind(app.config.addr).await?;
+    let addr = listener.local_addr()?;
+    tracing::info!("listening on http://{addr}");
+    let (shutdown, rx) = oneshot::channel::<()>();
+    let router = app::router(app);
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await
+    });
+    Ok(Running {
+        addr,
+        shutdown,
+        task,
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,0 +1,183 @@
+//! The messages of `docs/PROTOCOL.md`: what clients send, and the error
+//! codes the server answers with. Outgoing events are built in the room
+//! (they are views of its state) and serialised once per event.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Largest text frame the server reads; anything larger gets `too_large`
+/// without being parsed, so a client cannot make the server allocate or
+/// parse big documents.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+
+/// A command from a client, with the id it will be answered under.
+#[derive(Debug, Deserialize)]
+pub struct Envelope {
+    pub id: i64,
+    #[serde(flatten)]
+    pub command: Command,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    Hello {
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    Name {
+        name: String,
+    },
+    Sit {
+        seat: usize,
+    },
+    Stand,
+    Start,
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    Resign,
+    Options {
+        options: Value,
+    },
+    Chat {
+        text: String,
+    },
+    Ping,
+}
+
+impl Command {
+    /// Name used in logs and tracing spans.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::Hello { .. } => "hello",
+            Command::Name { .. } => "name",
+            Command::Sit { .. } => "sit",
+            Command::Stand => "stand",
+            Command::Start => "start",
+            Command::Move { .. } => "move",
+            Command::Resign => "resign",
+            Command::Options { .. } => "options",
+            Command::Chat { .. } => "chat",
+            Command::Ping => "ping",
+        }
+    }
+}
+
+/// Why a command was refused. The code is for programs, the message for
+/// people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The `error` answer to command `id` (`None` when the id could not be
+    /// read).
+    pub fn to_message(&self, id: Option<i64>) -> String {
+        json!({"type": "error", "id": id, "code": self.code, "message": self.message}).to_string()
+    }
+}
+
+/// Reads a text frame into a command. On failure, returns the id if it
+/// could be read, so the error can still be matched to the command.
+pub fn parse(text: &str) -> Result<Envelope, (Option<i64>, Refusal)> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err((
+            None,
+            Refusal::new(
+                "too_large",
+                format!(
+                    "Message too large ({} bytes; the limit is {MAX_MESSAGE_BYTES}).",
+                    text.len()
+                ),
+            ),
+        ));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        (
+            None,
+            Refusal::new("bad_message", format!("Not valid JSON: {e}.")),
+        )
+    })?;
+    let id = value.get("id").and_then(Value::as_i64);
+    if id.is_none() {
+        return Err((
+            None,
+            Refusal::new("bad_message", "Every command needs an integer \"id\"."),
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| {
+        (
+            id,
+            Refusal::new("bad_message", format!("Cannot read command: {e}.")),
+        )
+    })
+}
+
+/// The `ack` answer to command `id`, with optional extra fields.
+pub fn ack(id: i64, extra: Option<Value>) -> String {
+    let mut msg = json!({"type": "ack", "id": id});
+    if let (Some(Value::Object(extra)), Value::Object(map)) = (extra, &mut msg) {
+        map.extend(extra);
+    }
+    msg.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_move_command() {
+        let env = parse(r#"{"id":6,"type":"move","move":"e5"}"#).unwrap();
+        assert_eq!(env.id, 6);
+        assert!(matches!(env.command, Command::Move { mv } if mv == "e5"));
+    }
+
+    #[test]
+    fn malformed_json_has_no_id() {
+        let (id, refusal) = parse("{nope").unwrap_err();
+        assert_eq!(id, None);
+        assert_eq!(refusal.code, "bad_message");
+    }
+
+    #[test]
+    fn unknown_type_keeps_the_id() {
+        let (id, refusal) = parse(r#"{"id":3,"type":"fly"}"#).unwrap_err();
+        assert_eq!(id, Some(3));
+        assert_eq!(refusal.code, "bad_message");
+    }
+
+    #[test]
+    fn missing_field_is_refused() {
+        let (id, _) = parse(r#"{"id":4,"type":"sit"}"#).unwrap_err();
+        assert_eq!(id, Some(4));
+    }
+
+    #[test]
+    fn oversized_text_is_refused_unparsed() {
+        let big = format!(
+            r#"{{"id":1,"type":"chat","text":"{}"}}"#,
+            "x".repeat(MAX_MESSAGE_BYTES)
+        );
+        assert_eq!(parse(&big).unwrap_err().1.code, "too_large");
+    }
+
+    #[test]
+    fn ack_carries_extra_fields() {
+        let v: Value = serde_json::from_str(&ack(1, Some(json!({"member": "m1"})))).unwrap();
+        assert_eq!(v, json!({"type": "ack", "id": 1, "member": "m1"}));
+    }
+}

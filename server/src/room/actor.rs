@@ -1,0 +1,780 @@
+//! The room task: owns one room's state and applies commands in order.
+//!
+//! Each client command goes through the same two steps (as mini-redis's
+//! `cmd/*.rs`): check it against the state, answering `error` and changing
+//! nothing if it does not fit; then apply it and broadcast the result as
+//! one versioned event.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use rand::seq::SliceRandom;
+use rules::clock::Clock;
+use rules::{EndReason, Outcome, Side, TimeControl};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use super::views::ScoreRow;
+use super::{Outbox, RoomCommand, RoomInfo};
+use crate::games::{self, DynGame};
+use crate::protocol::{self, Command, Refusal};
+use crate::store::{self, GameRecord, RoomRecord, Store};
+use crate::validate;
+
+/// Chat lines kept for people who join later.
+const CHAT_HISTORY: usize = 50;
+
+/// Timing rules shared by every room of a server.
+#[derive(Clone, Debug)]
+pub struct RoomSettings {
+    /// How long a player may stay offline during their game.
+    pub abandon_after: Duration,
+    /// How long a room with nobody online keeps its task.
+    pub idle_after: Duration,
+    /// Public base URL for invite links, if the operator set one.
+    pub public_url: Option<String>,
+}
+
+pub(super) struct Member {
+    pub id: u32,
+    pub token: String,
+    pub name: Option<String>,
+    pub seat: Option<usize>,
+    /// Open connections (a member may have several tabs).
+    pub conns: u32,
+    pub host: bool,
+    pub offline_since: Option<Instant>,
+}
+
+struct Subscriber {
+    member: u32,
+    outbox: Outbox,
+    kick: CancellationToken,
+    base_url: String,
+}
+
+pub(super) struct Match {
+    pub number: u32,
+    pub game: Box<dyn DynGame>,
+    /// Member id playing each side.
+    pub players: Vec<u32>,
+    pub names: Vec<String>,
+    pub moves: Vec<String>,
+    pub clock: Clock,
+    pub started_at: i64,
+}
+
+impl Match {
+    fn is_running(&self) -> bool {
+        self.game.outcome().is_none()
+    }
+
+    fn side_of(&self, member: u32) -> Option<Side> {
+        self.players
+            .iter()
+            .position(|&m| m == member)
+            .map(|i| Side(i as u8))
+    }
+}
+
+pub struct Room {
+    pub(super) code: String,
+    pub(super) game_name: String,
+    pub(super) options: Value,
+    host_token: String,
+    pub(super) seats: usize,
+    version: u64,
+    pub(super) members: Vec<Member>,
+    next_member: u32,
+    subscribers: HashMap<u64, Subscriber>,
+    pub(super) current: Option<Match>,
+    games_played: u32,
+    pub(super) scores: Vec<ScoreRow>,
+    pub(super) chat: VecDeque<Value>,
+    /// Clocks count milliseconds from here.
+    epoch: Instant,
+    /// Since when nobody is connected.
+    empty_since: Option<Instant>,
+    store: Store,
+    settings: RoomSettings,
+}
+
+type Answer = Result<Option<Value>, Refusal>;
+
+impl Room {
+    pub fn new(record: RoomRecord, store: Store, settings: RoomSettings) -> Room {
+        let seats = games::new_game(&record.game, &record.options)
+            .map(|s| s.game.sides())
+            .unwrap_or(2);
+        Room {
+            code: record.code,
+            game_name: record.game,
+            options: record.options,
+            host_token: record.host_token,
+            seats,
+            version: 0,
+            members: Vec::new(),
+            next_member: 1,
+            subscribers: HashMap::new(),
+            current: None,
+            games_played: 0,
+            scores: Vec::new(),
+            chat: VecDeque::new(),
+            epoch: Instant::now(),
+            empty_since: Some(Instant::now()),
+            store,
+            settings,
+        }
+    }
+
+    /// The room's life: commands and timers until it has been empty for
+    /// `idle_after`.
+    pub async fn run(mut self, mut inbox: mpsc::Receiver<RoomCommand>) {
+        info!(room = %self.code, "room opened");
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                command = inbox.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                _ = sleep_until(deadline), if deadline.is_some() => {
+                    if self.on_timer(Instant::now()) {
+                        break;
+                    }
+                }
+            }
+        }
+        info!(room = %self.code, "room closed (idle)");
+    }
+
+    fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Attach {
+                conn,
+                id,
+                token,
+                name,
+                outbox,
+                kick,
+                base_url,
+            } => self.attach(conn, id, token, name, outbox, kick, base_url),
+            RoomCommand::Detach { conn } => self.detach(conn),
+            RoomCommand::Client { conn, id, command } => {
+                let Some(member) = self.subscribers.get(&conn).map(|s| s.member) else {
+                    return;
+                };
+                let kind = command.kind();
+                let span = tracing::debug_span!("command", room = %self.code, member, kind, id);
+                let _enter = span.enter();
+                let answer = self.apply(member, command);
+                let text = match answer {
+                    Ok(extra) => protocol::ack(id, extra),
+                    Err(refusal) => {
+                        debug!(code = refusal.code, message = %refusal.message, "refused");
+                        refusal.to_message(Some(id))
+                    }
+                };
+                self.send_to(conn, text);
+            }
+            RoomCommand::Info { reply } => {
+                let _ = reply.send(self.info());
+            }
+        }
+    }
+
+    fn info(&self) -> RoomInfo {
+        RoomInfo {
+            code: self.code.clone(),
+            game: self.game_name.clone(),
+            options: self.options.clone(),
+            players: self.members.iter().filter(|m| m.seat.is_some()).count(),
+            spectators: self.spectator_count(),
+        }
+    }
+
+    // ----- connections -------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    fn attach(
+        &mut self,
+        conn: u64,
+        id: i64,
+        token: Option<String>,
+        name: Option<String>,
+        outbox: Outbox,
+        kick: CancellationToken,
+        base_url: String,
+    ) {
+        let token = token.filter(|t| valid_token(t)).unwrap_or_else(new_token);
+        let index = match self.members.iter().position(|m| m.token == token) {
+            Some(index) => index,
+            None => {
+                let member = Member {
+                    id: self.next_member,
+                    host: token == self.host_token,
+                    token: token.clone(),
+                    name: None,
+                    seat: None,
+                    conns: 0,
+                    offline_since: None,
+                };
+                self.next_member += 1;
+                self.members.push(member);
+                self.members.len() - 1
+            }
+        };
+        let member = &mut self.members[index];
+        if member.name.is_none() {
+            member.name = name.and_then(|n| validate::name(&n).ok());
+        }
+        member.conns += 1;
+        member.offline_since = None;
+        let member_id = member.id;
+        self.empty_since = None;
+        self.subscribers.insert(
+            conn,
+            Subscriber {
+                member: member_id,
+                outbox,
+                kick,
+                base_url,
+            },
+        );
+        debug!(room = %self.code, member = member_id, conn, "attached");
+        let ack = protocol::ack(
+            id,
+            Some(json!({"token": token, "member": member_tag(member_id)})),
+        );
+        self.send_to(conn, ack);
+        let snapshot = self.snapshot(conn);
+        self.send_to(conn, snapshot);
+        self.broadcast_members();
+    }
+
+    fn detach(&mut self, conn: u64) {
+        let Some(sub) = self.subscribers.remove(&conn) else {
+            return;
+        };
+        sub.kick.cancel();
+        if let Some(member) = self.member_mut(sub.member) {
+            member.conns = member.conns.saturating_sub(1);
+            if member.conns == 0 {
+                member.offline_since = Some(Instant::now());
+            }
+        }
+        if self.subscribers.is_empty() {
+            self.empty_since = Some(Instant::now());
+        }
+        self.broadcast_members();
+    }
+
+    fn send_to(&mut self, conn: u64, text: String) {
+        let overflow = match self.subscribers.get(&conn) {
+            Some(sub) => sub.outbox.try_send(Utf8Bytes::from(text)).is_err(),
+            None => false,
+        };
+        if overflow {
+            self.drop_slow(conn);
+        }
+    }
+
+    /// Sends `event` to everyone with the next version number. A
+    /// connection whose queue is full is dropped rather than allowed to
+    /// stall the room; it resyncs from a snapshot when it reconnects.
+    fn broadcast(&mut self, mut event: Value) {
+        self.version += 1;
+        event["v"] = json!(self.version);
+        let text = Utf8Bytes::from(event.to_string());
+        let slow: Vec<u64> = self
+            .subscribers
+            .iter()
+            .filter(|(_, sub)| sub.outbox.try_send(text.clone()).is_err())
+            .map(|(&conn, _)| conn)
+            .collect();
+        for conn in slow {
+            self.drop_slow(conn);
+        }
+    }
+
+    fn drop_slow(&mut self, conn: u64) {
+        warn!(room = %self.code, conn, "dropping a connection whose send queue is full");
+        self.detach(conn);
+    }
+
+    // ----- commands ----------------------------------------------------
+
+    fn apply(&mut self, member: u32, command: Command) -> Answer {
+        match command {
+            Command::Hello { .. } => Err(Refusal::new("bad_message", "You already said hello.")),
+            Command::Ping => Ok(None),
+            Command::Name { name } => self.set_name(member, &name),
+            Command::Sit { seat } => self.sit(member, seat),
+            Command::Stand => self.stand(member),
+            Command::Start => self.start(member),
+            Command::Move { mv } => self.play(member, &mv),
+            Command::Resign => self.resign(member),
+            Command::Options { options } => self.set_options(member, &options),
+            Command::Chat { text } => self.say(member, &text),
+        }
+    }
+
+    fn set_name(&mut self, member: u32, name: &str) -> Answer {
+        let name = validate::name(name).map_err(|m| Refusal::new("bad_name", m))?;
+        if let Some(m) = self.member_mut(member) {
+            m.name = Some(name);
+        }
+        self.broadcast_members();
+        Ok(None)
+    }
+
+    fn sit(&mut self, member: u32, seat: usize) -> Answer {
+        self.refuse_if_running()?;
+        let me = self.member(member).ok_or_else(unknown_member)?;
+        if me.name.is_none() {
+            return Err(Refusal::new(
+                "bad_name",
+                "Type a name before taking a seat.",
+            ));
+        }
+        if seat >= self.seats {
+            return Err(Refusal::new(
+                "no_seat",
+                format!("This game has seats 1 to {}.", self.seats),
+            ));
+        }
+        if let Some(other) = self
+            .members
+            .iter()
+            .find(|m| m.seat == Some(seat) && m.id != member)
+        {
+            return Err(Refusal::new(
+                "no_seat",
+                format!(
+                    "{} already sits there.",
+                    other.name.as_deref().unwrap_or("Someone")
+                ),
+            ));
+        }
+        if let Some(m) = self.member_mut(member) {
+            m.seat = Some(seat);
+        }
+        self.broadcast_members();
+        Ok(None)
+    }
+
+    fn stand(&mut self, member: u32) -> Answer {
+        self.refuse_if_running()?;
+        let me = self.member_mut(member).ok_or_else(unknown_member)?;
+        if me.seat.take().is_none() {
+            return Err(Refusal::new("no_seat", "You are not sitting."));
+        }
+        self.broadcast_members();
+        Ok(None)
+    }
+
+    fn start(&mut self, member: u32) -> Answer {
+        self.require_host(member)?;
+        self.refuse_if_running()?;
+        let mut seated: Vec<(u32, String)> = Vec::with_capacity(self.seats);
+        for seat in 0..self.seats {
+            match self.members.iter().find(|m| m.seat == Some(seat)) {
+                Some(m) if m.conns > 0 => seated.push((m.id, m.name.clone().unwrap_or_default())),
+                Some(m) => {
+                    return Err(Refusal::new(
+                        "not_ready",
+                        format!("{} is offline.", m.name.as_deref().unwrap_or("A player")),
+                    ))
+                }
+                None => {
+                    return Err(Refusal::new(
+                        "not_ready",
+                        format!("Seat {} is empty.", seat + 1),
+                    ))
+                }
+            }
+        }
+        let setup = games::new_game(&self.game_name, &self.options)
+            .map_err(|m| Refusal::new("bad_options", m))?;
+        // Who moves first is drawn at random (RULES.md).
+        seated.shuffle(&mut rand::rng());
+        let clock = games::clock_for(setup.game.as_ref());
+        self.games_played += 1;
+        let mut game = Match {
+            number: self.games_played,
+            game: setup.game,
+            players: seated.iter().map(|(id, _)| *id).collect(),
+            names: seated.into_iter().map(|(_, name)| name).collect(),
+            moves: Vec::new(),
+            clock,
+            started_at: store::now_millis(),
+        };
+        if let Some(side) = game.game.to_move() {
+            game.clock.start_turn(side, self.now_ms());
+        }
+        info!(room = %self.code, number = game.number, "game started");
+        self.current = Some(game);
+        self.broadcast_match("start", None);
+        Ok(None)
+    }
+
+    fn play(&mut self, member: u32, text: &str) -> Answer {
+        let now = self.now_ms();
+        let game = self.running_match_mut()?;
+        let side = game
+            .side_of(member)
+            .ok_or_else(|| Refusal::new("not_your_turn", "You are not playing in this game."))?;
+        if game.game.to_move() != Some(side) {
+            return Err(Refusal::new("not_your_turn", "It is not your turn."));
+        }
+        if game.clock.control() != TimeControl::Unlimited && game.clock.remaining(side, now) == 0 {
+            return Err(Refusal::new(
+                "late",
+                "Your time ran out before the move arrived.",
+            ));
+        }
+        let notation = game
+            .game
+            .play(text)
+            .map_err(|m| Refusal::new("illegal_move", m))?;
+        game.clock.finish_turn(now);
+        game.moves.push(notation.clone());
+        match game.game.to_move() {
+            Some(next) => game.clock.start_turn(next, now),
+            None => game.clock.stop(now),
+        }
+        let over = game.game.outcome().is_some();
+        self.broadcast_match("move", Some((notation, side)));
+        if over {
+            self.finish();
+        }
+        Ok(None)
+    }
+
+    fn resign(&mut self, member: u32) -> Answer {
+        let game = self.running_match_mut()?;
+        let side = game
+            .side_of(member)
+            .ok_or_else(|| Refusal::new("no_game", "You are not playing in this game."))?;
+        game.game.forfeit(side, EndReason::Resign);
+        self.after_forfeit();
+        Ok(None)
+    }
+
+    fn set_options(&mut self, member: u32, options: &Value) -> Answer {
+        self.require_host(member)?;
+        self.refuse_if_running()?;
+        let setup = games::new_game(&self.game_name, options)
+            .map_err(|m| Refusal::new("bad_options", m))?;
+        self.options = setup.options;
+        self.seats = setup.game.sides();
+        let seats = self.seats;
+        for m in &mut self.members {
+            if m.seat.is_some_and(|s| s >= seats) {
+                m.seat = None;
+            }
+        }
+        let (store, code, game, options) = (
+            self.store.clone(),
+            self.code.clone(),
+            self.game_name.clone(),
+            self.options.clone(),
+        );
+        tokio::spawn(async move {
+            if let Err(e) = store.update_room_options(&code, &game, &options).await {
+                warn!(room = %code, error = %e, "could not store room options");
+            }
+        });
+        let event = json!({"type": "options", "game": self.game_name, "options": self.options});
+        self.broadcast(event);
+        self.broadcast_members();
+        Ok(None)
+    }
+
+    fn say(&mut self, member: u32, text: &str) -> Answer {
+        let me = self.member(member).ok_or_else(unknown_member)?;
+        let Some(name) = me.name.clone() else {
+            return Err(Refusal::new("bad_name", "Type a name before chatting."));
+        };
+        let text = validate::chat(text).map_err(|m| Refusal::new("bad_text", m))?;
+        let message = json!({"from": name, "member": member_tag(member), "text": text, "at": store::now_millis()});
+        if self.chat.len() == CHAT_HISTORY {
+            self.chat.pop_front();
+        }
+        self.chat.push_back(message.clone());
+        self.broadcast(json!({"type": "chat", "message": message}));
+        Ok(None)
+    }
+
+    // ----- timers ------------------------------------------------------
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let mut deadlines = Vec::new();
+        if let Some(game) = self.current.as_ref().filter(|g| g.is_running()) {
+            if let Some(ms) = game.clock.deadline() {
+                deadlines.push(self.epoch + Duration::from_millis(ms));
+            }
+            for m in &self.members {
+                if let (true, Some(since)) = (game.players.contains(&m.id), m.offline_since) {
+                    deadlines.push(since + self.settings.abandon_after);
+                }
+            }
+        }
+        if let Some(since) = self.empty_since {
+            deadlines.push(since + self.settings.idle_after);
+        }
+        deadlines.into_iter().min()
+    }
+
+    /// Runs what is due at `now`. Returns true when the room should close.
+    fn on_timer(&mut self, now: Instant) -> bool {
+        let now_ms = self.now_ms();
+        let abandon_after = self.settings.abandon_after;
+        let offline: Vec<u32> = self
+            .members
+            .iter()
+            .filter(|m| m.offline_since.is_some_and(|t| now >= t + abandon_after))
+            .map(|m| m.id)
+            .collect();
+        if let Some(game) = self.current.as_mut().filter(|g| g.is_running()) {
+            let flagged = game.clock.deadline().is_some_and(|ms| now_ms >= ms);
+            if flagged {
+                let side = game.clock.running();
+                game.clock.stop(now_ms);
+                match game.game.timeout() {
+                    Some(notation) => {
+                        game.moves.push(notation.clone());
+                        if let Some(next) = game.game.to_move() {
+                            game.clock.start_turn(next, now_ms);
+                        }
+                        let side = side.unwrap_or(Side(0));
+                        self.broadcast_match("timeout", Some((notation, side)));
+                        if self.current.as_ref().is_some_and(|g| !g.is_running()) {
+                            self.finish();
+                        }
+                    }
+                    None => {
+                        self.broadcast_match("timeout", None);
+                        self.finish();
+                    }
+                }
+            }
+        }
+        if let Some(game) = self.current.as_mut().filter(|g| g.is_running()) {
+            let leavers: Vec<Side> = offline.iter().filter_map(|&m| game.side_of(m)).collect();
+            if !leavers.is_empty() {
+                for side in leavers {
+                    game.game.forfeit(side, EndReason::Abandon);
+                }
+                self.after_forfeit();
+            }
+        }
+        self.empty_since.is_some_and(|since| {
+            now >= since + self.settings.idle_after && self.subscribers.is_empty()
+        }) && self.current.as_ref().is_none_or(|g| !g.is_running())
+    }
+
+    // ----- game end ----------------------------------------------------
+
+    /// After a resignation or abandonment: the game may go on (Quoridor
+    /// with more than two pawns) or be over.
+    fn after_forfeit(&mut self) {
+        let now = self.now_ms();
+        let Some(game) = self.current.as_mut() else {
+            return;
+        };
+        if game.is_running() {
+            if let Some(next) = game.game.to_move() {
+                if game.clock.running() != Some(next) {
+                    game.clock.stop(now);
+                    game.clock.start_turn(next, now);
+                }
+            }
+            self.broadcast_match("forfeit", None);
+        } else {
+            game.clock.stop(now);
+            self.broadcast_match("end", None);
+            self.finish();
+        }
+    }
+
+    /// The current game just ended: score it, store it.
+    fn finish(&mut self) {
+        let Some(game) = self.current.as_ref() else {
+            return;
+        };
+        let Some(outcome) = game.game.outcome() else {
+            return;
+        };
+        info!(room = %self.code, number = game.number, reason = %outcome.reason(), "game over");
+        let record = GameRecord {
+            room_code: self.code.clone(),
+            number: game.number,
+            game: self.game_name.clone(),
+            options: self.options.clone(),
+            players: game.names.clone(),
+            moves: game.moves.clone(),
+            outcome: serde_json::to_value(&outcome).unwrap_or(Value::Null),
+            started_at: game.started_at,
+            ended_at: store::now_millis(),
+        };
+        self.record_scores(&record.players, &outcome);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            if let Err(e) = store.insert_game(&record).await {
+                warn!(room = %record.room_code, error = %e, "could not store finished game");
+            }
+        });
+        let scores = self.scores_view();
+        self.broadcast(json!({"type": "scores", "scores": scores}));
+    }
+
+    fn record_scores(&mut self, names: &[String], outcome: &Outcome) {
+        if matches!(outcome, Outcome::Aborted { .. }) {
+            return;
+        }
+        for (side, name) in names.iter().enumerate() {
+            let row = match self.scores.iter_mut().position(|r| &r.name == name) {
+                Some(i) => &mut self.scores[i],
+                None => {
+                    self.scores.push(ScoreRow::new(name));
+                    self.scores.last_mut().expect("just pushed")
+                }
+            };
+            match outcome.winner() {
+                Some(w) if w.index() == side => {
+                    row.wins += 1;
+                    row.points += 1;
+                }
+                Some(_) => row.losses += 1,
+                None => row.draws += 1,
+            }
+        }
+        self.scores.sort_by(|a, b| {
+            b.points
+                .cmp(&a.points)
+                .then(b.wins.cmp(&a.wins))
+                .then(a.name.cmp(&b.name))
+        });
+    }
+
+    // ----- helpers -----------------------------------------------------
+
+    pub(super) fn now_ms(&self) -> u64 {
+        Instant::now().duration_since(self.epoch).as_millis() as u64
+    }
+
+    pub(super) fn member(&self, id: u32) -> Option<&Member> {
+        self.members.iter().find(|m| m.id == id)
+    }
+
+    fn member_mut(&mut self, id: u32) -> Option<&mut Member> {
+        self.members.iter_mut().find(|m| m.id == id)
+    }
+
+    fn require_host(&self, member: u32) -> Result<(), Refusal> {
+        match self.member(member) {
+            Some(m) if m.host => Ok(()),
+            _ => Err(Refusal::new("not_host", "Only the host can do that.")),
+        }
+    }
+
+    fn refuse_if_running(&self) -> Result<(), Refusal> {
+        if self.current.as_ref().is_some_and(Match::is_running) {
+            return Err(Refusal::new("game_running", "Wait until the game is over."));
+        }
+        Ok(())
+    }
+
+    fn running_match_mut(&mut self) -> Result<&mut Match, Refusal> {
+        self.current
+            .as_mut()
+            .filter(|g| g.is_running())
+            .ok_or_else(|| Refusal::new("no_game", "No game is running."))
+    }
+
+    pub(super) fn spectator_count(&self) -> usize {
+        self.members
+            .iter()
+            .filter(|m| m.conns > 0 && m.seat.is_none())
+            .count()
+    }
+
+    fn broadcast_members(&mut self) {
+        let event = json!({
+            "type": "members",
+            "members": self.members_view(),
+            "spectators": self.spectator_count(),
+        });
+        self.broadcast(event);
+    }
+
+    fn broadcast_match(&mut self, kind: &str, played: Option<(String, Side)>) {
+        let Some(view) = self.match_view() else {
+            return;
+        };
+        let mut event = json!({"type": "match", "kind": kind, "match": view});
+        if let Some((notation, side)) = played {
+            event["move"] = json!(notation);
+            event["side"] = json!(side);
+        }
+        self.broadcast(event);
+    }
+
+    fn snapshot(&self, conn: u64) -> String {
+        let sub = &self.subscribers[&conn];
+        let me = self.member(sub.member);
+        let base = self
+            .settings
+            .public_url
+            .clone()
+            .unwrap_or_else(|| sub.base_url.clone());
+        json!({
+            "type": "snapshot",
+            "v": self.version,
+            "you": {
+                "member": member_tag(sub.member),
+                "name": me.and_then(|m| m.name.clone()),
+                "host": me.is_some_and(|m| m.host),
+            },
+            "room": self.room_view(&base),
+        })
+        .to_string()
+    }
+}
+
+pub(super) fn member_tag(id: u32) -> String {
+    format!("m{id}")
+}
+
+fn unknown_member() -> Refusal {
+    Refusal::new("hello_first", "Say hello first.")
+}
+
+/// Browser tokens: 16-64 characters of `[A-Za-z0-9_-]`, so they are safe to
+/// store and log-free to compare.
+fn valid_token(token: &str) -> bool {
+    (16..=64).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+pub fn new_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+pub fn is_valid_token(token: &str) -> bool {
+    valid_token(token)
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

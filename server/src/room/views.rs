@@ -1,0 +1,94 @@
+//! The JSON views of a room that go on the wire (docs/PROTOCOL.md).
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::actor::{member_tag, Room};
+
+/// One line of the room's cumulative scoreboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScoreRow {
+    pub name: String,
+    pub points: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl ScoreRow {
+    pub fn new(name: &str) -> ScoreRow {
+        ScoreRow {
+            name: name.to_string(),
+            points: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+        }
+    }
+}
+
+impl Room {
+    /// Members worth showing: everyone online, and seated players even
+    /// while offline (their seat waits for them).
+    pub(super) fn members_view(&self) -> Value {
+        self.members
+            .iter()
+            .filter(|m| m.conns > 0 || m.seat.is_some())
+            .map(|m| {
+                json!({
+                    "id": member_tag(m.id),
+                    "name": m.name,
+                    "seat": m.seat,
+                    "online": m.conns > 0,
+                    "host": m.host,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) fn match_view(&self) -> Option<Value> {
+        let game = self.current.as_ref()?;
+        let now = self.now_ms();
+        let clock = (game.clock.control() != rules::TimeControl::Unlimited).then(|| {
+            json!({
+                "remaining_ms": game.clock.all_remaining(now),
+                "running": game.clock.running(),
+            })
+        });
+        let players: Vec<Value> = game
+            .players
+            .iter()
+            .zip(&game.names)
+            .map(|(&id, name)| json!({"member": member_tag(id), "name": name}))
+            .collect();
+        Some(json!({
+            "number": game.number,
+            "players": players,
+            "state": game.game.view(),
+            "legal": game.game.legal(),
+            "moves": game.moves,
+            "clock": clock,
+            "outcome": game.game.outcome(),
+        }))
+    }
+
+    pub(super) fn scores_view(&self) -> Value {
+        serde_json::to_value(&self.scores).unwrap_or(Value::Null)
+    }
+
+    pub(super) fn room_view(&self, base_url: &str) -> Value {
+        json!({
+            "code": self.code,
+            "link": format!("{base_url}/r/{}", self.code),
+            "qr": format!("/api/rooms/{}/qr.svg", self.code),
+            "game": self.game_name,
+            "options": self.options,
+            "seats": self.seats,
+            "members": self.members_view(),
+            "spectators": self.spectator_count(),
+            "scores": self.scores_view(),
+            "match": self.match_view(),
+            "chat": self.chat,
+        })
+    }
+}
