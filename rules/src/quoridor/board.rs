@@ -1,0 +1,405 @@
+//! The board: its size and walls, as bitboards, and every question about
+//! movement that does not depend on whose turn it is: which steps a wall
+//! blocks, where a pawn may go, whether a cell set can reach another, how
+//! far a goal is, and which free wall slots could possibly cut a path.
+//!
+//! Each wall blocks two cell edges; walls never overlap, so every edge is
+//! blocked by at most one wall and removing a wall (for make/unmake in
+//! perft) simply clears its bits.
+
+use super::bitboard::{Bitboard, STRIDE};
+use super::cell::{Cell, Direction};
+use super::wall::{Orientation, Wall};
+
+/// Deepest breadth-first layer a board can need (one per cell of 13×13).
+const MAX_LAYERS: usize = 13 * 13 + 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    size: u8,
+    /// The wall slots (named by the cell below-left of the centre).
+    slots: Bitboard,
+    /// Walls placed, indexed by [`Orientation::index`].
+    walls: [Bitboard; 2],
+    /// Per [`Direction`] (in `Direction::ALL` order): cells whose step that
+    /// way is blocked by a wall or by the edge of the board.
+    blocked: [Bitboard; 4],
+}
+
+#[inline]
+fn dir_index(d: Direction) -> usize {
+    match d {
+        Direction::Up => 0,
+        Direction::Down => 1,
+        Direction::Left => 2,
+        Direction::Right => 3,
+    }
+}
+
+impl Board {
+    /// An empty `size`×`size` board (`size` at most 13).
+    pub fn new(size: u8) -> Board {
+        let row = |rank: u8| Bitboard::rectangle(size, rank + 1) & !Bitboard::rectangle(size, rank);
+        let column = |file: u8| Bitboard::rectangle(file + 1, size) & !Bitboard::rectangle(file, size);
+        Board {
+            size,
+            slots: Bitboard::rectangle(size - 1, size - 1),
+            walls: [Bitboard::EMPTY; 2],
+            blocked: [row(size - 1), row(0), column(0), column(size - 1)],
+        }
+    }
+
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// The walls placed, horizontal ones first, each group by cell.
+    pub fn walls(&self) -> impl Iterator<Item = Wall> + '_ {
+        Orientation::BOTH.into_iter().flat_map(move |o| {
+            self.walls[o.index()].map(move |i| Wall::new(Cell::from_index(i), o))
+        })
+    }
+
+    pub fn has_wall(&self, w: Wall) -> bool {
+        self.walls[w.orientation.index()].contains(w.cell.index())
+    }
+
+    /// Whether a step from `c` in direction `d` is blocked by a wall or
+    /// the edge.
+    #[inline]
+    pub fn is_blocked(&self, c: Cell, d: Direction) -> bool {
+        self.blocked[dir_index(d)].contains(c.index())
+    }
+
+    /// Free wall slots: on the board, not overlapping a parallel wall and
+    /// not crossing a perpendicular one at the same centre. Indexed by
+    /// [`Orientation::index`].
+    #[inline]
+    pub fn free_slots(&self) -> [Bitboard; 2] {
+        let [h, v] = self.walls;
+        [
+            self.slots & !(h | h.shl::<1>() | h.shr::<1>() | v),
+            self.slots & !(v | v.shl::<STRIDE>() | v.shr::<STRIDE>() | h),
+        ]
+    }
+
+    /// Why `w` cannot be placed whatever the pawns: `Some(true)` if it
+    /// overlaps a parallel wall, `Some(false)` if it crosses one, `None` if
+    /// its slot is free. `w` must be on the board.
+    pub fn conflict(&self, w: Wall) -> Option<bool> {
+        let i = w.cell.index();
+        let same = self.walls[w.orientation.index()];
+        let other = self.walls[w.orientation.other().index()];
+        let along = match w.orientation {
+            Orientation::Horizontal => same | same.shl::<1>() | same.shr::<1>(),
+            Orientation::Vertical => same | same.shl::<STRIDE>() | same.shr::<STRIDE>(),
+        };
+        if along.contains(i) {
+            Some(true)
+        } else if other.contains(i) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Wall slots that touch the existing barriers (the border and placed
+    /// walls) at two or more of their three points. Only such a wall can
+    /// close a loop of barriers, so only such a wall can cut any cell off
+    /// from any other: every other wall is harmless to every pawn.
+    ///
+    /// Corner points are indexed like cells, point `(x, y)` being the
+    /// bottom-left corner of cell `(x, y)`; the slot of cell `(f, r)` has
+    /// its centre at point `(f+1, r+1)`.
+    #[inline]
+    pub fn touching_slots(&self) -> [Bitboard; 2] {
+        let n = self.size;
+        let frame = Bitboard::rectangle(n + 1, n + 1) & !Self::interior_points(n);
+        let [h, v] = self.walls;
+        // A horizontal wall at slot s covers points s+16, s+17, s+18; a
+        // vertical one s+1, s+17, s+33.
+        let points = frame
+            | h.shl::<16>()
+            | h.shl::<17>()
+            | h.shl::<18>()
+            | v.shl::<1>()
+            | v.shl::<17>()
+            | v.shl::<33>();
+        let majority = |a: Bitboard, b: Bitboard, c: Bitboard| (a & b) | (a & c) | (b & c);
+        let ph = points.shr::<16>();
+        let pv = points.shr::<1>();
+        [
+            self.slots & majority(ph, ph.shr::<1>(), ph.shr::<2>()),
+            self.slots & majority(pv, pv.shr::<16>(), pv.shr::<32>()),
+        ]
+    }
+
+    fn interior_points(n: u8) -> Bitboard {
+        Bitboard::rectangle(n, n) & !Bitboard::rectangle(1, n) & !Bitboard::rectangle(n, 1)
+    }
+
+    /// Places `w`, which must be on the board and free.
+    pub fn place(&mut self, w: Wall) {
+        debug_assert!(self.conflict(w).is_none());
+        self.walls[w.orientation.index()].insert(w.cell.index());
+        for (d, cell) in Self::blocked_edges(w) {
+            self.blocked[dir_index(d)].insert(cell);
+        }
+    }
+
+    /// Removes `w`, which must have been placed.
+    pub fn remove(&mut self, w: Wall) {
+        debug_assert!(self.has_wall(w));
+        self.walls[w.orientation.index()].remove(w.cell.index());
+        for (d, cell) in Self::blocked_edges(w) {
+            self.blocked[dir_index(d)].remove(cell);
+        }
+    }
+
+    /// The four (direction, cell) steps a wall blocks.
+    fn blocked_edges(w: Wall) -> [(Direction, u8); 4] {
+        let s = w.cell.index();
+        let up = STRIDE as u8;
+        match w.orientation {
+            Orientation::Horizontal => [
+                (Direction::Up, s),
+                (Direction::Up, s + 1),
+                (Direction::Down, s + up),
+                (Direction::Down, s + up + 1),
+            ],
+            Orientation::Vertical => [
+                (Direction::Right, s),
+                (Direction::Right, s + up),
+                (Direction::Left, s + 1),
+                (Direction::Left, s + up + 1),
+            ],
+        }
+    }
+
+    /// The cells one step from `set`, walls permitting, plus `set`.
+    #[inline]
+    fn expand(&self, set: Bitboard) -> Bitboard {
+        let [up, down, left, right] = self.blocked;
+        set | (set & !up).shl::<STRIDE>()
+            | (set & !down).shr::<STRIDE>()
+            | (set & !left).shr::<1>()
+            | (set & !right).shl::<1>()
+    }
+
+    /// Whether some cell of `goal` can be walked to from `from`, around
+    /// walls, ignoring pawns.
+    pub fn reaches(&self, from: Bitboard, goal: Bitboard) -> bool {
+        let mut seen = from;
+        loop {
+            if (seen & goal).any() {
+                return true;
+            }
+            let next = self.expand(seen);
+            if next == seen {
+                return false;
+            }
+            seen = next;
+        }
+    }
+
+    /// The fewest steps from `from` to any cell of `goal` around walls,
+    /// ignoring pawns; `None` if walled off.
+    pub fn distance(&self, from: Cell, goal: Bitboard) -> Option<u32> {
+        let mut seen = Bitboard::from_index(from.index());
+        let mut steps = 0;
+        loop {
+            if (seen & goal).any() {
+                return Some(steps);
+            }
+            let next = self.expand(seen);
+            if next == seen {
+                return None;
+            }
+            seen = next;
+            steps += 1;
+        }
+    }
+
+    /// The wall slots that would cut one shortest path from `from` to
+    /// `goal` (indexed by orientation), or `None` if there is no path. A
+    /// wall outside these slots leaves that path, hence the pawn's
+    /// connection, intact.
+    pub fn path_cuts(&self, from: Cell, goal: Bitboard) -> Option<[Bitboard; 2]> {
+        let mut layers = [Bitboard::EMPTY; MAX_LAYERS];
+        layers[0] = Bitboard::from_index(from.index());
+        let mut seen = layers[0];
+        let mut k = 0;
+        while (layers[k] & goal).is_empty() {
+            let next = self.expand(layers[k]) & !seen;
+            if next.is_empty() {
+                return None;
+            }
+            seen |= next;
+            k += 1;
+            layers[k] = next;
+        }
+        // Walk back from a goal cell, recording the edges crossed: a
+        // vertical edge by its lower cell, a horizontal one by its left cell.
+        let mut vertical = Bitboard::EMPTY;
+        let mut horizontal = Bitboard::EMPTY;
+        let mut c = Cell::from_index((layers[k] & goal).first().expect("goal reached"));
+        for j in (1..=k).rev() {
+            let d = Direction::ALL
+                .into_iter()
+                .find(|&d| !self.is_blocked(c, d) && layers[j - 1].contains(c.step(d).index()))
+                .expect("a breadth-first layer is reached from the previous one");
+            let n = c.step(d);
+            match d {
+                Direction::Up | Direction::Down => vertical.insert(c.index().min(n.index())),
+                Direction::Left | Direction::Right => horizontal.insert(c.index().min(n.index())),
+            }
+            c = n;
+        }
+        // A horizontal wall at slot s blocks the vertical edges at s and
+        // s+1; a vertical wall the horizontal edges at s and s+16.
+        Some([
+            self.slots & (vertical | vertical.shr::<1>()),
+            self.slots & (horizontal | horizontal.shr::<STRIDE>()),
+        ])
+    }
+
+    /// Where a pawn on `from` may go when the cells in `occupied` hold
+    /// other pawns: steps, straight jumps over one pawn, and diagonal
+    /// moves beside a pawn whose far side is a wall, the edge or a pawn.
+    #[inline]
+    pub fn pawn_targets(&self, from: Cell, occupied: Bitboard) -> Bitboard {
+        let mut targets = Bitboard::EMPTY;
+        for d in Direction::ALL {
+            if self.is_blocked(from, d) {
+                continue;
+            }
+            let n = from.step(d);
+            if !occupied.contains(n.index()) {
+                targets.insert(n.index());
+                continue;
+            }
+            if !self.is_blocked(n, d) && !occupied.contains(n.step(d).index()) {
+                targets.insert(n.step(d).index());
+                continue;
+            }
+            for e in d.perpendicular() {
+                if !self.is_blocked(n, e) && !occupied.contains(n.step(e).index()) {
+                    targets.insert(n.step(e).index());
+                }
+            }
+        }
+        targets
+    }
+
+    /// Whether a pawn on `from` can get to `goal` by its own legal moves
+    /// while the pawns on `occupied` stand still.
+    pub fn pawn_reaches(&self, from: Cell, occupied: Bitboard, goal: Bitboard) -> bool {
+        let mut seen = Bitboard::from_index(from.index());
+        let mut todo = seen;
+        while let Some(i) = todo.next() {
+            if goal.contains(i) {
+                return true;
+            }
+            let fresh = self.pawn_targets(Cell::from_index(i), occupied) & !seen;
+            seen |= fresh;
+            todo |= fresh;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(s: &str) -> Cell {
+        s.parse().unwrap()
+    }
+
+    fn wall(s: &str) -> Wall {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn edges_block_like_walls() {
+        let b = Board::new(9);
+        assert!(b.is_blocked(cell("a1"), Direction::Left));
+        assert!(b.is_blocked(cell("a1"), Direction::Down));
+        assert!(b.is_blocked(cell("i9"), Direction::Up));
+        assert!(b.is_blocked(cell("i9"), Direction::Right));
+        assert!(!b.is_blocked(cell("e5"), Direction::Up));
+    }
+
+    #[test]
+    fn horizontal_wall_blocks_two_columns_between_two_ranks() {
+        let mut b = Board::new(9);
+        b.place(wall("e3h"));
+        for c in ["e3", "f3"] {
+            assert!(b.is_blocked(cell(c), Direction::Up));
+        }
+        for c in ["e4", "f4"] {
+            assert!(b.is_blocked(cell(c), Direction::Down));
+        }
+        assert!(!b.is_blocked(cell("d3"), Direction::Up));
+        assert!(!b.is_blocked(cell("g3"), Direction::Up));
+        b.remove(wall("e3h"));
+        assert_eq!(b, Board::new(9));
+    }
+
+    #[test]
+    fn vertical_wall_blocks_two_ranks_between_two_files() {
+        let mut b = Board::new(9);
+        b.place(wall("e3v"));
+        for c in ["e3", "e4"] {
+            assert!(b.is_blocked(cell(c), Direction::Right));
+        }
+        for c in ["f3", "f4"] {
+            assert!(b.is_blocked(cell(c), Direction::Left));
+        }
+        assert!(!b.is_blocked(cell("e5"), Direction::Right));
+    }
+
+    #[test]
+    fn free_slots_exclude_overlap_and_crossing() {
+        let mut b = Board::new(9);
+        assert_eq!(b.free_slots()[0].count(), 64);
+        b.place(wall("e3h"));
+        let [h, v] = b.free_slots();
+        for taken in ["d3", "e3", "f3"] {
+            assert!(!h.contains(cell(taken).index()));
+        }
+        assert!(h.contains(cell("c3").index()) && h.contains(cell("g3").index()));
+        assert!(!v.contains(cell("e3").index()));
+        assert!(v.contains(cell("e2").index()) && v.contains(cell("e4").index()));
+        assert_eq!(b.conflict(wall("f3h")), Some(true));
+        assert_eq!(b.conflict(wall("e3v")), Some(false));
+        assert_eq!(b.conflict(wall("e4v")), None);
+    }
+
+    #[test]
+    fn touching_slots_need_two_barrier_points() {
+        let mut b = Board::new(9);
+        // The border alone never touches a wall at two points.
+        assert!(b.touching_slots().iter().all(|s| s.is_empty()));
+        b.place(wall("a1h"));
+        let [h, v] = b.touching_slots();
+        // c1h touches a1h's end and nothing else: one point.
+        assert!(!h.contains(cell("c1").index()));
+        // b1v runs along x = 2 from the border (y = 0) through a1h's end
+        // (y = 1): two points.
+        assert!(v.contains(cell("b1").index()));
+    }
+
+    #[test]
+    fn distance_goes_around_walls() {
+        let mut b = Board::new(9);
+        let top = Bitboard::rectangle(9, 9) & !Bitboard::rectangle(9, 8);
+        assert_eq!(b.distance(cell("e1"), top), Some(8));
+        b.place(wall("d1h"));
+        b.place(wall("e1v"));
+        // From e1 the way up and right is shut: go round by c1.
+        assert_eq!(b.distance(cell("e1"), top), Some(10));
+        let cuts = b.path_cuts(cell("e1"), top).unwrap();
+        assert!(cuts.iter().any(|c| c.any()));
+    }
+}

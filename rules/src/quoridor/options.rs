@@ -1,0 +1,426 @@
+//! The host's settings and the starting layout they imply: start cells,
+//! goals, turn order, wall stock and move limit (RULES.md §2, "Goals and
+//! starts", "Walls per player", "Passing, blocking, timers, draws").
+//!
+//! Serialized as
+//! `{"size": 9, "players": 2, "walls": "auto", "goal": "edge", "turn_seconds": 30}`
+//! (`walls` is `"auto"` or one of 1, 3, 5, 7, 10, 15, 20). Every field may
+//! be left out and takes the default shown.
+//!
+//! Teams and knockout matches are two-sided games: pass `players: 2`. The
+//! rules never see the people behind a side, and a team plays exactly like
+//! a single player (same starts, same wall column of the Auto table).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::bitboard::Bitboard;
+use super::cell::{Cell, Direction};
+use crate::game::SetupError;
+
+/// The board sizes RULES.md allows.
+pub const SIZES: [u8; 3] = [9, 11, 13];
+/// The fixed wall stocks a host may pick instead of Auto.
+pub const WALL_CHOICES: [u8; 7] = [1, 3, 5, 7, 10, 15, 20];
+/// Most pawns on one board.
+pub const MAX_PAWNS: usize = 8;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// Board side: 9, 11 or 13.
+    pub size: u8,
+    /// Number of sides, hence pawns: 2 to 8 (a team is one side).
+    pub players: u8,
+    /// Walls per side.
+    pub walls: WallStock,
+    /// Where the pawns race to.
+    pub goal: GoalMode,
+    /// Seconds per turn, 15 to 90.
+    pub turn_seconds: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            size: 9,
+            players: 2,
+            walls: WallStock::Auto,
+            goal: GoalMode::Edge,
+            turn_seconds: 30,
+        }
+    }
+}
+
+/// How many walls each side gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum WallStock {
+    /// From RULES.md's table, by board size and number of sides.
+    #[default]
+    Auto,
+    /// Exactly this many (one of [`WALL_CHOICES`]).
+    Fixed(u8),
+}
+
+/// The goal of every pawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GoalMode {
+    /// Any cell of the edge opposite the start edge.
+    #[default]
+    Edge,
+    /// The centre cell ("centre race").
+    #[serde(alias = "center")]
+    Centre,
+}
+
+/// Where a pawn is headed, as drawn by a client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    Top,
+    Bottom,
+    Left,
+    Right,
+    Centre,
+}
+
+impl Options {
+    /// Checks every field, with a message for the host.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        if !SIZES.contains(&self.size) {
+            return Err(SetupError(format!(
+                "the board must be 9×9, 11×11 or 13×13, not {0}×{0}",
+                self.size
+            )));
+        }
+        if !(2..=MAX_PAWNS as u8).contains(&self.players) {
+            return Err(SetupError(format!(
+                "Quoridor is for 2 to 8 players, not {}",
+                self.players
+            )));
+        }
+        if let WallStock::Fixed(n) = self.walls {
+            if !WALL_CHOICES.contains(&n) {
+                return Err(SetupError(format!(
+                    "walls per player must be Auto or one of 1, 3, 5, 7, 10, 15, 20, not {n}"
+                )));
+            }
+        }
+        if !(15..=90).contains(&self.turn_seconds) {
+            return Err(SetupError(format!(
+                "the turn timer must be 15 to 90 seconds, not {}",
+                self.turn_seconds
+            )));
+        }
+        Ok(())
+    }
+
+    /// Walls each side starts with.
+    pub fn wall_stock(&self) -> u8 {
+        match self.walls {
+            WallStock::Fixed(n) => n,
+            WallStock::Auto => {
+                let column = match self.players {
+                    2 => 0,
+                    3 => 1,
+                    4 => 2,
+                    _ => 3,
+                };
+                let row: [u8; 4] = match self.size {
+                    9 => [10, 7, 5, 3],
+                    11 => [12, 8, 6, 4],
+                    _ => [15, 10, 7, 4],
+                };
+                row[column]
+            }
+        }
+    }
+
+    /// Moves per pawn after which the game is drawn: 60 on 9×9, 75 on
+    /// 11×11, 90 on 13×13.
+    pub fn move_limit(&self) -> u16 {
+        match self.size {
+            9 => 60,
+            11 => 75,
+            _ => 90,
+        }
+    }
+
+    /// The centre cell.
+    pub fn centre(&self) -> Cell {
+        let mid = (self.size - 1) / 2;
+        Cell::new(mid, mid).expect("size checked")
+    }
+
+    /// The seats in turn order: start cell, goal, and the direction the
+    /// pawn faces (away from its start edge; bottom corners face up, top
+    /// corners down), which orders the automatic step aside.
+    pub(crate) fn seats(&self) -> Vec<Seat> {
+        let n = self.size;
+        let last = n - 1;
+        let mid = last / 2;
+        let edge = |edge: Target, at: u8| -> Seat {
+            let (file, rank, forward, opposite) = match edge {
+                Target::Bottom => (at, 0, Direction::Up, Target::Top),
+                Target::Top => (at, last, Direction::Down, Target::Bottom),
+                Target::Left => (0, at, Direction::Right, Target::Right),
+                Target::Right => (last, at, Direction::Left, Target::Left),
+                Target::Centre => unreachable!("a start is on an edge"),
+            };
+            Seat {
+                start: Cell::new(file, rank).expect("on the board"),
+                forward,
+                target: match self.goal {
+                    GoalMode::Edge => opposite,
+                    GoalMode::Centre => Target::Centre,
+                },
+            }
+        };
+        let p = self.players as usize;
+        let corners = || {
+            [
+                (Target::Bottom, 0),
+                (Target::Top, last),
+                (Target::Top, 0),
+                (Target::Bottom, last),
+            ]
+        };
+        let pairs = || {
+            [
+                (Target::Bottom, mid - 2),
+                (Target::Left, mid - 2),
+                (Target::Top, mid + 2),
+                (Target::Right, mid + 2),
+                (Target::Bottom, mid + 2),
+                (Target::Left, mid + 2),
+                (Target::Top, mid - 2),
+                (Target::Right, mid - 2),
+            ]
+        };
+        let slots: Vec<(Target, u8)> = match (self.goal, p) {
+            (GoalMode::Edge, 2) => vec![(Target::Bottom, mid), (Target::Top, mid)],
+            (GoalMode::Edge, 3..=4) => vec![
+                (Target::Bottom, mid),
+                (Target::Left, mid),
+                (Target::Top, mid),
+                (Target::Right, mid),
+            ],
+            (GoalMode::Centre, 2..=4) => corners().to_vec(),
+            _ => pairs().to_vec(),
+        };
+        slots
+            .into_iter()
+            .take(p)
+            .map(|(e, at)| edge(e, at))
+            .collect()
+    }
+
+    /// The cells of a goal.
+    pub(crate) fn goal_cells(&self, target: Target) -> Bitboard {
+        let n = self.size;
+        let all = Bitboard::rectangle(n, n);
+        match target {
+            Target::Bottom => Bitboard::rectangle(n, 1),
+            Target::Top => all & !Bitboard::rectangle(n, n - 1),
+            Target::Left => Bitboard::rectangle(1, n),
+            Target::Right => all & !Bitboard::rectangle(n - 1, n),
+            Target::Centre => Bitboard::from_index(self.centre().index()),
+        }
+    }
+}
+
+/// One pawn's place in the setup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seat {
+    pub start: Cell,
+    pub forward: Direction,
+    pub target: Target,
+}
+
+impl fmt::Display for WallStock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WallStock::Auto => f.write_str("auto"),
+            WallStock::Fixed(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl std::str::FromStr for WallStock {
+    type Err = String;
+    fn from_str(s: &str) -> Result<WallStock, String> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(WallStock::Auto);
+        }
+        s.parse()
+            .map(WallStock::Fixed)
+            .map_err(|_| format!("walls must be auto or a number, not {s:?}"))
+    }
+}
+
+impl Serialize for WallStock {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            WallStock::Auto => s.serialize_str("auto"),
+            WallStock::Fixed(n) => s.serialize_u8(*n),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for WallStock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<WallStock, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Repr {
+            Number(u8),
+            Text(String),
+        }
+        match Repr::deserialize(d)? {
+            Repr::Number(n) => Ok(WallStock::Fixed(n)),
+            Repr::Text(t) => t.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(size: u8, players: u8, goal: GoalMode) -> Options {
+        Options {
+            size,
+            players,
+            goal,
+            ..Options::default()
+        }
+    }
+
+    fn starts(o: &Options) -> Vec<String> {
+        o.seats().iter().map(|s| s.start.to_string()).collect()
+    }
+
+    #[test]
+    fn two_players_start_mid_bottom_and_mid_top() {
+        assert_eq!(starts(&opts(9, 2, GoalMode::Edge)), ["e1", "e9"]);
+        assert_eq!(starts(&opts(13, 2, GoalMode::Edge)), ["g1", "g13"]);
+        let seats = opts(9, 2, GoalMode::Edge).seats();
+        assert_eq!(seats[0].target, Target::Top);
+        assert_eq!(seats[1].target, Target::Bottom);
+    }
+
+    #[test]
+    fn three_and_four_players_sit_clockwise_bottom_left_top_right() {
+        assert_eq!(starts(&opts(9, 3, GoalMode::Edge)), ["e1", "a5", "e9"]);
+        assert_eq!(
+            starts(&opts(9, 4, GoalMode::Edge)),
+            ["e1", "a5", "e9", "i5"]
+        );
+        let targets: Vec<Target> = opts(11, 4, GoalMode::Edge)
+            .seats()
+            .iter()
+            .map(|s| s.target)
+            .collect();
+        assert_eq!(
+            targets,
+            [Target::Top, Target::Right, Target::Bottom, Target::Left]
+        );
+    }
+
+    #[test]
+    fn five_to_eight_players_fill_two_slots_per_edge_in_the_decided_order() {
+        assert_eq!(
+            starts(&opts(9, 8, GoalMode::Edge)),
+            ["c1", "a3", "g9", "i7", "g1", "a7", "c9", "i3"]
+        );
+        assert_eq!(
+            starts(&opts(9, 5, GoalMode::Edge)),
+            ["c1", "a3", "g9", "i7", "g1"]
+        );
+        assert_eq!(
+            starts(&opts(13, 8, GoalMode::Edge)),
+            ["e1", "a5", "i13", "m9", "i1", "a9", "e13", "m5"]
+        );
+    }
+
+    #[test]
+    fn centre_race_starts_from_corners_in_the_decided_order() {
+        assert_eq!(
+            starts(&opts(9, 4, GoalMode::Centre)),
+            ["a1", "i9", "a9", "i1"]
+        );
+        // Two sides (1-v-1, teams, tournament matches): opposite corners.
+        assert_eq!(starts(&opts(11, 2, GoalMode::Centre)), ["a1", "k11"]);
+        assert!(opts(9, 3, GoalMode::Centre)
+            .seats()
+            .iter()
+            .all(|s| s.target == Target::Centre));
+    }
+
+    #[test]
+    fn centre_race_starts_are_equidistant_from_the_centre() {
+        for size in SIZES {
+            for players in 2..=8 {
+                let o = opts(size, players, GoalMode::Centre);
+                let c = o.centre();
+                let d: Vec<u8> = o
+                    .seats()
+                    .iter()
+                    .map(|s| s.start.file().abs_diff(c.file()) + s.start.rank().abs_diff(c.rank()))
+                    .collect();
+                assert!(d.iter().all(|&x| x == d[0]), "{size} {players}: {d:?}");
+                if size == 9 {
+                    assert_eq!(d[0], if players <= 4 { 8 } else { 6 });
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn auto_walls_follow_the_table() {
+        let expect = [
+            (9, [10, 7, 5, 3]),
+            (11, [12, 8, 6, 4]),
+            (13, [15, 10, 7, 4]),
+        ];
+        for (size, row) in expect {
+            for players in 2..=8u8 {
+                let col = (players.min(5) - 2) as usize;
+                assert_eq!(opts(size, players, GoalMode::Edge).wall_stock(), row[col]);
+            }
+        }
+        let fixed = Options {
+            walls: WallStock::Fixed(20),
+            players: 8,
+            ..Options::default()
+        };
+        assert_eq!(fixed.wall_stock(), 20);
+    }
+
+    #[test]
+    fn bad_options_are_refused_with_a_message() {
+        let bad = [
+            Options { size: 10, ..Options::default() },
+            Options { players: 1, ..Options::default() },
+            Options { players: 9, ..Options::default() },
+            Options { walls: WallStock::Fixed(4), ..Options::default() },
+            Options { turn_seconds: 10, ..Options::default() },
+            Options { turn_seconds: 91, ..Options::default() },
+        ];
+        for o in bad {
+            let err = o.validate().unwrap_err();
+            assert!(!err.0.is_empty());
+        }
+        assert!(Options::default().validate().is_ok());
+    }
+
+    #[test]
+    fn draw_limit_grows_with_the_board() {
+        let limits: Vec<u16> = SIZES
+            .iter()
+            .map(|&s| opts(s, 2, GoalMode::Edge).move_limit())
+            .collect();
+        assert_eq!(limits, [60, 75, 90]);
+    }
+}
