@@ -1,0 +1,476 @@
+// Browser test of the walking skeleton: the real server binary, Debian's
+// chromium driven by playwright-core, node's built-in test runner.
+//
+//   SERVER_BIN=../target/debug/server node --test
+//
+// A host creates a room on the home page, a guest joins through the invite
+// link, a spectator watches; the players play a whole CrossyRay game by
+// clicking the marked legal targets, and every screen must show every move
+// and the result. Then: keyboard play, joining by code, and a 360 px phone.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SERVER_BIN = path.resolve(HERE, process.env.SERVER_BIN ?? '../target/debug/server');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const STEP_MS = 10_000; // the longest any single UI update may take
+
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+let browser;
+const pageErrors = [];
+
+function startServer() {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'bg-e2e-'));
+  server = spawn(SERVER_BIN, ['--addr', '127.0.0.1:0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', NO_COLOR: '1', RUST_LOG_STYLE: 'never' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not say where it listens within 60 s:\n${serverLog}`)), 60_000);
+    const onData = (chunk) => {
+      // Strip ANSI colours in case the logger adds them anyway.
+      serverLog += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stderr.on('data', onData);
+    server.stdout.on('data', onData);
+    server.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early (${code ?? signal}):\n${serverLog}`));
+    });
+    server.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
+  base = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  if (server && server.exitCode == null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => { server.kill('SIGKILL'); r(); }, 5000);
+      server.once('exit', () => { clearTimeout(t); r(); });
+    });
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- helpers
+
+async function newPage(label, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
+      pageErrors.push(`[${label}] console: ${msg.text()}`);
+    }
+  });
+  page.label = label;
+  return page;
+}
+
+const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+async function waitOnline(page) {
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector('[data-testid="board"] svg g');
+}
+
+async function createRoom(page, { width, height } = {}) {
+  await page.goto(`${base}/`);
+  assert.equal(await byId(page, 'create-width').inputValue(), '9', 'default width is 9');
+  assert.equal(await byId(page, 'create-height').inputValue(), '7', 'default height is 7');
+  if (width) await byId(page, 'create-width').selectOption(String(width));
+  if (height) await byId(page, 'create-height').selectOption(String(height));
+  await byId(page, 'create-room').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  const token = await page.evaluate(() => localStorage.getItem('bg.token'));
+  assert.ok(token && token.length >= 16, 'the token from POST /api/rooms is kept in localStorage');
+  await waitOnline(page);
+  return new URL(page.url()).pathname.slice(3);
+}
+
+async function setName(page, name) {
+  await byId(page, 'name-input').fill(name);
+  await byId(page, 'name-save').click();
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
+    name,
+  );
+}
+
+async function sit(page, seat, name) {
+  await byId(page, `sit-${seat}`).click();
+  await page.waitForFunction(
+    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
+    [seat, name],
+  );
+}
+
+/** Board facts as the page shows them. */
+function boardInfo(page) {
+  return page.evaluate(() => {
+    const b = document.querySelector('[data-testid="board"]');
+    return {
+      ply: Number(b.dataset.ply),
+      myTurn: b.dataset.myTurn === 'true',
+      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
+      origin: b.dataset.origin,
+      lastMove: b.dataset.lastMove,
+      width: Number(b.dataset.width),
+      height: Number(b.dataset.height),
+      legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target, defender: e.dataset.defender ?? null })),
+    };
+  });
+}
+
+async function waitPly(page, ply) {
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(n),
+    ply,
+  );
+}
+
+/** The one player whose board says it is their turn. */
+async function mover(players) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const infos = await Promise.all(players.map(boardInfo));
+    const turn = infos.map((i, k) => (i.myTurn ? k : -1)).filter((k) => k >= 0);
+    assert.ok(turn.length <= 1, 'never both players to move');
+    if (turn.length === 1) return { page: players[turn[0]], info: infos[turn[0]] };
+    if (Date.now() > deadline) throw new Error('no player has the move');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Aim for the opponent's goal when it is marked, else the first marked target. */
+function pickTarget(info) {
+  assert.ok(info.legal.length > 0, 'the player to move sees marked legal targets');
+  const attack = info.legal.find((l) => l.move.startsWith('goal:') && l.defender !== null && Number(l.defender) !== info.mySide);
+  if (attack) return attack;
+  const cell = info.legal.find((l) => !l.move.startsWith('goal:'));
+  return cell ?? info.legal[0];
+}
+
+function assertNoPageErrors() {
+  assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
+}
+
+async function noHorizontalScroll(page, what) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
+}
+
+// ---------------------------------------------------------------- tests
+
+test('host creates a room, a guest joins by the invite link, a spectator watches a whole game played by clicking', { timeout: 240_000 }, async () => {
+  const host = await newPage('host');
+  const code = await createRoom(host);
+  assert.match(code, /^[A-HJ-NP-Z2-9]{6}$/);
+  assert.equal(await byId(host, 'room-code').textContent(), code);
+
+  // The host names themselves and sits.
+  await byId(host, 'name-form').waitFor();
+  await setName(host, 'Minh');
+  await host.waitForSelector('[data-testid="members"] [data-testid="host-badge"]');
+  await sit(host, 0, 'Minh');
+  assert.equal(await byId(host, 'start').isVisible(), false, 'no start button while a seat is free');
+
+  // The invite link and its QR code.
+  const link = (await byId(host, 'invite-link').textContent()).trim();
+  assert.ok(link.endsWith(`/r/${code}`), `invite link ${link} ends with /r/${code}`);
+  await host.waitForFunction(() => {
+    const img = document.querySelector('[data-testid="qr"]');
+    return img && !img.hidden && img.complete && img.naturalWidth > 0;
+  });
+  assert.match(await byId(host, 'qr').getAttribute('src'), new RegExp(`/api/rooms/${code}/qr\\.svg`));
+
+  // The guest opens the link, types a name, sits.
+  const guest = await newPage('guest');
+  await guest.goto(new URL(new URL(link).pathname, base).href);
+  await waitOnline(guest);
+  assert.equal(await byId(guest, 'sit-1').isDisabled(), true, 'no seat before a name');
+  await setName(guest, 'Lan');
+  await sit(guest, 1, 'Lan');
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.textContent === 'Lan');
+  assert.equal(await byId(guest, 'start').isVisible(), false, 'only the host may start');
+
+  // A third browser opens the link and only watches.
+  const spectator = await newPage('spectator');
+  await spectator.goto(link.replace(/^https?:\/\/[^/]+/, base));
+  await waitOnline(spectator);
+  for (const p of [spectator, host, guest]) {
+    await p.waitForFunction(() => document.querySelector('[data-testid="spectator-count"]')?.textContent === '1');
+  }
+  assert.equal(await spectator.locator('[data-testid^="sit-"]').count(), 0, 'no free seat for the spectator');
+
+  // Chat reaches everyone.
+  await byId(host, 'chat-input').fill('chào cả nhà');
+  await byId(host, 'chat-send').click();
+  for (const p of [guest, spectator]) {
+    await p.waitForFunction(() => document.querySelector('[data-testid="chat-log"]')?.textContent.includes('chào cả nhà'));
+  }
+  assert.equal(await byId(spectator, 'chat-input').isDisabled(), true, 'a nameless spectator cannot chat');
+
+  // The host starts.
+  await byId(host, 'start').click();
+  for (const p of [host, guest, spectator]) {
+    await waitPly(p, 0);
+    await p.waitForSelector('[data-testid="board"][data-over="false"] [data-origin="true"]');
+    assert.equal(await byId(p, 'result').isVisible(), false);
+  }
+  assert.equal(await byId(host, 'start').isVisible(), false, 'no start during a game');
+  assert.equal(await byId(spectator, 'resign').isVisible(), false, 'spectators cannot resign');
+  assert.equal(await byId(guest, 'resign').isVisible(), true, 'players can resign');
+  const specInfo = await boardInfo(spectator);
+  assert.equal(specInfo.legal.length, 0, 'a spectator sees no legal targets');
+  assert.equal(specInfo.origin, 'e4', 'the 1 stands on the centre of 9×7');
+
+  // Play by clicking marked targets until the game ends.
+  const players = [host, guest];
+  const everyone = [host, guest, spectator];
+  const played = [];
+  let last = null;
+  let guestReloaded = false;
+  for (let n = 0; n < 9 * 7 + 2; n++) {
+    if (await byId(spectator, 'result').isVisible()) break;
+    const { page, info } = await mover(players);
+    const other = players.find((p) => p !== page);
+    assert.equal((await boardInfo(other)).legal.length, 0, 'the waiting player sees no legal targets');
+    const target = pickTarget(info);
+    await byId(page, target.testid).click();
+    played.push(target.move);
+    last = { mover: page, target, side: info.mySide };
+    for (const p of everyone) await waitPly(p, played.length);
+    const seen = await boardInfo(spectator);
+    assert.equal(seen.lastMove, target.move, `the spectator sees move ${played.length}`);
+    assert.equal(await byId(spectator, 'move-count').textContent(), String(played.length));
+    if (!target.move.startsWith('goal:')) {
+      assert.equal(seen.origin, target.move, 'the ray origin moves to the placed number');
+      await spectator.waitForSelector(`[data-testid="cell-${target.move}"][data-last="true"]`);
+    }
+
+    // Mid-game the guest reloads: same seat, same state.
+    if (played.length === 3 && !(await byId(guest, 'result').isVisible())) {
+      await guest.reload();
+      await waitOnline(guest);
+      await waitPly(guest, 3);
+      assert.equal(await byId(guest, 'seat-name-1').textContent(), 'Lan', 'the guest gets the seat back');
+      assert.equal(await byId(guest, 'resign').isVisible(), true);
+      guestReloaded = true;
+    }
+  }
+  assert.ok(guestReloaded || played.length < 3, 'the reconnect check ran');
+
+  // Everyone sees the same result banner.
+  const results = [];
+  for (const p of everyone) {
+    await byId(p, 'result').waitFor({ state: 'visible' });
+    results.push({
+      head: await byId(p, 'result-head').textContent(),
+      reason: await byId(p, 'result').getAttribute('data-reason'),
+      text: await byId(p, 'result-reason').textContent(),
+    });
+    assert.equal(await byId(p, 'move-count').textContent(), String(played.length));
+  }
+  assert.deepEqual(results[1], results[0]);
+  assert.deepEqual(results[2], results[0]);
+  assert.ok(['goal', 'own_goal', 'lock'].includes(results[0].reason), `a clicked game ends by goal, own goal or lock, not ${results[0].reason}`);
+  assert.match(results[0].head, /^(Minh|Lan) wins$/);
+  assert.ok(results[0].text.length > 5, 'the result type is said in words');
+  if (last.target.move.startsWith('goal:') && Number(last.target.defender) !== last.side) {
+    assert.equal(results[0].reason, 'goal');
+    const winner = last.mover === host ? 'Minh' : 'Lan';
+    assert.equal(results[0].head, `${winner} wins`);
+  }
+  // The spectator saw every move, in order.
+  const specMoves = await spectator.locator('[data-testid="moves"] li').allTextContents();
+  assert.deepEqual(specMoves, played, 'the spectator saw every move');
+
+  // After the game: scoreboard, the host may start again, no resign.
+  await host.waitForFunction(() => /Minh|Lan/.test(document.querySelector('[data-testid="scores"]')?.textContent ?? ''));
+  await byId(host, 'start').waitFor({ state: 'visible' });
+  assert.equal(await byId(guest, 'resign').isVisible(), false);
+
+  for (const p of everyone) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('join by code on the home page (case-insensitive), host changes options, and keyboard play', { timeout: 120_000 }, async () => {
+  const host = await newPage('kb-host');
+  const code = await createRoom(host);
+  await setName(host, 'Ana');
+  await sit(host, 0, 'Ana');
+
+  const guest = await newPage('kb-guest');
+  await guest.goto(`${base}/`);
+  // An unknown code is refused with a clear message.
+  const unknown = code === 'ABCDEF' ? 'ABCDEG' : 'ABCDEF';
+  await byId(guest, 'join-code').fill(unknown);
+  await byId(guest, 'join-room').click();
+  await byId(guest, 'join-error').waitFor({ state: 'visible' });
+  assert.match(await byId(guest, 'join-error').textContent(), new RegExp(unknown));
+  assert.equal(new URL(guest.url()).pathname, '/');
+  // The real code, typed in lower case.
+  await byId(guest, 'join-code').fill(code.toLowerCase());
+  await byId(guest, 'join-room').click();
+  await guest.waitForURL(new RegExp(`/r/${code}$`));
+  await waitOnline(guest);
+  await setName(guest, 'Bao');
+  await sit(guest, 1, 'Bao');
+
+  // Options: only the host edits them; everyone's board follows.
+  assert.equal(await byId(guest, 'options-form').isVisible(), false);
+  await byId(host, 'opt-width').selectOption('11');
+  await byId(host, 'options-save').click();
+  for (const p of [host, guest]) {
+    await p.waitForSelector('[data-testid="board"][data-width="11"][data-height="7"]');
+  }
+
+  await byId(host, 'start').click();
+  for (const p of [host, guest]) await waitPly(p, 0);
+  const { page, info } = await mover([host, guest]);
+  assert.equal(info.width, 11);
+  assert.equal(info.origin, 'f4', 'the 1 stands on the centre of 11×7');
+
+  const boardEl = byId(page, 'board');
+  await boardEl.focus();
+  // Esc clears the cursor.
+  await page.keyboard.press('ArrowUp');
+  assert.notEqual(await boardEl.getAttribute('data-cursor'), '');
+  await byId(page, 'cursor').waitFor();
+  await page.keyboard.press('Escape');
+  assert.equal(await boardEl.getAttribute('data-cursor'), '');
+  assert.equal(await byId(page, 'cursor').count(), 0);
+
+  // From the origin, one arrow press steps one cell along the ray; Enter plays it.
+  const x = info.origin.charCodeAt(0) - 97;
+  const y = Number(info.origin.slice(1)) - 1;
+  const cell = (cx, cy) => `${String.fromCharCode(97 + cx)}${cy + 1}`;
+  const options = [['ArrowRight', cell(x + 1, y)], ['ArrowLeft', cell(x - 1, y)], ['ArrowUp', cell(x, y + 1)], ['ArrowDown', cell(x, y - 1)]];
+  const legal = new Set(info.legal.map((l) => l.move));
+  const [key, target] = options.find(([, c]) => legal.has(c));
+  await page.keyboard.press(key);
+  assert.equal(await boardEl.getAttribute('data-cursor'), target);
+  await page.keyboard.press('Enter');
+  for (const p of [host, guest]) {
+    await waitPly(p, 1);
+    assert.equal((await boardInfo(p)).lastMove, target);
+  }
+
+  // The other player answers with Space.
+  const next = await mover([host, guest]);
+  assert.notEqual(next.page, page);
+  const nb = byId(next.page, 'board');
+  await nb.focus();
+  const nx = next.info.origin.charCodeAt(0) - 97;
+  const ny = Number(next.info.origin.slice(1)) - 1;
+  const legal2 = new Set(next.info.legal.map((l) => l.move));
+  const opts2 = [['ArrowRight', cell(nx + 1, ny)], ['ArrowLeft', cell(nx - 1, ny)], ['ArrowUp', cell(nx, ny + 1)], ['ArrowDown', cell(nx, ny - 1)]];
+  const [key2, target2] = opts2.find(([, c]) => legal2.has(c));
+  await next.page.keyboard.press(key2);
+  await next.page.keyboard.press(' ');
+  for (const p of [host, guest]) {
+    await waitPly(p, 2);
+    assert.equal((await boardInfo(p)).lastMove, target2);
+  }
+
+  // Resign ends the game for both, in words.
+  await byId(guest, 'resign').click();
+  await byId(guest, 'resign').click();
+  for (const p of [host, guest]) {
+    await byId(p, 'result').waitFor({ state: 'visible' });
+    assert.equal(await byId(p, 'result').getAttribute('data-reason'), 'resign');
+    assert.match(await byId(p, 'result-head').textContent(), /^Ana wins$/);
+  }
+
+  for (const p of [host, guest]) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('a 360 px wide phone: no horizontal scroll, the board fits, tapping plays', { timeout: 120_000 }, async () => {
+  const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await phone.goto(`${base}/`);
+  await noHorizontalScroll(phone, 'home page');
+  const code = await createRoom(phone);
+  await noHorizontalScroll(phone, 'room page');
+  await setName(phone, 'Chi');
+  await sit(phone, 0, 'Chi');
+
+  const desk = await newPage('desk');
+  await desk.goto(`${base}/r/${code}`);
+  await waitOnline(desk);
+  await setName(desk, 'Dung');
+  await sit(desk, 1, 'Dung');
+
+  // The widest and the tallest boards must fit as well.
+  for (const [w, h] of [[25, 5], [5, 25], [9, 7]]) {
+    await byId(phone, 'opt-width').selectOption(String(w));
+    await byId(phone, 'opt-height').selectOption(String(h));
+    await byId(phone, 'options-save').tap();
+    await phone.waitForSelector(`[data-testid="board"][data-width="${w}"][data-height="${h}"]`);
+    await noHorizontalScroll(phone, `a ${w}×${h} board`);
+  }
+
+  await byId(phone, 'start').tap();
+  await waitPly(phone, 0);
+  await noHorizontalScroll(phone, 'room page during a game');
+
+  const box = await byId(phone, 'board').boundingBox();
+  assert.ok(box.width <= 360 && box.width >= 300, `the board scales to the phone's width (${box.width}px)`);
+
+  // Play two moves; the phone taps.
+  for (let ply = 0; ply < 2; ply++) {
+    const { page, info } = await mover([phone, desk]);
+    const target = pickTarget(info);
+    if (page === phone) await byId(phone, target.testid).tap();
+    else await byId(desk, target.testid).click();
+    await waitPly(phone, ply + 1);
+    await waitPly(desk, ply + 1);
+  }
+  await noHorizontalScroll(phone, 'room page after moves');
+
+  await byId(phone, 'resign').tap();
+  await byId(phone, 'resign').tap();
+  await byId(phone, 'result').waitFor({ state: 'visible' });
+  await byId(desk, 'result').waitFor({ state: 'visible' });
+  await noHorizontalScroll(phone, 'room page with the result');
+
+  for (const p of [phone, desk]) await p.context().close();
+  assertNoPageErrors();
+});

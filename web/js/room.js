@@ -1,0 +1,646 @@
+// The room page (/r/CODE): one WebSocket to the room (socket.js), a model
+// that is replaced by every snapshot and patched by every event, and a
+// render() that draws the whole page from that model. The board is the
+// CrossyRay renderer (crossyray/board.js), fed the latest match object.
+
+import { t, initI18n, onLangChange } from './i18n.js';
+import { RoomSocket, storeName } from './socket.js';
+import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary } from './options.js';
+import { createBoard } from './crossyray/board.js';
+import { parseGoal } from './crossyray/state.js';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+};
+
+const CHAT_KEEP = 200;
+
+/** Code from /r/CODE (case-insensitive on input). */
+function roomCode() {
+  const m = /^\/r\/([^/?#]+)/.exec(location.pathname);
+  return m ? decodeURIComponent(m[1]).toUpperCase() : '';
+}
+
+const code = roomCode();
+const model = { you: null, room: null };
+let socket = null;
+let board = null;
+let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performance.now()}
+let resignArmed = null;
+let conn = { state: 'connecting', at: 0 };
+let editingName = false;
+
+// ---------------------------------------------------------------- helpers
+
+function me() {
+  return model.room?.members.find((m) => m.id === model.you?.member) ?? null;
+}
+
+function match() {
+  return model.room?.match ?? null;
+}
+
+function gameRunning() {
+  const m = match();
+  return !!m && !m.outcome;
+}
+
+function mySide() {
+  const m = match();
+  if (!m || !model.you) return null;
+  const i = m.players.findIndex((p) => p.member === model.you.member);
+  return i >= 0 ? i : null;
+}
+
+function isHost() {
+  return !!(me()?.host ?? model.you?.host);
+}
+
+function validName(name) {
+  const n = [...name].length;
+  // eslint-disable-next-line no-control-regex
+  return n >= 1 && n <= 24 && !/[\u0000-\u001f\u007f-\u009f]/.test(name);
+}
+
+export function toast(text, kind = 'error') {
+  const box = $('toasts');
+  const close = el('button', { type: 'button', class: 'toast-close', 'aria-label': t('toast.close'), text: '×' });
+  const node = el('div', { class: `toast ${kind}`, 'data-testid': 'toast', role: kind === 'error' ? 'alert' : 'status' },
+    el('span', { text }), close);
+  const remove = () => node.remove();
+  close.addEventListener('click', remove);
+  box.append(node);
+  setTimeout(remove, kind === 'error' ? 7000 : 3000);
+  while (box.children.length > 4) box.firstChild.remove();
+}
+
+/** Send a command; errors from the server become toasts. */
+async function command(type, fields) {
+  try {
+    return await socket.send(type, fields);
+  } catch (err) {
+    toast(err.message || String(err));
+    throw err;
+  }
+}
+
+function formatClock(ms) {
+  const v = Math.max(0, ms);
+  if (v < 10000) {
+    const s = Math.floor(v / 1000);
+    const tenths = Math.floor((v % 1000) / 100);
+    return `0:${String(s).padStart(2, '0')}.${tenths}`;
+  }
+  const total = Math.ceil(v / 1000);
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+function clockNow(side) {
+  if (!clockBase) return null;
+  let ms = clockBase.remaining[side];
+  if (clockBase.running === side && !match()?.outcome) ms -= performance.now() - clockBase.at;
+  return ms;
+}
+
+function colorName(side) {
+  return side === 0 ? t('game.side0') : t('game.side1');
+}
+
+// ---------------------------------------------------------------- render
+
+function renderHeader() {
+  $('room-code').textContent = code;
+  document.title = `${t('room.title', { code })} · ${t('site.title')}`;
+}
+
+function renderConn() {
+  const s = $('conn-status');
+  s.dataset.state = conn.state;
+  if (conn.state === 'online') s.textContent = t('conn.online');
+  else if (conn.state === 'offline') {
+    const secs = Math.max(0, Math.ceil((conn.at - Date.now()) / 1000));
+    s.textContent = secs > 0 ? t('conn.offline', { s: secs }) : t('conn.reconnecting');
+  } else s.textContent = t('conn.connecting');
+}
+
+function renderName() {
+  const you = me() ?? model.you;
+  const name = you?.name ?? null;
+  const form = $('name-form');
+  const showForm = !name || editingName;
+  form.hidden = !showForm;
+  $('name-current').hidden = !name;
+  $('name-current').textContent = name ? t('name.you_are', { name }) : '';
+  $('name-change').hidden = !name || editingName;
+}
+
+function renderSeats() {
+  const { room } = model;
+  const list = $('seats');
+  const running = gameRunning();
+  const mine = me();
+  const named = !!mine?.name;
+  const items = [];
+  for (let i = 0; i < room.seats; i++) {
+    const m = room.members.find((x) => x.seat === i);
+    const side = m && match() ? match().players.findIndex((p) => p.member === m.id) : -1;
+    const children = [
+      el('span', { class: `swatch ${side >= 0 ? `side-${side}` : ''}`, 'aria-hidden': 'true' }),
+      el('span', { class: 'seat-label', text: t('seats.seat', { n: i + 1 }) }),
+    ];
+    if (m) {
+      children.push(el('span', { class: `dot ${m.online ? 'on' : 'off'}`, title: t(m.online ? 'members.online' : 'members.offline'), 'aria-label': t(m.online ? 'members.online' : 'members.offline') }));
+      children.push(el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, text: m.name ?? t('members.guest') }));
+      if (m.id === model.you.member && !running) {
+        children.push(el('button', { type: 'button', 'data-testid': 'stand', class: 'small', text: t('seats.stand'), onclick: () => command('stand').catch(() => {}) }));
+      }
+    } else {
+      children.push(el('span', { class: 'seat-name empty', text: t('seats.empty') }));
+      if (!running && mine && mine.seat == null) {
+        children.push(el('button', {
+          type: 'button', class: 'small primary', 'data-testid': `sit-${i}`,
+          disabled: !named, title: named ? null : t('seats.need_name'),
+          text: t('seats.sit'),
+          onclick: () => command('sit', { seat: i }).catch(() => {}),
+        }));
+      }
+    }
+    items.push(el('li', { class: `seat ${m ? 'taken' : 'free'}`, 'data-testid': `seat-${i}`, dataset: { member: m?.id ?? '' } }, ...children));
+  }
+  list.replaceChildren(...items);
+}
+
+function renderMembers() {
+  const { room } = model;
+  $('spectator-count').textContent = String(room.spectators ?? 0);
+  const items = room.members.map((m) => {
+    const bits = [
+      el('span', { class: `dot ${m.online ? 'on' : 'off'}`, 'aria-label': t(m.online ? 'members.online' : 'members.offline'), title: t(m.online ? 'members.online' : 'members.offline') }),
+      el('span', { class: 'member-name', text: m.name ?? t('members.guest') }),
+    ];
+    if (m.host) bits.push(el('span', { class: 'badge host', 'data-testid': 'host-badge', text: t('members.host') }));
+    if (m.id === model.you.member) bits.push(el('span', { class: 'badge you', text: t('members.you') }));
+    if (m.seat != null) bits.push(el('span', { class: 'badge seat', text: t('members.seat', { n: m.seat + 1 }) }));
+    return el('li', { 'data-testid': `member-${m.id}`, class: m.online ? 'online' : 'offline', dataset: { online: String(!!m.online) } }, ...bits);
+  });
+  $('members').replaceChildren(...items);
+}
+
+function renderInvite() {
+  const { room } = model;
+  const link = room.link || `${location.origin}/r/${code}`;
+  const a = $('invite-link');
+  a.href = link;
+  a.textContent = link;
+  const qr = $('qr');
+  const src = room.qr || `/api/rooms/${code}/qr.svg`;
+  if (qr.getAttribute('src') !== src) qr.setAttribute('src', src);
+  qr.alt = t('invite.qr_alt');
+  qr.hidden = false;
+}
+
+function renderOptions() {
+  const { room } = model;
+  const opts = room.options ?? {};
+  $('options-summary').textContent = `${t(`game.${room.game}`)}: ${optionsSummary({ width: opts.width, height: opts.height, clock: opts.clock ?? null })}`;
+  const editable = isHost() && !gameRunning();
+  const form = $('options-form');
+  const wasHidden = form.hidden;
+  form.hidden = !editable;
+  if (editable && wasHidden) setOptionSelects(optionSelects(), opts);
+}
+
+function optionSelects() {
+  return { width: $('opt-width'), height: $('opt-height'), clock: $('opt-clock') };
+}
+
+function renderScores() {
+  const rows = model.room.scores ?? [];
+  const box = $('scores');
+  if (!rows.length) {
+    box.replaceChildren(el('p', { class: 'hint', text: t('scores.none') }));
+    return;
+  }
+  const head = el('tr', {}, ...['scores.name', 'scores.points', 'scores.wins', 'scores.draws', 'scores.losses'].map((k) => el('th', { scope: 'col', text: t(k) })));
+  const body = rows.map((r) => el('tr', {},
+    el('td', { text: r.name }), el('td', { text: String(r.points) }),
+    el('td', { text: String(r.wins) }), el('td', { text: String(r.draws) }), el('td', { text: String(r.losses) })));
+  box.replaceChildren(el('table', { class: 'scores' }, el('thead', {}, head), el('tbody', {}, ...body)));
+}
+
+function renderChat() {
+  const log = $('chat-log');
+  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const msgs = model.room.chat ?? [];
+  if (!msgs.length) {
+    log.replaceChildren(el('li', { class: 'hint', text: t('chat.empty') }));
+  } else {
+    log.replaceChildren(...msgs.map((m) => {
+      const at = m.at ? new Date(m.at) : null;
+      return el('li', { 'data-testid': 'chat-message' },
+        at ? el('time', { datetime: at.toISOString(), text: at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }) : null,
+        el('b', { text: m.from ?? '?' }), ' ', el('span', { class: 'chat-text', text: m.text }));
+    }));
+  }
+  if (nearBottom) log.scrollTop = log.scrollHeight;
+  const named = !!me()?.name;
+  const input = $('chat-input');
+  input.disabled = !named;
+  $('chat-send').disabled = !named;
+  input.placeholder = named ? t('chat.placeholder') : t('chat.need_name');
+}
+
+function renderPlayers() {
+  const m = match();
+  const box = $('players');
+  if (!m) {
+    box.replaceChildren();
+    return;
+  }
+  const toMove = m.outcome ? null : m.state.to_move;
+  const cards = m.players.map((p, side) => {
+    const member = model.room.members.find((x) => x.id === p.member);
+    const online = member ? member.online : false;
+    const defends = m.state.defends?.[side];
+    const children = [
+      el('span', { class: `swatch side-${side}`, 'aria-hidden': 'true' }),
+      el('span', { class: 'player-name', text: p.name ?? member?.name ?? '?' }),
+      el('span', { class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
+      el('span', { class: 'player-sub', text: defends ? `${colorName(side)}, ${t('game.defends', { side: t(`side.${defends}`) })}` : colorName(side) }),
+    ];
+    if (m.clock) {
+      children.push(el('span', { class: 'clock', 'data-testid': `clock-${side}`, dataset: { side: String(side) } }));
+    }
+    return el('div', {
+      class: `player side-${side} ${toMove === side ? 'to-move' : ''} ${p.member === model.you.member ? 'me' : ''}`,
+      'data-testid': `player-${side}`,
+    }, ...children);
+  });
+  box.replaceChildren(...cards);
+  tickClocks();
+}
+
+function tickClocks() {
+  const m = match();
+  if (!m?.clock || !clockBase) return;
+  for (const node of document.querySelectorAll('.clock[data-side]')) {
+    const side = Number(node.dataset.side);
+    const ms = clockNow(side);
+    node.textContent = formatClock(ms);
+    node.classList.toggle('running', clockBase.running === side && !m.outcome);
+    node.classList.toggle('low', ms < 20000);
+  }
+}
+
+function outcomeText(m) {
+  const o = m.outcome;
+  const reason = t(`reason.${o.reason}`);
+  if (o.kind === 'win') {
+    const name = m.players[o.winner]?.name ?? '?';
+    return { head: t('result.win', { name }), reason };
+  }
+  if (o.kind === 'draw') return { head: t('result.draw'), reason };
+  return { head: t('result.aborted'), reason };
+}
+
+function renderResult() {
+  const m = match();
+  const box = $('result');
+  if (!m?.outcome) {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.reason;
+    delete box.dataset.winner;
+    return;
+  }
+  const { head, reason } = outcomeText(m);
+  const side = mySide();
+  const parts = [];
+  if (side != null && m.outcome.kind === 'win') {
+    parts.push(el('strong', { class: 'you', text: side === m.outcome.winner ? t('result.you_win') : t('result.you_lose') }), ' ');
+  }
+  parts.push(el('strong', { class: 'head', 'data-testid': 'result-head', text: head }), ' — ',
+    el('span', { class: 'reason', 'data-testid': 'result-reason', text: t('result.by', { reason }) }));
+  box.replaceChildren(...parts);
+  box.dataset.reason = m.outcome.reason;
+  box.dataset.kind = m.outcome.kind;
+  if (m.outcome.kind === 'win') box.dataset.winner = String(m.outcome.winner);
+  box.className = `result ${m.outcome.kind} ${side != null && m.outcome.kind === 'win' ? (side === m.outcome.winner ? 'won' : 'lost') : ''}`;
+  box.hidden = false;
+}
+
+function renderActions() {
+  const { room } = model;
+  const running = gameRunning();
+  const full = room.members.filter((x) => x.seat != null).length >= room.seats;
+  const host = isHost();
+  $('start').hidden = !(host && full && !running);
+  const canResign = running && mySide() != null;
+  const resign = $('resign');
+  resign.hidden = !canResign;
+  if (!canResign) disarmResign();
+  let hint = '';
+  if (!running) {
+    if (!full) hint = t('game.waiting_seats');
+    else if (!host) hint = t('game.waiting_host');
+  }
+  $('game-hint').textContent = hint;
+}
+
+function disarmResign() {
+  if (resignArmed) clearTimeout(resignArmed);
+  resignArmed = null;
+  $('resign').textContent = t('game.resign');
+  $('resign').classList.remove('armed');
+}
+
+function renderTurn() {
+  const m = match();
+  const node = $('turn');
+  if (!m) {
+    node.textContent = t('game.no_game');
+    node.className = 'turn';
+    $('rule-hint').textContent = '';
+    return;
+  }
+  if (m.outcome) {
+    node.textContent = '';
+    node.className = 'turn';
+  } else {
+    const tm = m.state.to_move;
+    const mine = tm != null && m.players[tm]?.member === model.you.member;
+    node.textContent = mine ? t('game.your_turn') : t('game.to_move', { name: m.players[tm]?.name ?? '?' });
+    node.className = `turn ${mine ? 'mine' : ''}`;
+  }
+  $('rule-hint').textContent = m.outcome ? '' : t('game.current', { k: m.state.current });
+}
+
+function renderMoves() {
+  const m = match();
+  const moves = m?.moves ?? [];
+  $('move-count').textContent = String(moves.length);
+  const list = $('moves');
+  if (list.children.length === moves.length && list.dataset.match === String(m?.number ?? '')) return;
+  list.dataset.match = String(m?.number ?? '');
+  list.replaceChildren(...moves.map((mv, i) => el('li', { class: `side-${i % 2}`, text: parseGoal(mv) ? `${mv}` : mv })));
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderBoard() {
+  board.set(match(), model.you, model.room.options);
+}
+
+function render() {
+  if (!model.room) return;
+  renderHeader();
+  renderName();
+  renderSeats();
+  renderMembers();
+  renderInvite();
+  renderOptions();
+  renderScores();
+  renderChat();
+  renderPlayers();
+  renderTurn();
+  renderBoard();
+  renderResult();
+  renderActions();
+  renderMoves();
+}
+
+// ---------------------------------------------------------------- model updates
+
+function setClockFrom(m) {
+  if (m?.clock) {
+    clockBase = {
+      remaining: [...m.clock.remaining_ms],
+      running: m.outcome ? null : (m.clock.running ?? null),
+      at: performance.now(),
+    };
+  } else {
+    clockBase = null;
+  }
+}
+
+function onSnapshot(msg) {
+  model.you = msg.you;
+  model.room = msg.room;
+  model.room.chat = (model.room.chat ?? []).slice(-CHAT_KEEP);
+  setClockFrom(model.room.match);
+  $('loading').hidden = true;
+  $('room-main').hidden = false;
+  render();
+}
+
+function onEvent(ev) {
+  const { room } = model;
+  if (!room) return;
+  switch (ev.type) {
+    case 'members': {
+      room.members = ev.members;
+      if (typeof ev.spectators === 'number') room.spectators = ev.spectators;
+      const mine = me();
+      if (mine) model.you = { ...model.you, name: mine.name, host: mine.host };
+      break;
+    }
+    case 'match':
+      room.match = ev.match;
+      setClockFrom(ev.match);
+      break;
+    case 'options':
+      if (ev.game) room.game = ev.game;
+      room.options = ev.options;
+      if (!$('options-form').hidden) setOptionSelects(optionSelects(), ev.options);
+      break;
+    case 'scores':
+      room.scores = ev.scores;
+      break;
+    case 'chat':
+      room.chat = [...(room.chat ?? []), ev.message].slice(-CHAT_KEEP);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- wiring
+
+function wireForms() {
+  $('name-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const input = $('name-input');
+    const name = input.value.trim();
+    const err = $('name-error');
+    if (!validName(name)) {
+      err.textContent = t('name.bad');
+      err.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+      return;
+    }
+    err.hidden = true;
+    input.removeAttribute('aria-invalid');
+    try {
+      await command('name', { name });
+      storeName(name);
+      editingName = false;
+      // The members event that follows brings the name; show it meanwhile.
+      if (model.you) model.you = { ...model.you, name };
+      const mine = me();
+      if (mine) mine.name = name;
+      render();
+    } catch { /* toast shown */ }
+  });
+  $('name-change').addEventListener('click', () => {
+    editingName = true;
+    $('name-input').value = me()?.name ?? '';
+    renderName();
+    $('name-input').focus();
+  });
+
+  $('start').addEventListener('click', () => command('start').catch(() => {}));
+  $('resign').addEventListener('click', () => {
+    const b = $('resign');
+    if (!resignArmed) {
+      b.textContent = t('game.resign_confirm');
+      b.classList.add('armed');
+      resignArmed = setTimeout(disarmResign, 4000);
+      return;
+    }
+    disarmResign();
+    command('resign').catch(() => {});
+  });
+
+  $('copy-link').addEventListener('click', async () => {
+    const link = $('invite-link').href;
+    let ok = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(link);
+        ok = true;
+      }
+    } catch { /* fall back below */ }
+    if (!ok) {
+      const ta = el('textarea', { class: 'offscreen', readonly: true });
+      ta.value = link;
+      document.body.append(ta);
+      ta.select();
+      try { ok = document.execCommand('copy'); } catch { ok = false; }
+      ta.remove();
+    }
+    if (ok) toast(t('invite.copied'), 'info');
+    else {
+      toast(t('invite.copy_failed'));
+      const range = document.createRange();
+      range.selectNodeContents($('invite-link'));
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+  });
+
+  const sel = optionSelects();
+  fillOptionSelects(sel);
+  const checkOptions = () => {
+    const r = readOptionSelects(sel);
+    $('options-error').textContent = r.error ?? '';
+    $('options-error').hidden = !r.error;
+    $('options-save').disabled = !!r.error;
+    return r;
+  };
+  for (const s of Object.values(sel)) s.addEventListener('change', checkOptions);
+  $('options-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const r = checkOptions();
+    if (r.error) return;
+    try {
+      await command('options', { options: r.options });
+      toast(t('options.saved'), 'info');
+    } catch { /* toast shown */ }
+  });
+
+  $('chat-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const input = $('chat-input');
+    const text = input.value.trim();
+    if (!text) return;
+    if ([...text].length > 300) return;
+    try {
+      await command('chat', { text });
+      input.value = '';
+    } catch { /* toast shown */ }
+  });
+}
+
+async function init() {
+  initI18n($('lang'));
+  renderHeader();
+  renderConn();
+  if (!/^[A-Z0-9]{6}$/.test(code)) {
+    showNotFound();
+    return;
+  }
+  try {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+    if (res.status === 404) {
+      showNotFound();
+      return;
+    }
+  } catch { /* the socket will retry */ }
+
+  board = createBoard($('board'), {
+    onMove: (move) => command('move', { move }),
+    onNotice: (kind, move) => toast(kind === 'not_your_turn' ? t('board.not_your_turn') : t('board.not_legal', { cell: move }), 'info'),
+  });
+  wireForms();
+
+  socket = new RoomSocket(code, {
+    messages: { disconnected: t('error.disconnected'), timeout: t('error.timeout') },
+    onStatus(state, info) {
+      conn = { state, at: info?.at ?? 0 };
+      renderConn();
+    },
+    onSnapshot,
+    onEvent,
+    onError(err) {
+      toast(err.message || String(err));
+    },
+  });
+  socket.connect();
+
+  setInterval(() => {
+    tickClocks();
+    if (conn.state === 'offline') renderConn();
+  }, 100);
+  window.addEventListener('online', () => socket.reconnectNow());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') socket.reconnectNow();
+  });
+  onLangChange(() => {
+    fillOptionSelects(optionSelects());
+    renderConn();
+    render();
+  });
+}
+
+function showNotFound() {
+  $('loading').hidden = true;
+  $('not-found').hidden = false;
+  $('not-found-text').textContent = t('room.not_found', { code });
+}
+
+init();

@@ -1,0 +1,222 @@
+// The room WebSocket: connect, say hello, number commands, match answers to
+// commands, track the room version, reconnect with exponential backoff.
+//
+// See docs/PROTOCOL.md. Every command carries an integer id; the server
+// answers each with exactly one `ack` or `error` carrying that id, so
+// send() returns a promise that settles on that answer. Room events carry
+// `v`, increasing by one; a gap means we missed something, and since only
+// a fresh `hello` brings a `snapshot`, the cure is to reconnect.
+
+export const TOKEN_KEY = 'bg.token';
+export const NAME_KEY = 'bg.name';
+
+export function storedToken() {
+  try { return localStorage.getItem(TOKEN_KEY) || null; } catch { return null; }
+}
+export function storeToken(token) {
+  if (!token) return;
+  try { localStorage.setItem(TOKEN_KEY, token); } catch { /* ignore */ }
+}
+export function storedName() {
+  try { return localStorage.getItem(NAME_KEY) || null; } catch { return null; }
+}
+export function storeName(name) {
+  try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
+}
+
+/** An error answered by the server (or by the socket layer itself). */
+export class CommandError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const COMMAND_TIMEOUT_MS = 15000;
+const BACKOFF_MIN_MS = 500;
+const BACKOFF_MAX_MS = 15000;
+
+export class RoomSocket {
+  /**
+   * @param {string} code room code
+   * @param {object} handlers
+   *   onSnapshot(msg)  a full snapshot: replace everything
+   *   onEvent(msg)     a room event in version order
+   *   onStatus(status, info)  'connecting' | 'online' | 'offline' ({retryInMs})
+   *   onError(err)     an error not tied to a pending command (id null)
+   *   onHello(ack)     the hello ack: {token, member}
+   *   messages         { disconnected, timeout } texts for local errors
+   */
+  constructor(code, handlers) {
+    this.code = code;
+    this.h = handlers;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.version = null; // last room version seen, null before a snapshot
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.closed = false;
+    this.ready = false; // hello answered and snapshot received
+  }
+
+  url() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.ready = false;
+    this.version = null;
+    this.h.onStatus?.('connecting');
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      if (this.ws !== ws) return;
+      const hello = { token: storedToken() };
+      const name = storedName();
+      if (name) hello.name = name;
+      this.send('hello', hello).then(
+        (ack) => {
+          storeToken(ack.token);
+          this.h.onHello?.(ack);
+        },
+        (err) => {
+          if (err.code === 'bad_name') {
+            // The stored name was refused: forget it and say hello without it.
+            try { localStorage.removeItem(NAME_KEY); } catch { /* ignore */ }
+            if (this.ws === ws) this.resync();
+            return;
+          }
+          this.h.onError?.(err);
+        },
+      );
+    });
+    ws.addEventListener('message', (e) => {
+      if (this.ws !== ws) return;
+      this.onMessage(e.data);
+    });
+    ws.addEventListener('close', () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.failPending();
+      this.scheduleReconnect();
+    });
+    ws.addEventListener('error', () => {
+      // A 'close' event always follows; reconnection is handled there.
+    });
+  }
+
+  onMessage(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.type === 'ack' || msg.type === 'error') {
+      const p = msg.id == null ? null : this.pending.get(msg.id);
+      if (p) {
+        this.pending.delete(msg.id);
+        clearTimeout(p.timer);
+        if (msg.type === 'ack') p.resolve(msg);
+        else p.reject(new CommandError(msg.code, msg.message));
+      } else if (msg.type === 'error') {
+        this.h.onError?.(new CommandError(msg.code, msg.message));
+      }
+      return;
+    }
+    if (msg.type === 'snapshot') {
+      this.version = msg.v;
+      this.ready = true;
+      this.attempt = 0;
+      this.h.onStatus?.('online');
+      this.h.onSnapshot?.(msg);
+      return;
+    }
+    if (typeof msg.v !== 'number') return;
+    if (this.version == null) return; // events before the snapshot are in it
+    if (msg.v <= this.version) return; // already seen
+    if (msg.v !== this.version + 1) {
+      // Missed an event: start again from a fresh snapshot.
+      this.resync();
+      return;
+    }
+    this.version = msg.v;
+    this.h.onEvent?.(msg);
+  }
+
+  /** Send a command; resolves with the ack, rejects with a CommandError. */
+  send(type, fields = {}) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new CommandError('disconnected', this.h.messages?.disconnected ?? 'disconnected'));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending.delete(id)) {
+          reject(new CommandError('timeout', this.h.messages?.timeout ?? 'timeout'));
+        }
+      }, COMMAND_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      ws.send(JSON.stringify({ id, type, ...fields }));
+    });
+  }
+
+  failPending() {
+    for (const [, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new CommandError('disconnected', this.h.messages?.disconnected ?? 'disconnected'));
+    }
+    this.pending.clear();
+  }
+
+  resync() {
+    const ws = this.ws;
+    this.ws = null;
+    this.failPending();
+    try { ws?.close(); } catch { /* ignore */ }
+    this.attempt = 0;
+    this.connect();
+  }
+
+  scheduleReconnect() {
+    if (this.closed || this.retryTimer) return;
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.ready = false;
+    this.h.onStatus?.('offline', { retryInMs: delay, at: Date.now() + delay });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  /** Try now instead of waiting for the backoff (e.g. the tab came back). */
+  reconnectNow() {
+    if (this.closed || this.ws) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    this.ws = null;
+    this.failPending();
+    try { ws?.close(); } catch { /* ignore */ }
+  }
+}
