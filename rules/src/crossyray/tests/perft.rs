@@ -115,3 +115,14 @@ fn perft_cli_reads_width_and_height() {
             .contains("square")
     );
 }
+
+/// Depth 9 by both perfts: too slow for every run (about 3 s in release),
+/// run it with
+/// `cargo test --release -p rules generic_perft_agrees_at_depth_9 -- --ignored`.
+#[test]
+#[ignore = "slow: about 3 s in release"]
+fn generic_perft_agrees_at_depth_9() {
+    let game = new_game(9, 7);
+    assert_eq!(perft(&game, 9), 64_361_152);
+    assert_eq!(game::perft(&game, 9), 64_361_152);
+}
