@@ -282,21 +282,42 @@ impl Game for CrossyRay {
 
 /// The serialised view, read back and checked before it becomes a
 /// [`CrossyRay`].
-#[derive(Deserialize)]
-struct Snapshot {
-    options: Options,
-    width: u8,
-    height: u8,
-    cells: Vec<u8>,
-    origin: Cell,
-    current: Number,
+#[derive(Clone, Deserialize)]
+pub(super) struct Snapshot {
+    pub(super) options: Options,
+    pub(super) width: u8,
+    pub(super) height: u8,
+    pub(super) cells: Vec<u8>,
+    pub(super) origin: Cell,
+    pub(super) current: Number,
     #[serde(default)]
-    next: Option<Number>,
-    to_move: Option<Side>,
-    ply: usize,
-    outcome: Option<Outcome>,
-    last_move: Option<Move>,
-    defends: [Edge; 2],
+    pub(super) next: Option<Number>,
+    pub(super) to_move: Option<Side>,
+    pub(super) ply: usize,
+    pub(super) outcome: Option<Outcome>,
+    pub(super) last_move: Option<Move>,
+    pub(super) defends: [Edge; 2],
+}
+
+#[cfg(test)]
+impl CrossyRay {
+    /// What serialising and reading back goes through, without a format.
+    pub(super) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            options: self.options,
+            width: self.board.width(),
+            height: self.board.height(),
+            cells: self.board.cells().to_vec(),
+            origin: self.origin,
+            current: self.current,
+            next: Some(self.next),
+            to_move: self.to_move,
+            ply: self.ply,
+            outcome: self.outcome.clone(),
+            last_move: self.last_move,
+            defends: self.defends,
+        }
+    }
 }
 
 impl TryFrom<Snapshot> for CrossyRay {
@@ -326,7 +347,7 @@ impl TryFrom<Snapshot> for CrossyRay {
             (Some(_), None) => {}
             _ => return Err("to_move does not match ply and outcome".into()),
         }
-        Ok(CrossyRay {
+        let game = CrossyRay {
             options: s.options,
             board,
             origin: s.origin,
@@ -337,6 +358,10 @@ impl TryFrom<Snapshot> for CrossyRay {
             outcome: s.outcome,
             last_move: s.last_move,
             defends: s.defends,
-        })
+        };
+        if game.outcome.is_none() && !game.has_legal_move() {
+            return Err("the side to move has no move but the game is not over".into());
+        }
+        Ok(game)
     }
 }

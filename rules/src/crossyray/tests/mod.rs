@@ -5,6 +5,7 @@ mod perft;
 mod props;
 mod rules;
 mod setup;
+mod snapshot;
 
 use super::{Board, Cell, CrossyRay, Move, Number, Options};
 use crate::game::{Game, Side};
