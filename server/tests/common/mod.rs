@@ -1,0 +1,253 @@
+//! Test harness: starts the real server on an ephemeral port and talks to
+//! it over real WebSockets and HTTP, as a browser would.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use server::{Config, Running};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub struct TestServer {
+    pub running: Option<Running>,
+    pub base: String,
+    pub dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        Self::start_with(|_| {}).await
+    }
+
+    pub async fn start_with(tweak: impl FnOnce(&mut Config)) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        Self::start_in(dir, tweak).await
+    }
+
+    pub async fn start_in(dir: tempfile::TempDir, tweak: impl FnOnce(&mut Config)) -> TestServer {
+        let mut config = Config::for_tests(dir.path().to_path_buf());
+        tweak(&mut config);
+        let running = server::start(config).await.expect("server starts");
+        let base = format!("http://{}", running.addr);
+        TestServer {
+            running: Some(running),
+            base,
+            dir,
+        }
+    }
+
+    pub async fn stop(mut self) -> tempfile::TempDir {
+        if let Some(running) = self.running.take() {
+            running.stop().await.expect("clean stop");
+        }
+        self.dir
+    }
+
+    /// `POST /api/rooms`, returning the JSON answer.
+    pub async fn create_room(&self, body: Value) -> (u16, Value) {
+        let resp = reqwest::Client::new()
+            .post(format!("{}/api/rooms", self.base))
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        let status = resp.status().as_u16();
+        (status, resp.json().await.expect("json body"))
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, String) {
+        let resp = reqwest::get(format!("{}{path}", self.base))
+            .await
+            .expect("request");
+        let status = resp.status().as_u16();
+        (status, resp.text().await.expect("text"))
+    }
+
+    /// Opens a socket to room `code` (no hello yet).
+    pub async fn socket(&self, code: &str) -> Client {
+        let url = format!("{}/ws/{code}", self.base.replace("http://", "ws://"));
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("ws connects");
+        Client {
+            ws,
+            next_id: 1,
+            wait: Duration::from_secs(10),
+            events: Vec::new(),
+        }
+    }
+
+    /// Opens a socket and says hello; returns the client, its token and the
+    /// snapshot.
+    pub async fn join(
+        &self,
+        code: &str,
+        token: Option<&str>,
+        name: Option<&str>,
+    ) -> (Client, String, Value) {
+        let mut client = self.socket(code).await;
+        let ack = client
+            .command(json!({"type": "hello", "token": token, "name": name}))
+            .await;
+        assert_eq!(ack["type"], "ack", "hello answered: {ack}");
+        let token = ack["token"].as_str().expect("token").to_string();
+        let snapshot = client.next_of("snapshot").await;
+        (client, token, snapshot)
+    }
+}
+
+pub struct Client {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_id: i64,
+    /// How long to wait for a message before failing the test.
+    pub wait: Duration,
+    /// Events received while waiting for an answer, oldest first.
+    pub events: Vec<Value>,
+}
+
+impl Client {
+    pub async fn send_text(&mut self, text: String) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// Reads the next JSON message from the socket.
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(self.wait, self.ws.next())
+                .await
+                .expect("a message within the wait")
+                .expect("socket open")
+                .expect("no socket error");
+            if let Message::Text(text) = msg {
+                return serde_json::from_str(text.as_str()).expect("server sends JSON");
+            }
+        }
+    }
+
+    /// Sends `command` with a fresh id and returns the answer to it (ack or
+    /// error), keeping the events that arrive meanwhile.
+    pub async fn command(&mut self, mut command: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        command["id"] = json!(id);
+        self.send_text(command.to_string()).await;
+        self.answer(Some(id)).await
+    }
+
+    /// Waits for the ack/error with `id`.
+    pub async fn answer(&mut self, id: Option<i64>) -> Value {
+        loop {
+            let msg = self.recv().await;
+            let is_answer = matches!(msg["type"].as_str(), Some("ack" | "error"));
+            if is_answer && msg["id"].as_i64() == id {
+                return msg;
+            }
+            self.events.push(msg);
+        }
+    }
+
+    /// The next message of `kind`, from the kept events first.
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        if let Some(i) = self.events.iter().position(|e| e["type"] == kind) {
+            return self.events.remove(i);
+        }
+        loop {
+            let msg = self.recv().await;
+            if msg["type"] == kind {
+                return msg;
+            }
+            self.events.push(msg);
+        }
+    }
+
+    /// The next `match` event, skipping other events.
+    pub async fn next_match(&mut self) -> Value {
+        self.next_of("match").await
+    }
+
+    /// Asserts the command is refused with `code`, and returns the message.
+    pub async fn refused(&mut self, command: Value, code: &str) -> String {
+        let answer = self.command(command.clone()).await;
+        assert_eq!(
+            answer["type"], "error",
+            "{command} should be refused: {answer}"
+        );
+        assert_eq!(answer["code"], code, "{command}: {answer}");
+        answer["message"].as_str().expect("message").to_string()
+    }
+
+    pub async fn ok(&mut self, command: Value) {
+        let answer = self.command(command.clone()).await;
+        assert_eq!(
+            answer["type"], "ack",
+            "{command} should be accepted: {answer}"
+        );
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// A room with two seated players and a spectator, game not started.
+pub struct Table {
+    pub code: String,
+    pub host: Client,
+    pub host_token: String,
+    pub guest: Client,
+    pub guest_token: String,
+    pub host_member: Value,
+    pub guest_member: Value,
+    pub spectator: Client,
+}
+
+pub async fn table(server: &TestServer, options: Value) -> Table {
+    let (status, room) = server
+        .create_room(json!({"game": "crossyray", "options": options}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let host_token = room["token"].as_str().unwrap().to_string();
+    let (mut host, _, snap) = server.join(&code, Some(&host_token), Some("Minh")).await;
+    assert_eq!(snap["you"]["host"], true);
+    let host_member = snap["you"]["member"].clone();
+    let (mut guest, guest_token, snap) = server.join(&code, None, None).await;
+    assert_eq!(snap["you"]["host"], false);
+    let guest_member = snap["you"]["member"].clone();
+    guest.ok(json!({"type": "name", "name": "Lan"})).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.ok(json!({"type": "sit", "seat": 1})).await;
+    let (spectator, _, _) = server.join(&code, None, Some("Khoa")).await;
+    Table {
+        code,
+        host,
+        host_token,
+        guest,
+        guest_token,
+        host_member,
+        guest_member,
+        spectator,
+    }
+}
+
+impl Table {
+    /// Starts the game; returns the `start` match and which client plays
+    /// side 0 (`true` = host).
+    pub async fn start(&mut self) -> (Value, bool) {
+        self.host.ok(json!({"type": "start"})).await;
+        let start = self.host.next_match().await;
+        assert_eq!(start["kind"], "start");
+        for other in [&mut self.guest, &mut self.spectator] {
+            assert_eq!(other.next_match().await["kind"], "start");
+        }
+        let host_first = start["match"]["players"][0]["member"] == self.host_member;
+        (start["match"].clone(), host_first)
+    }
+}

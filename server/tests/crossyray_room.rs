@@ -1,0 +1,444 @@
+//! CrossyRay rooms through the real server: HTTP to create, WebSocket to
+//! play, every move checked by the rules crate.
+
+mod common;
+
+use common::{table, TestServer};
+use rules::crossyray::{CrossyRay, Move, Options};
+use rules::{EndReason, Game, Outcome};
+use serde_json::{json, Value};
+
+/// The shortest line from `game` that ends with the mover entering the
+/// opponent's goal (iterative deepening over the real rules).
+fn goal_line(game: &CrossyRay, max_depth: usize) -> Vec<Move> {
+    fn search(game: &CrossyRay, depth: usize, line: &mut Vec<Move>) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        for mv in game.legal_moves() {
+            let mut next = game.clone();
+            next.play(&mv).unwrap();
+            line.push(mv);
+            match next.outcome() {
+                Some(Outcome::Win {
+                    reason: EndReason::Goal,
+                    ..
+                }) => return true,
+                Some(_) => {}
+                None => {
+                    if search(&next, depth - 1, line) {
+                        return true;
+                    }
+                }
+            }
+            line.pop();
+        }
+        false
+    }
+    for depth in 1..=max_depth {
+        let mut line = Vec::new();
+        if search(game, depth, &mut line) {
+            return line;
+        }
+    }
+    panic!("no goal line within {max_depth} moves");
+}
+
+#[tokio::test]
+async fn two_guests_play_to_a_goal_win_watched_by_a_spectator() {
+    let server = TestServer::start().await;
+    let mut t = table(&server, Value::Null).await;
+    let (start, host_first) = t.start().await;
+    assert_eq!(start["state"]["origin"], "e4");
+    assert_eq!(start["legal"].as_array().unwrap().len(), 4);
+
+    let line = goal_line(&CrossyRay::new(&Options::default()).unwrap(), 8);
+    let mut seen_by_spectator = Vec::new();
+    let mut last = Value::Null;
+    for (ply, mv) in line.iter().enumerate() {
+        let host_moves = (ply % 2 == 0) == host_first;
+        let (mover, waiter) = if host_moves {
+            (&mut t.host, &mut t.guest)
+        } else {
+            (&mut t.guest, &mut t.host)
+        };
+        mover
+            .ok(json!({"type": "move", "move": mv.to_string()}))
+            .await;
+        for player in [mover, waiter] {
+            let event = player.next_match().await;
+            assert_eq!(event["kind"], "move");
+            assert_eq!(event["move"], mv.to_string());
+            assert_eq!(event["side"], json!(ply % 2));
+        }
+        let watched = t.spectator.next_match().await;
+        seen_by_spectator.push(watched["move"].as_str().unwrap().to_string());
+        assert_eq!(watched["match"]["state"]["last_move"], mv.to_string());
+        last = watched;
+    }
+    let expected: Vec<String> = line.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        seen_by_spectator, expected,
+        "the spectator saw every move in order"
+    );
+
+    let outcome = &last["match"]["outcome"];
+    assert_eq!(outcome["kind"], "win");
+    assert_eq!(outcome["reason"], "goal");
+    let winner_side = (line.len() - 1) % 2;
+    assert_eq!(outcome["winner"], json!(winner_side));
+    assert_eq!(last["match"]["legal"], json!([]));
+    assert_eq!(last["match"]["moves"], json!(expected));
+
+    // The scoreboard counts the win for the right name.
+    let scores = t.spectator.next_of("scores").await;
+    let winner_name = if (winner_side == 0) == host_first {
+        "Minh"
+    } else {
+        "Lan"
+    };
+    assert_eq!(scores["scores"][0]["name"], winner_name);
+    assert_eq!(scores["scores"][0]["wins"], 1);
+
+    // The finished game is stored with every move.
+    let code = t.code.clone();
+    let dir = server.stop().await;
+    let store = server::store::Store::open(None, dir.path()).await.unwrap();
+    let games = store.games(&code).await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves, expected);
+    assert_eq!(games[0].outcome["reason"], "goal");
+}
+
+#[tokio::test]
+async fn bad_input_gets_a_clear_error_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let mut t = table(&server, Value::Null).await;
+    let (start, host_first) = t.start().await;
+    let (mut mover, mut other) = if host_first {
+        (t.host, t.guest)
+    } else {
+        (t.guest, t.host)
+    };
+
+    // A move out of turn.
+    let msg = other
+        .refused(json!({"type": "move", "move": "e5"}), "not_your_turn")
+        .await;
+    assert!(msg.contains("not your turn"), "{msg}");
+    // An illegal move (out of range for the 1), unreadable notation, a
+    // leap off the board outside a goal.
+    let msg = mover
+        .refused(json!({"type": "move", "move": "e6"}), "illegal_move")
+        .await;
+    assert!(!msg.is_empty());
+    mover
+        .refused(json!({"type": "move", "move": "zz99"}), "illegal_move")
+        .await;
+    mover
+        .refused(
+            json!({"type": "move", "move": "goal:right"}),
+            "illegal_move",
+        )
+        .await;
+    // Malformed JSON, an unknown command, a missing field.
+    mover.send_text("{not json".into()).await;
+    let answer = mover.answer(None).await;
+    assert_eq!(answer["code"], "bad_message");
+    mover
+        .refused(json!({"type": "teleport"}), "bad_message")
+        .await;
+    mover.refused(json!({"type": "move"}), "bad_message").await;
+    // An oversized message (over 16 KiB) is refused unread.
+    mover
+        .send_text(json!({"id": 99, "type": "chat", "text": "x".repeat(20_000)}).to_string())
+        .await;
+    let answer = mover.answer(None).await;
+    assert_eq!(answer["code"], "too_large");
+    // Things only the host may do, or not during a game.
+    other
+        .refused(
+            json!({"type": "options", "options": {"width": 11, "height": 7}}),
+            if host_first {
+                "not_host"
+            } else {
+                "game_running"
+            },
+        )
+        .await;
+    mover
+        .refused(json!({"type": "stand"}), "game_running")
+        .await;
+
+    // Nothing changed: a newcomer's snapshot shows the starting position,
+    // and no event was sent since the start.
+    let (_, _, snap) = server.join(&t.code, None, None).await;
+    assert_eq!(snap["room"]["match"]["state"], start["state"]);
+    assert_eq!(snap["room"]["match"]["moves"], json!([]));
+    assert!(
+        mover.events.iter().all(|e| e["type"] != "match"),
+        "no match event after refusals"
+    );
+
+    // The socket still works: a legal move goes through.
+    mover.ok(json!({"type": "move", "move": "e5"})).await;
+}
+
+#[tokio::test]
+async fn commands_before_hello_are_refused() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let mut client = server.socket(room["code"].as_str().unwrap()).await;
+    client
+        .refused(json!({"type": "sit", "seat": 0}), "hello_first")
+        .await;
+    client.ok(json!({"type": "hello"})).await;
+    client
+        .refused(json!({"type": "hello"}), "bad_message")
+        .await;
+}
+
+#[tokio::test]
+async fn a_player_who_reconnects_gets_the_same_seat_and_state() {
+    let server = TestServer::start().await;
+    let mut t = table(&server, Value::Null).await;
+    let (_, host_first) = t.start().await;
+    let common::Table {
+        code,
+        host,
+        guest,
+        host_token,
+        guest_token,
+        host_member,
+        guest_member,
+        mut spectator,
+        ..
+    } = t;
+    let (mut mover, leaver, leaver_token, leaver_member) = if host_first {
+        (host, guest, guest_token, guest_member)
+    } else {
+        (guest, host, host_token, host_member)
+    };
+    mover.ok(json!({"type": "move", "move": "f4"})).await;
+    let before = mover.next_match().await;
+
+    // The side to move now loses its connection; its seat waits for it.
+    leaver.close().await;
+    let offline = loop {
+        let members = spectator.next_of("members").await;
+        let row = members["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == leaver_member)
+            .cloned()
+            .expect("a seated player stays listed while offline");
+        if row["online"] == false {
+            break row;
+        }
+    };
+    assert!(offline["seat"].is_number());
+
+    // It comes back with the same token: same member, same seat, same
+    // game, and plays on.
+    let (mut back, _, snap) = server.join(&code, Some(&leaver_token), None).await;
+    assert_eq!(snap["you"]["member"], leaver_member);
+    let me = snap["room"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == leaver_member)
+        .cloned()
+        .unwrap();
+    assert_eq!(me["online"], true);
+    assert_eq!(me["seat"], offline["seat"]);
+    assert_eq!(snap["room"]["match"]["state"], before["match"]["state"]);
+    assert_eq!(snap["room"]["match"]["legal"], before["match"]["legal"]);
+    let reply = before["match"]["legal"][0].as_str().unwrap().to_string();
+    back.ok(json!({"type": "move", "move": reply})).await;
+}
+
+#[tokio::test]
+async fn a_clock_game_ends_on_timeout() {
+    let server = TestServer::start().await;
+    let mut t = table(
+        &server,
+        json!({"width": 9, "height": 7, "clock": {"minutes": 3, "increment": 2}}),
+    )
+    .await;
+    let (start, host_first) = t.start().await;
+    assert_eq!(start["clock"]["remaining_ms"], json!([180_000, 180_000]));
+    assert_eq!(start["clock"]["running"], 0);
+    let mover = if host_first {
+        &mut t.host
+    } else {
+        &mut t.guest
+    };
+    mover.ok(json!({"type": "move", "move": "e5"})).await;
+    let after = mover.next_match().await;
+    assert_eq!(after["match"]["clock"]["running"], 1);
+    let left = after["match"]["clock"]["remaining_ms"][0].as_u64().unwrap();
+    assert!(
+        left > 180_000 && left <= 182_000,
+        "the increment was added: {left}"
+    );
+    // Side 1 never moves. With the runtime's clock paused, tokio jumps
+    // straight to the next timer when idle: the room's flag for side 1.
+    tokio::time::pause();
+    t.spectator.wait = std::time::Duration::from_secs(3600);
+    let end = t.spectator.next_of("match").await;
+    let end = if end["kind"] == "timeout" {
+        end
+    } else {
+        t.spectator.next_of("match").await
+    };
+    assert_eq!(end["kind"], "timeout");
+    assert_eq!(
+        end["match"]["outcome"],
+        json!({"kind": "win", "winner": 0, "reason": "timeout"})
+    );
+    assert_eq!(end["match"]["clock"]["remaining_ms"][1], 0);
+}
+
+#[tokio::test]
+async fn chat_reaches_everyone_and_long_lines_are_refused() {
+    let server = TestServer::start().await;
+    let mut t = table(&server, Value::Null).await;
+    t.guest
+        .ok(json!({"type": "chat", "text": "chào cả nhà"}))
+        .await;
+    let got = t.spectator.next_of("chat").await;
+    assert_eq!(got["message"]["from"], "Lan");
+    assert_eq!(got["message"]["text"], "chào cả nhà");
+    t.guest
+        .refused(json!({"type": "chat", "text": "x".repeat(301)}), "bad_text")
+        .await;
+    t.guest
+        .refused(json!({"type": "chat", "text": "   "}), "bad_text")
+        .await;
+    // Newcomers get the history.
+    let (_, _, snap) = server.join(&t.code, None, None).await;
+    assert_eq!(snap["room"]["chat"][0]["text"], "chào cả nhà");
+}
+
+#[tokio::test]
+async fn seats_names_and_host_rights_are_enforced() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (mut guest, _, snap) = server.join(code, None, None).await;
+    assert_eq!(snap["room"]["seats"], 2);
+    guest
+        .refused(json!({"type": "sit", "seat": 0}), "bad_name")
+        .await;
+    guest
+        .refused(json!({"type": "name", "name": "a\u{0007}b"}), "bad_name")
+        .await;
+    guest
+        .refused(json!({"type": "name", "name": "x".repeat(25)}), "bad_name")
+        .await;
+    guest.ok(json!({"type": "name", "name": "Lan"})).await;
+    guest
+        .refused(json!({"type": "sit", "seat": 2}), "no_seat")
+        .await;
+    guest.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.refused(json!({"type": "start"}), "not_host").await;
+    let (mut other, _, _) = server.join(code, None, Some("Khoa")).await;
+    let msg = other
+        .refused(json!({"type": "sit", "seat": 0}), "no_seat")
+        .await;
+    assert!(msg.contains("Lan"), "{msg}");
+    let (mut host, _, _) = server
+        .join(code, room["token"].as_str(), Some("Minh"))
+        .await;
+    host.refused(json!({"type": "start"}), "not_ready").await;
+    host.refused(
+        json!({"type": "options", "options": {"width": 8, "height": 7}}),
+        "bad_options",
+    )
+    .await;
+    host.ok(json!({"type": "options", "options": {"width": 11, "height": 9}}))
+        .await;
+    let event = other.next_of("options").await;
+    assert_eq!(event["options"]["width"], 11);
+}
+
+#[tokio::test]
+async fn room_api_codes_links_and_qr() {
+    let server = TestServer::start().await;
+    let (status, room) = server.create_room(json!({"game": "crossyray"})).await;
+    assert_eq!(status, 201);
+    let code = room["code"].as_str().unwrap();
+    assert_eq!(code.len(), 6);
+    assert!(room["link"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!("/r/{code}")));
+    let (status, info) = server
+        .get(&format!("/api/rooms/{}", code.to_lowercase()))
+        .await;
+    assert_eq!(status, 200, "codes are case-insensitive");
+    assert!(info.contains("crossyray"));
+    let (status, svg) = server.get(&format!("/api/rooms/{code}/qr.svg")).await;
+    assert_eq!(status, 200);
+    assert!(svg.contains("<svg"), "{svg}");
+    let (status, body) = server.get("/api/rooms/ZZZZZZ").await;
+    assert_eq!(status, 404);
+    assert!(body.contains("no_room"));
+    let (status, _) = server.get("/api/rooms/0OIL1!").await;
+    assert_eq!(status, 404);
+    let (status, _) = server.create_room(json!({"game": "chess"})).await;
+    assert_eq!(status, 400);
+    let (status, body) = server
+        .create_room(json!({"options": {"width": 9, "height": 9}}))
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        body["message"].as_str().unwrap().contains("square"),
+        "{body}"
+    );
+    let (status, page) = server.get(&format!("/r/{code}")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("<html") || page.contains("<!doctype") || page.contains("<!DOCTYPE"));
+}
+
+#[tokio::test]
+async fn unknown_rooms_and_foreign_origins_cannot_open_a_socket() {
+    let server = TestServer::start().await;
+    let ws = server.base.replace("http://", "ws://");
+    let err = tokio_tungstenite::connect_async(format!("{ws}/ws/ZZZZZZ"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("404"), "{err}");
+
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("{ws}/ws/{code}").into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    let err = tokio_tungstenite::connect_async(request).await.unwrap_err();
+    assert!(err.to_string().contains("403"), "{err}");
+
+    let mut request = format!("{ws}/ws/{code}").into_client_request().unwrap();
+    let own = server.base.clone();
+    request.headers_mut().insert("origin", own.parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(request).await.is_ok());
+}
+
+#[tokio::test]
+async fn rooms_survive_a_restart() {
+    let server = TestServer::start().await;
+    let (_, room) = server
+        .create_room(json!({"options": {"width": 11, "height": 7}}))
+        .await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let dir = server.stop().await;
+    let server = TestServer::start_in(dir, |_| {}).await;
+    let (_, _, snap) = server
+        .join(&code, room["token"].as_str(), Some("Minh"))
+        .await;
+    assert_eq!(snap["you"]["host"], true, "the creator is still the host");
+    assert_eq!(snap["room"]["options"]["width"], 11);
+}
