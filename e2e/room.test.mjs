@@ -198,7 +198,7 @@ async function noHorizontalScroll(page, what) {
 
 // ---------------------------------------------------------------- tests
 
-test('host creates a room, a guest joins by the invite link, a spectator watches a whole game played by clicking', { timeout: 240_000 }, async () => {
+test('host creates a room, a guest joins by the invite link, a spectator watches a whole game played by clicking', { timeout: 240_000 }, async (t) => {
   const host = await newPage('host');
   const code = await createRoom(host);
   assert.match(code, /^[A-HJ-NP-Z2-9]{6}$/);
@@ -232,6 +232,12 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
 
   // A third browser opens the link and only watches.
   const spectator = await newPage('spectator');
+  // The spectator's socket goes through the test, which can cut it.
+  const specSockets = [];
+  await spectator.routeWebSocket(/\/ws\//, (ws) => {
+    const upstream = ws.connectToServer();
+    specSockets.push({ ws, upstream });
+  });
   await spectator.goto(link.replace(/^https?:\/\/[^/]+/, base));
   await waitOnline(spectator);
   for (const p of [spectator, host, guest]) {
@@ -267,13 +273,28 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
   const played = [];
   let last = null;
   let guestReloaded = false;
+  let specReconnected = false;
   for (let n = 0; n < 9 * 7 + 2; n++) {
     if (await byId(spectator, 'result').isVisible()) break;
     const { page, info } = await mover(players);
     const other = players.find((p) => p !== page);
     assert.equal((await boardInfo(other)).legal.length, 0, 'the waiting player sees no legal targets');
     const target = pickTarget(info);
-    await byId(page, target.testid).click();
+    if (played.length === 4) {
+      // The spectator loses the connection just as a move is played: it
+      // must reconnect by itself and catch up from the fresh snapshot.
+      const before = specSockets.length;
+      const { ws, upstream } = specSockets.at(-1);
+      await ws.close({ code: 4000, reason: 'e2e: connection lost' });
+      await upstream.close({ code: 4000, reason: 'e2e: connection lost' });
+      await spectator.waitForSelector('[data-testid="conn-status"][data-state="offline"]');
+      await byId(page, target.testid).click();
+      await spectator.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+      assert.ok(specSockets.length > before, 'the spectator reconnected');
+      specReconnected = true;
+    } else {
+      await byId(page, target.testid).click();
+    }
     played.push(target.move);
     last = { mover: page, target, side: info.mySide };
     for (const p of everyone) await waitPly(p, played.length);
@@ -295,7 +316,8 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
       guestReloaded = true;
     }
   }
-  assert.ok(guestReloaded || played.length < 3, 'the reconnect check ran');
+  assert.ok(guestReloaded || played.length < 3, 'the reload check ran');
+  assert.ok(specReconnected || played.length < 5, 'the reconnect check ran');
 
   // Everyone sees the same result banner.
   const results = [];
@@ -318,6 +340,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
     const winner = last.mover === host ? 'Minh' : 'Lan';
     assert.equal(results[0].head, `${winner} wins`);
   }
+  t.diagnostic(`game: ${played.join(' ')} -> ${results[0].head}, ${results[0].reason}`);
   // The spectator saw every move, in order.
   const specMoves = await spectator.locator('[data-testid="moves"] li').allTextContents();
   assert.deepEqual(specMoves, played, 'the spectator saw every move');
