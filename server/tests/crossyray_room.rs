@@ -442,3 +442,24 @@ async fn rooms_survive_a_restart() {
     assert_eq!(snap["you"]["host"], true, "the creator is still the host");
     assert_eq!(snap["room"]["options"]["width"], 11);
 }
+
+#[tokio::test]
+async fn a_player_offline_past_the_grace_time_forfeits_by_abandon() {
+    let server = TestServer::start_with(|c| c.abandon_secs = 1).await;
+    let mut t = table(&server, Value::Null).await;
+    let (_, host_first) = t.start().await;
+    let common::Table { host, guest, mut spectator, .. } = t;
+    // The side-0 player stays, the other one leaves.
+    let (stayer, leaver) = if host_first { (host, guest) } else { (guest, host) };
+    leaver.close().await;
+    let end = loop {
+        let event = spectator.next_match().await;
+        if event["kind"] == "end" {
+            break event;
+        }
+    };
+    assert_eq!(end["match"]["outcome"]["kind"], "win");
+    assert_eq!(end["match"]["outcome"]["reason"], "abandon");
+    assert_eq!(end["match"]["outcome"]["winner"], json!(0));
+    stayer.close().await;
+}
