@@ -241,7 +241,8 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// sides removes the pawn and goes on.
     fn forfeit(&mut self, side: Side, reason: EndReason);
 
-    /// Number of moves played so far (passes and timeouts included).
+    /// Number of moves played so far, counting passes and moves the rules
+    /// played on a side's behalf after a timeout.
     fn ply(&self) -> usize;
 
     fn is_over(&self) -> bool {
