@@ -186,8 +186,14 @@ mod tests {
         let b = Bitboard::from_index(63);
         assert_eq!(b.shl::<1>(), Bitboard::from_index(64));
         assert_eq!(b.shl::<33>(), Bitboard::from_index(96));
-        assert_eq!(Bitboard::from_index(64).shr::<1>(), Bitboard::from_index(63));
-        assert_eq!(Bitboard::from_index(200).shr::<16>(), Bitboard::from_index(184));
+        assert_eq!(
+            Bitboard::from_index(64).shr::<1>(),
+            Bitboard::from_index(63)
+        );
+        assert_eq!(
+            Bitboard::from_index(200).shr::<16>(),
+            Bitboard::from_index(184)
+        );
         assert!(Bitboard::from_index(255).shl::<1>().is_empty());
         assert!(Bitboard::from_index(0).shr::<1>().is_empty());
     }

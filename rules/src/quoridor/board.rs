@@ -40,7 +40,8 @@ impl Board {
     /// An empty `size`×`size` board (`size` at most 13).
     pub fn new(size: u8) -> Board {
         let row = |rank: u8| Bitboard::rectangle(size, rank + 1) & !Bitboard::rectangle(size, rank);
-        let column = |file: u8| Bitboard::rectangle(file + 1, size) & !Bitboard::rectangle(file, size);
+        let column =
+            |file: u8| Bitboard::rectangle(file + 1, size) & !Bitboard::rectangle(file, size);
         Board {
             size,
             slots: Bitboard::rectangle(size - 1, size - 1),

@@ -401,12 +401,30 @@ mod tests {
     #[test]
     fn bad_options_are_refused_with_a_message() {
         let bad = [
-            Options { size: 10, ..Options::default() },
-            Options { players: 1, ..Options::default() },
-            Options { players: 9, ..Options::default() },
-            Options { walls: WallStock::Fixed(4), ..Options::default() },
-            Options { turn_seconds: 10, ..Options::default() },
-            Options { turn_seconds: 91, ..Options::default() },
+            Options {
+                size: 10,
+                ..Options::default()
+            },
+            Options {
+                players: 1,
+                ..Options::default()
+            },
+            Options {
+                players: 9,
+                ..Options::default()
+            },
+            Options {
+                walls: WallStock::Fixed(4),
+                ..Options::default()
+            },
+            Options {
+                turn_seconds: 10,
+                ..Options::default()
+            },
+            Options {
+                turn_seconds: 91,
+                ..Options::default()
+            },
         ];
         for o in bad {
             let err = o.validate().unwrap_err();

@@ -171,14 +171,20 @@ impl Quoridor {
         }
         let mut cuts = [[Bitboard::EMPTY; 2]; MAX_PAWNS];
         let mut any_cut = [Bitboard::EMPTY; 2];
-        for i in 0..self.sides as usize {
-            if let Some(c) = self.pawns[i] {
-                cuts[i] = self
+        let sides = self.sides as usize;
+        for ((cut, pawn), goal) in cuts
+            .iter_mut()
+            .zip(&self.pawns)
+            .zip(&self.goals)
+            .take(sides)
+        {
+            if let Some(c) = pawn {
+                *cut = self
                     .board
-                    .path_cuts(c, self.goals[i])
+                    .path_cuts(*c, *goal)
                     .expect("every pawn keeps a path to its goal");
-                any_cut[0] |= cuts[i][0];
-                any_cut[1] |= cuts[i][1];
+                any_cut[0] |= cut[0];
+                any_cut[1] |= cut[1];
             }
         }
         for o in Orientation::BOTH {
@@ -188,7 +194,9 @@ impl Quoridor {
                 let cut_off = (0..self.sides as usize).any(|i| {
                     cuts[i][o.index()].contains(s)
                         && !board.reaches(
-                            Bitboard::from_index(self.pawns[i].expect("cut pawns are on the board").index()),
+                            Bitboard::from_index(
+                                self.pawns[i].expect("cut pawns are on the board").index(),
+                            ),
                             self.goals[i],
                         )
                 });
@@ -269,7 +277,10 @@ impl Quoridor {
                 after.occupied.insert(to.index());
                 after.pawns[side] = Some(to);
                 let still_blocking = after.is_blocking(Side(side as u8));
-                let distance = self.board.distance(to, self.goals[side]).unwrap_or(u32::MAX);
+                let distance = self
+                    .board
+                    .distance(to, self.goals[side])
+                    .unwrap_or(u32::MAX);
                 (still_blocking, distance, direction_order(from, to, forward))
             })
             .map_or(Move::Pass, Move::Pawn)
@@ -347,7 +358,7 @@ impl Quoridor {
         self.ply += 1;
         self.last_move = Some(mv);
         if matches!(mv, Move::Pawn(c) if self.goals[side].contains(c.index())) {
-            self.outcome = Some(Outcome::Win {
+            self.finish(Outcome::Win {
                 winner: Side(side as u8),
                 reason: EndReason::Goal,
             });
@@ -389,11 +400,18 @@ impl Quoridor {
             .active_sides()
             .all(|s| self.moves_made[s.index()] >= limit);
         if done {
-            self.outcome = Some(Outcome::Draw {
+            self.finish(Outcome::Draw {
                 reason: EndReason::MoveLimit,
             });
         }
         done
+    }
+
+    /// Ends the game. The turn is reset to side 0 so that equal finished
+    /// games compare equal (and survive the view's round trip).
+    fn finish(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.to_move = 0;
     }
 
     /// Hands the turn to the next pawn still on the board.
@@ -410,7 +428,7 @@ impl Quoridor {
 
 /// Sort key for the step aside: up, left, right, down as the pawn faces;
 /// straight before diagonal, left before right, near before far.
-fn direction_order(from: Cell, to: Cell, forward: Direction) -> (u8, i8, i8, i8) {
+pub(crate) fn direction_order(from: Cell, to: Cell, forward: Direction) -> (u8, i8, i8, i8) {
     let df = to.file() as i8 - from.file() as i8;
     let dr = to.rank() as i8 - from.rank() as i8;
     let (ff, fr) = forward.delta();
@@ -523,7 +541,7 @@ impl Game for Quoridor {
         self.occupied.remove(cell.index());
         let left: Vec<Side> = self.active_sides().collect();
         if left.len() <= 1 {
-            self.outcome = Some(if self.ply < 2 {
+            self.finish(if self.ply < 2 {
                 Outcome::Aborted { reason }
             } else {
                 Outcome::Win {

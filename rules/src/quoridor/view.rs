@@ -134,7 +134,11 @@ impl TryFrom<View> for Quoridor {
         match (&v.outcome, v.to_move) {
             (None, Some(s)) if q.pawn(s).is_some() => q.to_move = s.0,
             (Some(_), None) => {}
-            _ => return Err("to_move must name a pawn on the board exactly while the game goes on".into()),
+            _ => {
+                return Err(
+                    "to_move must name a pawn on the board exactly while the game goes on".into(),
+                )
+            }
         }
         q.outcome = v.outcome;
         Ok(q)
