@@ -1,2 +1,62 @@
-// Placeholder until the jungle benchmark lands (its engineer replaces this file).
-fn main() {}
+//! Jungle speed: perft (make/unmake, every rule applied) and the bot's
+//! search, both in nodes per second.
+//!
+//! ```text
+//! cargo bench -p rules --bench jungle
+//! ```
+//!
+//! The search benchmark runs a fixed-depth search from the start position
+//! (no time limit, fresh tables each time), so its node count is the same
+//! on every run and the throughput is nodes per second.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rules::jungle::bot::{search, Level, Limits};
+use rules::jungle::{perft, Jungle};
+
+fn bench_perft(c: &mut Criterion) {
+    let game = Jungle::start();
+    let mut group = c.benchmark_group("jungle_perft");
+    group.sample_size(10);
+    for depth in [5u32, 6] {
+        let nodes = perft(&game, depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("fast/depth{depth}"), |b| {
+            b.iter(|| perft(black_box(&game), black_box(depth)))
+        });
+    }
+    let depth = 4;
+    group.throughput(Throughput::Elements(rules::game::perft(&game, depth)));
+    group.bench_function(format!("generic/depth{depth}"), |b| {
+        b.iter(|| rules::game::perft(black_box(&game), black_box(depth)))
+    });
+    group.finish();
+}
+
+fn bench_search(c: &mut Criterion) {
+    let game = Jungle::start();
+    let settings = Level::Master.settings();
+    let limits = Limits {
+        max_depth: 10,
+        time: Duration::from_secs(3600),
+        noise: 0,
+        contempt: settings.contempt,
+        tt_bits: settings.tt_bits,
+        seed: 0,
+    };
+    let cancel = AtomicBool::new(false);
+    let nodes = search(&game, game.legal(), &limits, &cancel).nodes;
+    let mut group = c.benchmark_group("jungle_search");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("master/start/depth10", |b| {
+        b.iter(|| search(black_box(&game), game.legal(), &limits, &cancel))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_search);
+criterion_main!(benches);

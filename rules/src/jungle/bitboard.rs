@@ -180,7 +180,9 @@ mod tests {
 
     #[test]
     fn traps_surround_the_dens() {
-        let blue: Vec<String> = Bitboard::traps(Color::Blue).map(|s| s.to_string()).collect();
+        let blue: Vec<String> = Bitboard::traps(Color::Blue)
+            .map(|s| s.to_string())
+            .collect();
         let red: Vec<String> = Bitboard::traps(Color::Red).map(|s| s.to_string()).collect();
         assert_eq!(blue, ["c1", "e1", "d2"]);
         assert_eq!(red, ["d8", "c9", "e9"]);
@@ -188,9 +190,15 @@ mod tests {
 
     #[test]
     fn neighbours_do_not_wrap_around_the_edges() {
-        let n: Vec<String> = Bitboard::from_square(sq("g3")).neighbours().map(|s| s.to_string()).collect();
+        let n: Vec<String> = Bitboard::from_square(sq("g3"))
+            .neighbours()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(n, ["g2", "f3", "g4"]);
-        let n: Vec<String> = Bitboard::from_square(sq("a9")).neighbours().map(|s| s.to_string()).collect();
+        let n: Vec<String> = Bitboard::from_square(sq("a9"))
+            .neighbours()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(n, ["a8", "b9"]);
     }
 }

@@ -52,8 +52,20 @@ impl Board {
         ];
         for (role, name) in blue {
             let sq: Square = name.parse().expect("start square");
-            board.put(sq, Piece { color: Color::Blue, role });
-            board.put(sq.flip(), Piece { color: Color::Red, role });
+            board.put(
+                sq,
+                Piece {
+                    color: Color::Blue,
+                    role,
+                },
+            );
+            board.put(
+                sq.flip(),
+                Piece {
+                    color: Color::Red,
+                    role,
+                },
+            );
         }
         board
     }
@@ -110,7 +122,8 @@ impl Board {
 
     /// Every piece with its square, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied().map(|sq| (sq, self.squares[sq.index()].expect("occupied")))
+        self.occupied()
+            .map(|sq| (sq, self.squares[sq.index()].expect("occupied")))
     }
 }
 

@@ -221,7 +221,10 @@ impl Game for Jungle {
     fn new(options: &Options) -> Result<Jungle, SetupError> {
         if let Some(clock) = options.clock {
             if !CLOCK_PRESETS.contains(&clock) {
-                let presets: Vec<String> = CLOCK_PRESETS.iter().map(|(m, i)| format!("{m}+{i}")).collect();
+                let presets: Vec<String> = CLOCK_PRESETS
+                    .iter()
+                    .map(|(m, i)| format!("{m}+{i}"))
+                    .collect();
                 return Err(SetupError(format!(
                     "the clock {}+{} is not offered: pick one of {} or no clock",
                     clock.0,
@@ -232,7 +235,9 @@ impl Game for Jungle {
         }
         let setup = match &options.start {
             None => Setup::start(),
-            Some(text) => text.parse::<Setup>().map_err(|e| SetupError(e.to_string()))?,
+            Some(text) => text
+                .parse::<Setup>()
+                .map_err(|e| SetupError(e.to_string()))?,
         };
         Ok(Jungle::from_setup(options.clone(), setup))
     }
@@ -359,7 +364,9 @@ impl TryFrom<View> for Jungle {
         match (&game.outcome, view.outcome) {
             (None, Some(outcome)) => game.end(outcome),
             (Some(ours), Some(theirs)) if *ours != theirs => {
-                return Err(format!("the moves end the game as {ours:?}, not {theirs:?}"));
+                return Err(format!(
+                    "the moves end the game as {ours:?}, not {theirs:?}"
+                ));
             }
             _ => {}
         }

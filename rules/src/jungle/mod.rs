@@ -22,7 +22,7 @@
 //! // Only the rat may enter the water.
 //! assert!(game.play(&"4 e7-e6".parse().unwrap()).is_err());
 //! assert_eq!(game.record().to_string(), "1. 8 a3-a4");
-//! assert_eq!(game.position_string(), "l5t/1d3c1/r1p1w1e/7/E6/7/2W1P1R/1C3D1/T5L r 1 1");
+//! assert_eq!(game.position_string(), "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L r 1 1");
 //!
 //! // A game from a position string: Blue's rat steps into Red's den.
 //! let mut game = Jungle::from_position("2d4/3R3/7/7/7/7/7/7/l6 b 0 1").unwrap();

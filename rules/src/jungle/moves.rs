@@ -62,12 +62,16 @@ impl FromStr for Move {
 
     fn from_str(text: &str) -> Result<Move, NotationError> {
         let err = |reason: &str| NotationError::new(text, reason);
-        let (rank, squares) = text
-            .split_once(' ')
-            .ok_or_else(|| err("expected the animal's rank, a space, then the squares, like \"8 a3-a4\""))?;
+        let (rank, squares) = text.split_once(' ').ok_or_else(|| {
+            err("expected the animal's rank, a space, then the squares, like \"8 a3-a4\"")
+        })?;
         let role = match rank.parse::<u8>().ok().and_then(Role::from_rank) {
             Some(role) if rank.len() == 1 => role,
-            _ => return Err(err("the animal's rank must be a number from 1 (rat) to 8 (elephant)")),
+            _ => {
+                return Err(err(
+                    "the animal's rank must be a number from 1 (rat) to 8 (elephant)",
+                ))
+            }
         };
         let sep_at = squares
             .find(['-', 'x'])
@@ -75,8 +79,12 @@ impl FromStr for Move {
         let (from, rest) = squares.split_at(sep_at);
         let capture = rest.starts_with('x');
         let to = &rest[1..];
-        let from: Square = from.parse().map_err(|e: super::square::ParseSquareError| err(&e.to_string()))?;
-        let to: Square = to.parse().map_err(|e: super::square::ParseSquareError| err(&e.to_string()))?;
+        let from: Square = from
+            .parse()
+            .map_err(|e: super::square::ParseSquareError| err(&e.to_string()))?;
+        let to: Square = to
+            .parse()
+            .map_err(|e: super::square::ParseSquareError| err(&e.to_string()))?;
         if from == to {
             return Err(err("the from-square and the to-square are the same"));
         }

@@ -87,7 +87,9 @@ impl std::ops::DerefMut for MoveList {
 
 impl std::fmt::Debug for MoveList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter().map(|m| m.to_string())).finish()
+        f.debug_list()
+            .entries(self.iter().map(|m| m.to_string()))
+            .finish()
     }
 }
 
@@ -198,7 +200,11 @@ impl Position {
     }
 
     pub fn new(board: Board, turn: Color) -> Position {
-        let mut hash = if turn == Color::Red { zobrist::RED_TO_MOVE } else { 0 };
+        let mut hash = if turn == Color::Red {
+            zobrist::RED_TO_MOVE
+        } else {
+            0
+        };
         for (sq, p) in board.pieces() {
             hash ^= zobrist::piece_key(p.color, p.role, sq);
         }
@@ -225,7 +231,9 @@ impl Position {
     /// The colour with an animal in the enemy den, if any: that colour has
     /// won.
     pub fn den_winner(&self) -> Option<Color> {
-        Color::BOTH.into_iter().find(|&c| self.board.by_color(c).contains(c.other().den()))
+        Color::BOTH
+            .into_iter()
+            .find(|&c| self.board.by_color(c).contains(c.other().den()))
     }
 
     /// Squares an animal of the side to move could step or jump to from
@@ -357,7 +365,10 @@ impl Position {
     /// animal. Undo with [`Position::unmake`].
     #[inline]
     pub fn make(&mut self, mv: Move) -> Option<Piece> {
-        let piece = self.board.take(mv.from).expect("a piece on the from-square");
+        let piece = self
+            .board
+            .take(mv.from)
+            .expect("a piece on the from-square");
         let captured = self.board.take(mv.to);
         if let Some(c) = captured {
             self.hash ^= zobrist::piece_key(c.color, c.role, mv.to);
@@ -384,6 +395,14 @@ impl Position {
             self.board.put(mv.to, c);
             self.hash ^= zobrist::piece_key(c.color, c.role, mv.to);
         }
+    }
+
+    /// Passes the move to the other side (for the search's null-move
+    /// pruning; never a legal move in the game). Undo with the same call.
+    #[inline]
+    pub fn toggle_turn(&mut self) {
+        self.turn = self.turn.other();
+        self.hash ^= zobrist::RED_TO_MOVE;
     }
 
     /// The squares one step from `sq` (used by the evaluation).

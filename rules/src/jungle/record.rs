@@ -8,7 +8,8 @@
 //! let record: Record = "1. 8 a3-a4 1 a7-a6 2. 7 g1-g2".parse().unwrap();
 //! assert_eq!(record.moves.len(), 3);
 //! assert_eq!(record.to_string(), "1. 8 a3-a4 1 a7-a6 2. 7 g1-g2");
-//! assert!("2. 8 a3-a4".parse::<Record>().is_err());
+//! // Numbers must follow on.
+//! assert!("1. 8 a3-a4 1 a7-a6 3. 7 g1-g2".parse::<Record>().is_err());
 //! ```
 
 use std::fmt;
@@ -54,7 +55,7 @@ impl fmt::Display for Record {
             if i > 0 {
                 f.write_str(" ")?;
             }
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 write!(f, "{number}. ")?;
             } else if i == 0 {
                 write!(f, "{number}... ")?;
@@ -82,7 +83,10 @@ impl FromStr for Record {
             } else if let Some(n) = first.strip_suffix('.') {
                 (n, Color::Blue)
             } else {
-                return Err(err(first, "a move list starts with a move number like \"1.\" or \"1...\""));
+                return Err(err(
+                    first,
+                    "a move list starts with a move number like \"1.\" or \"1...\"",
+                ));
             };
             record.first_number = number
                 .parse()
@@ -95,10 +99,13 @@ impl FromStr for Record {
         while let Some(token) = tokens.next() {
             let ply = record.first_turn.index() + record.moves.len();
             let number = record.first_number as usize + ply / 2;
-            let rank = if ply % 2 == 0 && !record.moves.is_empty() {
+            let rank = if ply.is_multiple_of(2) && !record.moves.is_empty() {
                 let expected = format!("{number}.");
                 if token != expected {
-                    return Err(err(token, &format!("expected the move number {expected:?}")));
+                    return Err(err(
+                        token,
+                        &format!("expected the move number {expected:?}"),
+                    ));
                 }
                 tokens
                     .next()

@@ -202,7 +202,11 @@ impl Piece {
         let Some(role) = Role::from_letter(c) else {
             return None;
         };
-        let color = if c.is_ascii_uppercase() { Color::Blue } else { Color::Red };
+        let color = if c.is_ascii_uppercase() {
+            Color::Blue
+        } else {
+            Color::Red
+        };
         Some(Piece { color, role })
     }
 }
@@ -215,7 +219,10 @@ mod tests {
     fn animal_captures_equal_or_lower_rank() {
         for a in Role::ALL {
             for v in Role::ALL {
-                let special = matches!((a, v), (Role::Elephant, Role::Rat) | (Role::Rat, Role::Elephant));
+                let special = matches!(
+                    (a, v),
+                    (Role::Elephant, Role::Rat) | (Role::Rat, Role::Elephant)
+                );
                 if !special {
                     assert_eq!(a.captures_by_rank(v), a.rank() >= v.rank(), "{a} takes {v}");
                 }

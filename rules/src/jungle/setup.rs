@@ -99,7 +99,13 @@ impl fmt::Display for Setup {
                 f.write_str("/")?;
             }
         }
-        write!(f, " {} {} {}", self.turn.char(), self.no_capture, self.move_number)
+        write!(
+            f,
+            " {} {} {}",
+            self.turn.char(),
+            self.no_capture,
+            self.move_number
+        )
     }
 }
 
@@ -120,7 +126,10 @@ impl FromStr for Setup {
         };
         let ranks: Vec<&str> = board_text.split('/').collect();
         if ranks.len() != RANKS as usize {
-            return Err(err(format!("expected 9 ranks separated by '/', found {}", ranks.len())));
+            return Err(err(format!(
+                "expected 9 ranks separated by '/', found {}",
+                ranks.len()
+            )));
         }
         let mut board = Board::empty();
         let mut seen = [[false; 8]; 2];
@@ -130,18 +139,28 @@ impl FromStr for Setup {
             for c in rank_text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if !(1..=7).contains(&d) {
-                        return Err(err(format!("rank {}: empty runs are 1 to 7, not {d}", rank + 1)));
+                        return Err(err(format!(
+                            "rank {}: empty runs are 1 to 7, not {d}",
+                            rank + 1
+                        )));
                     }
                     file += d as u8;
                 } else {
-                    let piece = Piece::from_char(c)
-                        .ok_or_else(|| err(format!("rank {}: {c:?} is not an animal letter (RCDWPTLE)", rank + 1)))?;
+                    let piece = Piece::from_char(c).ok_or_else(|| {
+                        err(format!(
+                            "rank {}: {c:?} is not an animal letter (RCDWPTLE)",
+                            rank + 1
+                        ))
+                    })?;
                     let sq = Square::new(file, rank)
                         .ok_or_else(|| err(format!("rank {} has more than 7 squares", rank + 1)))?;
-                    check_square(sq, piece).map_err(|r| err(r))?;
+                    check_square(sq, piece).map_err(&err)?;
                     let seen = &mut seen[piece.color.index()][piece.role.index()];
                     if *seen {
-                        return Err(err(format!("{} has two of the {}", piece.color, piece.role)));
+                        return Err(err(format!(
+                            "{} has two of the {}",
+                            piece.color, piece.role
+                        )));
                     }
                     *seen = true;
                     board.put(sq, piece);
@@ -171,12 +190,20 @@ impl FromStr for Setup {
             .parse()
             .ok()
             .filter(|n| *n <= super::NO_CAPTURE_LIMIT)
-            .ok_or_else(|| err(format!("moves without a capture must be a number from 0 to 100, not {no_capture:?}")))?;
+            .ok_or_else(|| {
+                err(format!(
+                    "moves without a capture must be a number from 0 to 100, not {no_capture:?}"
+                ))
+            })?;
         let move_number: u32 = move_number
             .parse()
             .ok()
             .filter(|n| (1..=100_000).contains(n))
-            .ok_or_else(|| err(format!("the move number must be a number from 1, not {move_number:?}")))?;
+            .ok_or_else(|| {
+                err(format!(
+                    "the move number must be a number from 1, not {move_number:?}"
+                ))
+            })?;
         Ok(Setup {
             board,
             turn,
@@ -189,10 +216,16 @@ impl FromStr for Setup {
 /// Refuses a piece where the rules never let it stand.
 fn check_square(sq: Square, piece: Piece) -> Result<(), String> {
     if piece.role != Role::Rat && Bitboard::WATER.contains(sq) {
-        return Err(format!("the {} {} cannot stand in the water on {sq}", piece.color, piece.role));
+        return Err(format!(
+            "the {} {} cannot stand in the water on {sq}",
+            piece.color, piece.role
+        ));
     }
     if sq == piece.color.den() {
-        return Err(format!("the {} {} cannot stand in its own den {sq}", piece.color, piece.role));
+        return Err(format!(
+            "the {} {} cannot stand in its own den {sq}",
+            piece.color, piece.role
+        ));
     }
     Ok(())
 }
@@ -203,7 +236,9 @@ mod tests {
 
     #[test]
     fn start_position_string_is_documented_one() {
-        let s: Setup = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1".parse().unwrap();
+        let s: Setup = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
+            .parse()
+            .unwrap();
         assert_eq!(s, Setup::start());
     }
 
@@ -212,15 +247,36 @@ mod tests {
         let cases = [
             ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0", "4 fields"),
             ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1 b 0 1", "9 ranks"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T4L b 0 1", "6 squares"),
-            ("l6t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1", "more than 7"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5X b 0 1", "animal letter"),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T4L b 0 1",
+                "6 squares",
+            ),
+            (
+                "l6t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1",
+                "more than 7",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5X b 0 1",
+                "animal letter",
+            ),
             ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L x 0 1", "b or r"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 101 1", "0 to 100"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 0", "move number"),
-            ("l5t/1d3c1/r1p1w1e/7/3E3/7/E1W1P1R/1C3D1/T5L b 0 1", "two of the elephant"),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 101 1",
+                "0 to 100",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 0",
+                "move number",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/3E3/7/E1W1P1R/1C3D1/T5L b 0 1",
+                "two of the elephant",
+            ),
             ("l5t/1d3c1/r1p1w1e/7/7/1W5/E3P1R/1C3D1/T5L b 0 1", "water"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T2C1L b 0 1", "own den"),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T2C1L b 0 1",
+                "own den",
+            ),
         ];
         for (text, needle) in cases {
             let e = text.parse::<Setup>().unwrap_err();

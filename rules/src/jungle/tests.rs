@@ -52,7 +52,8 @@ fn allows(game: &Jungle, text: &str) -> bool {
 
 fn play_all(game: &mut Jungle, moves: &[&str]) {
     for text in moves {
-        game.play(&mv(text)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(&mv(text))
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
     }
 }
 
@@ -73,7 +74,10 @@ fn animals_move_one_square_orthogonally() {
 fn only_rat_may_enter_water() {
     let game = blue(&[("a4", 'C'), ("d5", 'R')]);
     assert!(!allows(&game, "2 a4-b4"));
-    assert_eq!(game.clone().play(&mv("2 a4-b4")), Err(PlayError::Water { role: Role::Cat }));
+    assert_eq!(
+        game.clone().play(&mv("2 a4-b4")),
+        Err(PlayError::Water { role: Role::Cat })
+    );
     assert!(allows(&game, "1 d5-c5"));
     assert!(allows(&game, "1 d5-e5"));
 }
@@ -87,7 +91,13 @@ fn start_position_has_24_moves() {
 
 #[test]
 fn animal_captures_equal_or_lower_rank_on_land() {
-    let game = blue(&[("d4", 'W'), ("d5", 'w'), ("d3", 'd'), ("a4", 'P'), ("a5", 't')]);
+    let game = blue(&[
+        ("d4", 'W'),
+        ("d5", 'w'),
+        ("d3", 'd'),
+        ("a4", 'P'),
+        ("a5", 't'),
+    ]);
     assert!(allows(&game, "4 d4xd5"), "equal rank");
     assert!(allows(&game, "4 d4xd3"), "lower rank");
     assert!(!allows(&game, "5 a4xa5"), "higher rank");
@@ -157,7 +167,10 @@ fn rat_on_land_captures_like_land_piece() {
 fn lion_and_tiger_jump_across_rivers() {
     let game = blue(&[("b3", 'L'), ("a5", 'T')]);
     assert!(allows(&game, "7 b3-b7"), "vertically over 3 water squares");
-    assert!(allows(&game, "6 a5-d5"), "horizontally over 2 water squares");
+    assert!(
+        allows(&game, "6 a5-d5"),
+        "horizontally over 2 water squares"
+    );
     let game = blue(&[("d5", 'L')]);
     assert!(allows(&game, "7 d5-a5"));
     assert!(allows(&game, "7 d5-g5"));
@@ -174,7 +187,10 @@ fn other_animals_cannot_jump() {
 fn lion_jump_blocked_by_rat_in_river() {
     let game = blue(&[("b3", 'L'), ("b5", 'r')]);
     assert!(!allows(&game, "7 b3-b7"));
-    assert_eq!(game.clone().play(&mv("7 b3-b7")), Err(PlayError::JumpBlocked));
+    assert_eq!(
+        game.clone().play(&mv("7 b3-b7")),
+        Err(PlayError::JumpBlocked)
+    );
 }
 
 #[test]
@@ -182,7 +198,10 @@ fn tiger_jump_blocked_by_own_rat_in_river() {
     let game = blue(&[("a5", 'T'), ("c5", 'R')]);
     assert!(!allows(&game, "6 a5-d5"));
     let game = blue(&[("a5", 'T'), ("e5", 'R')]);
-    assert!(allows(&game, "6 a5-d5"), "a rat in the other river does not block");
+    assert!(
+        allows(&game, "6 a5-d5"),
+        "a rat in the other river does not block"
+    );
 }
 
 #[test]
@@ -212,7 +231,11 @@ fn elephant_captures_rat_in_own_trap() {
 
 #[test]
 fn piece_on_own_trap_is_not_weakened() {
-    let game = position(&[("d2", 'E'), ("d3", 'c'), ("a1", 'D'), ("g9", 'd')], Color::Red, true);
+    let game = position(
+        &[("d2", 'E'), ("d3", 'c'), ("a1", 'D'), ("g9", 'd')],
+        Color::Red,
+        true,
+    );
     assert!(!allows(&game, "2 d3xd2"));
 }
 
@@ -272,13 +295,20 @@ fn no_legal_move_loses() {
 #[test]
 fn shuttle_limit_forbids_fourth_move() {
     let mut game = Jungle::start();
-    play_all(&mut game, &["8 a3-a4", "8 g7-g6", "8 a4-a3", "8 g6-g7", "8 a3-a4", "8 g7-g6"]);
+    play_all(
+        &mut game,
+        &[
+            "8 a3-a4", "8 g7-g6", "8 a4-a3", "8 g6-g7", "8 a3-a4", "8 g7-g6",
+        ],
+    );
     assert!(!game.is_over());
     assert_eq!(game.shuttle_ban(), Some(mv("8 a4-a3")));
     assert!(!allows(&game, "8 a4-a3"));
     assert_eq!(
         game.clone().play(&mv("8 a4-a3")),
-        Err(PlayError::ShuttleLimit { banned: mv("8 a4-a3") })
+        Err(PlayError::ShuttleLimit {
+            banned: mv("8 a4-a3")
+        })
     );
     assert!(allows(&game, "8 a4-a5"), "the animal may go elsewhere");
     assert!(allows(&game, "6 a1-a2"), "other animals are free");
@@ -291,7 +321,12 @@ fn shuttle_limit_forbids_fourth_move() {
 #[test]
 fn shuttle_limit_needs_the_same_two_squares() {
     let mut game = Jungle::start();
-    play_all(&mut game, &["8 a3-a4", "8 g7-g6", "8 a4-a5", "8 g6-g7", "8 a5-a4", "8 g7-g6"]);
+    play_all(
+        &mut game,
+        &[
+            "8 a3-a4", "8 g7-g6", "8 a4-a5", "8 g6-g7", "8 a5-a4", "8 g7-g6",
+        ],
+    );
     assert_eq!(game.shuttle_ban(), None);
     assert!(allows(&game, "8 a4-a3"));
 }
@@ -299,11 +334,22 @@ fn shuttle_limit_needs_the_same_two_squares() {
 #[test]
 fn shuttle_limit_can_leave_no_moves_and_lose() {
     let mut game = position(
-        &[("a1", 'R'), ("b1", 'd'), ("b2", 'w'), ("a3", 'c'), ("g9", 'l')],
+        &[
+            ("a1", 'R'),
+            ("b1", 'd'),
+            ("b2", 'w'),
+            ("a3", 'c'),
+            ("g9", 'l'),
+        ],
         Color::Blue,
         true,
     );
-    play_all(&mut game, &["1 a1-a2", "7 g9-g8", "1 a2-a1", "7 g8-g9", "1 a1-a2", "7 g9-g8"]);
+    play_all(
+        &mut game,
+        &[
+            "1 a1-a2", "7 g9-g8", "1 a2-a1", "7 g8-g9", "1 a1-a2", "7 g9-g8",
+        ],
+    );
     assert_eq!(
         game.outcome(),
         Some(&Outcome::Win {
@@ -339,7 +385,8 @@ fn repetition_counts_only_same_side_to_move() {
 
 #[test]
 fn hundred_moves_without_capture_draw() {
-    let mut game = Jungle::from_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 98 50").unwrap();
+    let mut game =
+        Jungle::from_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 98 50").unwrap();
     game.play(&mv("8 a3-a4")).unwrap();
     assert!(!game.is_over());
     game.play(&mv("8 g7-g6")).unwrap();
@@ -354,7 +401,10 @@ fn hundred_moves_without_capture_draw() {
 #[test]
 fn no_capture_count_includes_both_sides_and_resets_on_capture() {
     let mut game = Jungle::start();
-    play_all(&mut game, &["8 a3-a4", "8 g7-g6", "8 a4-a5", "8 g6-g5", "8 a5-a6"]);
+    play_all(
+        &mut game,
+        &["8 a3-a4", "8 g7-g6", "8 a4-a5", "8 g6-g5", "8 a5-a6"],
+    );
     assert_eq!(game.history().no_capture(), 5);
     let mut game = position(&[("d4", 'W'), ("d5", 'c')], Color::Blue, false);
     game.play(&mv("4 d4xd5")).unwrap();
@@ -378,7 +428,13 @@ fn clock_presets_are_accepted_and_others_refused() {
             start: None,
         })
         .unwrap();
-        assert_eq!(game.time_control(), TimeControl::Clock { minutes: m, increment: i });
+        assert_eq!(
+            game.time_control(),
+            TimeControl::Clock {
+                minutes: m,
+                increment: i
+            }
+        );
     }
     let e = Jungle::new(&Options {
         clock: Some((4, 2)),
@@ -426,11 +482,26 @@ fn forfeit_other_side_wins() {
 #[test]
 fn wrong_animal_and_capture_mark_are_explained() {
     let game = Jungle::start();
-    assert!(matches!(game.clone().play(&mv("7 a3-a4")), Err(PlayError::WrongAnimal { .. })));
-    assert_eq!(game.clone().play(&mv("8 a3xa4")), Err(PlayError::CaptureMark { capture: false }));
-    assert!(matches!(game.clone().play(&mv("8 g7-g6")), Err(PlayError::NotYourAnimal { .. })));
-    assert!(matches!(game.clone().play(&mv("8 d4-d5")), Err(PlayError::NoAnimal { .. })));
-    assert!(matches!(game.clone().play(&mv("6 a1-c1")), Err(PlayError::Unreachable { .. })));
+    assert!(matches!(
+        game.clone().play(&mv("7 a3-a4")),
+        Err(PlayError::WrongAnimal { .. })
+    ));
+    assert_eq!(
+        game.clone().play(&mv("8 a3xa4")),
+        Err(PlayError::CaptureMark { capture: false })
+    );
+    assert!(matches!(
+        game.clone().play(&mv("8 g7-g6")),
+        Err(PlayError::NotYourAnimal { .. })
+    ));
+    assert!(matches!(
+        game.clone().play(&mv("8 d4-d5")),
+        Err(PlayError::NoAnimal { .. })
+    ));
+    assert!(matches!(
+        game.clone().play(&mv("6 a1-c1")),
+        Err(PlayError::Unreachable { .. })
+    ));
     assert!(matches!(game.clone().play(&mv("2 b2-a2")), Ok(())));
 }
 
@@ -475,7 +546,10 @@ fn perft_from_start_is_pinned() {
 #[test]
 fn perft_of_tactical_position_is_pinned() {
     let board = "4D2/1d1C3/6t/3T3/L1r4/1R1e2l/5P1/3w3/E1p4";
-    for (side, pinned) in [("b", [22, 438, 8_347, 162_643]), ("r", [22, 439, 8_513, 163_172])] {
+    for (side, pinned) in [
+        ("b", [22, 438, 8_347, 162_643]),
+        ("r", [22, 439, 8_513, 163_172]),
+    ] {
         let game = Jungle::from_position(&format!("{board} {side} 0 1")).unwrap();
         for (i, &nodes) in pinned.iter().enumerate() {
             assert_eq!(perft(&game, i as u32 + 1), nodes, "{side} depth {}", i + 1);
@@ -487,16 +561,28 @@ fn perft_of_tactical_position_is_pinned() {
 fn perft_agrees_with_generic_perft() {
     let game = Jungle::start();
     for depth in 0..=3 {
-        assert_eq!(perft(&game, depth), api::perft(&game, depth), "depth {depth}");
+        assert_eq!(
+            perft(&game, depth),
+            api::perft(&game, depth),
+            "depth {depth}"
+        );
     }
     let mut game = Jungle::start();
-    play_all(&mut game, &["8 a3-a4", "8 g7-g6", "8 a4-a3", "8 g6-g7", "8 a3-a4"]);
-    assert_eq!(perft(&game, 3), api::perft(&game, 3), "with shuttle and repetition");
+    play_all(
+        &mut game,
+        &["8 a3-a4", "8 g7-g6", "8 a4-a3", "8 g6-g7", "8 a3-a4"],
+    );
+    assert_eq!(
+        perft(&game, 3),
+        api::perft(&game, 3),
+        "with shuttle and repetition"
+    );
 }
 
 #[test]
 fn perft_cli_reads_position_flag() {
-    let flags = crate::cli::Flags::parse(&["--position".into(), Setup::start().to_string()]).unwrap();
+    let flags =
+        crate::cli::Flags::parse(&["--position".into(), Setup::start().to_string()]).unwrap();
     assert_eq!(perft_cli(2, &flags), Ok(576));
     let flags = crate::cli::Flags::parse(&["--size".into(), "3".into()]).unwrap();
     assert!(perft_cli(2, &flags).is_err());

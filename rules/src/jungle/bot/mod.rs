@@ -1,1 +1,258 @@
-//! The computer opponent.
+//! The computer opponent, at four levels a player can tell apart.
+//!
+//! [`choose_move`] runs one search on the calling thread and returns a
+//! legal move. Every level plays a winning move at once (entering the den,
+//! or leaving the opponent without a move) and never plays a move that lets
+//! the opponent win on the next move when another move avoids it. Above
+//! that floor:
+//!
+//! | level | depth | time | mistakes |
+//! |---|---|---|---|
+//! | [`Level::Beginner`] | 2 plies | 5% of the budget | ±150 evaluation noise, a random safe move 1 time in 4 |
+//! | [`Level::Amateur`] | 4 plies | 15% | ±60 noise, a random safe move 1 time in 20 |
+//! | [`Level::Professional`] | 6 plies | 35% | none |
+//! | [`Level::Master`] | unlimited | the whole budget | none |
+//!
+//! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
+//! the caller gives another); the other levels take their share of it.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use std::time::Duration;
+//! use rules::game::Game;
+//! use rules::jungle::{bot::{choose_move, Level}, Jungle};
+//!
+//! let game = Jungle::start();
+//! let mv = choose_move(&game, Level::Amateur, Duration::from_millis(50), &AtomicBool::new(false), 1).unwrap();
+//! assert!(game.legal_moves().contains(&mv));
+//! ```
+
+mod eval;
+mod rng;
+mod search;
+mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+pub use eval::Eval;
+pub use rng::Rng;
+pub use search::{Limits, SearchResult, Searcher, INF, WIN, WIN_BOUND};
+
+use crate::game::Game;
+use crate::jungle::{Jungle, Move};
+
+/// Master's default time per move.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(2);
+
+/// How strongly the computer plays. Serialized in snake_case
+/// (`"beginner"`, `"amateur"`, `"professional"`, `"master"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Beginner,
+    Amateur,
+    Professional,
+    Master,
+}
+
+/// A level's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub max_depth: u32,
+    /// Share of the budget this level may think.
+    pub time_share: f64,
+    /// Half-width of the evaluation noise.
+    pub noise: i32,
+    /// Chance of playing a random safe move instead of the searched one.
+    pub blunder: f64,
+    pub tt_bits: u32,
+    pub contempt: i32,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [
+        Level::Beginner,
+        Level::Amateur,
+        Level::Professional,
+        Level::Master,
+    ];
+
+    pub fn settings(self) -> Settings {
+        match self {
+            Level::Beginner => Settings {
+                max_depth: 2,
+                time_share: 0.05,
+                noise: 150,
+                blunder: 0.25,
+                tt_bits: 14,
+                contempt: 0,
+            },
+            Level::Amateur => Settings {
+                max_depth: 4,
+                time_share: 0.15,
+                noise: 60,
+                blunder: 0.05,
+                tt_bits: 16,
+                contempt: 0,
+            },
+            Level::Professional => Settings {
+                max_depth: 6,
+                time_share: 0.35,
+                noise: 0,
+                blunder: 0.0,
+                tt_bits: 18,
+                contempt: 10,
+            },
+            Level::Master => Settings {
+                max_depth: 64,
+                time_share: 1.0,
+                noise: 0,
+                blunder: 0.0,
+                tt_bits: 20,
+                contempt: 20,
+            },
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Amateur => "amateur",
+            Level::Professional => "professional",
+            Level::Master => "master",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown level {s:?} (beginner, amateur, professional, master)"))
+    }
+}
+
+/// The move `level` plays in `game`, thinking at most its share of
+/// `budget` (Master's time per move), or less if `cancel` is set. `None`
+/// only when the game is over. `rng_seed` drives the weaker levels'
+/// mistakes: the same seed, position and budget give the same move unless
+/// the clock cuts a search short at a different point.
+pub fn choose_move(
+    game: &Jungle,
+    level: Level,
+    budget: Duration,
+    cancel: &AtomicBool,
+    rng_seed: u64,
+) -> Option<Move> {
+    analyse(game, level, budget, cancel, rng_seed).map(|(mv, _)| mv)
+}
+
+/// Like [`choose_move`], with what the search found (`None` for the search
+/// when the move was forced or a random mistake).
+pub fn analyse(
+    game: &Jungle,
+    level: Level,
+    budget: Duration,
+    cancel: &AtomicBool,
+    rng_seed: u64,
+) -> Option<(Move, Option<SearchResult>)> {
+    let settings = level.settings();
+    let mut rng = Rng::new(rng_seed ^ 0x6A75_6E67_6C65);
+    let triage = triage(game);
+    if let Some(win) = triage.win {
+        return Some((win, None));
+    }
+    let candidates = if triage.safe.is_empty() {
+        game.legal().to_vec()
+    } else {
+        triage.safe
+    };
+    if candidates.is_empty() {
+        return None;
+    }
+    if candidates.len() == 1 {
+        return Some((candidates[0], None));
+    }
+    if rng.chance(settings.blunder) {
+        return Some((candidates[rng.below(candidates.len())], None));
+    }
+    let limits = Limits {
+        max_depth: settings.max_depth,
+        time: budget.mul_f64(settings.time_share),
+        noise: settings.noise,
+        contempt: settings.contempt,
+        tt_bits: settings.tt_bits,
+        seed: rng.next_u64(),
+    };
+    let result = search(game, &candidates, &limits, cancel);
+    Some((result.best.unwrap_or(candidates[0]), Some(result)))
+}
+
+/// Searches `root_moves` of `game` with `limits` (the benchmark and the
+/// ladder call this directly).
+pub fn search(
+    game: &Jungle,
+    root_moves: &[Move],
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> SearchResult {
+    let mut searcher = Searcher::new(game, limits, cancel);
+    searcher.run(root_moves, limits.max_depth)
+}
+
+/// The root moves sorted by what one ply of the real rules says.
+struct Triage {
+    /// A move that wins at once.
+    win: Option<Move>,
+    /// The moves after which the opponent cannot win at once.
+    safe: Vec<Move>,
+}
+
+fn triage(game: &Jungle) -> Triage {
+    let Some(me) = game.to_move() else {
+        return Triage {
+            win: None,
+            safe: Vec::new(),
+        };
+    };
+    let mut safe = Vec::new();
+    for &mv in game.legal() {
+        let mut after = game.clone();
+        after.play_move(mv).expect("a legal move");
+        match after.outcome() {
+            Some(o) if o.winner() == Some(me) => {
+                return Triage {
+                    win: Some(mv),
+                    safe: Vec::new(),
+                };
+            }
+            Some(_) => safe.push(mv), // a draw: not a loss
+            None => {
+                let loses = after.legal().iter().any(|&reply| {
+                    let mut next = after.clone();
+                    next.play_move(reply).expect("a legal reply");
+                    next.outcome()
+                        .is_some_and(|o| o.winner().is_some_and(|w| w != me))
+                });
+                if !loses {
+                    safe.push(mv);
+                }
+            }
+        }
+    }
+    Triage { win: None, safe }
+}
+
+#[cfg(test)]
+mod tests;
