@@ -354,7 +354,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
   assertNoPageErrors();
 });
 
-test('join by code on the home page (case-insensitive), host changes options, and keyboard play', { timeout: 120_000 }, async () => {
+test('join by code on the home page (case-insensitive), host changes options, keyboard play, a refused move', { timeout: 120_000 }, async (t) => {
   const host = await newPage('kb-host');
   const code = await createRoom(host);
   await setName(host, 'Ana');
@@ -433,6 +433,41 @@ test('join by code on the home page (case-insensitive), host changes options, an
     assert.equal((await boardInfo(p)).lastMove, target2);
   }
 
+  // A second tab of the player to move whose socket is held back: its
+  // board still offers a move the first tab already played, the server
+  // refuses it, and the tab shows the server's reason as a toast.
+  const third = await mover([host, guest]);
+  const tab2 = await third.page.context().newPage();
+  tab2.setDefaultTimeout(STEP_MS);
+  tab2.on('pageerror', (err) => pageErrors.push(`[tab2] ${err.message}`));
+  let frozen = false;
+  const held = [];
+  await tab2.routeWebSocket(/\/ws\//, (ws) => {
+    const upstream = ws.connectToServer();
+    upstream.onMessage((msg) => (frozen ? held.push(() => ws.send(msg)) : ws.send(msg)));
+  });
+  await tab2.goto(third.page.url());
+  await waitOnline(tab2);
+  await waitPly(tab2, 2);
+  const stale = pickTarget(third.info);
+  frozen = true;
+  await byId(third.page, stale.testid).click();
+  for (const p of [host, guest]) await waitPly(p, 3);
+  assert.equal((await boardInfo(tab2)).ply, 2, 'the held-back tab has not seen the move');
+  await byId(tab2, stale.testid).click();
+  await new Promise((r) => setTimeout(r, 300)); // let the refusal reach the proxy
+  frozen = false;
+  for (const send of held.splice(0)) send();
+  const toast = byId(tab2, 'toast');
+  await toast.first().waitFor({ state: 'visible' });
+  const toastText = (await toast.first().locator('.toast-text').textContent()).trim();
+  assert.ok(toastText.length > 3, `the refusal is shown as a toast (${toastText})`);
+  assert.match(await toast.first().getAttribute('data-code'), /^(not_your_turn|illegal_move)$/, 'the toast carries the server\'s error');
+  t.diagnostic(`toast: ${toastText}`);
+  await waitPly(tab2, 3);
+  for (const p of [host, guest]) assert.equal((await boardInfo(p)).ply, 3, 'the refused move changed nothing');
+  await tab2.close();
+
   // Resign ends the game for both, in words.
   await byId(guest, 'resign').click();
   await byId(guest, 'resign').click();
@@ -469,10 +504,22 @@ test('a 360 px wide phone: no horizontal scroll, the board fits, tapping plays',
     await phone.waitForSelector(`[data-testid="board"][data-width="${w}"][data-height="${h}"]`);
     await noHorizontalScroll(phone, `a ${w}×${h} board`);
   }
+  // With a clock: 3 minutes + 2 seconds.
+  await byId(phone, 'opt-clock').selectOption('3+2');
+  await byId(phone, 'options-save').tap();
+  await desk.waitForFunction(() => /3/.test(document.querySelector('[data-testid="options-summary"]')?.textContent ?? ''));
 
   await byId(phone, 'start').tap();
   await waitPly(phone, 0);
   await noHorizontalScroll(phone, 'room page during a game');
+
+  // The clock of the side to move counts down locally, the other stands.
+  await byId(desk, 'clock-0').waitFor();
+  const c0 = await byId(desk, 'clock-0').textContent();
+  const c1 = await byId(desk, 'clock-1').textContent();
+  assert.match(c0, /^[23]:\d\d$/);
+  await desk.waitForFunction((before) => document.querySelector('[data-testid="clock-0"]').textContent !== before, c0, { timeout: 3000 });
+  assert.equal(await byId(desk, 'clock-1').textContent(), c1, 'the waiting side\'s clock stands still');
 
   const box = await byId(phone, 'board').boundingBox();
   assert.ok(box.width <= 360 && box.width >= 300, `the board scales to the phone's width (${box.width}px)`);

@@ -73,11 +73,11 @@ function validName(name) {
   return n >= 1 && n <= 24 && !/[\u0000-\u001f\u007f-\u009f]/.test(name);
 }
 
-export function toast(text, kind = 'error') {
+export function toast(text, kind = 'error', code = null) {
   const box = $('toasts');
   const close = el('button', { type: 'button', class: 'toast-close', 'aria-label': t('toast.close'), text: '×' });
-  const node = el('div', { class: `toast ${kind}`, 'data-testid': 'toast', role: kind === 'error' ? 'alert' : 'status' },
-    el('span', { text }), close);
+  const node = el('div', { class: `toast ${kind}`, 'data-testid': 'toast', 'data-code': code, role: kind === 'error' ? 'alert' : 'status' },
+    el('span', { class: 'toast-text', text }), close);
   const remove = () => node.remove();
   close.addEventListener('click', remove);
   box.append(node);
@@ -90,7 +90,7 @@ async function command(type, fields) {
   try {
     return await socket.send(type, fields);
   } catch (err) {
-    toast(err.message || String(err));
+    toast(err.message || String(err), 'error', err.code ?? null);
     throw err;
   }
 }
@@ -617,7 +617,7 @@ async function init() {
     onSnapshot,
     onEvent,
     onError(err) {
-      toast(err.message || String(err));
+      toast(err.message || String(err), 'error', err.code ?? null);
     },
   });
   socket.connect();
