@@ -313,6 +313,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
       await waitPly(guest, 3);
       assert.equal(await byId(guest, 'seat-name-1').textContent(), 'Lan', 'the guest gets the seat back');
       assert.equal(await byId(guest, 'resign').isVisible(), true);
+      assert.match(await byId(guest, 'chat-log').textContent(), /chào cả nhà/, 'chat history comes with the snapshot');
       guestReloaded = true;
     }
   }
@@ -350,6 +351,15 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
   await byId(host, 'start').waitFor({ state: 'visible' });
   assert.equal(await byId(guest, 'resign').isVisible(), false);
 
+  // The language switch: Vietnamese, remembered in localStorage.
+  await byId(spectator, 'lang').selectOption('vi');
+  assert.match(await byId(spectator, 'result-head').textContent(), /^(Minh|Lan) thắng$/);
+  assert.equal(await spectator.evaluate(() => localStorage.getItem('bg.lang')), 'vi');
+  await spectator.reload();
+  await waitOnline(spectator);
+  assert.match(await byId(spectator, 'result-head').textContent(), /thắng/);
+  assert.equal(await byId(spectator, 'spectator-count').textContent(), '1');
+
   for (const p of everyone) await p.context().close();
   assertNoPageErrors();
 });
@@ -376,6 +386,12 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   await waitOnline(guest);
   await setName(guest, 'Bao');
   await sit(guest, 1, 'Bao');
+  // Standing up frees the seat for everyone; sitting again takes it back.
+  await byId(guest, 'stand').click();
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-1"]')?.classList.contains('free'));
+  assert.equal(await byId(host, 'start').isVisible(), false);
+  await sit(guest, 1, 'Bao');
+  await byId(host, 'start').waitFor({ state: 'visible' });
 
   // Options: only the host edits them; everyone's board follows.
   assert.equal(await byId(guest, 'options-form').isVisible(), false);

@@ -162,7 +162,7 @@ function renderSeats() {
       el('span', { class: 'seat-label', text: t('seats.seat', { n: i + 1 }) }),
     ];
     if (m) {
-      children.push(el('span', { class: `dot ${m.online ? 'on' : 'off'}`, title: t(m.online ? 'members.online' : 'members.offline'), 'aria-label': t(m.online ? 'members.online' : 'members.offline') }));
+      children.push(el('span', { role: 'img', class: `dot ${m.online ? 'on' : 'off'}`, title: t(m.online ? 'members.online' : 'members.offline'), 'aria-label': t(m.online ? 'members.online' : 'members.offline') }));
       children.push(el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, text: m.name ?? t('members.guest') }));
       if (m.id === model.you.member && !running) {
         children.push(el('button', { type: 'button', 'data-testid': 'stand', class: 'small', text: t('seats.stand'), onclick: () => command('stand').catch(() => {}) }));
@@ -188,7 +188,7 @@ function renderMembers() {
   $('spectator-count').textContent = String(room.spectators ?? 0);
   const items = room.members.map((m) => {
     const bits = [
-      el('span', { class: `dot ${m.online ? 'on' : 'off'}`, 'aria-label': t(m.online ? 'members.online' : 'members.offline'), title: t(m.online ? 'members.online' : 'members.offline') }),
+      el('span', { role: 'img', class: `dot ${m.online ? 'on' : 'off'}`, 'aria-label': t(m.online ? 'members.online' : 'members.offline'), title: t(m.online ? 'members.online' : 'members.offline') }),
       el('span', { class: 'member-name', text: m.name ?? t('members.guest') }),
     ];
     if (m.host) bits.push(el('span', { class: 'badge host', 'data-testid': 'host-badge', text: t('members.host') }));
@@ -278,7 +278,7 @@ function renderPlayers() {
     const children = [
       el('span', { class: `swatch side-${side}`, 'aria-hidden': 'true' }),
       el('span', { class: 'player-name', text: p.name ?? member?.name ?? '?' }),
-      el('span', { class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
+      el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
       el('span', { class: 'player-sub', text: defends ? `${colorName(side)}, ${t('game.defends', { side: t(`side.${defends}`) })}` : colorName(side) }),
     ];
     if (m.clock) {
