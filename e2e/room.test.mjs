@@ -199,7 +199,7 @@ async function noHorizontalScroll(page, what) {
 // ---------------------------------------------------------------- tests
 
 test('host creates a room, a guest joins by the invite link, a spectator watches a whole game played by clicking', { timeout: 240_000 }, async (t) => {
-  const host = await newPage('host');
+  const host = await newPage('host', { permissions: ['clipboard-read', 'clipboard-write'] });
   const code = await createRoom(host);
   assert.match(code, /^[A-HJ-NP-Z2-9]{6}$/);
   assert.equal(await byId(host, 'room-code').textContent(), code);
@@ -219,6 +219,9 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
     return img && !img.hidden && img.complete && img.naturalWidth > 0;
   });
   assert.match(await byId(host, 'qr').getAttribute('src'), new RegExp(`/api/rooms/${code}/qr\\.svg`));
+  await byId(host, 'copy-link').click();
+  await host.waitForSelector('[data-testid="toast"]');
+  assert.equal(await host.evaluate(() => navigator.clipboard.readText()), link, 'Copy puts the invite link on the clipboard');
 
   // The guest opens the link, types a name, sits.
   const guest = await newPage('guest');

@@ -145,6 +145,7 @@ function renderName() {
   $('name-current').hidden = !name;
   $('name-current').textContent = name ? t('name.you_are', { name }) : '';
   $('name-change').hidden = !name || editingName;
+  $('room-main').classList.toggle('needs-name', !name);
 }
 
 function renderSeats() {
