@@ -19,11 +19,22 @@ pub struct Board {
     size: u8,
     /// The wall slots (named by the cell below-left of the centre).
     slots: Bitboard,
+    /// The corner points on the border of the board.
+    frame: Bitboard,
     /// Walls placed, indexed by [`Orientation::index`].
     walls: [Bitboard; 2],
     /// Per [`Direction`] (in `Direction::ALL` order): cells whose step that
     /// way is blocked by a wall or by the edge of the board.
     blocked: [Bitboard; 4],
+}
+
+/// A breadth-first search needed more layers than its buffer holds.
+struct TooDeep;
+
+/// The corner points covered by horizontal walls `h` and vertical walls `v`.
+#[inline]
+fn wall_points(h: Bitboard, v: Bitboard) -> Bitboard {
+    h.shl::<16>() | h.shl::<17>() | h.shl::<18>() | v.shl::<1>() | v.shl::<17>() | v.shl::<33>()
 }
 
 #[inline]
@@ -45,6 +56,10 @@ impl Board {
         Board {
             size,
             slots: Bitboard::rectangle(size - 1, size - 1),
+            frame: Bitboard::rectangle(size + 1, size + 1)
+                & !(Bitboard::rectangle(size, size)
+                    & !Bitboard::rectangle(1, size)
+                    & !Bitboard::rectangle(size, 1)),
             walls: [Bitboard::EMPTY; 2],
             blocked: [row(size - 1), row(0), column(0), column(size - 1)],
         }
@@ -104,28 +119,46 @@ impl Board {
         }
     }
 
-    /// Wall slots that touch the existing barriers (the border and placed
-    /// walls) at two or more of their three points. Only such a wall can
-    /// close a loop of barriers, so only such a wall can cut any cell off
-    /// from any other: every other wall is harmless to every pawn.
+    /// Wall slots where a new wall could close a loop of barriers (the
+    /// border and the walls placed). Only such a wall can cut any cell off
+    /// from any other, so every other free wall is harmless to every pawn.
+    ///
+    /// A wall is a path of three corner points; it closes a loop exactly
+    /// when two of them are already joined by barriers. The border and the
+    /// walls chained to it form one component; the remaining ("floating")
+    /// wall points are treated as one component, which can only flag a
+    /// few walls too many, never too few.
     ///
     /// Corner points are indexed like cells, point `(x, y)` being the
     /// bottom-left corner of cell `(x, y)`; the slot of cell `(f, r)` has
-    /// its centre at point `(f+1, r+1)`.
+    /// its centre at point `(f+1, r+1)`. A horizontal wall at slot `s`
+    /// covers points `s+16`, `s+17`, `s+18`; a vertical one `s+1`, `s+17`,
+    /// `s+33`.
     #[inline]
-    pub fn touching_slots(&self) -> [Bitboard; 2] {
-        let n = self.size;
-        let frame = Bitboard::rectangle(n + 1, n + 1) & !Self::interior_points(n);
+    pub fn loop_closing_slots(&self) -> [Bitboard; 2] {
         let [h, v] = self.walls;
-        // A horizontal wall at slot s covers points s+16, s+17, s+18; a
-        // vertical one s+1, s+17, s+33.
-        let points = frame
-            | h.shl::<16>()
-            | h.shl::<17>()
-            | h.shl::<18>()
-            | v.shl::<1>()
-            | v.shl::<17>()
-            | v.shl::<33>();
+        if h.is_empty() && v.is_empty() {
+            return [Bitboard::EMPTY; 2];
+        }
+        let mut border = self.frame;
+        loop {
+            let th = h & (border.shr::<16>() | border.shr::<17>() | border.shr::<18>());
+            let tv = v & (border.shr::<1>() | border.shr::<17>() | border.shr::<33>());
+            let next = border | wall_points(th, tv);
+            if next == border {
+                break;
+            }
+            border = next;
+        }
+        let floating = wall_points(h, v) & !border;
+        let a = self.two_points_in(border);
+        let b = self.two_points_in(floating);
+        [a[0] | b[0], a[1] | b[1]]
+    }
+
+    /// Slots whose wall would have at least two of its points in `points`.
+    #[inline]
+    fn two_points_in(&self, points: Bitboard) -> [Bitboard; 2] {
         let majority = |a: Bitboard, b: Bitboard, c: Bitboard| (a & b) | (a & c) | (b & c);
         let ph = points.shr::<16>();
         let pv = points.shr::<1>();
@@ -133,10 +166,6 @@ impl Board {
             self.slots & majority(ph, ph.shr::<1>(), ph.shr::<2>()),
             self.slots & majority(pv, pv.shr::<16>(), pv.shr::<32>()),
         ]
-    }
-
-    fn interior_points(n: u8) -> Bitboard {
-        Bitboard::rectangle(n, n) & !Bitboard::rectangle(1, n) & !Bitboard::rectangle(n, 1)
     }
 
     /// Places `w`, which must be on the board and free.
@@ -226,18 +255,34 @@ impl Board {
     /// wall outside these slots leaves that path, hence the pawn's
     /// connection, intact.
     pub fn path_cuts(&self, from: Cell, goal: Bitboard) -> Option<[Bitboard; 2]> {
-        let mut layers = [Bitboard::EMPTY; MAX_LAYERS];
+        // Most paths are short: try with a small array before a full one.
+        let mut small = [Bitboard::EMPTY; 40];
+        if let Ok(cuts) = self.path_cuts_in(&mut small, from, goal) {
+            return cuts;
+        }
+        match self.path_cuts_in(&mut [Bitboard::EMPTY; MAX_LAYERS], from, goal) {
+            Ok(cuts) => cuts,
+            Err(TooDeep) => unreachable!("a board has at most {MAX_LAYERS} layers"),
+        }
+    }
+
+    fn path_cuts_in(
+        &self,
+        layers: &mut [Bitboard],
+        from: Cell,
+        goal: Bitboard,
+    ) -> Result<Option<[Bitboard; 2]>, TooDeep> {
         layers[0] = Bitboard::from_index(from.index());
         let mut seen = layers[0];
         let mut k = 0;
         while (layers[k] & goal).is_empty() {
             let next = self.expand(layers[k]) & !seen;
             if next.is_empty() {
-                return None;
+                return Ok(None);
             }
             seen |= next;
             k += 1;
-            layers[k] = next;
+            *layers.get_mut(k).ok_or(TooDeep)? = next;
         }
         // Walk back from a goal cell, recording the edges crossed: a
         // vertical edge by its lower cell, a horizontal one by its left cell.
@@ -258,10 +303,10 @@ impl Board {
         }
         // A horizontal wall at slot s blocks the vertical edges at s and
         // s+1; a vertical wall the horizontal edges at s and s+16.
-        Some([
+        Ok(Some([
             self.slots & (vertical | vertical.shr::<1>()),
             self.slots & (horizontal | horizontal.shr::<STRIDE>()),
-        ])
+        ]))
     }
 
     /// Where a pawn on `from` may go when the cells in `occupied` hold
@@ -378,17 +423,26 @@ mod tests {
     }
 
     #[test]
-    fn touching_slots_need_two_barrier_points() {
+    fn only_walls_joining_two_points_of_one_barrier_can_close_a_loop() {
         let mut b = Board::new(9);
-        // The border alone never touches a wall at two points.
-        assert!(b.touching_slots().iter().all(|s| s.is_empty()));
+        // No wall touches the border at two points.
+        assert!(b.loop_closing_slots().iter().all(|s| s.is_empty()));
         b.place(wall("a1h"));
-        let [h, v] = b.touching_slots();
+        let [h, v] = b.loop_closing_slots();
         // c1h touches a1h's end and nothing else: one point.
         assert!(!h.contains(cell("c1").index()));
         // b1v runs along x = 2 from the border (y = 0) through a1h's end
-        // (y = 1): two points.
+        // (y = 1), both on the border's component: it would shut a1-b1.
         assert!(v.contains(cell("b1").index()));
+        // A floating wall and the border are different barriers: a wall
+        // from the border to e5h's end closes nothing.
+        let mut b = Board::new(9);
+        b.place(wall("e5h"));
+        b.place(wall("e7h"));
+        let [_, v] = b.loop_closing_slots();
+        // d6v would join e5h's and e7h's left ends (one floating group).
+        assert!(v.contains(cell("d6").index()));
+        assert!(!v.contains(cell("d3").index()));
     }
 
     #[test]

@@ -155,36 +155,42 @@ impl Quoridor {
     /// The legal wall slots, by orientation, whatever the stock.
     ///
     /// 1. Overlap and crossing are masks ([`Board::free_slots`]).
-    /// 2. A wall that does not touch the barriers (border and walls) at
-    ///    two of its points closes no loop, so it cuts no one off
-    ///    ([`Board::touching_slots`]).
+    /// 2. A wall that does not join two points of one barrier (the border
+    ///    and the walls chained to it, or the floating walls) closes no
+    ///    loop, so it cuts no one off ([`Board::loop_closing_slots`]).
     /// 3. A wall that cuts none of the pawns' current shortest paths
     ///    leaves every pawn connected ([`Board::path_cuts`]).
     /// 4. Only the rest get a flood fill, for just the pawns whose path
     ///    they cut.
     pub(crate) fn legal_wall_sets(&self) -> [Bitboard; 2] {
         let mut free = self.board.free_slots();
-        let touch = self.board.touching_slots();
+        let touch = self.board.loop_closing_slots();
         let risky = [free[0] & touch[0], free[1] & touch[1]];
         if risky[0].is_empty() && risky[1].is_empty() {
             return free;
         }
+        // With one or two risky walls a flood fill each is cheaper than
+        // finding every pawn's path first.
+        let direct = risky[0].count() + risky[1].count() <= 2;
         let mut cuts = [[Bitboard::EMPTY; 2]; MAX_PAWNS];
-        let mut any_cut = [Bitboard::EMPTY; 2];
-        let sides = self.sides as usize;
-        for ((cut, pawn), goal) in cuts
-            .iter_mut()
-            .zip(&self.pawns)
-            .zip(&self.goals)
-            .take(sides)
-        {
-            if let Some(c) = pawn {
-                *cut = self
-                    .board
-                    .path_cuts(*c, *goal)
-                    .expect("every pawn keeps a path to its goal");
-                any_cut[0] |= cut[0];
-                any_cut[1] |= cut[1];
+        let mut any_cut = risky;
+        if !direct {
+            any_cut = [Bitboard::EMPTY; 2];
+            let sides = self.sides as usize;
+            for ((cut, pawn), goal) in cuts
+                .iter_mut()
+                .zip(&self.pawns)
+                .zip(&self.goals)
+                .take(sides)
+            {
+                if let Some(c) = pawn {
+                    *cut = self
+                        .board
+                        .path_cuts(*c, *goal)
+                        .expect("every pawn keeps a path to its goal");
+                    any_cut[0] |= cut[0];
+                    any_cut[1] |= cut[1];
+                }
             }
         }
         for o in Orientation::BOTH {
@@ -192,13 +198,10 @@ impl Quoridor {
                 let mut board = self.board;
                 board.place(Wall::new(Cell::from_index(s), o));
                 let cut_off = (0..self.sides as usize).any(|i| {
-                    cuts[i][o.index()].contains(s)
-                        && !board.reaches(
-                            Bitboard::from_index(
-                                self.pawns[i].expect("cut pawns are on the board").index(),
-                            ),
-                            self.goals[i],
-                        )
+                    self.pawns[i].is_some_and(|c| {
+                        (direct || cuts[i][o.index()].contains(s))
+                            && !board.reaches(Bitboard::from_index(c.index()), self.goals[i])
+                    })
                 });
                 if cut_off {
                     free[o.index()].remove(s);
