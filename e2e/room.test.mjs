@@ -420,6 +420,26 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   assert.equal(await boardEl.getAttribute('data-cursor'), '');
   assert.equal(await byId(page, 'cursor').count(), 0);
 
+  // The cursor walks over cells into the goal slots outside the short
+  // sides, and stops at any other edge: 11×7 from f4, six steps left reach
+  // the left goal; its slots cover ranks 3-5.
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+  assert.equal(await boardEl.getAttribute('data-cursor'), 'goal:left');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await boardEl.getAttribute('data-cursor'), 'goal:left', 'nothing left of a goal');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await boardEl.getAttribute('data-cursor'), 'goal:left', 'the goal spans ranks 3-5 only');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await boardEl.getAttribute('data-cursor'), 'a5');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await boardEl.getAttribute('data-cursor'), 'a6', 'no leaving the board beside a goal');
+  await page.keyboard.press('Enter');
+  assert.equal((await boardInfo(page)).ply, 0, 'Enter on a target that is not legal plays nothing');
+  await page.keyboard.press('Escape');
+  assert.equal(await boardEl.getAttribute('data-cursor'), '');
+
   // From the origin, one arrow press steps one cell along the ray; Enter plays it.
   const x = info.origin.charCodeAt(0) - 97;
   const y = Number(info.origin.slice(1)) - 1;
