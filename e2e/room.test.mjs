@@ -96,6 +96,10 @@ async function newPage(label, options = {}) {
       pageErrors.push(`[${label}] console: ${msg.text()}`);
     }
   });
+  // Every socket the page opens: a client that saw a version gap would
+  // reconnect to resync, so a steady page opens exactly one.
+  page.sockets = 0;
+  page.on('websocket', () => { page.sockets += 1; });
   page.label = label;
   return page;
 }
@@ -345,6 +349,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
     assert.equal(results[0].head, `${winner} wins`);
   }
   t.diagnostic(`game: ${played.join(' ')} -> ${results[0].head}, ${results[0].reason}`);
+  assert.equal(host.sockets, 1, 'the host never had to resync (event versions have no gaps)');
   // The spectator saw every move, in order.
   const specMoves = await spectator.locator('[data-testid="moves"] li').allTextContents();
   assert.deepEqual(specMoves, played, 'the spectator saw every move');
@@ -382,6 +387,13 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   await byId(guest, 'join-error').waitFor({ state: 'visible' });
   assert.match(await byId(guest, 'join-error').textContent(), new RegExp(unknown));
   assert.equal(new URL(guest.url()).pathname, '/');
+  // An unknown room's page says so instead of connecting.
+  const lost = await newPage('lost');
+  await lost.goto(`${base}/r/${unknown}`);
+  await byId(lost, 'not-found').waitFor({ state: 'visible' });
+  assert.match(await byId(lost, 'not-found').textContent(), new RegExp(unknown));
+  assert.equal(lost.sockets, 0);
+  await lost.context().close();
   // The real code, typed in lower case.
   await byId(guest, 'join-code').fill(code.toLowerCase());
   await byId(guest, 'join-room').click();
