@@ -592,6 +592,12 @@ test('a 360 px wide phone: no horizontal scroll, the board fits, tapping plays',
   await byId(desk, 'result').waitFor({ state: 'visible' });
   await noHorizontalScroll(phone, 'room page with the result');
 
-  for (const p of [phone, desk]) await p.context().close();
+  // The other player closes the browser: the phone shows them offline.
+  const deskSide = (await boardInfo(desk)).mySide;
+  assert.equal(await byId(phone, `offline-${deskSide}`).count(), 0);
+  await desk.context().close();
+  await byId(phone, `offline-${deskSide}`).waitFor({ state: 'visible' });
+
+  await phone.context().close();
   assertNoPageErrors();
 });

@@ -278,8 +278,10 @@ function renderPlayers() {
     const defends = m.state.defends?.[side];
     const children = [
       el('span', { class: `swatch side-${side}`, 'aria-hidden': 'true' }),
-      el('span', { class: 'player-name', text: p.name ?? member?.name ?? '?' }),
-      el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
+      el('span', { class: 'player-name' },
+        el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
+        ' ', p.name ?? member?.name ?? '?',
+        online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') })),
       el('span', { class: 'player-sub', text: defends ? `${colorName(side)}, ${t('game.defends', { side: t(`side.${defends}`) })}` : colorName(side) }),
     ];
     if (m.clock) {
