@@ -46,6 +46,7 @@ fn bench_search(c: &mut Criterion) {
         contempt: settings.contempt,
         tt_bits: settings.tt_bits,
         seed: 0,
+        ..Limits::default()
     };
     let cancel = AtomicBool::new(false);
     let nodes = search(&game, game.legal(), &limits, &cancel).nodes;

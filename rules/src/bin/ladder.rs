@@ -96,12 +96,21 @@ fn run(args: &[String]) -> Result<(), String> {
     for (strong, weak) in pairings {
         let t = Instant::now();
         let results = play_match(strong, weak, games, budget, threads, seed);
-        let wins = results.iter().filter(|r| **r == 1.0).count();
-        let draws = results.iter().filter(|r| **r == 0.5).count();
+        let wins = results.iter().filter(|r| r.score == 1.0).count();
+        let draws = results.iter().filter(|r| r.score == 0.5).count();
         let losses = results.len() - wins - draws;
-        let score: f64 = results.iter().sum();
+        let score: f64 = results.iter().map(|r| r.score).sum();
+        let mut reasons: Vec<(String, usize)> = Vec::new();
+        for r in &results {
+            match reasons.iter_mut().find(|(name, _)| *name == r.reason) {
+                Some((_, n)) => *n += 1,
+                None => reasons.push((r.reason.clone(), 1)),
+            }
+        }
+        reasons.sort();
+        let plies: usize = results.iter().map(|r| r.plies).sum();
         println!(
-            "{} vs {}: {:.1}% ({} wins, {} draws, {} losses in {} games, {:.0} s)",
+            "{} vs {}: {:.1}% ({} wins, {} draws, {} losses in {} games, {:.0} s; {:.0} plies a game; endings: {})",
             strong.name(),
             weak.name(),
             100.0 * score / results.len().max(1) as f64,
@@ -109,15 +118,29 @@ fn run(args: &[String]) -> Result<(), String> {
             draws,
             losses,
             results.len(),
-            t.elapsed().as_secs_f64()
+            t.elapsed().as_secs_f64(),
+            plies as f64 / results.len().max(1) as f64,
+            reasons
+                .iter()
+                .map(|(name, n)| format!("{name} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     println!("total {:.0} s", start.elapsed().as_secs_f64());
     Ok(())
 }
 
+/// How one game went, from the stronger side's point of view.
+struct GameResult {
+    score: f64,
+    /// The `EndReason`, prefixed `lost by` when the stronger side lost.
+    reason: String,
+    plies: usize,
+}
+
 /// Plays `games` games (colours alternating, pairs sharing an opening) and
-/// returns `strong`'s score in each.
+/// returns how each went for `strong`.
 fn play_match(
     strong: Player,
     weak: Player,
@@ -125,7 +148,7 @@ fn play_match(
     budget: Duration,
     threads: usize,
     seed: u64,
-) -> Vec<f64> {
+) -> Vec<GameResult> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(games));
     std::thread::scope(|scope| {
@@ -171,7 +194,7 @@ fn play_game(
     mut game: Jungle,
     budget: Duration,
     seed: u64,
-) -> f64 {
+) -> GameResult {
     let cancel = AtomicBool::new(false);
     let mut rng = Rng::new(seed);
     let strong_color = if strong_is_blue {
@@ -198,14 +221,17 @@ fn play_game(
         };
         game.play(&mv).expect("the bot plays legal moves");
     }
-    match game.outcome() {
-        Some(Outcome::Win { winner, .. }) => {
-            if *winner == strong_color.side() {
-                1.0
-            } else {
-                0.0
-            }
+    let (score, reason) = match game.outcome() {
+        Some(Outcome::Win { winner, reason }) if *winner == strong_color.side() => {
+            (1.0, reason.to_string())
         }
-        _ => 0.5,
+        Some(Outcome::Win { reason, .. }) => (0.0, format!("lost by {reason}")),
+        Some(other) => (0.5, other.reason().to_string()),
+        None => (0.5, "ply limit".to_string()),
+    };
+    GameResult {
+        score,
+        reason,
+        plies: game.ply(),
     }
 }

@@ -242,7 +242,11 @@ impl Position {
     /// path).
     #[inline]
     fn targets(&self, from: Square, role: Role) -> Bitboard {
-        let us = self.turn;
+        self.targets_of(self.turn, from, role)
+    }
+
+    #[inline]
+    fn targets_of(&self, us: Color, from: Square, role: Role) -> Bitboard {
         let mut targets = NEIGHBOURS[from.index()];
         if role != Role::Rat {
             targets &= Bitboard::LAND;
@@ -259,6 +263,19 @@ impl Position {
         let mut forbidden = self.board.by_color(us);
         forbidden.set(us.den());
         targets & !forbidden
+    }
+
+    /// How many squares `color`'s animals could move to if it were their
+    /// turn, counting every enemy-occupied target (captures not checked):
+    /// a cheap mobility measure for the evaluation.
+    pub fn mobility(&self, color: Color) -> u32 {
+        self.board
+            .by_color(color)
+            .map(|from| {
+                let role = self.board.piece_at(from).expect("own piece").role;
+                self.targets_of(color, from, role).count()
+            })
+            .sum()
     }
 
     /// Adds every move the rules allow on this board to `out`, ignoring the

@@ -30,17 +30,27 @@ const ADVANCE: [i32; 16] = [0, 180, 100, 64, 44, 32, 24, 18, 13, 9, 6, 4, 2, 1, 
 /// How much each animal's advance counts, in eighths.
 const ATTACK_WEIGHT: [i32; 8] = [6, 3, 4, 5, 6, 8, 8, 8];
 
+/// Points per reachable square.
+pub const DEFAULT_MOBILITY: i32 = 0;
+
 /// The evaluation tables and noise settings of one search.
 pub struct Eval {
     /// `table[colour][role][square]`, from Blue's point of view sign aside.
     table: Box<[[[i32; 63]; 8]; 2]>,
     noise: i32,
     seed: u64,
+    mobility: i32,
 }
 
 impl Eval {
     /// `noise` is the half-width of the per-position noise (0 for none).
     pub fn new(noise: i32, seed: u64) -> Eval {
+        Eval::with_mobility(noise, seed, DEFAULT_MOBILITY)
+    }
+
+    /// Like [`Eval::new`] with `mobility` points per square an animal can
+    /// reach.
+    pub fn with_mobility(noise: i32, seed: u64, mobility: i32) -> Eval {
         let mut table = Box::new([[[0i32; 63]; 8]; 2]);
         for color in Color::BOTH {
             for role in Role::ALL {
@@ -53,6 +63,7 @@ impl Eval {
             table,
             noise: noise.max(0),
             seed: mix(seed ^ 0xA5A5_5A5A_DEAD_BEEF),
+            mobility,
         }
     }
 
@@ -82,6 +93,10 @@ impl Eval {
         let threat = Position::neighbours(us.den()) & board.by_color(us.other());
         if threat.any() {
             total -= 150 * threat.count() as i32;
+        }
+        if self.mobility != 0 {
+            let m = pos.mobility(us) as i32 - pos.mobility(us.other()) as i32;
+            total += self.mobility * m;
         }
         total += 10; // the move
         if self.noise > 0 {

@@ -8,10 +8,12 @@
 //!
 //! | level | depth | time | mistakes |
 //! |---|---|---|---|
-//! | [`Level::Beginner`] | 2 plies | 5% of the budget | ±150 evaluation noise, a random safe move 1 time in 4 |
-//! | [`Level::Amateur`] | 4 plies | 15% | ±60 noise, a random safe move 1 time in 20 |
-//! | [`Level::Professional`] | 6 plies | 35% | none |
+//! | [`Level::Beginner`] | 1 ply + captures | 5% of the budget | ±150 evaluation noise, a random safe move 1 time in 4 |
+//! | [`Level::Amateur`] | 3 plies | 15% | ±60 noise, a random safe move 1 time in 20 |
+//! | [`Level::Professional`] | 4 plies | 35% | none |
 //! | [`Level::Master`] | unlimited | the whole budget | none |
+//!
+//! (Each search also resolves captures and den defence at its leaves.)
 //!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
 //! the caller gives another); the other levels take their share of it.
@@ -83,7 +85,7 @@ impl Level {
     pub fn settings(self) -> Settings {
         match self {
             Level::Beginner => Settings {
-                max_depth: 2,
+                max_depth: 1,
                 time_share: 0.05,
                 noise: 150,
                 blunder: 0.25,
@@ -91,7 +93,7 @@ impl Level {
                 contempt: 0,
             },
             Level::Amateur => Settings {
-                max_depth: 4,
+                max_depth: 3,
                 time_share: 0.15,
                 noise: 60,
                 blunder: 0.05,
@@ -99,7 +101,7 @@ impl Level {
                 contempt: 0,
             },
             Level::Professional => Settings {
-                max_depth: 6,
+                max_depth: 4,
                 time_share: 0.35,
                 noise: 0,
                 blunder: 0.0,
@@ -194,6 +196,7 @@ pub fn analyse(
         contempt: settings.contempt,
         tt_bits: settings.tt_bits,
         seed: rng.next_u64(),
+        ..Limits::default()
     };
     let result = search(game, &candidates, &limits, cancel);
     Some((result.best.unwrap_or(candidates[0]), Some(result)))

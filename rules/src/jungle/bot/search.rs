@@ -41,6 +41,12 @@ pub struct Limits {
     /// The transposition table holds `2^tt_bits` entries of 16 bytes.
     pub tt_bits: u32,
     pub seed: u64,
+    /// Null-move pruning on (for experiments; on at every level).
+    pub null_move: bool,
+    /// Late-move reductions on (for experiments; on at every level).
+    pub reductions: bool,
+    /// Evaluation points per square an animal can reach.
+    pub mobility: i32,
 }
 
 impl Default for Limits {
@@ -52,6 +58,9 @@ impl Default for Limits {
             contempt: 0,
             tt_bits: 18,
             seed: 0,
+            null_move: true,
+            reductions: true,
+            mobility: super::eval::DEFAULT_MOBILITY,
         }
     }
 }
@@ -87,6 +96,8 @@ pub struct Searcher<'a> {
     stopped: bool,
     root_color: Color,
     contempt: i32,
+    null_move: bool,
+    reductions: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -95,7 +106,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             pos: game.position().clone(),
             hist: game.history().clone(),
-            eval: Eval::new(limits.noise, limits.seed),
+            eval: Eval::with_mobility(limits.noise, limits.seed, limits.mobility),
             tt: Tt::new(limits.tt_bits),
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 63]; 63]; 2]),
@@ -106,6 +117,8 @@ impl<'a> Searcher<'a> {
             stopped: false,
             root_color: game.position().turn(),
             contempt: limits.contempt,
+            null_move: limits.null_move,
+            reductions: limits.reductions,
         }
     }
 
@@ -159,7 +172,7 @@ impl<'a> Searcher<'a> {
                 }
                 // Another iteration costs several times this one: do not
                 // start it if it cannot finish.
-                if self.start.elapsed() * 3 > self.deadline - self.start {
+                if self.start.elapsed() * 2 > self.deadline - self.start {
                     break;
                 }
             }
@@ -185,10 +198,15 @@ impl<'a> Searcher<'a> {
         let mut best = None;
         let mut best_score = -INF;
         let mut best_index = 0;
+        let enemy_den = self.pos.turn().other().den();
         for (i, &mv) in order.iter().enumerate() {
             self.make(mv);
             let mut score;
-            if i == 0 {
+            if mv.to == enemy_den {
+                // Deeper nodes never make a den entry (they score it before
+                // moving), the root must.
+                score = WIN - 1;
+            } else if i == 0 {
                 score = -self.search(depth - 1, 1, -beta, -alpha);
             } else {
                 score = -self.search(depth - 1, 1, -alpha - 1, -alpha);
@@ -298,7 +316,17 @@ impl<'a> Searcher<'a> {
             return self.quiesce(ply, alpha, beta, 0);
         }
         let pv_node = beta - alpha > 1;
-        let hash = self.pos.hash();
+        // The shuttle limit makes the legal moves depend on the path: a
+        // banned move is part of the table key.
+        let hash = match self.hist.shuttle_ban() {
+            None => self.pos.hash(),
+            Some(ban) => {
+                self.pos.hash()
+                    ^ super::rng::mix(
+                        0x5348_5554 ^ (ban.from.index() as u64 * 64) ^ ban.to.index() as u64,
+                    )
+            }
+        };
         let hit = self.tt.probe(hash);
         if let Some(hit) = hit {
             if !pv_node && hit.depth >= depth {
@@ -315,7 +343,8 @@ impl<'a> Searcher<'a> {
         }
 
         // Null move: if passing still fails high, a real move will too.
-        if !pv_node
+        if self.null_move
+            && !pv_node
             && !in_danger
             && depth >= 3
             && beta.abs() < WIN_BOUND
@@ -369,7 +398,12 @@ impl<'a> Searcher<'a> {
             if i == 0 {
                 score = -self.search(depth - 1, ply + 1, -beta, -alpha);
             } else {
-                let reduce = if depth >= 3 && i >= 3 && quiet && !in_danger && keys[i] < KILLER_KEY
+                let reduce = if self.reductions
+                    && depth >= 3
+                    && i >= 3
+                    && quiet
+                    && !in_danger
+                    && keys[i] < KILLER_KEY
                 {
                     if i >= 8 && depth >= 5 {
                         2
