@@ -680,3 +680,83 @@ proptest! {
         prop_assert_eq!(Jungle::try_from(View::from(game.clone())).unwrap(), game);
     }
 }
+
+// ---- JSON (the wire form) ---------------------------------------------------------
+
+#[test]
+fn json_view_has_the_documented_fields() {
+    let mut game = Jungle::start();
+    play_all(&mut game, &["8 a3-a4"]);
+    let json = serde_json::to_value(&game).unwrap();
+    let object = json.as_object().unwrap();
+    let mut keys: Vec<&str> = object.keys().map(|k| k.as_str()).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "last_move",
+            "legal_moves",
+            "moves",
+            "no_capture",
+            "options",
+            "outcome",
+            "pieces",
+            "ply",
+            "position",
+            "shuttle_ban",
+            "start",
+            "to_move",
+        ]
+    );
+    assert_eq!(json["last_move"], "8 a3-a4");
+    assert_eq!(json["to_move"], 1);
+    assert_eq!(json["ply"], 1);
+    assert_eq!(json["outcome"], serde_json::Value::Null);
+    assert!(json["pieces"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!({"side": 0, "rank": 8, "square": "a4"})));
+    let back: Jungle = serde_json::from_value(json).unwrap();
+    assert_eq!(back, game);
+}
+
+#[test]
+fn json_outcome_and_options_use_their_wire_names() {
+    let mut game = Jungle::new(&Options {
+        clock: Some((5, 3)),
+        start: None,
+    })
+    .unwrap();
+    game.timeout();
+    let json = serde_json::to_value(&game).unwrap();
+    assert_eq!(
+        json["outcome"],
+        serde_json::json!({"kind": "win", "winner": 1, "reason": "timeout"})
+    );
+    assert_eq!(
+        json["options"],
+        serde_json::json!({"clock": [5, 3], "start": null})
+    );
+    let options: Options = serde_json::from_str("{}").unwrap();
+    assert_eq!(options, Options::default());
+    let options: Options = serde_json::from_str(r#"{"clock": [3, 2]}"#).unwrap();
+    assert_eq!(options.clock, Some((3, 2)));
+    assert!(serde_json::from_str::<Options>(r#"{"clok": [3, 2]}"#).is_err());
+    let back: Jungle = serde_json::from_value(json).unwrap();
+    assert_eq!(back, game);
+}
+
+#[test]
+fn json_moves_are_notation_strings() {
+    let m = mv("7 a4xd4");
+    assert_eq!(serde_json::to_string(&m).unwrap(), r#""7 a4xd4""#);
+    assert_eq!(serde_json::from_str::<Move>(r#""7 a4xd4""#).unwrap(), m);
+    assert!(serde_json::from_str::<Move>(r#""7 a4?d4""#).is_err());
+}
+
+#[test]
+fn json_with_an_illegal_move_is_refused() {
+    let json = serde_json::json!({"moves": ["8 a3-a4", "8 a4-a5"]});
+    let e = serde_json::from_value::<Jungle>(json).unwrap_err();
+    assert!(e.to_string().contains("move 2"), "{e}");
+}
