@@ -1,2 +1,89 @@
-// Placeholder until the quoridor benchmark lands (its engineer replaces this file).
-fn main() {}
+//! Quoridor speed: perft(3) and perft(4) from the 2-player 9×9 start (the
+//! make/unmake perft with bulk counting at the last ply, and the generic
+//! clone-per-node `game::perft` for reference), and legal-move generation
+//! on a mid-game 13×13 position with 8 pawns.
+//!
+//! ```text
+//! cargo bench -p rules --bench quoridor
+//! ```
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rules::game::Game;
+use rules::quoridor::{perft, GoalMode, Move, Options, Quoridor, WallStock};
+
+fn bench_perft(c: &mut Criterion) {
+    let game = Quoridor::new(&Options::default()).expect("default options are valid");
+    let mut group = c.benchmark_group("quoridor_perft");
+    group.sample_size(10);
+    for depth in [3u32, 4] {
+        let nodes = perft(&game, depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("fast/depth{depth}"), |b| {
+            b.iter(|| perft(black_box(&game), black_box(depth)))
+        });
+    }
+    let depth = 2;
+    group.throughput(Throughput::Elements(rules::game::perft(&game, depth)));
+    group.bench_function(format!("generic/depth{depth}"), |b| {
+        b.iter(|| rules::game::perft(black_box(&game), black_box(depth)))
+    });
+    group.finish();
+}
+
+/// A 13×13 game with 8 pawns and 10 walls each, after 64 plies (8 turns
+/// each) of a fixed pseudo-random line that places a wall every other turn.
+fn midgame_13x13() -> Quoridor {
+    let mut game = Quoridor::new(&Options {
+        size: 13,
+        players: 8,
+        walls: WallStock::Fixed(10),
+        goal: GoalMode::Edge,
+        ..Options::default()
+    })
+    .expect("valid options");
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..64 {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let r = (x >> 33) as usize;
+        let moves = game.legal_moves();
+        let walls: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, Move::Wall(_)))
+            .collect();
+        let mv = if r.is_multiple_of(2) && !walls.is_empty() {
+            walls[r / 2 % walls.len()]
+        } else {
+            moves[r / 2 % moves.len()]
+        };
+        game.play(&mv).expect("listed moves are legal");
+        assert!(!game.is_over(), "the bench line must stay in mid-game");
+    }
+    game
+}
+
+fn bench_movegen(c: &mut Criterion) {
+    let game = midgame_13x13();
+    let moves = game.legal_moves().len();
+    eprintln!(
+        "13×13 mid-game: {} walls on the board, {} legal moves for the side to move",
+        game.walls().len(),
+        moves
+    );
+    let mut group = c.benchmark_group("quoridor_movegen");
+    group.throughput(Throughput::Elements(moves as u64));
+    group.bench_function("legal_moves/13x13_8_pawns", |b| {
+        b.iter(|| black_box(&game).legal_moves())
+    });
+    group.bench_function("count/13x13_8_pawns", |b| {
+        b.iter(|| perft(black_box(&game), 1))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_movegen);
+criterion_main!(benches);

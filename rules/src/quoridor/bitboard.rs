@@ -68,17 +68,6 @@ impl Bitboard {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
-    /// The lowest index in the set.
-    #[inline]
-    pub fn first(self) -> Option<u8> {
-        for (i, w) in self.0.iter().enumerate() {
-            if *w != 0 {
-                return Some((i as u32 * 64 + w.trailing_zeros()) as u8);
-            }
-        }
-        None
-    }
-
     /// Every index moved up by `N` bits (`0 < N < 64`); bits pushed past
     /// 255 are lost.
     #[inline]
@@ -206,9 +195,8 @@ mod tests {
         }
         assert_eq!(b.collect::<Vec<_>>(), vec![3, 64, 130, 255]);
         assert_eq!(b.count(), 4);
-        assert_eq!(b.first(), Some(3));
         b.remove(3);
-        assert_eq!(b.first(), Some(64));
+        assert_eq!(b.next(), Some(64));
     }
 
     #[test]

@@ -11,9 +11,6 @@ use super::bitboard::{Bitboard, STRIDE};
 use super::cell::{Cell, Direction};
 use super::wall::{Orientation, Wall};
 
-/// Deepest breadth-first layer a board can need (one per cell of 13×13).
-const MAX_LAYERS: usize = 13 * 13 + 1;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
     size: u8,
@@ -27,9 +24,6 @@ pub struct Board {
     /// way is blocked by a wall or by the edge of the board.
     blocked: [Bitboard; 4],
 }
-
-/// A breadth-first search needed more layers than its buffer holds.
-struct TooDeep;
 
 /// The corner points covered by horizontal walls `h` and vertical walls `v`.
 #[inline]
@@ -232,6 +226,22 @@ impl Board {
         }
     }
 
+    /// Whether `goal` can be walked to from `from` by plain steps that
+    /// never enter a cell of `avoid` (other pawns, say).
+    pub fn reaches_avoiding(&self, from: Cell, goal: Bitboard, avoid: Bitboard) -> bool {
+        let mut seen = Bitboard::from_index(from.index());
+        loop {
+            if (seen & goal).any() {
+                return true;
+            }
+            let next = self.expand(seen) & !avoid | seen;
+            if next == seen {
+                return false;
+            }
+            seen = next;
+        }
+    }
+
     /// The fewest steps from `from` to any cell of `goal` around walls,
     /// ignoring pawns; `None` if walled off.
     pub fn distance(&self, from: Cell, goal: Bitboard) -> Option<u32> {
@@ -250,63 +260,69 @@ impl Board {
         }
     }
 
-    /// The wall slots that would cut one shortest path from `from` to
-    /// `goal` (indexed by orientation), or `None` if there is no path. A
-    /// wall outside these slots leaves that path, hence the pawn's
-    /// connection, intact.
-    pub fn path_cuts(&self, from: Cell, goal: Bitboard) -> Option<[Bitboard; 2]> {
-        // Most paths are short: try with a small array before a full one.
-        let mut small = [Bitboard::EMPTY; 40];
-        if let Ok(cuts) = self.path_cuts_in(&mut small, from, goal) {
-            return cuts;
+    /// The regions wall `w`, already placed, has closed off: the pieces
+    /// its face of the board fell into, all but one (the unnamed rest).
+    ///
+    /// Every piece holds one of the four cells beside the wall (before the
+    /// wall the face was connected, so each piece touches a blocked edge).
+    /// Those cells are joined pairwise by flooding both ends in lockstep:
+    /// a detour costs about its length, a closed piece the size of the
+    /// smaller side; the whole board is never searched.
+    pub fn split_by(&self, w: Wall) -> [Option<Bitboard>; 3] {
+        let s = w.cell.index();
+        let up = STRIDE as u8;
+        let ends = match w.orientation {
+            Orientation::Horizontal => [s, s + up, s + 1, s + up + 1],
+            Orientation::Vertical => [s, s + 1, s + up, s + up + 1],
+        };
+        let mut regions = [None; 3];
+        let mut found = 0;
+        let mut closed = Bitboard::EMPTY;
+        // A cell of the piece that may still be the rest.
+        let mut rest: Option<u8> = None;
+        for c in ends {
+            if closed.contains(c) {
+                continue;
+            }
+            let Some(r) = rest else {
+                rest = Some(c);
+                continue;
+            };
+            if let Some(piece) = self.separate(r, c) {
+                regions[found] = Some(piece);
+                found += 1;
+                closed |= piece;
+                if piece.contains(r) {
+                    rest = Some(c);
+                }
+            }
         }
-        match self.path_cuts_in(&mut [Bitboard::EMPTY; MAX_LAYERS], from, goal) {
-            Ok(cuts) => cuts,
-            Err(TooDeep) => unreachable!("a board has at most {MAX_LAYERS} layers"),
-        }
+        regions
     }
 
-    fn path_cuts_in(
-        &self,
-        layers: &mut [Bitboard],
-        from: Cell,
-        goal: Bitboard,
-    ) -> Result<Option<[Bitboard; 2]>, TooDeep> {
-        layers[0] = Bitboard::from_index(from.index());
-        let mut seen = layers[0];
-        let mut k = 0;
-        while (layers[k] & goal).is_empty() {
-            let next = self.expand(layers[k]) & !seen;
-            if next.is_empty() {
-                return Ok(None);
+    /// Floods from cells `a` and `b` in turn until they meet (`None`) or
+    /// one of them fills a closed region, which is returned.
+    fn separate(&self, a: u8, b: u8) -> Option<Bitboard> {
+        let mut sa = Bitboard::from_index(a);
+        let mut sb = Bitboard::from_index(b);
+        loop {
+            let na = self.expand(sa);
+            if (na & sb).any() {
+                return None;
             }
-            seen |= next;
-            k += 1;
-            *layers.get_mut(k).ok_or(TooDeep)? = next;
-        }
-        // Walk back from a goal cell, recording the edges crossed: a
-        // vertical edge by its lower cell, a horizontal one by its left cell.
-        let mut vertical = Bitboard::EMPTY;
-        let mut horizontal = Bitboard::EMPTY;
-        let mut c = Cell::from_index((layers[k] & goal).first().expect("goal reached"));
-        for j in (1..=k).rev() {
-            let d = Direction::ALL
-                .into_iter()
-                .find(|&d| !self.is_blocked(c, d) && layers[j - 1].contains(c.step(d).index()))
-                .expect("a breadth-first layer is reached from the previous one");
-            let n = c.step(d);
-            match d {
-                Direction::Up | Direction::Down => vertical.insert(c.index().min(n.index())),
-                Direction::Left | Direction::Right => horizontal.insert(c.index().min(n.index())),
+            if na == sa {
+                return Some(sa);
             }
-            c = n;
+            sa = na;
+            let nb = self.expand(sb);
+            if (nb & sa).any() {
+                return None;
+            }
+            if nb == sb {
+                return Some(sb);
+            }
+            sb = nb;
         }
-        // A horizontal wall at slot s blocks the vertical edges at s and
-        // s+1; a vertical wall the horizontal edges at s and s+16.
-        Ok(Some([
-            self.slots & (vertical | vertical.shr::<1>()),
-            self.slots & (horizontal | horizontal.shr::<STRIDE>()),
-        ]))
     }
 
     /// Where a pawn on `from` may go when the cells in `occupied` hold
@@ -446,6 +462,23 @@ mod tests {
     }
 
     #[test]
+    fn split_by_finds_the_region_a_wall_closes() {
+        let mut b = Board::new(9);
+        b.place(wall("a1h"));
+        let open = wall("c1h");
+        b.place(open);
+        // c1h leaves every cell joined.
+        assert_eq!(b.split_by(open), [None; 3]);
+        b.remove(open);
+        let shut = wall("b1v");
+        b.place(shut);
+        // b1v shuts {a1, b1}; c1, c2 and b2 stay joined.
+        let pocket =
+            Bitboard::from_index(cell("a1").index()) | Bitboard::from_index(cell("b1").index());
+        assert_eq!(b.split_by(shut), [Some(pocket), None, None]);
+    }
+
+    #[test]
     fn distance_goes_around_walls() {
         let mut b = Board::new(9);
         let top = Bitboard::rectangle(9, 9) & !Bitboard::rectangle(9, 8);
@@ -454,7 +487,5 @@ mod tests {
         b.place(wall("e1v"));
         // From e1 the way up and right is shut: go round by c1.
         assert_eq!(b.distance(cell("e1"), top), Some(10));
-        let cuts = b.path_cuts(cell("e1"), top).unwrap();
-        assert!(cuts.iter().any(|c| c.any()));
     }
 }

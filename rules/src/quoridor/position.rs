@@ -158,10 +158,10 @@ impl Quoridor {
     /// 2. A wall that does not join two points of one barrier (the border
     ///    and the walls chained to it, or the floating walls) closes no
     ///    loop, so it cuts no one off ([`Board::loop_closing_slots`]).
-    /// 3. A wall that cuts none of the pawns' current shortest paths
-    ///    leaves every pawn connected ([`Board::path_cuts`]).
-    /// 4. Only the rest get a flood fill, for just the pawns whose path
-    ///    they cut.
+    /// 3. The few walls left are checked locally: a region cut off is
+    ///    found by flooding both sides of the wall in lockstep
+    ///    ([`Board::split_by`]), and only a pawn whose goal reaches into
+    ///    such a region gets a full path search.
     pub(crate) fn legal_wall_sets(&self) -> [Bitboard; 2] {
         let mut free = self.board.free_slots();
         let touch = self.board.loop_closing_slots();
@@ -169,46 +169,45 @@ impl Quoridor {
         if risky[0].is_empty() && risky[1].is_empty() {
             return free;
         }
-        // With one or two risky walls a flood fill each is cheaper than
-        // finding every pawn's path first.
-        let direct = risky[0].count() + risky[1].count() <= 2;
-        let mut cuts = [[Bitboard::EMPTY; 2]; MAX_PAWNS];
-        let mut any_cut = risky;
-        if !direct {
-            any_cut = [Bitboard::EMPTY; 2];
-            let sides = self.sides as usize;
-            for ((cut, pawn), goal) in cuts
-                .iter_mut()
-                .zip(&self.pawns)
-                .zip(&self.goals)
-                .take(sides)
-            {
-                if let Some(c) = pawn {
-                    *cut = self
-                        .board
-                        .path_cuts(*c, *goal)
-                        .expect("every pawn keeps a path to its goal");
-                    any_cut[0] |= cut[0];
-                    any_cut[1] |= cut[1];
-                }
-            }
-        }
         for o in Orientation::BOTH {
-            for s in risky[o.index()] & any_cut[o.index()] {
-                let mut board = self.board;
-                board.place(Wall::new(Cell::from_index(s), o));
-                let cut_off = (0..self.sides as usize).any(|i| {
-                    self.pawns[i].is_some_and(|c| {
-                        (direct || cuts[i][o.index()].contains(s))
-                            && !board.reaches(Bitboard::from_index(c.index()), self.goals[i])
-                    })
-                });
-                if cut_off {
+            for s in risky[o.index()] {
+                let wall = Wall::new(Cell::from_index(s), o);
+                if self.cuts_anyone_off(wall) {
                     free[o.index()].remove(s);
                 }
             }
         }
         free
+    }
+
+    /// Whether placing `wall` (free, and able to close a loop) would leave
+    /// some pawn without a path to its goal. Only the regions the wall
+    /// closes off ([`Board::split_by`]) can hurt: a pawn inside one needs a
+    /// goal cell inside it; a pawn outside them all keeps its way unless
+    /// its goal reaches into one, and only then is its path searched again.
+    fn cuts_anyone_off(&self, wall: Wall) -> bool {
+        let mut board = self.board;
+        board.place(wall);
+        let regions = board.split_by(wall);
+        let closed = regions
+            .iter()
+            .flatten()
+            .fold(Bitboard::EMPTY, |a, r| a | *r);
+        if closed.is_empty() {
+            return false;
+        }
+        (0..self.sides as usize).any(|i| {
+            let Some(c) = self.pawns[i] else {
+                return false;
+            };
+            let goal = self.goals[i];
+            match regions.iter().flatten().find(|r| r.contains(c.index())) {
+                Some(region) => (goal & *region).is_empty(),
+                None => {
+                    (goal & closed).any() && !board.reaches(Bitboard::from_index(c.index()), goal)
+                }
+            }
+        })
     }
 
     /// Number of pawn moves and walls for the side to move (no pass): the
@@ -240,7 +239,11 @@ impl Quoridor {
                 let mut others = self.occupied;
                 others.remove(qc.index());
                 let goal = self.goals[q.index()];
-                if self.board.pawn_reaches(qc, others, goal) {
+                // Plain steps around every pawn are legal moves: if they
+                // get Q home, Q is not stuck (the common, cheap case).
+                if self.board.reaches_avoiding(qc, goal, others)
+                    || self.board.pawn_reaches(qc, others, goal)
+                {
                     return false;
                 }
                 others.remove(p.index());

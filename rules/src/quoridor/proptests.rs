@@ -8,6 +8,15 @@ use super::bitboard::Bitboard;
 use super::*;
 use crate::game::{EndReason, Game, Side};
 
+/// 24 cases by default; `PROPTEST_CASES=2000 cargo test --release ...`
+/// for a deeper run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24)
+}
+
 fn any_options() -> impl Strategy<Value = Options> {
     (
         prop::sample::select(SIZES.to_vec()),
@@ -87,7 +96,7 @@ fn any_move() -> impl Strategy<Value = Move> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_every_pawn_connected_and_accept_generated_moves(

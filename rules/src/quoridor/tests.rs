@@ -698,3 +698,34 @@ fn perft_cli_reads_options_and_moves() {
     assert!(perft_cli(1, &flags(&["--goal", "middle"])).is_err());
     assert!(perft_cli(1, &flags(&["--walls", "4"])).is_err());
 }
+
+#[test]
+fn wall_shutting_a_detour_through_a_pocket_is_refused() {
+    // Found by the wall-filter proptest. Side 0's only way home ran
+    // h6-i6-i7-h7 through the pocket {i6, i7}; h6v closes the pocket *and*
+    // cuts h6 from h7, so the board falls into three pieces.
+    let walls = "b1h f3h c4h e4h a5h h5h j5h a6h c6h e6h g6h j6h d7h i7h g8h i8h c9h \
+                 h9h b10h h10h j10h d1v g1v h1v j1v e2v f2v a3v b3v d3v h3v g4v i4v \
+                 d6v i6v b7v e7v f8v a9v g9v c10v d10v e10v f10v";
+    let walls: Vec<&str> = walls.split_whitespace().collect();
+    let mut q = position(
+        Options {
+            size: 11,
+            players: 3,
+            walls: WallStock::Fixed(20),
+            ..Options::default()
+        },
+        &["f1", "a6", "f11"],
+        &walls,
+        0,
+    );
+    let h6v: Wall = "h6v".parse().unwrap();
+    assert!(!q.legal_walls().contains(&h6v));
+    assert_eq!(
+        q.play(&Move::Wall(h6v)),
+        Err(PlayError::WallEncloses {
+            wall: h6v,
+            side: Side(0)
+        })
+    );
+}
