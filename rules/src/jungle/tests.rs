@@ -540,6 +540,19 @@ fn perft_from_start_is_pinned() {
     }
 }
 
+/// Deeper pins, too slow for a debug run:
+/// `cargo test --release -p rules perft_deep -- --ignored`.
+/// No history rule can act within 6 plies of the start, so these are plain
+/// move-tree counts; an independent brute-force script reproduces depths
+/// 1 to 5.
+#[test]
+#[ignore]
+fn perft_deep_from_start_is_pinned() {
+    let game = Jungle::start();
+    assert_eq!(perft(&game, 5), 5_111_620);
+    assert_eq!(perft(&game, 6), 100_453_636);
+}
+
 /// Rats in both rivers, jumpers on the banks, pieces on traps; the counts
 /// come from an independent brute-force script (no history rules matter
 /// within 4 plies).
