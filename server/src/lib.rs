@@ -57,6 +57,13 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
     let router = app::router(app);
+    // Game messages are small and latency-bound: send them at once instead
+    // of letting Nagle's algorithm wait for more bytes.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+    });
     let task = tokio::spawn(async move {
         axum::serve(listener, router)
             .with_graceful_shutdown(async {

@@ -448,9 +448,18 @@ async fn a_player_offline_past_the_grace_time_forfeits_by_abandon() {
     let server = TestServer::start_with(|c| c.abandon_secs = 1).await;
     let mut t = table(&server, Value::Null).await;
     let (_, host_first) = t.start().await;
-    let common::Table { host, guest, mut spectator, .. } = t;
+    let common::Table {
+        host,
+        guest,
+        mut spectator,
+        ..
+    } = t;
     // The side-0 player stays, the other one leaves.
-    let (stayer, leaver) = if host_first { (host, guest) } else { (guest, host) };
+    let (stayer, leaver) = if host_first {
+        (host, guest)
+    } else {
+        (guest, host)
+    };
     leaver.close().await;
     let end = loop {
         let event = spectator.next_match().await;

@@ -14,6 +14,7 @@ use rules::clock::Clock;
 use rules::{EndReason, Outcome, Side, TimeControl};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
@@ -274,12 +275,12 @@ impl Room {
     }
 
     fn send_to(&mut self, conn: u64, text: String) {
-        let overflow = match self.subscribers.get(&conn) {
-            Some(sub) => sub.outbox.try_send(Utf8Bytes::from(text)).is_err(),
-            None => false,
+        let sent = match self.subscribers.get(&conn) {
+            Some(sub) => sub.outbox.try_send(Utf8Bytes::from(text)),
+            None => Ok(()),
         };
-        if overflow {
-            self.drop_slow(conn);
+        if let Err(e) = sent {
+            self.drop_unreachable(conn, e);
         }
     }
 
@@ -290,19 +291,23 @@ impl Room {
         self.version += 1;
         event["v"] = json!(self.version);
         let text = Utf8Bytes::from(event.to_string());
-        let slow: Vec<u64> = self
+        let failed: Vec<(u64, TrySendError<Utf8Bytes>)> = self
             .subscribers
             .iter()
-            .filter(|(_, sub)| sub.outbox.try_send(text.clone()).is_err())
-            .map(|(&conn, _)| conn)
+            .filter_map(|(&conn, sub)| sub.outbox.try_send(text.clone()).err().map(|e| (conn, e)))
             .collect();
-        for conn in slow {
-            self.drop_slow(conn);
+        for (conn, e) in failed {
+            self.drop_unreachable(conn, e);
         }
     }
 
-    fn drop_slow(&mut self, conn: u64) {
-        warn!(room = %self.code, conn, "dropping a connection whose send queue is full");
+    /// A connection we could not queue a message for: either it stopped
+    /// reading (queue full: drop it, it resyncs on reconnect) or it is
+    /// already closing (its `Detach` is on the way).
+    fn drop_unreachable(&mut self, conn: u64, error: TrySendError<Utf8Bytes>) {
+        if matches!(error, TrySendError::Full(_)) {
+            warn!(room = %self.code, conn, "dropping a connection whose send queue is full");
+        }
         self.detach(conn);
     }
 
@@ -739,6 +744,7 @@ impl Room {
             "you": {
                 "member": member_tag(sub.member),
                 "name": me.and_then(|m| m.name.clone()),
+                "seat": me.and_then(|m| m.seat),
                 "host": me.is_some_and(|m| m.host),
             },
             "room": self.room_view(&base),
