@@ -16,9 +16,7 @@ impl Flags {
             let name = arg
                 .strip_prefix("--")
                 .ok_or_else(|| format!("expected --flag, found {arg:?}"))?;
-            let value = it
-                .next()
-                .ok_or_else(|| format!("--{name} needs a value"))?;
+            let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
             pairs.push((name.to_string(), value.clone()));
         }
         Ok(Flags { pairs })
@@ -47,7 +45,10 @@ impl Flags {
     pub fn only(&self, known: &[&str]) -> Result<(), String> {
         for (n, _) in &self.pairs {
             if !known.contains(&n.as_str()) {
-                return Err(format!("unknown option --{n} (known: {})", known.join(", ")));
+                return Err(format!(
+                    "unknown option --{n} (known: {})",
+                    known.join(", ")
+                ));
             }
         }
         Ok(())

@@ -128,7 +128,13 @@ mod tests {
 
     #[test]
     fn increment_is_added_after_each_move() {
-        let mut c = Clock::new(TimeControl::Clock { minutes: 5, increment: 3 }, 2);
+        let mut c = Clock::new(
+            TimeControl::Clock {
+                minutes: 5,
+                increment: 3,
+            },
+            2,
+        );
         c.start_turn(Side(0), 1_000);
         assert!(c.finish_turn(2_000));
         assert_eq!(c.remaining(Side(0), 2_000), 300_000 - 1_000 + 3_000);
@@ -137,7 +143,13 @@ mod tests {
 
     #[test]
     fn move_after_the_flag_is_refused() {
-        let mut c = Clock::new(TimeControl::Clock { minutes: 3, increment: 2 }, 2);
+        let mut c = Clock::new(
+            TimeControl::Clock {
+                minutes: 3,
+                increment: 2,
+            },
+            2,
+        );
         c.start_turn(Side(1), 0);
         assert_eq!(c.deadline(), Some(180_000));
         assert!(!c.finish_turn(180_000));
@@ -164,7 +176,13 @@ mod tests {
 
     #[test]
     fn stop_keeps_the_time_used_without_increment() {
-        let mut c = Clock::new(TimeControl::Clock { minutes: 3, increment: 2 }, 2);
+        let mut c = Clock::new(
+            TimeControl::Clock {
+                minutes: 3,
+                increment: 2,
+            },
+            2,
+        );
         c.start_turn(Side(0), 0);
         c.stop(5_000);
         assert_eq!(c.remaining(Side(0), 9_999), 175_000);

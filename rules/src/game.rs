@@ -111,11 +111,18 @@ impl Display for EndReason {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Outcome {
     /// One side won.
-    Win { winner: Side, reason: EndReason },
-    Draw { reason: EndReason },
+    Win {
+        winner: Side,
+        reason: EndReason,
+    },
+    Draw {
+        reason: EndReason,
+    },
     /// Ended with no result (for example, everyone left before two moves
     /// were made).
-    Aborted { reason: EndReason },
+    Aborted {
+        reason: EndReason,
+    },
 }
 
 impl Outcome {
@@ -128,9 +135,9 @@ impl Outcome {
 
     pub fn reason(&self) -> EndReason {
         match self {
-            Outcome::Win { reason, .. } | Outcome::Draw { reason } | Outcome::Aborted { reason } => {
-                *reason
-            }
+            Outcome::Win { reason, .. }
+            | Outcome::Draw { reason }
+            | Outcome::Aborted { reason } => *reason,
         }
     }
 }
