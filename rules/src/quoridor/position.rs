@@ -2,9 +2,10 @@
 //! winning, the draw limit, forfeits, and the [`Game`] implementation.
 //!
 //! Wall legality is the expensive rule, so it is layered (see
-//! [`Quoridor::legal_walls`]): bitboard masks first, a shortest path per
-//! pawn next, and a flood fill only for the few walls that both touch the
-//! existing barriers twice and cut a pawn's current path.
+//! [`Quoridor::legal_wall_sets`]): bitboard masks first for overlap,
+//! crossing and "cannot close a loop of barriers", then a local flood fill
+//! on both sides of each remaining wall, and a full path search only for a
+//! pawn whose goal reaches into a region that wall closes off.
 
 use thiserror::Error;
 
