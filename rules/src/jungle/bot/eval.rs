@@ -30,8 +30,33 @@ const ADVANCE: [i32; 16] = [0, 180, 100, 64, 44, 32, 24, 18, 13, 9, 6, 4, 2, 1, 
 /// How much each animal's advance counts, in eighths.
 const ATTACK_WEIGHT: [i32; 8] = [6, 3, 4, 5, 6, 8, 8, 8];
 
-/// Points per reachable square.
-pub const DEFAULT_MOBILITY: i32 = 0;
+/// The evaluation's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalParams {
+    /// Values of rat, cat, dog, wolf, leopard, tiger, lion, elephant.
+    pub material: [i32; 8],
+    /// Scale of the distance-to-den bonus, in percent.
+    pub advance: i32,
+    /// Bonus for cat, dog and wolf within two squares of their den.
+    pub defence: i32,
+    /// Bonus per attacker beyond the first within two squares of the
+    /// enemy den.
+    pub pressure: i32,
+    /// Points per square an animal can reach (0: not computed).
+    pub mobility: i32,
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams {
+            material: MATERIAL,
+            advance: 100,
+            defence: 50,
+            pressure: 40,
+            mobility: 0,
+        }
+    }
+}
 
 /// The evaluation tables and noise settings of one search.
 pub struct Eval {
@@ -40,22 +65,18 @@ pub struct Eval {
     noise: i32,
     seed: u64,
     mobility: i32,
+    pressure: i32,
 }
 
 impl Eval {
     /// `noise` is the half-width of the per-position noise (0 for none).
-    pub fn new(noise: i32, seed: u64) -> Eval {
-        Eval::with_mobility(noise, seed, DEFAULT_MOBILITY)
-    }
-
-    /// Like [`Eval::new`] with `mobility` points per square an animal can
-    /// reach.
-    pub fn with_mobility(noise: i32, seed: u64, mobility: i32) -> Eval {
+    pub fn new(params: &EvalParams, noise: i32, seed: u64) -> Eval {
         let mut table = Box::new([[[0i32; 63]; 8]; 2]);
         for color in Color::BOTH {
             for role in Role::ALL {
                 for sq in Square::all() {
-                    table[color.index()][role.index()][sq.index()] = square_value(color, role, sq);
+                    table[color.index()][role.index()][sq.index()] =
+                        square_value(params, color, role, sq);
                 }
             }
         }
@@ -63,7 +84,8 @@ impl Eval {
             table,
             noise: noise.max(0),
             seed: mix(seed ^ 0xA5A5_5A5A_DEAD_BEEF),
-            mobility,
+            mobility: params.mobility,
+            pressure: params.pressure,
         }
     }
 
@@ -83,7 +105,7 @@ impl Eval {
             let c = color.index();
             // Two or more attackers around the enemy den are hard to hold.
             if near_den[c] >= 2 {
-                score[c] += 40 * (near_den[c] - 1);
+                score[c] += self.pressure * (near_den[c] - 1);
             }
         }
         let us = pos.turn();
@@ -107,14 +129,14 @@ impl Eval {
     }
 }
 
-fn square_value(color: Color, role: Role, sq: Square) -> i32 {
-    let mut v = MATERIAL[role.index()];
+fn square_value(params: &EvalParams, color: Color, role: Role, sq: Square) -> i32 {
+    let mut v = params.material[role.index()];
     let to_enemy = sq.distance(color.other().den()) as usize;
     let to_own = sq.distance(color.den());
-    v += ADVANCE[to_enemy.min(15)] * ATTACK_WEIGHT[role.index()] / 8;
+    v += ADVANCE[to_enemy.min(15)] * ATTACK_WEIGHT[role.index()] * params.advance / 800;
     if matches!(role, Role::Cat | Role::Dog | Role::Wolf) {
         if to_own <= 2 {
-            v += 25;
+            v += params.defence;
         }
         let traps = Bitboard::traps(color);
         if traps.contains(sq) || (Position::neighbours(sq) & traps).any() {
@@ -139,7 +161,7 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        let eval = Eval::new(0, 0);
+        let eval = Eval::new(&EvalParams::default(), 0, 0);
         let pos = Setup::start().position();
         assert_eq!(
             eval.evaluate(&pos),
@@ -150,7 +172,7 @@ mod tests {
 
     #[test]
     fn extra_material_is_better() {
-        let eval = Eval::new(0, 0);
+        let eval = Eval::new(&EvalParams::default(), 0, 0);
         let pos: Setup = "l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
             .parse()
             .unwrap();
@@ -159,7 +181,7 @@ mod tests {
 
     #[test]
     fn closer_to_enemy_den_is_better() {
-        let eval = Eval::new(0, 0);
+        let eval = Eval::new(&EvalParams::default(), 0, 0);
         let far: Setup = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
             .parse()
             .unwrap();
@@ -171,8 +193,8 @@ mod tests {
 
     #[test]
     fn noise_stays_within_its_width() {
-        let plain = Eval::new(0, 0);
-        let noisy = Eval::new(30, 42);
+        let plain = Eval::new(&EvalParams::default(), 0, 0);
+        let noisy = Eval::new(&EvalParams::default(), 30, 42);
         let pos = Setup::start().position();
         let d = noisy.evaluate(&pos) - plain.evaluate(&pos);
         assert!(d.abs() <= 30);

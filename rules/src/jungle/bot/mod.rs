@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use eval::Eval;
+pub use eval::{Eval, EvalParams};
 pub use rng::Rng;
 pub use search::{Limits, SearchResult, Searcher, INF, WIN, WIN_BOUND};
 

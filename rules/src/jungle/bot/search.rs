@@ -14,7 +14,7 @@ use crate::jungle::{
     Color, History, Jungle, Move, MoveList, Position, Role, Square, NO_CAPTURE_LIMIT,
 };
 
-use super::eval::{Eval, MATERIAL};
+use super::eval::{Eval, EvalParams, MATERIAL};
 use super::tt::{Bound, Tt};
 
 /// Larger than any score.
@@ -45,8 +45,8 @@ pub struct Limits {
     pub null_move: bool,
     /// Late-move reductions on (for experiments; on at every level).
     pub reductions: bool,
-    /// Evaluation points per square an animal can reach.
-    pub mobility: i32,
+    /// The evaluation's weights.
+    pub eval: EvalParams,
 }
 
 impl Default for Limits {
@@ -60,7 +60,7 @@ impl Default for Limits {
             seed: 0,
             null_move: true,
             reductions: true,
-            mobility: super::eval::DEFAULT_MOBILITY,
+            eval: EvalParams::default(),
         }
     }
 }
@@ -106,7 +106,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             pos: game.position().clone(),
             hist: game.history().clone(),
-            eval: Eval::with_mobility(limits.noise, limits.seed, limits.mobility),
+            eval: Eval::new(&limits.eval, limits.noise, limits.seed),
             tt: Tt::new(limits.tt_bits),
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 63]; 63]; 2]),
