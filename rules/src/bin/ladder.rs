@@ -4,7 +4,11 @@
 //! ```text
 //! cargo run --release -p rules --bin ladder -- [--games 100] [--ms 50] [--threads N]
 //! cargo run --release -p rules --bin ladder -- --match real --games 10 --ms 2000
+//! cargo run --release -p rules --bin ladder -- --match think --ms 2000
 //! ```
+//!
+//! `--match think` runs one search per level from the start position with
+//! Master's budget `--ms` and prints the depth reached, nodes and speed.
 //!
 //! `--match ladder` (the default) plays Master vs Professional,
 //! Professional vs Amateur, Amateur vs Beginner and Beginner vs a random
@@ -22,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use rules::cli::Flags;
 use rules::game::{Game, Outcome};
-use rules::jungle::bot::{analyse, Level, Rng};
+use rules::jungle::bot::{analyse, search, Level, Limits, Rng};
 use rules::jungle::{Color, Jungle, Move};
 
 /// A player in the ladder.
@@ -51,7 +55,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ladder: {e}");
-            eprintln!("usage: ladder [--match ladder|real] [--games 100] [--ms 50] [--threads N] [--seed S]");
+            eprintln!("usage: ladder [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S]");
             ExitCode::from(2)
         }
     }
@@ -67,6 +71,9 @@ fn run(args: &[String]) -> Result<(), String> {
     let threads: usize = flags.get_or("threads", cores)?;
     let seed: u64 = flags.get_or("seed", 2026)?;
     let budget = Duration::from_millis(ms);
+    if kind == "think" {
+        return think(budget);
+    }
     let pairings: Vec<(Player, Player)> = match kind {
         "ladder" => vec![
             (Player::Bot(Level::Master), Player::Bot(Level::Professional)),
@@ -78,7 +85,7 @@ fn run(args: &[String]) -> Result<(), String> {
             (Player::Bot(Level::Beginner), Player::Random),
         ],
         "real" => vec![(Player::Bot(Level::Master), Player::Bot(Level::Professional))],
-        other => return Err(format!("--match is ladder or real, not {other:?}")),
+        other => return Err(format!("--match is ladder, real or think, not {other:?}")),
     };
     println!("budget: master {ms} ms per move (others take their share); {games} games per match; {threads} threads");
     for level in Level::ALL {
@@ -128,6 +135,35 @@ fn run(args: &[String]) -> Result<(), String> {
         );
     }
     println!("total {:.0} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// One search per level from the start position.
+fn think(budget: Duration) -> Result<(), String> {
+    let game = Jungle::start();
+    let cancel = AtomicBool::new(false);
+    for level in Level::ALL {
+        let settings = level.settings();
+        let limits = Limits {
+            max_depth: settings.max_depth,
+            time: budget.mul_f64(settings.time_share),
+            noise: settings.noise,
+            contempt: settings.contempt,
+            tt_bits: settings.tt_bits,
+            ..Limits::default()
+        };
+        let r = search(&game, game.legal(), &limits, &cancel);
+        let best = r.best.map_or("-".to_string(), |m| m.to_string());
+        println!(
+            "{:<12} depth {:>2}  best {best}  score {:>5}  {:>9} nodes in {:>7.1} ms  ({:.2} M nodes/s)",
+            level.name(),
+            r.depth,
+            r.score,
+            r.nodes,
+            r.elapsed.as_secs_f64() * 1e3,
+            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e6
+        );
+    }
     Ok(())
 }
 
