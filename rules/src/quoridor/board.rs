@@ -271,14 +271,18 @@ impl Board {
     pub fn split_by(&self, w: Wall) -> [Option<Bitboard>; 3] {
         let s = w.cell.index();
         let up = STRIDE as u8;
+        // Round the wall: two neighbours on one side, then across the far
+        // edge, then back along the other side. Joining neighbours is
+        // usually one step, so a wall that splits nothing costs one detour.
         let ends = match w.orientation {
-            Orientation::Horizontal => [s, s + up, s + 1, s + up + 1],
-            Orientation::Vertical => [s, s + 1, s + up, s + up + 1],
+            Orientation::Horizontal => [s, s + 1, s + up + 1, s + up],
+            Orientation::Vertical => [s, s + up, s + up + 1, s + 1],
         };
         let mut regions = [None; 3];
         let mut found = 0;
         let mut closed = Bitboard::EMPTY;
-        // A cell of the piece that may still be the rest.
+        // The last cell known to lie in the piece that may still be the
+        // rest (joining the next cell to it is joining it to that piece).
         let mut rest: Option<u8> = None;
         for c in ends {
             if closed.contains(c) {
@@ -288,12 +292,15 @@ impl Board {
                 rest = Some(c);
                 continue;
             };
-            if let Some(piece) = self.separate(r, c) {
-                regions[found] = Some(piece);
-                found += 1;
-                closed |= piece;
-                if piece.contains(r) {
-                    rest = Some(c);
+            match self.separate(r, c) {
+                None => rest = Some(c),
+                Some(piece) => {
+                    regions[found] = Some(piece);
+                    found += 1;
+                    closed |= piece;
+                    if piece.contains(r) {
+                        rest = Some(c);
+                    }
                 }
             }
         }
