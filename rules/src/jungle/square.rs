@@ -45,7 +45,8 @@ impl Square {
         }
     }
 
-    /// # Safety-free shortcut for tables: panics when out of range.
+    /// The square with this index, for constant tables; panics when out of
+    /// range.
     pub(crate) const fn at(index: u8) -> Square {
         assert!((index as usize) < SQUARES);
         Square(index)
