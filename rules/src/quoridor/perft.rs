@@ -1,7 +1,9 @@
 //! Perft: counts the pawn moves and walls (never passes) `depth` plies
 //! deep, with make/unmake and bulk counting at the last ply. Same
 //! convention as [`crate::game::perft`]: a line that ends in a win before
-//! the last ply counts nothing.
+//! the last ply counts nothing. ([`crate::game::perft`] itself would
+//! also count `pass`, which [`Game::legal_moves`] lists when allowed; the
+//! tests compare against it through a wrapper that drops passes.)
 //!
 //! ```
 //! use rules::game::Game;

@@ -87,18 +87,20 @@ impl Quoridor {
         self.pawns.get(side.index()).copied().flatten()
     }
 
-    /// Where `side`'s pawn is headed.
-    pub fn target(&self, side: Side) -> Target {
-        self.targets[side.index()]
+    /// Where `side`'s pawn is headed (`None` if there is no such side).
+    pub fn target(&self, side: Side) -> Option<Target> {
+        (side.index() < self.sides as usize).then(|| self.targets[side.index()])
     }
 
+    /// Walls `side` may still place (0 if there is no such side).
     pub fn walls_left(&self, side: Side) -> u8 {
-        self.walls_left[side.index()]
+        self.walls_left.get(side.index()).copied().unwrap_or(0)
     }
 
-    /// Turns `side` has taken (passes and timeouts included).
+    /// Turns `side` has taken, passes and timeouts included (0 if there is
+    /// no such side).
     pub fn moves_made(&self, side: Side) -> u16 {
-        self.moves_made[side.index()]
+        self.moves_made.get(side.index()).copied().unwrap_or(0)
     }
 
     /// The walls on the board.
