@@ -352,7 +352,9 @@ impl<'a> Searcher<'a> {
             && self.hist.last().is_some_and(|e| e.mv != NULL_MOVE)
             && self.eval.evaluate(&self.pos) >= beta
         {
-            let r = if depth >= 6 { 3 } else { 2 };
+            // Never straight into the quiescence search, which cannot see
+            // a den attack two moves away.
+            let r = (if depth >= 6 { 3 } else { 2 }).min(depth - 2);
             let before = self.pos.hash();
             self.pos.toggle_turn();
             self.hist.push(NULL_MOVE, None, before);
