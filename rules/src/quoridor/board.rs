@@ -118,10 +118,9 @@ impl Board {
     /// from any other, so every other free wall is harmless to every pawn.
     ///
     /// A wall is a path of three corner points; it closes a loop exactly
-    /// when two of them are already joined by barriers. The border and the
-    /// walls chained to it form one component; the remaining ("floating")
-    /// wall points are treated as one component, which can only flag a
-    /// few walls too many, never too few.
+    /// when two of them are already joined by barriers: the border and the
+    /// walls chained to it, or one group of walls chained together away
+    /// from the border.
     ///
     /// Corner points are indexed like cells, point `(x, y)` being the
     /// bottom-left corner of cell `(x, y)`; the slot of cell `(f, r)` has
@@ -134,20 +133,49 @@ impl Board {
         if h.is_empty() && v.is_empty() {
             return [Bitboard::EMPTY; 2];
         }
-        let mut border = self.frame;
-        loop {
-            let th = h & (border.shr::<16>() | border.shr::<17>() | border.shr::<18>());
-            let tv = v & (border.shr::<1>() | border.shr::<17>() | border.shr::<33>());
-            let next = border | wall_points(th, tv);
-            if next == border {
-                break;
+        let (border, [mut h_left, mut v_left]) = self.barrier_from(self.frame, [h, v]);
+        let [mut closing_h, mut closing_v] = self.two_points_in(border);
+        // Away from the border a loop takes four walls, the new one
+        // included, so only groups of three or more walls matter.
+        while h_left.count() + v_left.count() >= 3 {
+            let seed = match h_left.clone().next() {
+                Some(i) => [Bitboard::from_index(i), Bitboard::EMPTY],
+                None => [
+                    Bitboard::EMPTY,
+                    Bitboard::from_index(v_left.clone().next().expect("walls left")),
+                ],
+            };
+            let (group, left) = self.barrier_from(wall_points(seed[0], seed[1]), [h_left, v_left]);
+            let size = h_left.count() + v_left.count() - left[0].count() - left[1].count();
+            [h_left, v_left] = left;
+            if size >= 3 {
+                let [gh, gv] = self.two_points_in(group);
+                closing_h |= gh;
+                closing_v |= gv;
             }
-            border = next;
         }
-        let floating = wall_points(h, v) & !border;
-        let a = self.two_points_in(border);
-        let b = self.two_points_in(floating);
-        [a[0] | b[0], a[1] | b[1]]
+        [closing_h, closing_v]
+    }
+
+    /// The points of the barrier grown from `points` along the walls
+    /// `[h, v]`, and the walls not reached.
+    #[inline]
+    fn barrier_from(
+        &self,
+        mut points: Bitboard,
+        [h, v]: [Bitboard; 2],
+    ) -> (Bitboard, [Bitboard; 2]) {
+        let (mut h_in, mut v_in) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        loop {
+            let th = h & (points.shr::<16>() | points.shr::<17>() | points.shr::<18>());
+            let tv = v & (points.shr::<1>() | points.shr::<17>() | points.shr::<33>());
+            if th == h_in && tv == v_in {
+                return (points, [h & !h_in, v & !v_in]);
+            }
+            h_in = th;
+            v_in = tv;
+            points |= wall_points(th, tv);
+        }
     }
 
     /// Slots whose wall would have at least two of its points in `points`.
@@ -457,13 +485,16 @@ mod tests {
         // b1v runs along x = 2 from the border (y = 0) through a1h's end
         // (y = 1), both on the border's component: it would shut a1-b1.
         assert!(v.contains(cell("b1").index()));
-        // A floating wall and the border are different barriers: a wall
-        // from the border to e5h's end closes nothing.
+        // Walls away from the border are grouped by what they chain to:
+        // d6v would touch e5h and e7h at their left ends, but those are two
+        // separate walls, so it closes nothing...
         let mut b = Board::new(9);
         b.place(wall("e5h"));
         b.place(wall("e7h"));
+        assert!(!b.loop_closing_slots()[1].contains(cell("d6").index()));
+        // ...until f6v chains them into one group on the right.
+        b.place(wall("f6v"));
         let [_, v] = b.loop_closing_slots();
-        // d6v would join e5h's and e7h's left ends (one floating group).
         assert!(v.contains(cell("d6").index()));
         assert!(!v.contains(cell("d3").index()));
     }
