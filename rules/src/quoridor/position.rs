@@ -159,8 +159,8 @@ impl Quoridor {
     ///
     /// 1. Overlap and crossing are masks ([`Board::free_slots`]).
     /// 2. A wall that does not join two points of one barrier (the border
-    ///    and the walls chained to it, or the floating walls) closes no
-    ///    loop, so it cuts no one off ([`Board::loop_closing_slots`]).
+    ///    and the walls chained to it, or one chain of other walls) closes
+    ///    no loop, so it cuts no one off ([`Board::loop_closing_slots`]).
     /// 3. The few walls left are checked locally: a region cut off is
     ///    found by flooding both sides of the wall in lockstep
     ///    ([`Board::split_by`]), and only a pawn whose goal reaches into
