@@ -260,9 +260,13 @@ impl Quoridor {
         !self.blocked_by(side).is_empty()
     }
 
-    /// Whether the side to move may pass.
+    /// Whether the side to move may pass: unless it is blocking someone,
+    /// in which case it must move or place a wall, if it has any such move
+    /// at all (so a turn never has no legal move).
     pub fn can_pass(&self) -> bool {
-        self.outcome.is_none() && !self.is_blocking(Side(self.to_move))
+        self.outcome.is_none()
+            && (!self.is_blocking(Side(self.to_move))
+                || (self.pawn_targets().is_empty() && self.legal_walls().is_empty()))
     }
 
     /// The move the rules play when the side to move runs out of time: a
@@ -333,7 +337,7 @@ impl Quoridor {
                 }
             }
             Move::Pass => {
-                if self.is_blocking(Side(side as u8)) {
+                if !self.can_pass() {
                     return Err(PlayError::BlockingPawnCannotPass);
                 }
             }
