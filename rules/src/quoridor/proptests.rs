@@ -107,6 +107,17 @@ proptest! {
             assert!(every_pawn_reaches_its_goal(q));
         });
         prop_assert!(every_pawn_reaches_its_goal(&q));
+        // A game in progress always has a move.
+        prop_assert!(q.is_over() || !q.legal_moves().is_empty());
+        // The timeout move is a pass or one of the pawn's legal moves, and
+        // it is what a timeout plays.
+        if !q.is_over() {
+            let mv = q.timeout_move();
+            prop_assert!(mv == Move::Pass || q.legal_moves().contains(&mv));
+            let mut timed_out = q.clone();
+            prop_assert_eq!(timed_out.timeout(), crate::game::TimeoutEffect::Played(mv));
+            prop_assert_eq!(timed_out.ply(), q.ply() + 1);
+        }
         // Legal moves list each move once.
         let moves = q.legal_moves();
         let mut unique = moves.clone();
