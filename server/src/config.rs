@@ -61,6 +61,11 @@ pub struct Config {
     /// from the database when someone comes back).
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 600)]
     pub room_idle_secs: u64,
+
+    /// Milliseconds the computer thinks per move at Master level; the
+    /// weaker levels take a share of it.
+    #[arg(long = "bot-ms", env = "BOT_MS", default_value_t = 2000)]
+    pub bot_ms: u64,
 }
 
 impl Config {
@@ -73,6 +78,10 @@ impl Config {
 
     pub fn abandon_after(&self) -> Duration {
         Duration::from_secs(self.abandon_secs)
+    }
+
+    pub fn bot_budget(&self) -> Duration {
+        Duration::from_millis(self.bot_ms)
     }
 
     pub fn idle_after(&self) -> Duration {

@@ -6,13 +6,16 @@
 //! wrapped once here, so adding a game to the site is one line in
 //! [`new_game`].
 
+use std::any::Any;
+
 use rules::clock::Clock;
 use rules::crossyray::CrossyRay;
+use rules::jungle::Jungle;
 use rules::{EndReason, Game, Outcome, Side, TimeControl};
 use serde_json::Value;
 
 /// The names of the games a room can be created with.
-pub const GAMES: &[&str] = &["crossyray"];
+pub const GAMES: &[&str] = &["crossyray", "jungle"];
 
 /// A game in progress, seen through notation strings and JSON views.
 pub trait DynGame: Send {
@@ -32,6 +35,11 @@ pub trait DynGame: Send {
     /// side's behalf, if the rule plays one instead of ending the game.
     fn timeout(&mut self) -> Option<String>;
     fn forfeit(&mut self, side: Side, reason: EndReason);
+    /// A copy of the game, for a computer player to think about on another
+    /// thread while the room goes on.
+    fn boxed_clone(&self) -> Box<dyn DynGame>;
+    /// The typed game, so a game's bot ([`crate::bots`]) can read it.
+    fn as_any(&self) -> &dyn Any;
 }
 
 impl<G: Game> DynGame for G {
@@ -78,6 +86,14 @@ impl<G: Game> DynGame for G {
     fn forfeit(&mut self, side: Side, reason: EndReason) {
         Game::forfeit(self, side, reason)
     }
+
+    fn boxed_clone(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A game set up from the host's options, with the options as the game
@@ -92,6 +108,7 @@ pub struct Setup {
 pub fn new_game(name: &str, options: &Value) -> Result<Setup, String> {
     match name {
         "crossyray" => setup::<CrossyRay>(options),
+        "jungle" => setup::<Jungle>(options),
         other => Err(format!(
             "Unknown game {other:?}; this server hosts {}.",
             GAMES.join(", ")
@@ -115,4 +132,44 @@ fn setup<G: Game>(options: &Value) -> Result<Setup, String> {
 /// A clock for `game`, per its time control.
 pub fn clock_for(game: &dyn DynGame) -> Clock {
     Clock::new(game.time_control(), game.sides())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn jungle_rooms_take_the_clock_presets_only() {
+        let setup = new_game("jungle", &json!({"clock": [5, 3]})).unwrap();
+        assert_eq!(setup.game.sides(), 2);
+        assert_eq!(
+            setup.game.time_control(),
+            TimeControl::Clock {
+                minutes: 5,
+                increment: 3
+            }
+        );
+        assert_eq!(setup.options["clock"], json!([5, 3]));
+        assert!(new_game("jungle", &json!({"clock": [4, 4]})).is_err());
+        assert!(new_game("jungle", &json!({"width": 9})).is_err());
+        let plain = new_game("jungle", &Value::Null).unwrap();
+        assert_eq!(plain.game.time_control(), TimeControl::Unlimited);
+        assert_eq!(plain.game.legal().len(), 24);
+    }
+
+    #[test]
+    fn a_jungle_move_is_read_from_its_notation() {
+        let mut game = new_game("jungle", &Value::Null).unwrap().game;
+        assert_eq!(game.play(" 8 a3-a4 ").unwrap(), "8 a3-a4");
+        assert_eq!(game.to_move(), Some(Side(1)));
+        assert!(game.play("8 a4-a5").is_err(), "not Blue's turn any more");
+        assert_eq!(game.view()["last_move"], "8 a3-a4");
+    }
+
+    #[test]
+    fn unknown_games_are_refused_by_name() {
+        let err = new_game("chess", &Value::Null).err().unwrap();
+        assert!(err.contains("crossyray, jungle"), "{err}");
+    }
 }

@@ -3,6 +3,7 @@
 //! move, and `docs/PROTOCOL.md` for the wire format.
 
 pub mod app;
+pub mod bots;
 pub mod code;
 pub mod config;
 pub mod games;

@@ -5,6 +5,8 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::bots::Level;
+
 /// Largest text frame the server reads; anything larger gets `too_large`
 /// without being parsed, so a client cannot make the server allocate or
 /// parse big documents.
@@ -34,14 +36,30 @@ pub enum Command {
         seat: usize,
     },
     Stand,
-    Start,
+    /// `order`: `"random"` (default) draws who plays side 0; `"seats"`
+    /// gives seat `i` side `i`.
+    Start {
+        #[serde(default)]
+        order: Order,
+    },
     Move {
         #[serde(rename = "move")]
         mv: String,
     },
     Resign,
+    /// `game` switches the room to another game (between games).
     Options {
+        #[serde(default)]
+        game: Option<String>,
+        #[serde(default)]
         options: Value,
+    },
+    /// Puts the computer in a free seat at `level`, or takes it out of
+    /// the seat when `level` is missing or null.
+    Computer {
+        seat: usize,
+        #[serde(default)]
+        level: Option<Level>,
     },
     Chat {
         text: String,
@@ -57,14 +75,25 @@ impl Command {
             Command::Name { .. } => "name",
             Command::Sit { .. } => "sit",
             Command::Stand => "stand",
-            Command::Start => "start",
+            Command::Start { .. } => "start",
             Command::Move { .. } => "move",
             Command::Resign => "resign",
             Command::Options { .. } => "options",
+            Command::Computer { .. } => "computer",
             Command::Chat { .. } => "chat",
             Command::Ping => "ping",
         }
     }
+}
+
+/// Who plays which side when a game starts (RULES.md: random unless the
+/// host fixes it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    #[default]
+    Random,
+    Seats,
 }
 
 /// Why a command was refused. The code is for programs, the message for
@@ -144,6 +173,61 @@ mod tests {
         let env = parse(r#"{"id":6,"type":"move","move":"e5"}"#).unwrap();
         assert_eq!(env.id, 6);
         assert!(matches!(env.command, Command::Move { mv } if mv == "e5"));
+    }
+
+    #[test]
+    fn start_reads_an_optional_order() {
+        let plain = parse(r#"{"id":1,"type":"start"}"#).unwrap();
+        assert!(matches!(
+            plain.command,
+            Command::Start {
+                order: Order::Random
+            }
+        ));
+        let fixed = parse(r#"{"id":2,"type":"start","order":"seats"}"#).unwrap();
+        assert!(matches!(
+            fixed.command,
+            Command::Start {
+                order: Order::Seats
+            }
+        ));
+        assert!(parse(r#"{"id":3,"type":"start","order":"alphabetical"}"#).is_err());
+    }
+
+    #[test]
+    fn computer_reads_a_level_or_none() {
+        let add = parse(r#"{"id":1,"type":"computer","seat":1,"level":"master"}"#).unwrap();
+        assert!(matches!(
+            add.command,
+            Command::Computer {
+                seat: 1,
+                level: Some(Level::Master)
+            }
+        ));
+        let remove = parse(r#"{"id":2,"type":"computer","seat":0,"level":null}"#).unwrap();
+        assert!(matches!(
+            remove.command,
+            Command::Computer {
+                seat: 0,
+                level: None
+            }
+        ));
+        let (id, refusal) =
+            parse(r#"{"id":3,"type":"computer","seat":0,"level":"god"}"#).unwrap_err();
+        assert_eq!((id, refusal.code), (Some(3), "bad_message"));
+    }
+
+    #[test]
+    fn options_may_switch_the_game() {
+        let env = parse(r#"{"id":1,"type":"options","game":"jungle","options":{"clock":[3,2]}}"#)
+            .unwrap();
+        match env.command {
+            Command::Options { game, options } => {
+                assert_eq!(game.as_deref(), Some("jungle"));
+                assert_eq!(options, json!({"clock": [3, 2]}));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

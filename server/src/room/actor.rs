@@ -6,6 +6,8 @@
 //! one versioned event.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -21,8 +23,9 @@ use tracing::{debug, info, warn};
 
 use super::views::ScoreRow;
 use super::{Outbox, RoomCommand, RoomInfo};
+use crate::bots::{self, Level};
 use crate::games::{self, DynGame};
-use crate::protocol::{self, Command, Refusal};
+use crate::protocol::{self, Command, Order, Refusal};
 use crate::store::{self, GameRecord, RoomRecord, Store};
 use crate::validate;
 
@@ -38,6 +41,8 @@ pub struct RoomSettings {
     pub idle_after: Duration,
     /// Public base URL for invite links, if the operator set one.
     pub public_url: Option<String>,
+    /// Master's time per move; weaker levels think a share of it.
+    pub bot_budget: Duration,
 }
 
 pub(super) struct Member {
@@ -49,6 +54,29 @@ pub(super) struct Member {
     pub conns: u32,
     pub host: bool,
     pub offline_since: Option<Instant>,
+    /// Set for the computer player the host seated: it has no token and
+    /// no connection, and is always online.
+    pub computer: Option<Level>,
+}
+
+impl Member {
+    pub fn online(&self) -> bool {
+        self.conns > 0 || self.computer.is_some()
+    }
+}
+
+/// A computer player's search in progress. Dropping it cancels the
+/// search, so replacing or clearing `Room::thinking` is all it takes to
+/// stop a search whose result is no longer wanted.
+struct Thinking {
+    id: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
 }
 
 struct Subscriber {
@@ -64,6 +92,8 @@ pub(super) struct Match {
     /// Member id playing each side.
     pub players: Vec<u32>,
     pub names: Vec<String>,
+    /// The computer's level on each side it plays, `None` for people.
+    pub computers: Vec<Option<Level>>,
     pub moves: Vec<String>,
     pub clock: Clock,
     pub started_at: i64,
@@ -102,12 +132,23 @@ pub struct Room {
     empty_since: Option<Instant>,
     store: Store,
     settings: RoomSettings,
+    /// The room's own inbox, where bot results come back as
+    /// [`RoomCommand::BotMove`]. Weak so the room can still close.
+    own_inbox: mpsc::WeakSender<RoomCommand>,
+    /// The computer's current search, if it is the computer's turn.
+    thinking: Option<Thinking>,
+    thinks_started: u64,
 }
 
 type Answer = Result<Option<Value>, Refusal>;
 
 impl Room {
-    pub fn new(record: RoomRecord, store: Store, settings: RoomSettings) -> Room {
+    pub fn new(
+        record: RoomRecord,
+        store: Store,
+        settings: RoomSettings,
+        own_inbox: mpsc::WeakSender<RoomCommand>,
+    ) -> Room {
         let seats = games::new_game(&record.game, &record.options)
             .map(|s| s.game.sides())
             .unwrap_or(2);
@@ -129,6 +170,9 @@ impl Room {
             empty_since: Some(Instant::now()),
             store,
             settings,
+            own_inbox,
+            thinking: None,
+            thinks_started: 0,
         }
     }
 
@@ -150,6 +194,7 @@ impl Room {
                 }
             }
         }
+        // Dropping the room drops `thinking`, which cancels a search.
         info!(room = %self.code, "room closed (idle)");
     }
 
@@ -185,6 +230,7 @@ impl Room {
             RoomCommand::Info { reply } => {
                 let _ = reply.send(self.info());
             }
+            RoomCommand::BotMove { think, result } => self.bot_moved(think, result),
         }
     }
 
@@ -223,6 +269,7 @@ impl Room {
                     seat: None,
                     conns: 0,
                     offline_since: None,
+                    computer: None,
                 };
                 self.next_member += 1;
                 self.members.push(member);
@@ -320,10 +367,13 @@ impl Room {
             Command::Name { name } => self.set_name(member, &name),
             Command::Sit { seat } => self.sit(member, seat),
             Command::Stand => self.stand(member),
-            Command::Start => self.start(member),
+            Command::Start { order } => self.start(member, order),
             Command::Move { mv } => self.play(member, &mv),
             Command::Resign => self.resign(member),
-            Command::Options { options } => self.set_options(member, &options),
+            Command::Options { game, options } => {
+                self.set_options(member, game.as_deref(), &options)
+            }
+            Command::Computer { seat, level } => self.seat_computer(member, seat, level),
             Command::Chat { text } => self.say(member, &text),
         }
     }
@@ -382,13 +432,15 @@ impl Room {
         Ok(None)
     }
 
-    fn start(&mut self, member: u32) -> Answer {
+    fn start(&mut self, member: u32, order: Order) -> Answer {
         self.require_host(member)?;
         self.refuse_if_running()?;
-        let mut seated: Vec<(u32, String)> = Vec::with_capacity(self.seats);
+        let mut seated: Vec<(u32, String, Option<Level>)> = Vec::with_capacity(self.seats);
         for seat in 0..self.seats {
             match self.members.iter().find(|m| m.seat == Some(seat)) {
-                Some(m) if m.conns > 0 => seated.push((m.id, m.name.clone().unwrap_or_default())),
+                Some(m) if m.online() => {
+                    seated.push((m.id, m.name.clone().unwrap_or_default(), m.computer))
+                }
                 Some(m) => {
                     return Err(Refusal::new(
                         "not_ready",
@@ -405,15 +457,19 @@ impl Room {
         }
         let setup = games::new_game(&self.game_name, &self.options)
             .map_err(|m| Refusal::new("bad_options", m))?;
-        // Who moves first is drawn at random (RULES.md).
-        seated.shuffle(&mut rand::rng());
+        // Who moves first is drawn at random unless the host fixes it
+        // (RULES.md); with `seats`, seat i plays side i.
+        if order == Order::Random {
+            seated.shuffle(&mut rand::rng());
+        }
         let clock = games::clock_for(setup.game.as_ref());
         self.games_played += 1;
         let mut game = Match {
             number: self.games_played,
             game: setup.game,
-            players: seated.iter().map(|(id, _)| *id).collect(),
-            names: seated.into_iter().map(|(_, name)| name).collect(),
+            players: seated.iter().map(|(id, _, _)| *id).collect(),
+            computers: seated.iter().map(|(_, _, level)| *level).collect(),
+            names: seated.into_iter().map(|(_, name, _)| name).collect(),
             moves: Vec::new(),
             clock,
             started_at: store::now_millis(),
@@ -424,15 +480,23 @@ impl Room {
         info!(room = %self.code, number = game.number, "game started");
         self.current = Some(game);
         self.broadcast_match("start", None);
+        self.think_if_computer_to_move();
         Ok(None)
     }
 
     fn play(&mut self, member: u32, text: &str) -> Answer {
-        let now = self.now_ms();
-        let game = self.running_match_mut()?;
-        let side = game
+        let side = self
+            .running_match_mut()?
             .side_of(member)
             .ok_or_else(|| Refusal::new("not_your_turn", "You are not playing in this game."))?;
+        self.play_side(side, text)
+    }
+
+    /// Plays `text` for `side`, a person's move or the computer's: the
+    /// same checks, the same clock, the same broadcast.
+    fn play_side(&mut self, side: Side, text: &str) -> Answer {
+        let now = self.now_ms();
+        let game = self.running_match_mut()?;
         if game.game.to_move() != Some(side) {
             return Err(Refusal::new("not_your_turn", "It is not your turn."));
         }
@@ -457,6 +521,7 @@ impl Room {
         if over {
             self.finish();
         }
+        self.think_if_computer_to_move();
         Ok(None)
     }
 
@@ -470,19 +535,27 @@ impl Room {
         Ok(None)
     }
 
-    fn set_options(&mut self, member: u32, options: &Value) -> Answer {
+    fn set_options(&mut self, member: u32, game: Option<&str>, options: &Value) -> Answer {
         self.require_host(member)?;
         self.refuse_if_running()?;
-        let setup = games::new_game(&self.game_name, options)
-            .map_err(|m| Refusal::new("bad_options", m))?;
+        let name = game.unwrap_or(&self.game_name).to_string();
+        let setup = games::new_game(&name, options).map_err(|m| Refusal::new("bad_options", m))?;
+        self.game_name = name;
         self.options = setup.options;
         self.seats = setup.game.sides();
         let seats = self.seats;
+        let has_bot = bots::bot_for(&self.game_name).is_some();
         for m in &mut self.members {
             if m.seat.is_some_and(|s| s >= seats) {
                 m.seat = None;
             }
+            // A computer leaves when the new game has no bot.
+            if m.computer.is_some() && !has_bot {
+                m.seat = None;
+            }
         }
+        self.members
+            .retain(|m| m.computer.is_none() || m.seat.is_some());
         let (store, code, game, options) = (
             self.store.clone(),
             self.code.clone(),
@@ -513,6 +586,145 @@ impl Room {
         self.chat.push_back(message.clone());
         self.broadcast(json!({"type": "chat", "message": message}));
         Ok(None)
+    }
+
+    // ----- computer players --------------------------------------------
+
+    /// `computer`: the host seats the computer at `level` in a free seat
+    /// (or changes its level), or with no level takes it out again.
+    fn seat_computer(&mut self, member: u32, seat: usize, level: Option<Level>) -> Answer {
+        self.require_host(member)?;
+        self.refuse_if_running()?;
+        if seat >= self.seats {
+            return Err(Refusal::new(
+                "no_seat",
+                format!("This game has seats 1 to {}.", self.seats),
+            ));
+        }
+        let occupant = self.members.iter().position(|m| m.seat == Some(seat));
+        match (level, occupant) {
+            (None, Some(i)) if self.members[i].computer.is_some() => {
+                self.members.remove(i);
+            }
+            (None, _) => return Err(Refusal::new("no_seat", "The computer does not sit there.")),
+            (Some(level), occupant) => {
+                if bots::bot_for(&self.game_name).is_none() {
+                    return Err(Refusal::new(
+                        "no_bot",
+                        format!("There is no computer player for {} yet.", self.game_name),
+                    ));
+                }
+                match occupant {
+                    Some(i) if self.members[i].computer.is_some() => {
+                        let m = &mut self.members[i];
+                        m.computer = Some(level);
+                        m.name = Some(level.display_name());
+                    }
+                    Some(i) => {
+                        let name = self.members[i].name.as_deref().unwrap_or("Someone");
+                        return Err(Refusal::new(
+                            "no_seat",
+                            format!("{name} already sits there."),
+                        ));
+                    }
+                    None => {
+                        self.members.push(Member {
+                            id: self.next_member,
+                            token: String::new(),
+                            name: Some(level.display_name()),
+                            seat: Some(seat),
+                            conns: 0,
+                            host: false,
+                            offline_since: None,
+                            computer: Some(level),
+                        });
+                        self.next_member += 1;
+                    }
+                }
+            }
+        }
+        self.broadcast_members();
+        Ok(None)
+    }
+
+    /// After anything that may change whose turn it is: if the computer
+    /// is to move, start its search on a blocking thread; otherwise make
+    /// sure no search runs. A search for an earlier position is dropped
+    /// (and so cancelled) either way.
+    fn think_if_computer_to_move(&mut self) {
+        self.thinking = None;
+        let now = self.now_ms();
+        let Some(game) = self.current.as_ref().filter(|g| g.is_running()) else {
+            return;
+        };
+        let Some(side) = game.game.to_move() else {
+            return;
+        };
+        let Some(level) = game.computers.get(side.index()).copied().flatten() else {
+            return;
+        };
+        let Some(bot) = bots::bot_for(&self.game_name) else {
+            return;
+        };
+        let mut budget = self.settings.bot_budget;
+        if game.clock.control() != TimeControl::Unlimited {
+            // Treat the computer's clock normally, and never let it think
+            // itself out of time: at most a tenth of what is left.
+            budget = budget.min(Duration::from_millis(game.clock.remaining(side, now) / 10));
+        }
+        let position = game.game.boxed_clone();
+        self.thinks_started += 1;
+        let id = self.thinks_started;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let inbox = self.own_inbox.clone();
+        let seed: u64 = rand::random();
+        debug!(room = %self.code, think = id, level = level.name(), ?budget, "computer thinking");
+        tokio::spawn(async move {
+            let result = tokio::task::spawn_blocking(move || {
+                bot.choose(position.as_ref(), level, budget, &flag, seed)
+            })
+            .await
+            .unwrap_or_else(|e| {
+                warn!(error = %e, "computer search failed");
+                None
+            });
+            // The room may have closed meanwhile: then nobody is waiting.
+            if let Some(inbox) = inbox.upgrade() {
+                let _ = inbox.send(RoomCommand::BotMove { think: id, result }).await;
+            }
+        });
+        self.thinking = Some(Thinking { id, cancel });
+    }
+
+    /// A search finished. Only the search the room waits for may move;
+    /// anything else answers a position that is gone.
+    fn bot_moved(&mut self, think: u64, result: Option<String>) {
+        if self.thinking.as_ref().map(|t| t.id) != Some(think) {
+            debug!(room = %self.code, think, "late computer move ignored");
+            return;
+        }
+        self.thinking = None;
+        let Some(game) = self.current.as_ref().filter(|g| g.is_running()) else {
+            return;
+        };
+        let Some(side) = game.game.to_move() else {
+            return;
+        };
+        let legal = game.game.legal();
+        let Some(text) = result.or_else(|| legal.first().cloned()) else {
+            return;
+        };
+        if let Err(refusal) = self.play_side(side, &text) {
+            // `late`: the clock ran out first, and the timer ends the game.
+            debug!(room = %self.code, code = refusal.code, message = %refusal.message, "computer move refused");
+            if refusal.code == "illegal_move" {
+                warn!(room = %self.code, %text, "the computer chose an illegal move; playing the first legal one");
+                if let Some(first) = legal.first() {
+                    let _ = self.play_side(side, first);
+                }
+            }
+        }
     }
 
     // ----- timers ------------------------------------------------------
@@ -567,6 +779,7 @@ impl Room {
                         self.finish();
                     }
                 }
+                self.think_if_computer_to_move();
             }
         }
         if let Some(game) = self.current.as_mut().filter(|g| g.is_running()) {
@@ -605,6 +818,7 @@ impl Room {
             self.broadcast_match("end", None);
             self.finish();
         }
+        self.think_if_computer_to_move();
     }
 
     /// The current game just ended: score it, store it.
@@ -705,7 +919,7 @@ impl Room {
     pub(super) fn spectator_count(&self) -> usize {
         self.members
             .iter()
-            .filter(|m| m.conns > 0 && m.seat.is_none())
+            .filter(|m| m.conns > 0 && m.seat.is_none() && m.computer.is_none())
             .count()
     }
 

@@ -63,6 +63,14 @@ pub enum RoomCommand {
     Info {
         reply: oneshot::Sender<RoomInfo>,
     },
+    /// A computer player finished thinking (sent by the room to itself
+    /// from the bot's blocking task). `think` names the search; the room
+    /// ignores a result whose search it no longer waits for (the game
+    /// ended, someone resigned, the position changed).
+    BotMove {
+        think: u64,
+        result: Option<String>,
+    },
 }
 
 /// A cloneable handle to a room's task.
@@ -104,5 +112,6 @@ pub fn actor_settings(config: &crate::config::Config) -> RoomSettings {
         abandon_after: config.abandon_after(),
         idle_after: config.idle_after(),
         public_url: config.public_url.clone(),
+        bot_budget: config.bot_budget(),
     }
 }

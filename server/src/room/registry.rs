@@ -126,6 +126,9 @@ impl Registry {
             return handle.clone();
         }
         let (tx, rx) = mpsc::channel(INBOX);
+        // The room's own address, for bot results; weak, so the room's
+        // task still ends when the registry lets go of it.
+        let own_inbox = tx.downgrade();
         let handle = RoomHandle {
             code: record.code.clone(),
             tx,
@@ -134,6 +137,7 @@ impl Registry {
             record,
             self.inner.store.clone(),
             self.inner.settings.clone(),
+            own_inbox,
         );
         tokio::spawn(room.run(rx));
         rooms.insert(handle.code.clone(), handle.clone());

@@ -39,8 +39,9 @@ impl Room {
                     "id": member_tag(m.id),
                     "name": m.name,
                     "seat": m.seat,
-                    "online": m.conns > 0,
+                    "online": m.online(),
                     "host": m.host,
+                    "computer": m.computer,
                 })
             })
             .collect()
@@ -59,7 +60,10 @@ impl Room {
             .players
             .iter()
             .zip(&game.names)
-            .map(|(&id, name)| json!({"member": member_tag(id), "name": name}))
+            .zip(&game.computers)
+            .map(|((&id, name), computer)| {
+                json!({"member": member_tag(id), "name": name, "computer": computer})
+            })
             .collect();
         Some(json!({
             "number": game.number,

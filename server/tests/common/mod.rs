@@ -191,6 +191,31 @@ impl Client {
         );
     }
 
+    /// Asserts that no message of `kind` arrives within `wait` (other
+    /// messages are kept as events).
+    pub async fn silent_for(&mut self, kind: &str, wait: Duration) {
+        if let Some(e) = self.events.iter().find(|e| e["type"] == kind) {
+            panic!("unexpected {kind}: {e}");
+        }
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            match tokio::time::timeout(left, self.ws.next()).await {
+                Err(_) => return,
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    let msg: Value = serde_json::from_str(text.as_str()).expect("JSON");
+                    assert_ne!(msg["type"], kind, "unexpected {kind}: {msg}");
+                    self.events.push(msg);
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(other) => panic!("socket closed: {other:?}"),
+            }
+        }
+    }
+
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
@@ -209,8 +234,13 @@ pub struct Table {
 }
 
 pub async fn table(server: &TestServer, options: Value) -> Table {
+    table_of(server, "crossyray", options).await
+}
+
+/// Like [`table`], for any game.
+pub async fn table_of(server: &TestServer, game: &str, options: Value) -> Table {
     let (status, room) = server
-        .create_room(json!({"game": "crossyray", "options": options}))
+        .create_room(json!({"game": game, "options": options}))
         .await;
     assert_eq!(status, 201, "{room}");
     let code = room["code"].as_str().unwrap().to_string();

@@ -1,0 +1,149 @@
+//! Computer players: one [`Bot`] per game that has one, chosen by the
+//! game's name, answering with a move in notation.
+//!
+//! A bot runs on a blocking thread (`tokio::task::spawn_blocking`, started
+//! by the room in `room/actor.rs`), never on the room's task: a search
+//! takes up to its whole budget, and the room must keep answering chat,
+//! clocks and resignations meanwhile. The search polls a cancel flag, so a
+//! game that ends (or a room that closes) stops it early.
+//!
+//! Adding a bot for another game is one `impl Bot` and one line in
+//! [`bot_for`].
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rules::jungle::{bot as jungle_bot, Jungle};
+use serde::{Deserialize, Serialize};
+
+use crate::games::DynGame;
+
+/// How strongly the computer plays (PRODUCT.md: Beginner, Amateur,
+/// Professional, Master). On the wire in snake_case: `"beginner"`...
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Beginner,
+    Amateur,
+    Professional,
+    Master,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Amateur => "amateur",
+            Level::Professional => "professional",
+            Level::Master => "master",
+        }
+    }
+
+    /// How the computer appears in seats, move lists and scores.
+    pub fn display_name(self) -> String {
+        let level = match self {
+            Level::Beginner => "Beginner",
+            Level::Amateur => "Amateur",
+            Level::Professional => "Professional",
+            Level::Master => "Master",
+        };
+        format!("Computer ({level})")
+    }
+}
+
+/// A game's computer player.
+pub trait Bot: Send + Sync {
+    /// The move `level` plays in `game` for the side to move, in notation,
+    /// thinking at most `budget` (Master's time; weaker levels take a
+    /// share of it) or until `cancel` is set. `None` when the game is over
+    /// or is not this bot's game.
+    fn choose(
+        &self,
+        game: &dyn DynGame,
+        level: Level,
+        budget: Duration,
+        cancel: &AtomicBool,
+        seed: u64,
+    ) -> Option<String>;
+}
+
+/// The bot for the game named `game`, if it has one.
+pub fn bot_for(game: &str) -> Option<&'static dyn Bot> {
+    match game {
+        "jungle" => Some(&JungleBot),
+        _ => None,
+    }
+}
+
+/// The Jungle search of `rules::jungle::bot`.
+struct JungleBot;
+
+impl Bot for JungleBot {
+    fn choose(
+        &self,
+        game: &dyn DynGame,
+        level: Level,
+        budget: Duration,
+        cancel: &AtomicBool,
+        seed: u64,
+    ) -> Option<String> {
+        let jungle = game.as_any().downcast_ref::<Jungle>()?;
+        let level = match level {
+            Level::Beginner => jungle_bot::Level::Beginner,
+            Level::Amateur => jungle_bot::Level::Amateur,
+            Level::Professional => jungle_bot::Level::Professional,
+            Level::Master => jungle_bot::Level::Master,
+        };
+        jungle_bot::choose_move(jungle, level, budget, cancel, seed).map(|mv| mv.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::new_game;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn the_jungle_bot_answers_a_legal_move_in_notation() {
+        let game = new_game("jungle", &Value::Null).unwrap().game;
+        let bot = bot_for("jungle").expect("Jungle has a bot");
+        let mv = bot
+            .choose(
+                game.as_ref(),
+                Level::Beginner,
+                Duration::from_millis(20),
+                &AtomicBool::new(false),
+                7,
+            )
+            .expect("a move");
+        assert!(game.legal().contains(&mv), "{mv} is legal");
+    }
+
+    #[test]
+    fn a_bot_given_another_game_declines() {
+        let crossy = new_game("crossyray", &Value::Null).unwrap().game;
+        let bot = bot_for("jungle").unwrap();
+        let none = bot.choose(
+            crossy.as_ref(),
+            Level::Master,
+            Duration::from_millis(5),
+            &AtomicBool::new(false),
+            1,
+        );
+        assert_eq!(none, None);
+        assert!(bot_for("crossyray").is_none());
+    }
+
+    #[test]
+    fn levels_read_and_write_in_snake_case() {
+        let level: Level = serde_json::from_value(json!("professional")).unwrap();
+        assert_eq!(level, Level::Professional);
+        assert_eq!(
+            serde_json::to_value(Level::Master).unwrap(),
+            json!("master")
+        );
+        assert!(serde_json::from_value::<Level>(json!("grandmaster")).is_err());
+        assert_eq!(Level::Amateur.display_name(), "Computer (Amateur)");
+    }
+}
