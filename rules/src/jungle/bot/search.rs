@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::jungle::{
     Color, History, Jungle, Move, MoveList, Position, Role, Square, NO_CAPTURE_LIMIT,
+    REPETITION_LIMIT,
 };
 
 use super::eval::{Eval, EvalParams, MATERIAL};
@@ -299,7 +300,11 @@ impl<'a> Searcher<'a> {
         if self.can_enter_den() {
             return WIN - ply as i32 - 1;
         }
-        if self.hist.no_capture() >= NO_CAPTURE_LIMIT || self.hist.repetitions(self.pos.hash()) >= 2
+        // The real rule (threefold), not the usual "twofold is a draw"
+        // shortcut: repeating feeds the shuttle limit, which can take away
+        // the very move that would repeat again.
+        if self.hist.no_capture() >= NO_CAPTURE_LIMIT
+            || self.hist.repetitions(self.pos.hash()) >= REPETITION_LIMIT
         {
             return self.draw_score();
         }
