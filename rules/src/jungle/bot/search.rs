@@ -135,7 +135,7 @@ impl<'a> Searcher<'a> {
             elapsed: Duration::ZERO,
         };
         let mut order: Vec<Move> = root_moves.to_vec();
-        if order.len() > 1 {
+        if !order.is_empty() {
             let mut prev_score: i32 = 0;
             for depth in 1..=max_depth.min(MAX_PLY as u32 - 4) {
                 // Aspiration window around the last score.
@@ -177,8 +177,6 @@ impl<'a> Searcher<'a> {
                     break;
                 }
             }
-        } else {
-            result.depth = 0;
         }
         result.nodes = self.nodes;
         result.elapsed = self.start.elapsed();

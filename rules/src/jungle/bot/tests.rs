@@ -154,3 +154,25 @@ fn search_respects_the_depth_limit() {
     assert_eq!(result.depth, 3);
     assert!(game.legal().contains(&result.best.unwrap()));
 }
+
+#[test]
+fn master_sees_a_repetition_that_walks_into_the_shuttle_limit() {
+    // Blue's cat guards trap c1 against Red's elephant by shuttling c1-c2.
+    // A third c1-c2 repeats a position, but then the shuttle limit forbids
+    // c2xc1 and the elephant walks c1-d1. (Found in a ladder game: scoring
+    // the repetition as a draw hid the loss.)
+    let mut game = Jungle::from_position("1l5/3c3/7/7/7/T1r4/5E1/3WD2/1eC4 b 0 1").unwrap();
+    for text in ["2 c1-c2", "8 b1-b2", "2 c2-c1", "8 b2-b1"] {
+        game.play(&text.parse().unwrap()).unwrap();
+    }
+    let repeat: Move = "2 c1-c2".parse().unwrap();
+    let limits = Limits {
+        max_depth: 8,
+        time: Duration::from_secs(30),
+        ..Limits::default()
+    };
+    let result = search(&game, &[repeat], &limits, &AtomicBool::new(false));
+    assert!(result.score <= -WIN_BOUND, "scored {}", result.score);
+    let mv = pick(&game, Level::Master, 7);
+    assert_ne!(mv, repeat);
+}
