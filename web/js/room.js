@@ -1,13 +1,22 @@
 // The room page (/r/CODE): one WebSocket to the room (socket.js), a model
 // that is replaced by every snapshot and patched by every event, and a
 // render() that draws the whole page from that model. The board is the
-// CrossyRay renderer (crossyray/board.js), fed the latest match object.
+// renderer of the room's game (crossyray/board.js or jungle/board.js, the
+// same small surface), fed the latest match object; it is rebuilt when the
+// host switches the room to another game.
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { RoomSocket, storeName } from './socket.js';
-import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary } from './options.js';
-import { createBoard } from './crossyray/board.js';
-import { parseGoal } from './crossyray/state.js';
+import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
+import { createBoard as createCrossyRayBoard } from './crossyray/board.js';
+import { createBoard as createJungleBoard } from './jungle/board.js';
+import { LEVELS } from './solo.js';
+
+/** Renderers by game name; each has createBoard(el, {onMove, onNotice}). */
+const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard };
+/** Games with a computer player on the server. */
+const BOT_GAMES = new Set(['jungle']);
+
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -36,6 +45,7 @@ const code = roomCode();
 const model = { you: null, room: null };
 let socket = null;
 let board = null;
+let boardGame = null;
 let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performance.now()}
 let resignArmed = null;
 let conn = { state: 'connecting', at: 0 };
@@ -116,7 +126,14 @@ function clockNow(side) {
 }
 
 function colorName(side) {
+  if (model.room?.game === 'jungle') return side === 0 ? t('jungle.blue_first') : t('jungle.red');
   return side === 0 ? t('game.side0') : t('game.side1');
+}
+
+/** How a member or player is shown: the computer by its level, in the page's language. */
+function displayName(who) {
+  if (who?.computer) return t('computer.name', { level: t(`level.${who.computer}`) });
+  return who?.name ?? null;
 }
 
 // ---------------------------------------------------------------- render
@@ -164,9 +181,15 @@ function renderSeats() {
     ];
     if (m) {
       children.push(el('span', { role: 'img', class: `dot ${m.online ? 'on' : 'off'}`, title: t(m.online ? 'members.online' : 'members.offline'), 'aria-label': t(m.online ? 'members.online' : 'members.offline') }));
-      children.push(el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, text: m.name ?? t('members.guest') }));
+      children.push(el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, dataset: { computer: m.computer ?? '' }, text: displayName(m) ?? t('members.guest') }));
       if (m.id === model.you.member && !running) {
         children.push(el('button', { type: 'button', 'data-testid': 'stand', class: 'small', text: t('seats.stand'), onclick: () => command('stand').catch(() => {}) }));
+      }
+      if (m.computer && isHost() && !running) {
+        children.push(el('button', {
+          type: 'button', class: 'small', 'data-testid': `computer-remove-${i}`, text: t('computer.remove'),
+          onclick: () => command('computer', { seat: i, level: null }).catch(() => {}),
+        }));
       }
     } else {
       children.push(el('span', { class: 'seat-name empty', text: t('seats.empty') }));
@@ -176,6 +199,14 @@ function renderSeats() {
           disabled: !named, title: named ? null : t('seats.need_name'),
           text: t('seats.sit'),
           onclick: () => command('sit', { seat: i }).catch(() => {}),
+        }));
+      }
+      if (!running && isHost() && BOT_GAMES.has(room.game)) {
+        const level = el('select', { class: 'small', 'data-testid': `computer-level-${i}`, 'aria-label': t('solo.level') },
+          ...LEVELS.map((l) => el('option', { value: l, text: t(`level.${l}`) })));
+        children.push(level, el('button', {
+          type: 'button', class: 'small', 'data-testid': `computer-add-${i}`, text: t('computer.add'),
+          onclick: () => command('computer', { seat: i, level: level.value }).catch(() => {}),
         }));
       }
     }
@@ -190,8 +221,9 @@ function renderMembers() {
   const items = room.members.map((m) => {
     const bits = [
       el('span', { role: 'img', class: `dot ${m.online ? 'on' : 'off'}`, 'aria-label': t(m.online ? 'members.online' : 'members.offline'), title: t(m.online ? 'members.online' : 'members.offline') }),
-      el('span', { class: 'member-name', text: m.name ?? t('members.guest') }),
+      el('span', { class: 'member-name', text: displayName(m) ?? t('members.guest') }),
     ];
+    if (m.computer) bits.push(el('span', { class: 'badge computer', text: t('computer.badge') }));
     if (m.host) bits.push(el('span', { class: 'badge host', 'data-testid': 'host-badge', text: t('members.host') }));
     if (m.id === model.you.member) bits.push(el('span', { class: 'badge you', text: t('members.you') }));
     if (m.seat != null) bits.push(el('span', { class: 'badge seat', text: t('members.seat', { n: m.seat + 1 }) }));
@@ -216,16 +248,19 @@ function renderInvite() {
 function renderOptions() {
   const { room } = model;
   const opts = room.options ?? {};
-  $('options-summary').textContent = `${t(`game.${room.game}`)}: ${optionsSummary({ width: opts.width, height: opts.height, clock: opts.clock ?? null })}`;
+  $('options-summary').textContent = `${t(`game.${room.game}`)}: ${optionsSummary(opts, room.game)}`;
   const editable = isHost() && !gameRunning();
   const form = $('options-form');
   const wasHidden = form.hidden;
   form.hidden = !editable;
-  if (editable && wasHidden) setOptionSelects(optionSelects(), opts);
+  if (editable && wasHidden) {
+    setOptionSelects(optionSelects(), opts, room.game);
+    showGameFields(form, room.game);
+  }
 }
 
 function optionSelects() {
-  return { width: $('opt-width'), height: $('opt-height'), clock: $('opt-clock') };
+  return { game: $('opt-game'), width: $('opt-width'), height: $('opt-height'), clock: $('opt-clock') };
 }
 
 function renderScores() {
@@ -280,7 +315,7 @@ function renderPlayers() {
       el('span', { class: `swatch side-${side}`, 'aria-hidden': 'true' }),
       el('span', { class: 'player-name' },
         el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
-        ' ', p.name ?? member?.name ?? '?',
+        ' ', displayName(p) ?? member?.name ?? '?',
         online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') })),
       el('span', { class: 'player-sub', text: defends ? `${colorName(side)}, ${t('game.defends', { side: t(`side.${defends}`) })}` : colorName(side) }),
     ];
@@ -312,7 +347,7 @@ function outcomeText(m) {
   const o = m.outcome;
   const reason = t(`reason.${o.reason}`);
   if (o.kind === 'win') {
-    const name = m.players[o.winner]?.name ?? '?';
+    const name = displayName(m.players[o.winner]) ?? '?';
     return { head: t('result.win', { name }), reason };
   }
   if (o.kind === 'draw') return { head: t('result.draw'), reason };
@@ -351,6 +386,7 @@ function renderActions() {
   const full = room.members.filter((x) => x.seat != null).length >= room.seats;
   const host = isHost();
   $('start').hidden = !(host && full && !running);
+  $('start-order-box').hidden = $('start').hidden;
   const canResign = running && mySide() != null;
   const resign = $('resign');
   resign.hidden = !canResign;
@@ -361,6 +397,13 @@ function renderActions() {
     else if (!host) hint = t('game.waiting_host');
   }
   $('game-hint').textContent = hint;
+}
+
+function fillStartOrder() {
+  const sel = $('start-order');
+  const keep = sel.value || 'random';
+  sel.replaceChildren(el('option', { value: 'random', text: t('start.random') }), el('option', { value: 'seats', text: t('start.seats') }));
+  sel.value = keep;
 }
 
 function disarmResign() {
@@ -385,10 +428,18 @@ function renderTurn() {
   } else {
     const tm = m.state.to_move;
     const mine = tm != null && m.players[tm]?.member === model.you.member;
-    node.textContent = mine ? t('game.your_turn') : t('game.to_move', { name: m.players[tm]?.name ?? '?' });
+    const mover = m.players[tm];
+    node.textContent = mine
+      ? t('game.your_turn')
+      : mover?.computer ? t('computer.thinking', { name: displayName(mover) }) : t('game.to_move', { name: displayName(mover) ?? '?' });
     node.className = `turn ${mine ? 'mine' : ''}`;
   }
-  $('rule-hint').textContent = m.outcome ? '' : t('game.current', { k: m.state.current });
+  let hint = '';
+  if (!m.outcome) {
+    if (model.room.game === 'jungle') hint = mySide() != null ? t('jungle.hint') : '';
+    else hint = t('game.current', { k: m.state.current });
+  }
+  $('rule-hint').textContent = hint;
 }
 
 function renderMoves() {
@@ -398,12 +449,27 @@ function renderMoves() {
   const list = $('moves');
   if (list.children.length === moves.length && list.dataset.match === String(m?.number ?? '')) return;
   list.dataset.match = String(m?.number ?? '');
-  list.replaceChildren(...moves.map((mv, i) => el('li', { class: `side-${i % 2}`, text: parseGoal(mv) ? `${mv}` : mv })));
+  list.replaceChildren(...moves.map((mv, i) => el('li', { class: `side-${i % 2}`, 'data-testid': 'move', text: mv })));
   list.scrollTop = list.scrollHeight;
 }
 
 function renderBoard() {
-  board.set(match(), model.you, model.room.options);
+  const game = model.room.game;
+  if (!board || boardGame !== game) {
+    board?.destroy();
+    const container = $('board');
+    container.className = 'board';
+    const create = RENDERERS[game] ?? createCrossyRayBoard;
+    board = create(container, {
+      onMove: (move) => command('move', { move }),
+      onNotice: (kind, where) => toast(kind === 'not_your_turn' ? t('board.not_your_turn') : t('board.not_legal', { cell: where }), 'info'),
+    });
+    boardGame = game;
+  }
+  // A match of another game (the host just switched) is not drawn.
+  const m = match();
+  const sameGame = m && (game === 'jungle' ? Array.isArray(m.state?.pieces) : Array.isArray(m.state?.cells));
+  board.set(sameGame ? m : null, model.you, model.room.options);
 }
 
 function render() {
@@ -466,7 +532,10 @@ function onEvent(ev) {
     case 'options':
       if (ev.game) room.game = ev.game;
       room.options = ev.options;
-      if (!$('options-form').hidden) setOptionSelects(optionSelects(), ev.options);
+      if (!$('options-form').hidden) {
+        setOptionSelects(optionSelects(), ev.options, room.game);
+        showGameFields($('options-form'), room.game);
+      }
       break;
     case 'scores':
       room.scores = ev.scores;
@@ -515,7 +584,8 @@ function wireForms() {
     $('name-input').focus();
   });
 
-  $('start').addEventListener('click', () => command('start').catch(() => {}));
+  fillStartOrder();
+  $('start').addEventListener('click', () => command('start', { order: $('start-order').value }).catch(() => {}));
   $('resign').addEventListener('click', () => {
     const b = $('resign');
     if (!resignArmed) {
@@ -566,12 +636,13 @@ function wireForms() {
     return r;
   };
   for (const s of Object.values(sel)) s.addEventListener('change', checkOptions);
+  sel.game.addEventListener('change', () => showGameFields($('options-form'), sel.game.value));
   $('options-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const r = checkOptions();
     if (r.error) return;
     try {
-      await command('options', { options: r.options });
+      await command('options', { game: r.game, options: r.options });
       toast(t('options.saved'), 'info');
     } catch { /* toast shown */ }
   });
@@ -605,10 +676,6 @@ async function init() {
     }
   } catch { /* the socket will retry */ }
 
-  board = createBoard($('board'), {
-    onMove: (move) => command('move', { move }),
-    onNotice: (kind, move) => toast(kind === 'not_your_turn' ? t('board.not_your_turn') : t('board.not_legal', { cell: move }), 'info'),
-  });
   wireForms();
 
   socket = new RoomSocket(code, {
@@ -635,6 +702,7 @@ async function init() {
   });
   onLangChange(() => {
     fillOptionSelects(optionSelects());
+    fillStartOrder();
     renderConn();
     render();
   });

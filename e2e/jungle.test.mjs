@@ -1,0 +1,300 @@
+// Browser test of Jungle against the computer: the real server binary
+// (with a short bot budget), Debian's chromium driven by playwright-core,
+// node's built-in test runner.
+//
+//   SERVER_BIN=../target/debug/server node --test jungle.test.mjs
+//
+// A player opens the home page, plays the computer (Beginner) by clicking
+// an animal and then one of its marked targets, and sees the computer
+// answer every move; a move made with the keyboard as Red (board turned
+// round); and a 360 px phone without horizontal scroll.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SERVER_BIN = path.resolve(HERE, process.env.SERVER_BIN ?? '../target/debug/server');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const STEP_MS = 10_000; // the longest any single UI update may take
+
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+let browser;
+const pageErrors = [];
+
+function startServer() {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'bg-e2e-jungle-'));
+  server = spawn(SERVER_BIN, ['--addr', '127.0.0.1:0', '--data-dir', dataDir, '--bot-ms', '200'], {
+    cwd: ROOT,
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', NO_COLOR: '1', RUST_LOG_STYLE: 'never' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not say where it listens within 60 s:\n${serverLog}`)), 60_000);
+    const onData = (chunk) => {
+      serverLog += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stderr.on('data', onData);
+    server.stdout.on('data', onData);
+    server.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early (${code ?? signal}):\n${serverLog}`));
+    });
+    server.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
+  base = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  if (server && server.exitCode == null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => { server.kill('SIGKILL'); r(); }, 5000);
+      server.once('exit', () => { clearTimeout(t); r(); });
+    });
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- helpers
+
+async function newPage(label, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
+      pageErrors.push(`[${label}] console: ${msg.text()}`);
+    }
+  });
+  return page;
+}
+
+const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+/** From the home page: play the computer with these choices; lands in the room. */
+async function playComputer(page, { name, level = 'beginner', side = 'blue' }) {
+  await page.goto(`${base}/`);
+  await byId(page, 'solo-name').fill(name);
+  await byId(page, 'solo-level').selectOption(level);
+  await byId(page, 'solo-side').selectOption(side);
+  await byId(page, 'solo-play').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector('[data-testid="board"][data-game="jungle"] [data-testid="sq-d1"]');
+}
+
+/** Board facts as the page shows them. */
+function boardInfo(page) {
+  return page.evaluate(() => {
+    const b = document.querySelector('[data-testid="board"]');
+    const squares = (sel) => [...b.querySelectorAll(sel)].map((e) => e.dataset.square);
+    return {
+      ply: Number(b.dataset.ply),
+      myTurn: b.dataset.myTurn === 'true',
+      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
+      flipped: b.dataset.flipped === 'true',
+      over: b.dataset.over === 'true',
+      lastMove: b.dataset.lastMove,
+      selected: b.dataset.selected,
+      movable: squares('[data-movable="true"]'),
+      targets: [...b.querySelectorAll('[data-target]')].map((e) => ({ square: e.dataset.square, move: e.dataset.target, mark: e.dataset.mark })),
+      moves: [...document.querySelectorAll('[data-testid="moves"] li')].map((li) => li.textContent),
+    };
+  });
+}
+
+async function waitFor(page, fn, what) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const info = await boardInfo(page);
+    if (fn(info)) return info;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(info)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The computer answered: it is our move again, one ply further. */
+function computerAnswered(page, ply) {
+  return waitFor(page, (i) => i.ply === ply && (i.myTurn || i.over), `the computer's answer at ply ${ply}`);
+}
+
+const MOVE_RE = /^[1-8] [a-g][1-9][-x][a-g][1-9]$/;
+
+function assertNoPageErrors() {
+  assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
+}
+
+async function noHorizontalScroll(page, what) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
+}
+
+/** Select an animal that can move and return the targets the board marks for it. */
+async function selectSomething(page, info, act) {
+  for (const from of info.movable) {
+    await act(from);
+    const now = await waitFor(page, (i) => i.selected === from, `selection of ${from}`);
+    if (now.targets.length) return { from, targets: now.targets };
+  }
+  throw new Error('no animal shows a target');
+}
+
+// ---------------------------------------------------------------- tests
+
+test('a player plays the computer (Beginner) from the home page by clicking animals and targets', { timeout: 120_000 }, async () => {
+  const page = await newPage('solo');
+  await playComputer(page, { name: 'Lan', side: 'blue' });
+  let info = await waitFor(page, (i) => i.myTurn, 'our first turn');
+  assert.equal(info.mySide, 0, 'Blue is side 0');
+  assert.equal(info.ply, 0, 'Blue moves first: the computer waits');
+  assert.equal(info.flipped, false, 'Blue sees rank 1 at the bottom');
+  const d1 = await byId(page, 'sq-d1').boundingBox();
+  const d9 = await byId(page, 'sq-d9').boundingBox();
+  assert.ok(d1.y > d9.y, 'Blue\'s den is at the bottom');
+  // The board draws the terrain distinctly.
+  assert.equal(await byId(page, 'sq-b4').getAttribute('data-kind'), 'water');
+  assert.equal(await byId(page, 'sq-c1').getAttribute('data-kind'), 'trap');
+  assert.equal(await byId(page, 'sq-d9').getAttribute('data-kind'), 'den');
+  assert.equal(await byId(page, 'sq-a3').getAttribute('data-piece'), '0:8', 'Blue elephant on a3');
+  // Players: the computer's card and seat name it by its level.
+  assert.match(await byId(page, 'player-1').textContent(), /Computer \(Beginner\)/);
+
+  for (let round = 0; round < 3; round++) {
+    info = await boardInfo(page);
+    if (info.over) break;
+    const { from, targets } = await selectSomething(page, info, (sq) => byId(page, `sq-${sq}`).click());
+    for (const t of targets) {
+      assert.ok(['dot', 'capture', 'den'].includes(t.mark), `target ${t.square} is marked (${t.mark})`);
+      assert.match(t.move, MOVE_RE);
+      assert.ok(t.move.includes(` ${from}`), `${t.move} starts on ${from}`);
+    }
+    const pick = targets.find((t) => t.mark === 'dot') ?? targets[0];
+    await byId(page, `sq-${pick.square}`).click();
+    const mine = await waitFor(page, (i) => i.ply === info.ply + 1 || i.ply === info.ply + 2, `our move ${pick.move}`);
+    assert.ok(mine.moves.includes(pick.move), `the move list shows ${pick.move}`);
+    const answered = await computerAnswered(page, info.ply + 2);
+    const reply = answered.moves[answered.moves.length - 1];
+    assert.match(reply, MOVE_RE, 'the computer\'s move is in notation');
+    assert.equal(answered.lastMove, reply, 'the last move is highlighted on the board');
+    assert.equal(answered.moves.length, info.ply + 2);
+    const lastTo = reply.slice(-2);
+    assert.equal(await byId(page, `sq-${lastTo}`).getAttribute('data-last'), 'true');
+  }
+
+  // Resign: the banner says who won and why.
+  await byId(page, 'resign').click();
+  await byId(page, 'resign').click();
+  await byId(page, 'result').waitFor({ state: 'visible' });
+  assert.equal(await byId(page, 'result').getAttribute('data-reason'), 'resign');
+  assert.match(await byId(page, 'result-head').textContent(), /Computer \(Beginner\) wins/);
+  await page.context().close();
+  assertNoPageErrors();
+});
+
+test('playing Red: the computer moves first, the board is turned round, and a move is made with the keyboard', { timeout: 120_000 }, async () => {
+  const page = await newPage('keys');
+  await playComputer(page, { name: 'Minh', level: 'beginner', side: 'red' });
+  const info = await waitFor(page, (i) => i.myTurn && i.ply === 1, 'the computer\'s first move');
+  assert.equal(info.mySide, 1);
+  assert.equal(info.flipped, true);
+  const d1 = await byId(page, 'sq-d1').boundingBox();
+  const d9 = await byId(page, 'sq-d9').boundingBox();
+  assert.ok(d9.y > d1.y, 'Red sees its own den at the bottom');
+
+  await byId(page, 'board').focus();
+  // The first arrow shows the cursor on an animal that can move.
+  await page.keyboard.press('ArrowUp');
+  const cursor = await page.evaluate(() => document.querySelector('[data-testid="board"]').dataset.cursor);
+  assert.ok(info.movable.includes(cursor), `the cursor starts on a movable animal (${cursor})`);
+  await page.keyboard.press('Enter');
+  let now = await waitFor(page, (i) => i.selected === cursor, 'keyboard selection');
+  assert.ok(now.targets.length > 0);
+  // Esc deselects; Space selects again.
+  await page.keyboard.press('Escape');
+  now = await waitFor(page, (i) => i.selected === '', 'deselection');
+  await page.keyboard.press(' ');
+  now = await waitFor(page, (i) => i.selected === cursor, 'selection again');
+
+  // Walk the cursor to a target one square away, as the screen shows it.
+  const from = await byId(page, `sq-${cursor}`).boundingBox();
+  let key = null;
+  let target = null;
+  for (const t of now.targets) {
+    const box = await byId(page, `sq-${t.square}`).boundingBox();
+    const dx = Math.round((box.x - from.x) / from.width);
+    const dy = Math.round((box.y - from.y) / from.height);
+    if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
+    key = dx === 1 ? 'ArrowRight' : dx === -1 ? 'ArrowLeft' : dy === 1 ? 'ArrowDown' : 'ArrowUp';
+    target = t;
+    break;
+  }
+  assert.ok(target, 'a target next to the selected animal');
+  await page.keyboard.press(key);
+  assert.equal(await page.evaluate(() => document.querySelector('[data-testid="board"]').dataset.cursor), target.square);
+  await page.keyboard.press('Enter');
+  const after = await computerAnswered(page, 3);
+  assert.equal(after.moves[1], target.move, 'the keyboard move was played');
+  assert.match(after.moves[2], MOVE_RE, 'and the computer answered');
+  await page.context().close();
+  assertNoPageErrors();
+});
+
+test('a 360 px phone: no horizontal scroll, the board fits, tapping plays against the computer', { timeout: 120_000 }, async () => {
+  const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await phone.goto(`${base}/`);
+  await noHorizontalScroll(phone, 'home page');
+  // The Jungle options on the home page's create form hide the board size.
+  await byId(phone, 'create-game').selectOption('jungle');
+  assert.equal(await byId(phone, 'create-width').isVisible(), false);
+  await noHorizontalScroll(phone, 'home page, Jungle chosen');
+  await playComputer(phone, { name: 'Chi', side: 'blue' });
+  await noHorizontalScroll(phone, 'room page');
+  const box = await byId(phone, 'board').boundingBox();
+  assert.ok(box.width <= 360 && box.width >= 280, `the board fits the phone's width (${box.width}px)`);
+
+  const info = await waitFor(phone, (i) => i.myTurn, 'our turn');
+  const { targets } = await selectSomething(phone, info, (sq) => byId(phone, `sq-${sq}`).tap());
+  await byId(phone, `sq-${targets[0].square}`).tap();
+  await computerAnswered(phone, 2);
+  await noHorizontalScroll(phone, 'room page after moves');
+
+  // Vietnamese: the same board, the panel in Vietnamese.
+  await byId(phone, 'lang').selectOption('vi');
+  await phone.waitForFunction(() => /Máy/.test(document.querySelector('[data-testid="player-1"]')?.textContent ?? ''));
+  await noHorizontalScroll(phone, 'room page in Vietnamese');
+  await phone.context().close();
+  assertNoPageErrors();
+});

@@ -1,0 +1,165 @@
+// Draws a Jungle board as SVG, from the derived state (state.js) and the
+// input's view state ({selected, cursor, pending}) only. Nothing here reads
+// the server's messages or handles events: redraw is a pure function of
+// those two objects.
+//
+// Blue's rank 1 is at the bottom, except for the Red player, who sees the
+// board turned round (rank 9 at the bottom). Rivers are water-blue, traps
+// carry a cross-hatched mark in their owner's colour, dens a flag.
+
+import { t } from '../i18n.js';
+import { ANIMALS, EMOJI, FILES, RANKS, toScreen, targetsFrom, squareAt } from './state.js';
+
+const U = 44; // one square, in SVG user units
+const PAD = 4;
+
+const esc = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+function sideName(side) {
+  return side === 0 ? t('jungle.blue') : t('jungle.red');
+}
+
+export function pieceLabel(piece) {
+  return t('jungle.piece', { side: sideName(piece.side), animal: t(`animal.${ANIMALS[piece.rank]}`), n: piece.rank });
+}
+
+function squareLabel(sq, target) {
+  const parts = [sq.name];
+  if (sq.kind === 'water') parts.push(t('jungle.water'));
+  if (sq.kind === 'trap') parts.push(t('jungle.trap', { side: sideName(sq.owner) }));
+  if (sq.kind === 'den') parts.push(t('jungle.den', { side: sideName(sq.owner) }));
+  if (sq.piece) parts.push(pieceLabel(sq.piece));
+  if (target) parts.push(t('board.legal'));
+  return parts.join(', ');
+}
+
+/** One-line description of what is under the cursor, for screen readers. */
+export function describeCursor(state, ui) {
+  if (!state || !ui.cursor) return '';
+  const sq = squareAt(state, ui.cursor);
+  if (!sq) return '';
+  const target = targetsFrom(state, ui.selected).find((x) => x.to === sq.name);
+  return squareLabel(sq, target);
+}
+
+function drawSquares(state, ui) {
+  const targets = new Map(targetsFrom(state, ui.selected).map((x) => [x.to, x]));
+  const out = [];
+  for (const sq of state.squares) {
+    const { col, row } = toScreen(sq.x, sq.y, state.flipped);
+    const x = PAD + col * U;
+    const y = PAD + row * U;
+    const target = targets.get(sq.name);
+    const classes = ['jsq', sq.kind, (sq.x + sq.y) % 2 ? 'light' : 'dark'];
+    if (sq.owner != null) classes.push(`own-${sq.owner}`);
+    if (sq.lastFrom) classes.push('last-from');
+    if (sq.lastTo) classes.push('last-to');
+    if (sq.movable) classes.push('movable');
+    if (ui.selected === sq.name) classes.push('selected');
+    if (target) classes.push('target');
+    const attrs = [
+      `class="${classes.join(' ')}"`,
+      `data-testid="sq-${sq.name}"`,
+      `data-square="${sq.name}"`,
+      `data-kind="${sq.kind}"`,
+      sq.piece ? `data-piece="${sq.piece.side}:${sq.piece.rank}"` : '',
+      sq.movable ? 'data-movable="true"' : '',
+      ui.selected === sq.name ? 'data-selected="true"' : '',
+      target ? `data-target="${esc(target.move)}"` : '',
+      target ? `data-mark="${target.den ? 'den' : target.capture ? 'capture' : 'dot'}"` : '',
+      sq.lastFrom || sq.lastTo ? 'data-last="true"' : '',
+      `aria-label="${esc(squareLabel(sq, target))}"`,
+      'role="img"',
+    ].filter(Boolean).join(' ');
+    let inner = `<rect class="ground" x="${x}" y="${y}" width="${U}" height="${U}"/>`;
+    if (sq.kind === 'water') {
+      inner += `<path class="wave" d="M${x + 8} ${y + U * 0.38} q 7 -5 14 0 t 14 0 M${x + 8} ${y + U * 0.66} q 7 -5 14 0 t 14 0"/>`;
+    } else if (sq.kind === 'trap') {
+      inner += `<path class="trap-mark" d="M${x + 9} ${y + 9} L${x + U - 9} ${y + U - 9} M${x + U - 9} ${y + 9} L${x + 9} ${y + U - 9}"/>`;
+      inner += `<rect class="trap-frame" x="${x + 5}" y="${y + 5}" width="${U - 10}" height="${U - 10}" rx="4"/>`;
+    } else if (sq.kind === 'den') {
+      inner += `<rect class="den-mark" x="${x + 4}" y="${y + 4}" width="${U - 8}" height="${U - 8}" rx="8"/>`;
+      if (!sq.piece) inner += `<text class="den-text" x="${x + U / 2}" y="${y + U / 2}" dy="0.35em" text-anchor="middle">⛺</text>`;
+    }
+    if (sq.lastFrom || sq.lastTo) inner += `<rect class="last-mark" x="${x + 2}" y="${y + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`;
+    if (ui.selected === sq.name) inner += `<rect class="sel-mark" x="${x + 2}" y="${y + 2}" width="${U - 4}" height="${U - 4}" rx="4"/>`;
+    if (sq.piece) {
+      const p = sq.piece;
+      inner += `<g class="piece side-${p.side}" data-testid="piece-${sq.name}">`
+        + `<circle class="disc" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.42}"/>`
+        + `<text class="animal" x="${x + U / 2}" y="${y + U / 2 - 2}" dy="0.35em" text-anchor="middle">${EMOJI[p.rank]}</text>`
+        + `<text class="rank" x="${x + U - 6}" y="${y + U - 5}" text-anchor="end">${p.rank}</text>`
+        + '</g>';
+    }
+    if (target) {
+      if (target.den) inner += `<circle class="mark ring den" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.4}"/>`;
+      else if (target.capture) inner += `<circle class="mark ring capture" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.45}"/>`;
+      else inner += `<circle class="mark dot" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.14}"/>`;
+    }
+    // Coordinates along the viewer's left and bottom edges.
+    if (col === 0) inner += `<text class="coord" x="${x + 2}" y="${y + 10}">${sq.y + 1}</text>`;
+    if (row === RANKS - 1) inner += `<text class="coord" x="${x + U - 2}" y="${y + U - 2}" text-anchor="end">${sq.name[0]}</text>`;
+    out.push(`<g ${attrs}>${inner}</g>`);
+  }
+  out.push(`<rect class="frame" x="${PAD}" y="${PAD}" width="${FILES * U}" height="${RANKS * U}"/>`);
+  return out.join('');
+}
+
+function drawCursor(state, ui) {
+  const sq = ui.cursor && squareAt(state, ui.cursor);
+  if (!sq) return '';
+  const { col, row } = toScreen(sq.x, sq.y, state.flipped);
+  return `<rect class="cursor" data-testid="cursor" x="${PAD + col * U + 1.5}" y="${PAD + row * U + 1.5}" width="${U - 3}" height="${U - 3}" rx="4"/>`;
+}
+
+/**
+ * Draw `state` (from deriveState) with view state `ui` into `el`, a
+ * container made by mountBoard(). Also mirrors a few facts as data-*
+ * attributes on the container for tools and tests.
+ */
+export function render(el, state, ui) {
+  const svg = el.querySelector('svg.jg-board');
+  const live = el.querySelector('.board-live');
+  if (!state) {
+    svg.innerHTML = '';
+    return;
+  }
+  const vw = FILES * U + 2 * PAD;
+  const vh = RANKS * U + 2 * PAD;
+  svg.setAttribute('viewBox', `0 0 ${vw} ${vh}`);
+  svg.style.aspectRatio = `${vw} / ${vh}`;
+  svg.innerHTML = drawSquares(state, ui) + drawCursor(state, ui);
+
+  const turn = state.over
+    ? ''
+    : state.myTurn
+      ? t('game.your_turn')
+      : state.toMove != null && state.players[state.toMove]
+        ? t('game.to_move', { name: state.players[state.toMove].name ?? '?' })
+        : '';
+  el.setAttribute('aria-label', `${t('jungle.label', { turn })} ${t('jungle.help')}`);
+  el.dataset.game = 'jungle';
+  el.dataset.lastMove = state.lastMove ?? '';
+  el.dataset.ply = state.ply;
+  el.dataset.myTurn = String(state.myTurn);
+  el.dataset.mySide = state.mySide ?? '';
+  el.dataset.flipped = String(state.flipped);
+  el.dataset.over = String(state.over);
+  el.dataset.selected = ui.selected ?? '';
+  el.dataset.cursor = ui.cursor ?? '';
+  el.classList.toggle('my-turn', state.myTurn);
+  el.classList.toggle('pending', !!ui.pending);
+  const desc = describeCursor(state, ui);
+  if (live.textContent !== desc) live.textContent = desc;
+}
+
+/** Build the container's fixed children once: the SVG and a live region. */
+export function mountBoard(el) {
+  el.classList.add('jg');
+  el.setAttribute('role', 'application');
+  el.tabIndex = 0;
+  el.innerHTML =
+    '<svg class="jg-board" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>' +
+    '<div class="board-live sr-only" aria-live="polite"></div>';
+}
