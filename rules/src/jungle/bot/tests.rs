@@ -173,6 +173,12 @@ fn master_sees_a_repetition_that_walks_into_the_shuttle_limit() {
     };
     let result = search(&game, &[repeat], &limits, &AtomicBool::new(false));
     assert!(result.score <= -WIN_BOUND, "scored {}", result.score);
-    let mv = pick(&game, Level::Master, 7);
-    assert_ne!(mv, repeat);
+    let mv = choose_move(
+        &game,
+        Level::Master,
+        Duration::from_millis(500),
+        &AtomicBool::new(false),
+        7,
+    );
+    assert_ne!(mv, Some(repeat));
 }
