@@ -11,12 +11,28 @@
 //! [`bot_for`].
 
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rules::jungle::{bot as jungle_bot, Jungle};
 use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
 
 use crate::games::DynGame;
+
+/// Searches that may run at once in the whole server: one per core. A
+/// search keeps a core busy for its whole budget, so more at once would
+/// only slow every one of them down (and the rest of the server with
+/// them); the others wait for a slot, their clocks running as usual.
+pub fn search_slots() -> Arc<Semaphore> {
+    static SLOTS: OnceLock<Arc<Semaphore>> = OnceLock::new();
+    SLOTS
+        .get_or_init(|| {
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            Arc::new(Semaphore::new(cores))
+        })
+        .clone()
+}
 
 /// How strongly the computer plays (PRODUCT.md: Beginner, Amateur,
 /// Professional, Master). On the wire in snake_case: `"beginner"`...

@@ -474,6 +474,7 @@ function renderBoard() {
 
 function render() {
   if (!model.room) return;
+  document.body.dataset.game = model.room.game;
   renderHeader();
   renderName();
   renderSeats();

@@ -680,7 +680,15 @@ impl Room {
         let inbox = self.own_inbox.clone();
         let seed: u64 = rand::random();
         debug!(room = %self.code, think = id, level = level.name(), ?budget, "computer thinking");
+        let slots = bots::search_slots();
         tokio::spawn(async move {
+            // Wait for a free core; a search cancelled meanwhile never starts.
+            let Ok(_slot) = slots.acquire_owned().await else {
+                return;
+            };
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
             let result = tokio::task::spawn_blocking(move || {
                 bot.choose(position.as_ref(), level, budget, &flag, seed)
             })
