@@ -298,3 +298,48 @@ test('a 360 px phone: no horizontal scroll, the board fits, tapping plays agains
   await phone.context().close();
   assertNoPageErrors();
 });
+
+test('a host switches a CrossyRay room to Jungle, seats the computer in the room and starts with seat 1 first', { timeout: 120_000 }, async () => {
+  const host = await newPage('switch');
+  await host.goto(`${base}/`);
+  await byId(host, 'create-room').click();
+  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await host.waitForSelector('[data-testid="board"] [data-testid="cell-e4"]');
+  await byId(host, 'name-input').fill('Bao');
+  await byId(host, 'name-save').click();
+  await byId(host, 'sit-0').click();
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-0"]')?.textContent === 'Bao');
+  // CrossyRay has no computer player: no button for it.
+  assert.equal(await byId(host, 'computer-add-1').count(), 0);
+
+  // Switch the game: the size fields go, the board becomes a Jungle board.
+  await byId(host, 'opt-game').selectOption('jungle');
+  assert.equal(await byId(host, 'opt-width').isVisible(), false);
+  await byId(host, 'opt-clock').selectOption('5+3');
+  await byId(host, 'options-save').click();
+  await host.waitForSelector('[data-testid="board"][data-game="jungle"] [data-testid="sq-d9"]');
+  assert.match(await byId(host, 'options-summary').textContent(), /Jungle: 5 min \+ 3 s/);
+
+  // Seat the computer at Amateur, then take it out and put it back.
+  await byId(host, 'computer-level-1').selectOption('amateur');
+  await byId(host, 'computer-add-1').click();
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.dataset.computer === 'amateur');
+  await byId(host, 'computer-remove-1').click();
+  await byId(host, 'computer-add-1').waitFor();
+  // The level picked before is kept.
+  assert.equal(await byId(host, 'computer-level-1').inputValue(), 'amateur');
+  await byId(host, 'computer-add-1').click();
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.dataset.computer === 'amateur');
+  assert.equal(await byId(host, 'start-order').inputValue(), 'seats', 'against the computer the seats decide by default');
+  await byId(host, 'start').click();
+
+  // Seat 1 plays Blue and moves first; the computer answers; both clocks show.
+  const info = await waitFor(host, (i) => i.myTurn, 'our first turn');
+  assert.equal(info.mySide, 0);
+  await byId(host, 'clock-1').waitFor();
+  const { targets } = await selectSomething(host, info, (sq) => byId(host, `sq-${sq}`).click());
+  await byId(host, `sq-${targets[0].square}`).click();
+  await computerAnswered(host, 2);
+  await host.context().close();
+  assertNoPageErrors();
+});

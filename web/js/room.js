@@ -46,6 +46,7 @@ const model = { you: null, room: null };
 let socket = null;
 let board = null;
 let boardGame = null;
+const seatLevels = {}; // seat -> level the host picked for the computer
 let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performance.now()}
 let resignArmed = null;
 let conn = { state: 'connecting', at: 0 };
@@ -202,8 +203,12 @@ function renderSeats() {
         }));
       }
       if (!running && isHost() && BOT_GAMES.has(room.game)) {
-        const level = el('select', { class: 'small', 'data-testid': `computer-level-${i}`, 'aria-label': t('solo.level') },
-          ...LEVELS.map((l) => el('option', { value: l, text: t(`level.${l}`) })));
+        // The choice survives redraws (any event redraws the seats).
+        const level = el('select', {
+          class: 'small', 'data-testid': `computer-level-${i}`, 'aria-label': t('solo.level'),
+          onchange: (e) => { seatLevels[i] = e.target.value; },
+        }, ...LEVELS.map((l) => el('option', { value: l, text: t(`level.${l}`) })));
+        level.value = seatLevels[i] ?? 'beginner';
         children.push(level, el('button', {
           type: 'button', class: 'small', 'data-testid': `computer-add-${i}`, text: t('computer.add'),
           onclick: () => command('computer', { seat: i, level: level.value }).catch(() => {}),
@@ -387,6 +392,11 @@ function renderActions() {
   const host = isHost();
   $('start').hidden = !(host && full && !running);
   $('start-order-box').hidden = $('start').hidden;
+  // Against the computer the seats usually say who plays which side.
+  const order = $('start-order');
+  if (!order.dataset.touched) {
+    order.value = room.members.some((x) => x.computer && x.seat != null) ? 'seats' : 'random';
+  }
   const canResign = running && mySide() != null;
   const resign = $('resign');
   resign.hidden = !canResign;
@@ -586,6 +596,7 @@ function wireForms() {
   });
 
   fillStartOrder();
+  $('start-order').addEventListener('change', (e) => { e.target.dataset.touched = 'true'; });
   $('start').addEventListener('click', () => command('start', { order: $('start-order').value }).catch(() => {}));
   $('resign').addEventListener('click', () => {
     const b = $('resign');
