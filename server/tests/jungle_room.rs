@@ -268,6 +268,22 @@ async fn computer_is_refused_for_crossyray_and_for_non_hosts() {
             "bad_message",
         )
         .await;
+    // The computer never takes every seat.
+    j.host.ok(json!({"type": "stand"})).await;
+    j.host
+        .ok(json!({"type": "computer", "seat": 0, "level": "master"}))
+        .await;
+    j.host
+        .refused(
+            json!({"type": "computer", "seat": 1, "level": "master"}),
+            "no_seat",
+        )
+        .await;
+    j.host
+        .ok(json!({"type": "computer", "seat": 0, "level": "beginner"}))
+        .await;
+    j.host.ok(json!({"type": "computer", "seat": 0})).await;
+    j.host.ok(json!({"type": "sit", "seat": 0})).await;
     // Seated, re-levelled, then taken out again.
     j.host
         .ok(json!({"type": "computer", "seat": 1, "level": "master"}))

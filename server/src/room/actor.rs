@@ -614,6 +614,19 @@ impl Room {
                         format!("There is no computer player for {} yet.", self.game_name),
                     ));
                 }
+                // A game needs a person: the computer never fills the
+                // last seat (an unattended game would only burn a core).
+                let computers_elsewhere = self
+                    .members
+                    .iter()
+                    .filter(|m| m.computer.is_some() && m.seat.is_some_and(|s| s != seat))
+                    .count();
+                if computers_elsewhere + 1 >= self.seats {
+                    return Err(Refusal::new(
+                        "no_seat",
+                        "Keep a seat for a person: the computer plays against people.",
+                    ));
+                }
                 match occupant {
                     Some(i) if self.members[i].computer.is_some() => {
                         let m = &mut self.members[i];
