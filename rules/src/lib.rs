@@ -10,6 +10,7 @@ pub mod clock;
 pub mod crossyray;
 pub mod game;
 pub mod jungle;
+pub mod notation;
 pub mod quoridor;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};

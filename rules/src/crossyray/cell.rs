@@ -4,7 +4,6 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 
 use super::Direction;
 use crate::game::NotationError;
@@ -23,8 +22,7 @@ use crate::game::NotationError;
 /// assert_eq!(e4.to_string(), "e4");
 /// assert!("z1".parse::<Cell>().is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell {
     file: u8,
     rank: u8,
@@ -109,16 +107,4 @@ impl FromStr for Cell {
     }
 }
 
-impl From<Cell> for String {
-    fn from(cell: Cell) -> String {
-        cell.to_string()
-    }
-}
-
-impl TryFrom<String> for Cell {
-    type Error = NotationError;
-
-    fn try_from(s: String) -> Result<Cell, NotationError> {
-        s.parse()
-    }
-}
+crate::serde_as_notation!(Cell);

@@ -4,7 +4,6 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 
 use super::{Cell, Edge};
 use crate::game::NotationError;
@@ -22,8 +21,7 @@ use crate::game::NotationError;
 /// assert_eq!(Move::Goal(Edge::Bottom).to_string(), "goal:bottom");
 /// assert!("goal:middle".parse::<Move>().is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Place the next number on this cell.
     Place(Cell),
@@ -56,16 +54,4 @@ impl FromStr for Move {
     }
 }
 
-impl From<Move> for String {
-    fn from(mv: Move) -> String {
-        mv.to_string()
-    }
-}
-
-impl TryFrom<String> for Move {
-    type Error = NotationError;
-
-    fn try_from(s: String) -> Result<Move, NotationError> {
-        s.parse()
-    }
-}
+crate::serde_as_notation!(Move);

@@ -14,7 +14,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 
 use super::role::Role;
 use super::square::Square;
@@ -25,8 +24,7 @@ use crate::game::NotationError;
 /// board (`-` onto an empty square, `x` onto an enemy).
 ///
 /// Serialized as its notation string, the form the wire protocol carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub role: Role,
     pub from: Square,
@@ -92,19 +90,7 @@ impl FromStr for Move {
     }
 }
 
-impl From<Move> for String {
-    fn from(mv: Move) -> String {
-        mv.to_string()
-    }
-}
-
-impl TryFrom<String> for Move {
-    type Error = NotationError;
-
-    fn try_from(s: String) -> Result<Move, NotationError> {
-        s.parse()
-    }
-}
+crate::serde_as_notation!(Move);
 
 #[cfg(test)]
 mod tests {
@@ -142,9 +128,9 @@ mod tests {
     fn move_deserializes_from_its_notation() {
         use serde::de::{value::StrDeserializer, IntoDeserializer};
         let de: StrDeserializer<serde::de::value::Error> = "7 a4xd4".into_deserializer();
-        let mv = Move::deserialize(de).unwrap();
-        assert_eq!(String::from(mv), "7 a4xd4");
+        let mv = <Move as serde::Deserialize>::deserialize(de).unwrap();
+        assert_eq!(serde_json::to_value(mv).unwrap(), "7 a4xd4");
         let de: StrDeserializer<serde::de::value::Error> = "7 a4+d4".into_deserializer();
-        assert!(Move::deserialize(de).is_err());
+        assert!(<Move as serde::Deserialize>::deserialize(de).is_err());
     }
 }

@@ -7,7 +7,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 
 use super::bitboard::STRIDE;
 use crate::game::NotationError;
@@ -24,8 +23,7 @@ pub const MAX_SIZE: u8 = 13;
 /// assert_eq!((e2.file(), e2.rank()), (4, 1));
 /// assert_eq!(e2.to_string(), "e2");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u8);
 
 impl Cell {
@@ -175,18 +173,7 @@ impl FromStr for Cell {
     }
 }
 
-impl From<Cell> for String {
-    fn from(c: Cell) -> String {
-        c.to_string()
-    }
-}
-
-impl TryFrom<String> for Cell {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Cell, NotationError> {
-        s.parse()
-    }
-}
+crate::serde_as_notation!(Cell);
 
 #[cfg(test)]
 mod tests {

@@ -18,14 +18,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 
 use super::cell::Cell;
 use super::wall::Wall;
 use crate::game::NotationError;
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// Move the pawn (step or jump) to this cell.
     Pawn(Cell),
@@ -69,18 +67,7 @@ impl FromStr for Move {
     }
 }
 
-impl From<Move> for String {
-    fn from(m: Move) -> String {
-        m.to_string()
-    }
-}
-
-impl TryFrom<String> for Move {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Move, NotationError> {
-        s.parse()
-    }
-}
+crate::serde_as_notation!(Move);
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 
 use super::cell::Cell;
 use crate::game::NotationError;
@@ -50,8 +49,7 @@ impl Orientation {
 /// assert_eq!(w.cell.to_string(), "e3");
 /// assert_eq!(w.to_string(), "e3h");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Wall {
     pub cell: Cell,
     pub orientation: Orientation,
@@ -111,18 +109,7 @@ impl FromStr for Wall {
     }
 }
 
-impl From<Wall> for String {
-    fn from(w: Wall) -> String {
-        w.to_string()
-    }
-}
-
-impl TryFrom<String> for Wall {
-    type Error = NotationError;
-    fn try_from(s: String) -> Result<Wall, NotationError> {
-        s.parse()
-    }
-}
+crate::serde_as_notation!(Wall);
 
 #[cfg(test)]
 mod tests {
