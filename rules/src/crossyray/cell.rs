@@ -4,7 +4,6 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-
 use super::Direction;
 use crate::game::NotationError;
 

@@ -14,7 +14,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-
 use super::role::Role;
 use super::square::Square;
 use crate::game::NotationError;

@@ -7,7 +7,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-
 use super::bitboard::STRIDE;
 use crate::game::NotationError;
 

@@ -18,7 +18,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-
 use super::cell::Cell;
 use super::wall::Wall;
 use crate::game::NotationError;

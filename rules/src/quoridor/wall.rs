@@ -10,7 +10,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-
 use super::cell::Cell;
 use crate::game::NotationError;
 
