@@ -66,6 +66,11 @@ pub struct Config {
     /// weaker levels take a share of it.
     #[arg(long = "bot-ms", env = "BOT_MS", default_value_t = 2000)]
     pub bot_ms: u64,
+
+    /// Seconds between the end of a game and the automatic start of the
+    /// next (rooms with auto-start on, every seat still taken and online).
+    #[arg(long = "autostart-secs", env = "AUTOSTART_SECS", default_value_t = 30)]
+    pub autostart_secs: u64,
 }
 
 impl Config {
@@ -82,6 +87,10 @@ impl Config {
 
     pub fn bot_budget(&self) -> Duration {
         Duration::from_millis(self.bot_ms)
+    }
+
+    pub fn autostart_after(&self) -> Duration {
+        Duration::from_secs(self.autostart_secs)
     }
 
     pub fn idle_after(&self) -> Duration {

@@ -65,6 +65,14 @@ pub enum Command {
         text: String,
     },
     Ping,
+    /// The host pauses (`true`) or resumes the auto-start countdown.
+    Countdown {
+        paused: bool,
+    },
+    /// The host turns the room's auto-start on or off.
+    Autostart {
+        enabled: bool,
+    },
 }
 
 impl Command {
@@ -82,6 +90,8 @@ impl Command {
             Command::Computer { .. } => "computer",
             Command::Chat { .. } => "chat",
             Command::Ping => "ping",
+            Command::Countdown { .. } => "countdown",
+            Command::Autostart { .. } => "autostart",
         }
     }
 }

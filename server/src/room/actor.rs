@@ -24,7 +24,7 @@ use tracing::{debug, info, warn};
 use super::views::ScoreRow;
 use super::{Outbox, RoomCommand, RoomInfo};
 use crate::bots::{self, Level};
-use crate::games::{self, DynGame};
+use crate::games::{self, DynGame, Seating, TEAM_SEATS};
 use crate::protocol::{self, Command, Order, Refusal};
 use crate::store::{self, GameRecord, RoomRecord, Store};
 use crate::validate;
@@ -43,6 +43,9 @@ pub struct RoomSettings {
     pub public_url: Option<String>,
     /// Master's time per move; weaker levels think a share of it.
     pub bot_budget: Duration,
+    /// How long after a game ends the next one starts by itself (if the
+    /// room has auto-start on and every seat is still taken and online).
+    pub autostart_after: Duration,
 }
 
 pub(super) struct Member {
@@ -86,17 +89,30 @@ struct Subscriber {
     base_url: String,
 }
 
+/// Someone playing in a game.
+#[derive(Clone, Debug)]
+pub(super) struct Player {
+    pub member: u32,
+    pub name: String,
+    /// The computer's level when the computer plays, `None` for people.
+    pub computer: Option<Level>,
+}
+
 pub(super) struct Match {
     pub number: u32,
     pub game: Box<dyn DynGame>,
-    /// Member id playing each side.
-    pub players: Vec<u32>,
-    pub names: Vec<String>,
-    /// The computer's level on each side it plays, `None` for people.
-    pub computers: Vec<Option<Level>>,
+    /// Who plays each side: one player, or a Quoridor team whose members
+    /// take the side's turns in rotation, in this order.
+    pub sides: Vec<Vec<Player>>,
+    /// Per side, the index in `sides[s]` of the member whose turn is next.
+    pub turn: Vec<usize>,
+    /// Sides that resigned or abandoned (their pawn is gone, the game may
+    /// go on without them).
+    pub gone: Vec<bool>,
     pub moves: Vec<String>,
     pub clock: Clock,
     pub started_at: i64,
+    pub order: Order,
 }
 
 impl Match {
@@ -105,11 +121,54 @@ impl Match {
     }
 
     fn side_of(&self, member: u32) -> Option<Side> {
-        self.players
+        self.sides
             .iter()
-            .position(|&m| m == member)
+            .position(|team| team.iter().any(|p| p.member == member))
             .map(|i| Side(i as u8))
     }
+
+    /// The player who plays `side`'s next turn.
+    pub(super) fn player(&self, side: Side) -> Option<&Player> {
+        let team = self.sides.get(side.index())?;
+        team.get(self.turn[side.index()])
+    }
+
+    /// After `side` took a turn: the next member of its team in rotation,
+    /// skipping members who are offline while someone else is online.
+    fn rotate(&mut self, side: Side, online: &[u32]) {
+        let s = side.index();
+        let Some(team) = self.sides.get(s) else {
+            return;
+        };
+        let n = team.len();
+        let next = (1..=n)
+            .map(|k| (self.turn[s] + k) % n)
+            .find(|&i| online.contains(&team[i].member))
+            .unwrap_or((self.turn[s] + 1) % n);
+        self.turn[s] = next;
+    }
+
+    /// Names for the stored record: one per side, a team's joined by " + ".
+    fn side_names(&self) -> Vec<String> {
+        self.sides
+            .iter()
+            .map(|team| {
+                team.iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            })
+            .collect()
+    }
+}
+
+/// The auto-start countdown between games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Countdown {
+    /// The next game starts at this room time (ms since `epoch`).
+    Running { at_ms: u64 },
+    /// The host paused it with this much left.
+    Paused { left_ms: u64 },
 }
 
 pub struct Room {
@@ -118,6 +177,10 @@ pub struct Room {
     pub(super) options: Value,
     host_token: String,
     pub(super) seats: usize,
+    pub(super) seating: Seating,
+    /// Room setting: start the next game by itself after one ends.
+    pub(super) autostart: bool,
+    pub(super) countdown: Option<Countdown>,
     version: u64,
     pub(super) members: Vec<Member>,
     next_member: u32,
@@ -149,15 +212,18 @@ impl Room {
         settings: RoomSettings,
         own_inbox: mpsc::WeakSender<RoomCommand>,
     ) -> Room {
-        let seats = games::new_game(&record.game, &record.options)
-            .map(|s| s.game.sides())
-            .unwrap_or(2);
+        let seating = games::new_game(&record.game, &record.options)
+            .map(|s| s.seating)
+            .unwrap_or(Seating::PerSide(2));
         Room {
             code: record.code,
             game_name: record.game,
             options: record.options,
             host_token: record.host_token,
-            seats,
+            seats: seating.seats(),
+            seating,
+            autostart: true,
+            countdown: None,
             version: 0,
             members: Vec::new(),
             next_member: 1,
@@ -375,6 +441,8 @@ impl Room {
             }
             Command::Computer { seat, level } => self.seat_computer(member, seat, level),
             Command::Chat { text } => self.say(member, &text),
+            Command::Countdown { paused } => self.pause_countdown(member, paused),
+            Command::Autostart { enabled } => self.set_autostart(member, enabled),
         }
     }
 
@@ -435,18 +503,35 @@ impl Room {
     fn start(&mut self, member: u32, order: Order) -> Answer {
         self.require_host(member)?;
         self.refuse_if_running()?;
-        let mut seated: Vec<(u32, String, Option<Level>)> = Vec::with_capacity(self.seats);
+        self.begin(order)
+    }
+
+    /// Who sits where, grouped by side for a new game, or why a game
+    /// cannot start. Per-side games need every seat taken; team games at
+    /// least one member per team. Everyone seated must be online.
+    fn seated_sides(&self) -> Result<Vec<Vec<Player>>, Refusal> {
+        let mut sides: Vec<Vec<Player>> = match self.seating {
+            Seating::PerSide(n) => vec![Vec::new(); n],
+            Seating::Teams => vec![Vec::new(); 2],
+        };
         for seat in 0..self.seats {
+            let side = match self.seating {
+                Seating::PerSide(_) => seat,
+                Seating::Teams => seat / TEAM_SEATS,
+            };
             match self.members.iter().find(|m| m.seat == Some(seat)) {
-                Some(m) if m.online() => {
-                    seated.push((m.id, m.name.clone().unwrap_or_default(), m.computer))
-                }
+                Some(m) if m.online() => sides[side].push(Player {
+                    member: m.id,
+                    name: m.name.clone().unwrap_or_default(),
+                    computer: m.computer,
+                }),
                 Some(m) => {
                     return Err(Refusal::new(
                         "not_ready",
                         format!("{} is offline.", m.name.as_deref().unwrap_or("A player")),
                     ))
                 }
+                None if self.seating == Seating::Teams => {}
                 None => {
                     return Err(Refusal::new(
                         "not_ready",
@@ -455,40 +540,64 @@ impl Room {
                 }
             }
         }
+        if sides.iter().any(Vec::is_empty) {
+            return Err(Refusal::new(
+                "not_ready",
+                "Each team needs at least one member.",
+            ));
+        }
+        Ok(sides)
+    }
+
+    /// Starts the next game (the host's `start`, or the auto-start).
+    fn begin(&mut self, order: Order) -> Answer {
+        let mut sides = self.seated_sides()?;
         let setup = games::new_game(&self.game_name, &self.options)
             .map_err(|m| Refusal::new("bad_options", m))?;
         // Who moves first is drawn at random unless the host fixes it
-        // (RULES.md); with `seats`, seat i plays side i.
+        // (RULES.md); with `seats`, seat i plays side i (in teams, the
+        // team in seats 1-4 plays side 0).
         if order == Order::Random {
-            seated.shuffle(&mut rand::rng());
+            sides.shuffle(&mut rand::rng());
         }
         let clock = games::clock_for(setup.game.as_ref());
         self.games_played += 1;
+        let n = sides.len();
         let mut game = Match {
             number: self.games_played,
             game: setup.game,
-            players: seated.iter().map(|(id, _, _)| *id).collect(),
-            computers: seated.iter().map(|(_, _, level)| *level).collect(),
-            names: seated.into_iter().map(|(_, name, _)| name).collect(),
+            sides,
+            turn: vec![0; n],
+            gone: vec![false; n],
             moves: Vec::new(),
             clock,
             started_at: store::now_millis(),
+            order,
         };
         if let Some(side) = game.game.to_move() {
             game.clock.start_turn(side, self.now_ms());
         }
         info!(room = %self.code, number = game.number, "game started");
         self.current = Some(game);
+        self.countdown = None;
         self.broadcast_match("start", None);
         self.think_if_computer_to_move();
         Ok(None)
     }
 
     fn play(&mut self, member: u32, text: &str) -> Answer {
-        let side = self
-            .running_match_mut()?
+        let game = self.running_match_mut()?;
+        let side = game
             .side_of(member)
             .ok_or_else(|| Refusal::new("not_your_turn", "You are not playing in this game."))?;
+        if game.game.to_move() == Some(side) {
+            if let Some(player) = game.player(side).filter(|p| p.member != member) {
+                return Err(Refusal::new(
+                    "not_your_turn",
+                    format!("It is {}'s turn for your team.", player.name),
+                ));
+            }
+        }
         self.play_side(side, text)
     }
 
@@ -517,6 +626,7 @@ impl Room {
             None => game.clock.stop(now),
         }
         let over = game.game.outcome().is_some();
+        self.rotate(side);
         self.broadcast_match("move", Some((notation, side)));
         if over {
             self.finish();
@@ -531,6 +641,7 @@ impl Room {
             .side_of(member)
             .ok_or_else(|| Refusal::new("no_game", "You are not playing in this game."))?;
         game.game.forfeit(side, EndReason::Resign);
+        game.gone[side.index()] = true;
         self.after_forfeit();
         Ok(None)
     }
@@ -542,7 +653,8 @@ impl Room {
         let setup = games::new_game(&name, options).map_err(|m| Refusal::new("bad_options", m))?;
         self.game_name = name;
         self.options = setup.options;
-        self.seats = setup.game.sides();
+        self.seating = setup.seating;
+        self.seats = setup.seating.seats();
         let seats = self.seats;
         let has_bot = bots::bot_for(&self.game_name).is_some();
         for m in &mut self.members {
@@ -673,7 +785,7 @@ impl Room {
         let Some(side) = game.game.to_move() else {
             return;
         };
-        let Some(level) = game.computers.get(side.index()).copied().flatten() else {
+        let Some(level) = game.player(side).and_then(|p| p.computer) else {
             return;
         };
         let Some(bot) = bots::bot_for(&self.game_name) else {
@@ -756,11 +868,23 @@ impl Room {
             if let Some(ms) = game.clock.deadline() {
                 deadlines.push(self.epoch + Duration::from_millis(ms));
             }
-            for m in &self.members {
-                if let (true, Some(since)) = (game.players.contains(&m.id), m.offline_since) {
+            // A side is abandoned once all its members have been offline
+            // for the grace time; a side already gone has no deadline.
+            for (s, team) in game.sides.iter().enumerate() {
+                if game.gone[s] {
+                    continue;
+                }
+                let last_left = team
+                    .iter()
+                    .map(|p| self.member(p.member).and_then(|m| m.offline_since))
+                    .collect::<Option<Vec<Instant>>>()
+                    .and_then(|since| since.into_iter().max());
+                if let Some(since) = last_left {
                     deadlines.push(since + self.settings.abandon_after);
                 }
             }
+        } else if let Some(Countdown::Running { at_ms }) = self.countdown {
+            deadlines.push(self.epoch + Duration::from_millis(at_ms));
         }
         if let Some(since) = self.empty_since {
             deadlines.push(since + self.settings.idle_after);
@@ -790,6 +914,7 @@ impl Room {
                             game.clock.start_turn(next, now_ms);
                         }
                         let side = side.unwrap_or(Side(0));
+                        self.rotate(side);
                         self.broadcast_match("timeout", Some((notation, side)));
                         if self.current.as_ref().is_some_and(|g| !g.is_running()) {
                             self.finish();
@@ -804,12 +929,31 @@ impl Room {
             }
         }
         if let Some(game) = self.current.as_mut().filter(|g| g.is_running()) {
-            let leavers: Vec<Side> = offline.iter().filter_map(|&m| game.side_of(m)).collect();
+            // A side forfeits when every one of its members is gone: a
+            // team goes on while one member is still here.
+            let leavers: Vec<usize> = (0..game.sides.len())
+                .filter(|&s| {
+                    !game.gone[s] && game.sides[s].iter().all(|p| offline.contains(&p.member))
+                })
+                .collect();
             if !leavers.is_empty() {
-                for side in leavers {
-                    game.game.forfeit(side, EndReason::Abandon);
+                for s in leavers {
+                    game.game.forfeit(Side(s as u8), EndReason::Abandon);
+                    game.gone[s] = true;
                 }
                 self.after_forfeit();
+            }
+        }
+        if self.current.as_ref().is_none_or(|g| !g.is_running()) {
+            if let Some(Countdown::Running { at_ms }) = self.countdown {
+                if now_ms >= at_ms {
+                    self.countdown = None;
+                    let order = self.current.as_ref().map_or(Order::Random, |g| g.order);
+                    if let Err(refusal) = self.begin(order) {
+                        debug!(room = %self.code, message = %refusal.message, "no auto-start");
+                        self.broadcast_autostart();
+                    }
+                }
             }
         }
         self.empty_since.is_some_and(|since| {
@@ -851,18 +995,24 @@ impl Room {
             return;
         };
         info!(room = %self.code, number = game.number, reason = %outcome.reason(), "game over");
+        let points = games::points(game.game.as_ref());
+        let teams: Vec<Vec<String>> = game
+            .sides
+            .iter()
+            .map(|team| team.iter().map(|p| p.name.clone()).collect())
+            .collect();
         let record = GameRecord {
             room_code: self.code.clone(),
             number: game.number,
             game: self.game_name.clone(),
             options: self.options.clone(),
-            players: game.names.clone(),
+            players: game.side_names(),
             moves: game.moves.clone(),
             outcome: serde_json::to_value(&outcome).unwrap_or(Value::Null),
             started_at: game.started_at,
             ended_at: store::now_millis(),
         };
-        self.record_scores(&record.players, &outcome);
+        self.record_scores(&teams, &outcome, points.as_deref());
         let store = self.store.clone();
         tokio::spawn(async move {
             if let Err(e) = store.insert_game(&record).await {
@@ -871,13 +1021,24 @@ impl Room {
         });
         let scores = self.scores_view();
         self.broadcast(json!({"type": "scores", "scores": scores}));
+        if self.autostart {
+            let at_ms = self.now_ms() + self.settings.autostart_after.as_millis() as u64;
+            self.countdown = Some(Countdown::Running { at_ms });
+            self.broadcast_autostart();
+        }
     }
 
-    fn record_scores(&mut self, names: &[String], outcome: &Outcome) {
+    /// Adds a finished game to the scoreboard: every player of a side
+    /// (each member of a team) gets the side's points and its result.
+    fn record_scores(&mut self, sides: &[Vec<String>], outcome: &Outcome, points: Option<&[u32]>) {
         if matches!(outcome, Outcome::Aborted { .. }) {
             return;
         }
-        for (side, name) in names.iter().enumerate() {
+        for (side, name) in sides
+            .iter()
+            .enumerate()
+            .flat_map(|(side, team)| team.iter().map(move |name| (side, name)))
+        {
             let row = match self.scores.iter_mut().position(|r| &r.name == name) {
                 Some(i) => &mut self.scores[i],
                 None => {
@@ -885,11 +1046,9 @@ impl Room {
                     self.scores.last_mut().expect("just pushed")
                 }
             };
+            row.points += points.and_then(|p| p.get(side)).copied().unwrap_or(0);
             match outcome.winner() {
-                Some(w) if w.index() == side => {
-                    row.wins += 1;
-                    row.points += 1;
-                }
+                Some(w) if w.index() == side => row.wins += 1,
                 Some(_) => row.losses += 1,
                 None => row.draws += 1,
             }
@@ -902,7 +1061,64 @@ impl Room {
         });
     }
 
+    // ----- auto-start --------------------------------------------------
+
+    /// `countdown`: the host pauses or resumes the auto-start countdown.
+    fn pause_countdown(&mut self, member: u32, paused: bool) -> Answer {
+        self.require_host(member)?;
+        self.refuse_if_running()?;
+        let now = self.now_ms();
+        self.countdown = match (self.countdown, paused) {
+            (Some(Countdown::Running { at_ms }), true) => Some(Countdown::Paused {
+                left_ms: at_ms.saturating_sub(now),
+            }),
+            (Some(Countdown::Paused { left_ms }), false) => Some(Countdown::Running {
+                at_ms: now + left_ms,
+            }),
+            (Some(same), _) => Some(same),
+            (None, _) => {
+                return Err(Refusal::new(
+                    "no_countdown",
+                    "No countdown to the next game is running.",
+                ))
+            }
+        };
+        self.broadcast_autostart();
+        Ok(None)
+    }
+
+    /// `autostart`: the host turns the room's auto-start on or off. Off
+    /// cancels a countdown under way; on starts none until a game ends.
+    fn set_autostart(&mut self, member: u32, enabled: bool) -> Answer {
+        self.require_host(member)?;
+        self.autostart = enabled;
+        if !enabled {
+            self.countdown = None;
+        }
+        self.broadcast_autostart();
+        Ok(None)
+    }
+
+    fn broadcast_autostart(&mut self) {
+        let view = self.autostart_view();
+        self.broadcast(json!({"type": "autostart", "autostart": view}));
+    }
+
     // ----- helpers -----------------------------------------------------
+
+    /// Passes `side`'s turn to the next member of its team (a no-op for a
+    /// side played by one person).
+    fn rotate(&mut self, side: Side) {
+        let online: Vec<u32> = self
+            .members
+            .iter()
+            .filter(|m| m.online())
+            .map(|m| m.id)
+            .collect();
+        if let Some(game) = self.current.as_mut() {
+            game.rotate(side, &online);
+        }
+    }
 
     pub(super) fn now_ms(&self) -> u64 {
         Instant::now().duration_since(self.epoch).as_millis() as u64

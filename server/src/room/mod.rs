@@ -113,5 +113,6 @@ pub fn actor_settings(config: &crate::config::Config) -> RoomSettings {
         idle_after: config.idle_after(),
         public_url: config.public_url.clone(),
         bot_budget: config.bot_budget(),
+        autostart_after: config.autostart_after(),
     }
 }

@@ -3,7 +3,11 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::actor::{member_tag, Room};
+use rules::Side;
+
+use crate::games::{Seating, TEAM_SEATS};
+
+use super::actor::{member_tag, Countdown, Player, Room};
 
 /// One line of the room's cumulative scoreboard.
 #[derive(Debug, Clone, Serialize)]
@@ -56,18 +60,28 @@ impl Room {
                 "running": game.clock.running(),
             })
         });
-        let players: Vec<Value> = game
-            .players
-            .iter()
-            .zip(&game.names)
-            .zip(&game.computers)
-            .map(|((&id, name), computer)| {
-                json!({"member": member_tag(id), "name": name, "computer": computer})
-            })
+        let player = |p: &Player| json!({"member": member_tag(p.member), "name": p.name, "computer": p.computer});
+        // `players[i]`: who plays side i's next turn (in a team game, the
+        // member whose turn it is); `teams[i]`: everyone playing side i,
+        // in rotation order.
+        let players: Vec<Value> = (0..game.sides.len())
+            .filter_map(|s| game.player(Side(s as u8)).map(player))
             .collect();
+        let teams: Vec<Value> = game
+            .sides
+            .iter()
+            .map(|team| team.iter().map(player).collect())
+            .collect();
+        let to_play = game
+            .game
+            .to_move()
+            .and_then(|s| game.player(s))
+            .map(|p| member_tag(p.member));
         Some(json!({
             "number": game.number,
             "players": players,
+            "teams": teams,
+            "to_play": to_play,
             "state": game.game.view(),
             "legal": game.game.legal(),
             "moves": game.moves,
@@ -80,6 +94,18 @@ impl Room {
         serde_json::to_value(&self.scores).unwrap_or(Value::Null)
     }
 
+    /// The auto-start setting and countdown: `remaining_ms` until the next
+    /// game starts (as of sending), `null` when no countdown runs.
+    pub(super) fn autostart_view(&self) -> Value {
+        let now = self.now_ms();
+        let (remaining, paused) = match self.countdown {
+            Some(Countdown::Running { at_ms }) => (Some(at_ms.saturating_sub(now)), false),
+            Some(Countdown::Paused { left_ms }) => (Some(left_ms), true),
+            None => (None, false),
+        };
+        json!({"enabled": self.autostart, "remaining_ms": remaining, "paused": paused})
+    }
+
     pub(super) fn room_view(&self, base_url: &str) -> Value {
         json!({
             "code": self.code,
@@ -88,6 +114,8 @@ impl Room {
             "game": self.game_name,
             "options": self.options,
             "seats": self.seats,
+            "team_seats": matches!(self.seating, Seating::Teams).then_some(TEAM_SEATS),
+            "autostart": self.autostart_view(),
             "members": self.members_view(),
             "spectators": self.spectator_count(),
             "scores": self.scores_view(),

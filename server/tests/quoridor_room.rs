@@ -1,0 +1,400 @@
+//! Quoridor rooms through the real server: free-for-all and teams, the
+//! game's own scoring on the room scoreboard, the per-move timer, and the
+//! auto-start countdown between games.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{table_of, Client, TestServer};
+use rules::quoridor::{scores, Options, Quoridor};
+use rules::Game;
+use serde_json::{json, Value};
+
+/// Side 0 (Red, from e1) walks up the e-file to e9; side 1 (Yellow, from
+/// e9) steps aside to the d-file, comes down to d7, places a harmless
+/// wall and then passes. Red wins on its 8th move.
+const RED_LINE: [&str; 8] = ["e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9"];
+const YELLOW_LINE: [&str; 7] = ["d9", "d8", "d7", "a2h", "pass", "pass", "pass"];
+
+/// The points the rules give each side after the two lines above.
+fn expected_points(options: &Options) -> Vec<u32> {
+    let mut game = Quoridor::new(options).unwrap();
+    for ply in 0..15 {
+        let mv = if ply % 2 == 0 {
+            RED_LINE[ply / 2]
+        } else {
+            YELLOW_LINE[ply / 2]
+        };
+        game.play(&mv.parse().unwrap()).unwrap();
+    }
+    assert!(game.outcome().is_some());
+    scores(&game).unwrap()
+}
+
+fn points_of(scores: &Value, name: &str) -> u64 {
+    scores
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["name"] == name)
+        .unwrap_or_else(|| panic!("{name} on the scoreboard: {scores}"))["points"]
+        .as_u64()
+        .unwrap()
+}
+
+/// Creates a room, seats the named people in the given seats (the first is
+/// the host), and returns the clients with their member tags.
+async fn seated(
+    server: &TestServer,
+    options: Value,
+    people: &[(&str, usize)],
+) -> (String, Vec<(Client, Value)>) {
+    let (status, room) = server
+        .create_room(json!({"game": "quoridor", "options": options}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let mut clients = Vec::new();
+    for (i, &(name, seat)) in people.iter().enumerate() {
+        let token = (i == 0).then(|| room["token"].as_str().unwrap());
+        let (mut client, _, snap) = server.join(&code, token, Some(name)).await;
+        assert_eq!(snap["you"]["host"], i == 0);
+        client.ok(json!({"type": "sit", "seat": seat})).await;
+        clients.push((client, snap["you"]["member"].clone()));
+    }
+    (code, clients)
+}
+
+#[tokio::test]
+async fn two_players_race_to_the_far_edge_and_score_by_the_mirror_rule() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    let (start, host_first) = t.start().await;
+    assert_eq!(start["state"]["size"], 9);
+    assert_eq!(start["state"]["pawns"], json!(["e1", "e9"]));
+    assert_eq!(start["state"]["walls_left"], json!([10, 10]));
+    assert_eq!(start["clock"]["remaining_ms"], json!([30_000, 30_000]));
+    assert!(start["legal"].as_array().unwrap().contains(&json!("e3h")));
+    assert_eq!(start["to_play"], start["players"][0]["member"]);
+
+    // An illegal wall (off the board) and an overlapping one are refused
+    // and change nothing.
+    let (red, yellow) = if host_first {
+        (&mut t.host, &mut t.guest)
+    } else {
+        (&mut t.guest, &mut t.host)
+    };
+    red.refused(json!({"type": "move", "move": "i9h"}), "illegal_move")
+        .await;
+    red.refused(json!({"type": "move", "move": "e9"}), "illegal_move")
+        .await;
+    yellow
+        .refused(json!({"type": "move", "move": "e8"}), "not_your_turn")
+        .await;
+
+    let mut last = Value::Null;
+    for ply in 0..15 {
+        let (mover, mv) = if ply % 2 == 0 {
+            (&mut *red, RED_LINE[ply / 2])
+        } else {
+            (&mut *yellow, YELLOW_LINE[ply / 2])
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+        if mv == "a2h" {
+            // Overlaps the wall just placed: refused, nothing changes.
+            red.refused(json!({"type": "move", "move": "b2h"}), "illegal_move")
+                .await;
+        }
+        let watched = t.spectator.next_match().await;
+        assert_eq!(watched["kind"], "move", "{watched}");
+        assert_eq!(watched["move"], mv);
+        assert_eq!(watched["side"], json!(ply % 2));
+        assert_eq!(watched["match"]["state"]["ply"], json!(ply + 1));
+        last = watched;
+    }
+    let state = &last["match"]["state"];
+    assert_eq!(state["walls"], json!(["a2h"]));
+    assert_eq!(state["walls_left"], json!([10, 9]));
+    assert_eq!(state["pawns"], json!(["e9", "d7"]));
+    assert_eq!(
+        last["match"]["outcome"],
+        json!({"kind": "win", "winner": 0, "reason": "goal"})
+    );
+    assert_eq!(last["match"]["legal"], json!([]));
+
+    // Yellow is 6 steps from rank 1: Red scores twice that, Yellow 0.
+    let expected = expected_points(&Options::default());
+    assert_eq!(expected, vec![12, 0]);
+    let scores = t.spectator.next_of("scores").await;
+    let (red_name, yellow_name) = if host_first {
+        ("Minh", "Lan")
+    } else {
+        ("Lan", "Minh")
+    };
+    assert_eq!(points_of(&scores["scores"], red_name), 12);
+    assert_eq!(points_of(&scores["scores"], yellow_name), 0);
+    assert_eq!(scores["scores"][0]["wins"], 1);
+}
+
+#[tokio::test]
+async fn in_a_four_player_game_a_leaver_loses_only_their_pawn() {
+    let server = TestServer::start_with(|c| c.abandon_secs = 1).await;
+    let (_code, clients) = seated(
+        &server,
+        json!({"players": 4}),
+        &[("Minh", 0), ("Lan", 1), ("Khoa", 2), ("Hoa", 3)],
+    )
+    .await;
+    let mut clients: Vec<(Client, Value)> = clients;
+    clients[0]
+        .0
+        .ok(json!({"type": "start", "order": "seats"}))
+        .await;
+    let start = clients[0].0.next_match().await;
+    assert_eq!(start["kind"], "start");
+    assert_eq!(
+        start["match"]["state"]["pawns"],
+        json!(["e1", "a5", "e9", "i5"])
+    );
+    assert_eq!(start["match"]["state"]["walls_left"], json!([5, 5, 5, 5]));
+    // Two moves, so leaving is a forfeit rather than an aborted game.
+    clients[0].0.ok(json!({"type": "move", "move": "e2"})).await;
+    clients[1].0.ok(json!({"type": "move", "move": "b5"})).await;
+    // Khoa (side 2, to move) leaves.
+    let (khoa, _) = clients.remove(2);
+    khoa.close().await;
+    let forfeit = loop {
+        let event = clients[0].0.next_match().await;
+        if event["kind"] == "forfeit" {
+            break event;
+        }
+    };
+    let m = &forfeit["match"];
+    assert_eq!(m["outcome"], Value::Null, "the game goes on");
+    assert_eq!(m["state"]["pawns"], json!(["e2", "b5", null, "i5"]));
+    assert_eq!(m["state"]["to_move"], 3, "Hoa plays next");
+    // Hoa (now clients[2]) moves, and the game goes round without side 2.
+    clients[2].0.ok(json!({"type": "move", "move": "h5"})).await;
+    clients[0].0.ok(json!({"type": "move", "move": "e3"})).await;
+    let after = loop {
+        let event = clients[1].0.next_match().await;
+        if event["move"] == "e3" {
+            break event;
+        }
+    };
+    assert_eq!(after["match"]["state"]["to_move"], 1);
+    assert_eq!(after["match"]["outcome"], Value::Null);
+}
+
+#[tokio::test]
+async fn team_members_take_turns_in_rotation_and_share_the_points() {
+    let server = TestServer::start().await;
+    // Minh and Lan are team 1 (seats 1-4), Khoa alone is team 2.
+    let (_code, mut c) = seated(
+        &server,
+        json!({"mode": "teams", "players": 5}),
+        &[("Minh", 0), ("Lan", 1), ("Khoa", 4)],
+    )
+    .await;
+    let snap_seats = c[0].0.command(json!({"type": "sit", "seat": 8})).await;
+    assert_eq!(snap_seats["code"], "no_seat", "8 seats: {snap_seats}");
+    c[0].0.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = c[0].0.next_match().await;
+    let m = &start["match"];
+    assert_eq!(m["state"]["pawns"].as_array().unwrap().len(), 2);
+    assert_eq!(m["teams"][0].as_array().unwrap().len(), 2);
+    assert_eq!(m["teams"][1][0]["member"], c[2].1);
+    assert_eq!(m["to_play"], c[0].1, "Minh plays the team's first turn");
+    assert_eq!(c[2].0.next_match().await["kind"], "start");
+
+    let mut last = Value::Null;
+    for ply in 0..15 {
+        let red_turn = ply / 2;
+        let (mover, other, mv) = if ply % 2 == 0 {
+            // Red: Minh, Lan, Minh, Lan…
+            let (m, o) = if red_turn % 2 == 0 { (0, 1) } else { (1, 0) };
+            (m, Some(o), RED_LINE[red_turn])
+        } else {
+            (2, None, YELLOW_LINE[ply / 2])
+        };
+        if let Some(other) = other {
+            c[other]
+                .0
+                .refused(json!({"type": "move", "move": mv}), "not_your_turn")
+                .await;
+        }
+        c[mover].0.ok(json!({"type": "move", "move": mv})).await;
+        last = c[2].0.next_match().await;
+        assert_eq!(last["move"], mv);
+        if last["match"]["outcome"].is_null() && ply % 2 == 0 {
+            let next_red = if red_turn % 2 == 0 { 1 } else { 0 };
+            // Yellow to move now; Red's next turn belongs to the other member.
+            assert_eq!(last["match"]["players"][0]["member"], c[next_red].1);
+        }
+    }
+    assert_eq!(last["match"]["outcome"]["winner"], 0);
+    let expected = expected_points(&Options::default());
+    let scores = c[2].0.next_of("scores").await;
+    assert_eq!(points_of(&scores["scores"], "Minh"), u64::from(expected[0]));
+    assert_eq!(points_of(&scores["scores"], "Lan"), u64::from(expected[0]));
+    assert_eq!(points_of(&scores["scores"], "Khoa"), 0);
+}
+
+#[tokio::test]
+async fn a_team_game_needs_a_member_on_each_team() {
+    let server = TestServer::start().await;
+    let (_code, mut c) = seated(
+        &server,
+        json!({"mode": "teams"}),
+        &[("Minh", 0), ("Lan", 2)],
+    )
+    .await;
+    let message = c[0].0.refused(json!({"type": "start"}), "not_ready").await;
+    assert!(message.contains("team"), "{message}");
+    c[1].0.ok(json!({"type": "sit", "seat": 7})).await;
+    c[0].0.ok(json!({"type": "start"})).await;
+}
+
+#[tokio::test]
+async fn a_turn_that_runs_out_is_a_pass_and_the_game_goes_on() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "quoridor", json!({"turn_seconds": 15})).await;
+    let (start, _) = t.start().await;
+    assert_eq!(start["clock"]["remaining_ms"], json!([15_000, 15_000]));
+    tokio::time::pause();
+    t.spectator.wait = Duration::from_secs(3600);
+    let timeout = t.spectator.next_match().await;
+    assert_eq!(timeout["kind"], "timeout", "{timeout}");
+    assert_eq!(timeout["move"], "pass");
+    assert_eq!(timeout["side"], 0);
+    let m = &timeout["match"];
+    assert_eq!(m["outcome"], Value::Null);
+    assert_eq!(m["state"]["to_move"], 1);
+    assert_eq!(m["state"]["last_move"], "pass");
+    assert_eq!(m["moves"], json!(["pass"]));
+    assert_eq!(m["clock"]["running"], 1);
+    assert_eq!(m["clock"]["remaining_ms"][1], 15_000);
+}
+
+/// Plays two moves and resigns, so the game ends with a result.
+async fn play_a_short_game(
+    host: &mut Client,
+    guest: &mut Client,
+    host_member: &Value,
+    number: u64,
+) {
+    let start = next_start(host, number).await;
+    let host_first = start["match"]["players"][0]["member"] == *host_member;
+    let (first, second) = if host_first {
+        (&mut *host, &mut *guest)
+    } else {
+        (&mut *guest, &mut *host)
+    };
+    first.ok(json!({"type": "move", "move": "e2"})).await;
+    second.ok(json!({"type": "move", "move": "e8"})).await;
+    second.ok(json!({"type": "resign"})).await;
+}
+
+/// The `start` event of game `number`, skipping earlier events.
+async fn next_start(client: &mut Client, number: u64) -> Value {
+    loop {
+        let event = client.next_match().await;
+        if event["kind"] == "start" && event["match"]["number"] == number {
+            return event;
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
+    let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    let host_member = t.host_member.clone();
+    t.host.ok(json!({"type": "start"})).await;
+    play_a_short_game(&mut t.host, &mut t.guest, &host_member, 1).await;
+    let countdown = t.spectator.next_of("autostart").await;
+    assert_eq!(countdown["autostart"]["enabled"], true);
+    assert_eq!(countdown["autostart"]["paused"], false);
+    let left = countdown["autostart"]["remaining_ms"].as_u64().unwrap();
+    assert!(left <= 1000, "{countdown}");
+    // About a second later, game 2 starts with nobody pressing Start.
+    let next = next_start(&mut t.spectator, 2).await;
+    assert_eq!(next["match"]["number"], 2);
+
+    // Game 2 ends; the host pauses the countdown: no game 3 starts.
+    play_a_short_game(&mut t.host, &mut t.guest, &host_member, 2).await;
+    t.host.next_of("autostart").await;
+    t.host
+        .ok(json!({"type": "countdown", "paused": true}))
+        .await;
+    let paused = t.spectator.next_of("autostart").await;
+    let paused = if paused["autostart"]["paused"] == true {
+        paused
+    } else {
+        t.spectator.next_of("autostart").await
+    };
+    assert_eq!(paused["autostart"]["paused"], true);
+    let left = paused["autostart"]["remaining_ms"].as_u64().unwrap();
+    assert!(left > 0 && left <= 1000, "{paused}");
+    t.spectator.events.clear();
+    t.spectator
+        .silent_for("match", Duration::from_millis(1800))
+        .await;
+    let (_, _, snap) = server.join(&t.code, None, Some("Hoa")).await;
+    assert_eq!(snap["room"]["autostart"]["paused"], true);
+    assert_eq!(snap["room"]["match"]["number"], 2);
+    t.guest
+        .refused(json!({"type": "countdown", "paused": false}), "not_host")
+        .await;
+    // Resumed, it starts game 3.
+    t.host
+        .ok(json!({"type": "countdown", "paused": false}))
+        .await;
+    let next = next_start(&mut t.spectator, 3).await;
+    assert_eq!(next["match"]["number"], 3);
+
+    // With auto-start off, no countdown follows the game.
+    t.host
+        .ok(json!({"type": "autostart", "enabled": false}))
+        .await;
+    play_a_short_game(&mut t.host, &mut t.guest, &host_member, 3).await;
+    while t.spectator.next_match().await["kind"] != "end" {}
+    t.spectator.events.clear();
+    t.spectator
+        .silent_for("match", Duration::from_millis(1800))
+        .await;
+    assert!(
+        t.spectator
+            .events
+            .iter()
+            .all(|e| e["type"] != "autostart" || e["autostart"]["remaining_ms"].is_null()),
+        "{:?}",
+        t.spectator.events
+    );
+    t.host
+        .refused(json!({"type": "countdown", "paused": true}), "no_countdown")
+        .await;
+}
+
+#[tokio::test]
+async fn the_countdown_is_dropped_when_a_seat_empties() {
+    let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    let host_member = t.host_member.clone();
+    t.host.ok(json!({"type": "start"})).await;
+    play_a_short_game(&mut t.host, &mut t.guest, &host_member, 1).await;
+    t.guest.ok(json!({"type": "stand"})).await;
+    // The countdown runs out, finds an empty seat and stops.
+    let stopped = loop {
+        let event = t.spectator.next_of("autostart").await;
+        if event["autostart"]["remaining_ms"].is_null() {
+            break event;
+        }
+    };
+    assert_eq!(stopped["autostart"]["enabled"], true);
+    t.spectator.events.clear();
+    t.spectator
+        .silent_for("match", Duration::from_millis(300))
+        .await;
+}
