@@ -139,11 +139,20 @@ async fn play_room(base: &str, games: usize) -> anyhow::Result<Vec<Duration>> {
             let member = m["players"][side]["member"].as_str().unwrap_or_default();
             let mv = m["legal"][0].as_str().unwrap_or_default().to_string();
             let who = players.iter().position(|p| p.member == member).unwrap_or(0);
-            let sent = Instant::now();
-            let answer = players[who]
-                .command(json!({"type": "move", "move": mv}))
-                .await?;
-            latencies.push(sent.elapsed());
+            // A player may send 20 commands a second (bursts of 40); this
+            // one plays instantly, so it waits when the server says so.
+            let answer = loop {
+                let sent = Instant::now();
+                let answer = players[who]
+                    .command(json!({"type": "move", "move": mv}))
+                    .await?;
+                if answer["code"] == "rate_limited" {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+                latencies.push(sent.elapsed());
+                break answer;
+            };
             if answer["type"] != "ack" {
                 anyhow::bail!("move refused: {answer}");
             }

@@ -134,11 +134,18 @@ async fn connection(
             Some(Ok(Message::Close(_))) => break,
             Some(Ok(_)) => continue, // ping/pong are answered by the library
         };
+        // Parse before refusing for rate, so even that refusal carries the
+        // command's id (frames are at most 16 KiB, so parsing is cheap).
+        let parsed = protocol::parse(text.as_str());
         if !bucket.take() {
-            reply(Refusal::new("rate_limited", "Too many messages; slow down.").to_message(None));
+            let id = match &parsed {
+                Ok(envelope) => Some(envelope.id),
+                Err((id, _)) => *id,
+            };
+            reply(Refusal::new("rate_limited", "Too many messages; slow down.").to_message(id));
             continue;
         }
-        let envelope = match protocol::parse(text.as_str()) {
+        let envelope = match parsed {
             Ok(envelope) => envelope,
             Err((id, refusal)) => {
                 reply(refusal.to_message(id));

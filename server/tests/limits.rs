@@ -1,0 +1,68 @@
+//! Per-connection limits: what a flooding or oversized client gets.
+
+mod common;
+
+use common::TestServer;
+use serde_json::json;
+
+#[tokio::test]
+async fn a_flood_is_refused_with_rate_limited_errors_that_keep_their_ids() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let (mut client, _, _) = server
+        .join(room["code"].as_str().unwrap(), None, None)
+        .await;
+    // 100 pings at once: the burst allowance (40) passes, the rest are
+    // refused, each answer matched to its command.
+    for id in 1000..1100 {
+        client
+            .send_text(json!({"id": id, "type": "ping"}).to_string())
+            .await;
+    }
+    // Refusals for rate come from the connection itself and may overtake
+    // the room's acks, so answers are collected in any order.
+    let (mut acks, mut limited) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    while seen.len() < 100 {
+        let msg = client.recv().await;
+        let Some(id) = msg["id"].as_i64() else {
+            continue;
+        };
+        assert!((1000..1100).contains(&id) && seen.insert(id), "{msg}");
+        match msg["type"].as_str() {
+            Some("ack") => acks += 1,
+            _ => {
+                assert_eq!(msg["code"], "rate_limited", "{msg}");
+                limited += 1;
+            }
+        }
+    }
+    // The hello took one token of the burst; a few more refill meanwhile.
+    assert!((39..60).contains(&acks), "{acks} acks");
+    assert_eq!(acks + limited, 100);
+    assert!(limited > 0);
+}
+
+#[tokio::test]
+async fn a_frame_over_the_hard_cap_closes_the_connection() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let (mut client, _, _) = server
+        .join(room["code"].as_str().unwrap(), None, None)
+        .await;
+    client.send_text("x".repeat(100 * 1024)).await;
+    use futures_util::StreamExt;
+    // Events already on their way may arrive first; then the socket closes.
+    let closed = async {
+        loop {
+            match client.ws.next().await {
+                None | Some(Err(_)) => return,
+                Some(Ok(msg)) if msg.is_close() => return,
+                Some(Ok(_)) => continue,
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(5), closed)
+        .await
+        .expect("the server closes the socket");
+}
