@@ -13,7 +13,11 @@ import { LEVELS, SIDES, soloSeats } from './solo.js';
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 const $ = (id) => document.getElementById(id);
 
-const selects = { game: $('create-game'), width: $('create-width'), height: $('create-height'), clock: $('create-clock') };
+const selects = {
+  game: $('create-game'), width: $('create-width'), height: $('create-height'), clock: $('create-clock'),
+  mode: $('create-mode'), goal: $('create-goal'), qsize: $('create-qsize'), players: $('create-players'),
+  walls: $('create-walls'), turn: $('create-turn'),
+};
 
 function showError(el, text) {
   el.textContent = text ?? '';

@@ -3,13 +3,22 @@
 // games). Wire formats (docs/PROTOCOL.md):
 //   CrossyRay {"width":9,"height":7,"clock":null | {"minutes":3,"increment":2}}
 //   Jungle    {"clock":null | [3,2]}
+//   Quoridor  {"mode":"ffa"|"teams","goal":"edge"|"centre","size":9|11|13,
+//              "players":2..8,"walls":"auto"|n,"turn_seconds":15..90}
 // A form has a game select, width and height selects (CrossyRay only; their
-// labels carry data-game="crossyray" and are hidden for other games) and a
-// clock select.
+// labels carry data-game="crossyray" and are hidden for other games), a
+// clock select (CrossyRay and Jungle) and Quoridor's selects (mode, goal,
+// qsize, players, walls, turn; data-game="quoridor"). A label's data-game
+// may name several games, separated by spaces.
 
 import { t } from './i18n.js';
 
-export const GAMES = ['crossyray', 'jungle'];
+export const GAMES = ['crossyray', 'quoridor', 'jungle'];
+export const Q_SIZES = [9, 11, 13];
+export const Q_PLAYERS = [2, 3, 4, 5, 6, 7, 8];
+export const Q_WALLS = ['auto', 1, 3, 5, 7, 10, 15, 20];
+export const Q_TURNS = [15, 20, 30, 45, 60, 90];
+export const Q_DEFAULTS = { mode: 'ffa', goal: 'edge', size: 9, players: 2, walls: 'auto', turn_seconds: 30 };
 export const SIZES = Array.from({ length: 11 }, (_, i) => 5 + 2 * i); // 5, 7, …, 25
 export const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10]];
 export const DEFAULT_OPTIONS = { width: 9, height: 7, clock: null };
@@ -34,18 +43,47 @@ export function clockText(clock) {
 /** One line describing `o`, the options of `game`. */
 export function optionsSummary(o, game = 'crossyray') {
   if (game === 'jungle') return clockText(o?.clock ?? null);
+  if (game === 'quoridor') {
+    const q = { ...Q_DEFAULTS, ...(o ?? {}) };
+    const mode = q.mode === 'teams' ? t('quoridor.mode.teams') : `${t('quoridor.mode.ffa')} (${q.players})`;
+    return t('quoridor.summary', {
+      mode,
+      size: q.size,
+      goal: t(`quoridor.goal.${q.goal}`),
+      walls: q.walls === 'auto' ? t('quoridor.walls.auto') : q.walls,
+      turn: t('quoridor.turn_s', { s: q.turn_seconds }),
+    });
+  }
   return t('options.summary', { w: o?.width, h: o?.height, clock: clockText(o?.clock ?? null) });
 }
 
 /** Show the controls that belong to `game` (labels with data-game). */
 export function showGameFields(form, game) {
   for (const node of form.querySelectorAll('[data-game]')) {
-    node.hidden = node.dataset.game !== game;
+    node.hidden = !node.dataset.game.split(' ').includes(game);
   }
 }
 
 /** Fill the selects (keeping their current choice, else `value`). */
-export function fillOptionSelects({ game, width, height, clock }, value = DEFAULT_OPTIONS) {
+function fillQuoridor(sel) {
+  const fill = (node, values, text, fallback) => {
+    if (!node) return;
+    const keep = node.value !== '' ? node.value : String(fallback);
+    node.replaceChildren(...values.map((v) => new Option(text(v), String(v))));
+    node.value = keep;
+  };
+  fill(sel.mode, ['ffa', 'teams'], (v) => t(`quoridor.mode.${v}`), Q_DEFAULTS.mode);
+  fill(sel.goal, ['edge', 'centre'], (v) => t(`quoridor.goal.${v}`), Q_DEFAULTS.goal);
+  fill(sel.qsize, Q_SIZES, (v) => `${v} × ${v}`, Q_DEFAULTS.size);
+  fill(sel.players, Q_PLAYERS, String, Q_DEFAULTS.players);
+  fill(sel.walls, Q_WALLS, (v) => (v === 'auto' ? t('quoridor.walls.auto') : String(v)), Q_DEFAULTS.walls);
+  fill(sel.turn, Q_TURNS, (v) => t('quoridor.turn_s', { s: v }), Q_DEFAULTS.turn_seconds);
+  if (sel.players && sel.mode) sel.players.disabled = sel.mode.value === 'teams';
+}
+
+export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
+  const { game, width, height, clock } = selects;
+  fillQuoridor(selects);
   const keep = (sel, fallback) => (sel.value !== '' ? sel.value : String(fallback));
   const w = keep(width, value.width ?? DEFAULT_OPTIONS.width);
   const h = keep(height, value.height ?? DEFAULT_OPTIONS.height);
@@ -65,16 +103,45 @@ export function fillOptionSelects({ game, width, height, clock }, value = DEFAUL
 }
 
 /** Set the selects to `o`, the options of `gameName`. */
-export function setOptionSelects({ game, width, height, clock }, o, gameName = 'crossyray') {
+export function setOptionSelects(selects, o, gameName = 'crossyray') {
+  const { game, width, height, clock } = selects;
   if (game) game.value = gameName;
+  if (gameName === 'quoridor') {
+    const q = { ...Q_DEFAULTS, ...(o ?? {}) };
+    if (selects.mode) selects.mode.value = q.mode;
+    if (selects.goal) selects.goal.value = q.goal;
+    if (selects.qsize) selects.qsize.value = String(q.size);
+    if (selects.players) {
+      selects.players.value = String(q.players);
+      selects.players.disabled = q.mode === 'teams';
+    }
+    if (selects.walls) selects.walls.value = String(q.walls);
+    if (selects.turn) selects.turn.value = String(q.turn_seconds);
+    return;
+  }
   if (o?.width) width.value = String(o.width);
   if (o?.height) height.value = String(o.height);
   clock.value = clockKey(o?.clock ?? null);
 }
 
 /** Read the selects; returns {game, options} or {error}. */
-export function readOptionSelects({ game, width, height, clock }) {
+export function readOptionSelects(selects) {
+  const { game, width, height, clock } = selects;
   const name = game?.value || 'crossyray';
+  if (name === 'quoridor') {
+    const mode = selects.mode?.value || Q_DEFAULTS.mode;
+    if (selects.players) selects.players.disabled = mode === 'teams';
+    const walls = selects.walls?.value || 'auto';
+    const options = {
+      mode,
+      goal: selects.goal?.value || Q_DEFAULTS.goal,
+      size: Number(selects.qsize?.value || Q_DEFAULTS.size),
+      players: mode === 'teams' ? 2 : Number(selects.players?.value || 2),
+      walls: walls === 'auto' ? 'auto' : Number(walls),
+      turn_seconds: Number(selects.turn?.value || Q_DEFAULTS.turn_seconds),
+    };
+    return { game: name, options };
+  }
   const pair = clock.value === 'off' ? null : clock.value.split('+').map(Number);
   if (name === 'jungle') return { game: name, options: { clock: pair } };
   const w = Number(width.value);

@@ -10,10 +10,12 @@ import { RoomSocket, storeName } from './socket.js';
 import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
 import { createBoard as createCrossyRayBoard } from './crossyray/board.js';
 import { createBoard as createJungleBoard } from './jungle/board.js';
+import { createBoard as createQuoridorBoard } from './quoridor/board.js';
+import { colorOf, sideOf } from './quoridor/state.js';
 import { LEVELS } from './solo.js';
 
 /** Renderers by game name; each has createBoard(el, {onMove, onNotice}). */
-const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard };
+const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard, quoridor: createQuoridorBoard };
 /** Games with a computer player on the server. */
 const BOT_GAMES = new Set(['jungle']);
 
@@ -48,6 +50,7 @@ let board = null;
 let boardGame = null;
 const seatLevels = {}; // seat -> level the host picked for the computer
 let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performance.now()}
+let countdownBase = null; // {remaining: ms, paused, at: performance.now()} while an auto-start countdown runs
 let resignArmed = null;
 let conn = { state: 'connecting', at: 0 };
 let editingName = false;
@@ -67,11 +70,14 @@ function gameRunning() {
   return !!m && !m.outcome;
 }
 
+/** The side the viewer plays (as a member of a team too), or null. */
 function mySide() {
-  const m = match();
-  if (!m || !model.you) return null;
-  const i = m.players.findIndex((p) => p.member === model.you.member);
-  return i >= 0 ? i : null;
+  return sideOf(match(), model.you);
+}
+
+/** Quoridor team rooms: seats per team (seats 0-3 first team, 4-7 second), else null. */
+function teamSeats() {
+  return model.room?.team_seats ?? null;
 }
 
 function isHost() {
@@ -128,6 +134,7 @@ function clockNow(side) {
 
 function colorName(side) {
   if (model.room?.game === 'jungle') return side === 0 ? t('jungle.blue_first') : t('jungle.red');
+  if (model.room?.game === 'quoridor') return t(`quoridor.color.${colorOf(side)}`);
   return side === 0 ? t('game.side0') : t('game.side1');
 }
 
@@ -173,11 +180,16 @@ function renderSeats() {
   const mine = me();
   const named = !!mine?.name;
   const items = [];
+  const perTeam = teamSeats();
   for (let i = 0; i < room.seats; i++) {
+    if (perTeam && i % perTeam === 0) {
+      items.push(el('li', { class: 'seat-team', 'data-testid': `team-${i / perTeam}`, text: t('quoridor.team_n', { n: i / perTeam + 1 }) }));
+    }
     const m = room.members.find((x) => x.seat === i);
-    const side = m && match() ? match().players.findIndex((p) => p.member === m.id) : -1;
+    const side = m ? (sideOf(match(), { member: m.id }) ?? -1) : -1;
+    const swatch = side < 0 ? '' : room.game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`;
     const children = [
-      el('span', { class: `swatch ${side >= 0 ? `side-${side}` : ''}`, 'aria-hidden': 'true' }),
+      el('span', { class: `swatch ${swatch}`, 'aria-hidden': 'true' }),
       el('span', { class: 'seat-label', text: t('seats.seat', { n: i + 1 }) }),
     ];
     if (m) {
@@ -265,7 +277,11 @@ function renderOptions() {
 }
 
 function optionSelects() {
-  return { game: $('opt-game'), width: $('opt-width'), height: $('opt-height'), clock: $('opt-clock') };
+  return {
+    game: $('opt-game'), width: $('opt-width'), height: $('opt-height'), clock: $('opt-clock'),
+    mode: $('opt-mode'), goal: $('opt-goal'), qsize: $('opt-qsize'), players: $('opt-players'),
+    walls: $('opt-walls'), turn: $('opt-turn'),
+  };
 }
 
 function renderScores() {
@@ -312,23 +328,32 @@ function renderPlayers() {
     return;
   }
   const toMove = m.outcome ? null : m.state.to_move;
+  const quoridor = model.room.game === 'quoridor' && Array.isArray(m.state?.pawns);
   const cards = m.players.map((p, side) => {
     const member = model.room.members.find((x) => x.id === p.member);
     const online = member ? member.online : false;
     const defends = m.state.defends?.[side];
+    const team = m.teams?.[side] ?? [p];
+    const gone = quoridor && m.state.pawns[side] == null;
+    let sub = defends ? `${colorName(side)}, ${t('game.defends', { side: t(`side.${defends}`) })}` : colorName(side);
+    if (quoridor) {
+      sub = team.length > 1 ? `${t('quoridor.team', { color: colorName(side) })}: ${team.map((x) => displayName(x)).join(', ')}` : `${colorName(side)} ${side + 1}`;
+      sub += ` · ${t('quoridor.walls_short', { n: m.state.walls_left?.[side] ?? 0 })}`;
+    }
     const children = [
-      el('span', { class: `swatch side-${side}`, 'aria-hidden': 'true' }),
+      el('span', { class: `swatch ${quoridor ? `qc-${colorOf(side)}` : `side-${side}`}`, 'aria-hidden': 'true' }),
       el('span', { class: 'player-name' },
         el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
         ' ', displayName(p) ?? member?.name ?? '?',
-        online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') })),
-      el('span', { class: 'player-sub', text: defends ? `${colorName(side)}, ${t('game.defends', { side: t(`side.${defends}`) })}` : colorName(side) }),
+        online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') }),
+        gone ? el('span', { class: 'badge off', 'data-testid': `gone-${side}`, text: t('reason.abandon').split(':')[0] }) : null),
+      el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: sub }),
     ];
     if (m.clock) {
       children.push(el('span', { class: 'clock', 'data-testid': `clock-${side}`, dataset: { side: String(side) } }));
     }
     return el('div', {
-      class: `player side-${side} ${toMove === side ? 'to-move' : ''} ${p.member === model.you.member ? 'me' : ''}`,
+      class: `player side-${side} ${toMove === side ? 'to-move' : ''} ${team.some((x) => x.member === model.you.member) ? 'me' : ''}`,
       'data-testid': `player-${side}`,
     }, ...children);
   });
@@ -350,9 +375,12 @@ function tickClocks() {
 
 function outcomeText(m) {
   const o = m.outcome;
-  const reason = t(`reason.${o.reason}`);
+  const reason = model.room.game === 'quoridor' && o.reason === 'goal' ? t('quoridor.reason.goal') : t(`reason.${o.reason}`);
   if (o.kind === 'win') {
-    const name = displayName(m.players[o.winner]) ?? '?';
+    const team = m.teams?.[o.winner];
+    const name = team && team.length > 1
+      ? team.map((x) => displayName(x)).join(', ')
+      : displayName(m.players[o.winner]) ?? '?';
     return { head: t('result.win', { name }), reason };
   }
   if (o.kind === 'draw') return { head: t('result.draw'), reason };
@@ -388,7 +416,11 @@ function renderResult() {
 function renderActions() {
   const { room } = model;
   const running = gameRunning();
-  const full = room.members.filter((x) => x.seat != null).length >= room.seats;
+  const seated = room.members.filter((x) => x.seat != null);
+  const perTeam = teamSeats();
+  const full = perTeam
+    ? [0, 1].every((team) => seated.some((x) => Math.floor(x.seat / perTeam) === team))
+    : seated.length >= room.seats;
   const host = isHost();
   $('start').hidden = !(host && full && !running);
   $('start-order-box').hidden = $('start').hidden;
@@ -403,10 +435,47 @@ function renderActions() {
   if (!canResign) disarmResign();
   let hint = '';
   if (!running) {
-    if (!full) hint = t('game.waiting_seats');
+    if (!full) hint = perTeam ? t('game.waiting_teams') : t('game.waiting_seats');
     else if (!host) hint = t('game.waiting_host');
   }
   $('game-hint').textContent = hint;
+  renderCountdown();
+}
+
+/** The auto-start countdown between games, with Pause/Resume and the setting for the host. */
+function renderCountdown() {
+  const a = model.room.autostart ?? null;
+  const host = isHost();
+  const box = $('countdown');
+  const show = !!countdownBase && !gameRunning();
+  box.hidden = !show;
+  const toggle = $('countdown-toggle');
+  toggle.hidden = !(show && host);
+  if (show) {
+    toggle.textContent = t(countdownBase.paused ? 'countdown.resume' : 'countdown.pause');
+    toggle.dataset.paused = String(countdownBase.paused);
+  }
+  box.dataset.paused = String(!!countdownBase?.paused);
+  $('autostart-box').hidden = !(host && a);
+  $('autostart').checked = !!a?.enabled;
+  tickCountdown();
+}
+
+function tickCountdown() {
+  if (!countdownBase || $('countdown').hidden) return;
+  let ms = countdownBase.remaining;
+  if (!countdownBase.paused) ms -= performance.now() - countdownBase.at;
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const text = t(countdownBase.paused ? 'countdown.paused' : 'countdown.next', { s });
+  const node = $('countdown-text');
+  if (node.textContent !== text) node.textContent = text;
+  node.dataset.seconds = String(s);
+}
+
+function setCountdownFrom(a) {
+  countdownBase = a && a.remaining_ms != null
+    ? { remaining: a.remaining_ms, paused: !!a.paused, at: performance.now() }
+    : null;
 }
 
 function fillStartOrder() {
@@ -437,7 +506,8 @@ function renderTurn() {
     node.className = 'turn';
   } else {
     const tm = m.state.to_move;
-    const mine = tm != null && m.players[tm]?.member === model.you.member;
+    const toPlay = m.to_play ?? m.players[tm]?.member;
+    const mine = tm != null && toPlay === model.you.member;
     const mover = m.players[tm];
     node.textContent = mine
       ? t('game.your_turn')
@@ -447,6 +517,7 @@ function renderTurn() {
   let hint = '';
   if (!m.outcome) {
     if (model.room.game === 'jungle') hint = mySide() != null ? t('jungle.hint') : '';
+    else if (model.room.game === 'quoridor') hint = mySide() != null ? t('quoridor.hint') : '';
     else hint = t('game.current', { k: m.state.current });
   }
   $('rule-hint').textContent = hint;
@@ -478,7 +549,8 @@ function renderBoard() {
   }
   // A match of another game (the host just switched) is not drawn.
   const m = match();
-  const sameGame = m && (game === 'jungle' ? Array.isArray(m.state?.pieces) : Array.isArray(m.state?.cells));
+  const shape = { jungle: 'pieces', quoridor: 'pawns' }[game] ?? 'cells';
+  const sameGame = m && Array.isArray(m.state?.[shape]);
   board.set(sameGame ? m : null, model.you, model.room.options);
 }
 
@@ -520,6 +592,7 @@ function onSnapshot(msg) {
   model.room = msg.room;
   model.room.chat = (model.room.chat ?? []).slice(-CHAT_KEEP);
   setClockFrom(model.room.match);
+  setCountdownFrom(model.room.autostart);
   $('loading').hidden = true;
   $('room-main').hidden = false;
   render();
@@ -539,6 +612,15 @@ function onEvent(ev) {
     case 'match':
       room.match = ev.match;
       setClockFrom(ev.match);
+      if (ev.kind === 'start') {
+        // A new game ends any countdown.
+        room.autostart = { ...(room.autostart ?? {}), remaining_ms: null, paused: false };
+        setCountdownFrom(null);
+      }
+      break;
+    case 'autostart':
+      room.autostart = ev.autostart;
+      setCountdownFrom(ev.autostart);
       break;
     case 'options':
       if (ev.game) room.game = ev.game;
@@ -598,6 +680,12 @@ function wireForms() {
   fillStartOrder();
   $('start-order').addEventListener('change', (e) => { e.target.dataset.touched = 'true'; });
   $('start').addEventListener('click', () => command('start', { order: $('start-order').value }).catch(() => {}));
+  $('countdown-toggle').addEventListener('click', () => {
+    command('countdown', { paused: !countdownBase?.paused }).catch(() => {});
+  });
+  $('autostart').addEventListener('change', (e) => {
+    command('autostart', { enabled: e.target.checked }).catch(() => { e.target.checked = !e.target.checked; });
+  });
   $('resign').addEventListener('click', () => {
     const b = $('resign');
     if (!resignArmed) {
@@ -706,6 +794,7 @@ async function init() {
 
   setInterval(() => {
     tickClocks();
+    tickCountdown();
     if (conn.state === 'offline') renderConn();
   }, 100);
   window.addEventListener('online', () => socket.reconnectNow());

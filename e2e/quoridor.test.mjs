@@ -1,0 +1,316 @@
+// Browser test of Quoridor rooms: the real server binary, Debian's
+// chromium driven by playwright-core, node's built-in test runner.
+//
+//   SERVER_BIN=../target/debug/server node --test quoridor.test.mjs
+//
+// A host creates a Quoridor room from the home page, a guest joins by the
+// link, a spectator watches; both players move their pawn by clicking a
+// marked cell and place a wall by hovering a groove crossing and clicking
+// it (one of them after turning it with H/V); the spectator sees the walls,
+// the last one highlighted. After the game the host pauses the auto-start
+// countdown. Then a 360 px phone: no horizontal scroll on a 13×13 board,
+// and tapping moves and places a wall (tap a crossing, tap again).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SERVER_BIN = path.resolve(HERE, process.env.SERVER_BIN ?? '../target/debug/server');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const STEP_MS = 10_000; // the longest any single UI update may take
+
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+let browser;
+const pageErrors = [];
+
+function startServer() {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'bg-e2e-quoridor-'));
+  server = spawn(SERVER_BIN, ['--addr', '127.0.0.1:0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', NO_COLOR: '1', RUST_LOG_STYLE: 'never' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not say where it listens within 60 s:\n${serverLog}`)), 60_000);
+    const onData = (chunk) => {
+      serverLog += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stderr.on('data', onData);
+    server.stdout.on('data', onData);
+    server.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early (${code ?? signal}):\n${serverLog}`));
+    });
+    server.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
+  base = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  if (server && server.exitCode == null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => { server.kill('SIGKILL'); r(); }, 5000);
+      server.once('exit', () => { clearTimeout(t); r(); });
+    });
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- helpers
+
+async function newPage(label, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
+      pageErrors.push(`[${label}] console: ${msg.text()}`);
+    }
+  });
+  return page;
+}
+
+const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+
+async function waitOnline(page) {
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector('[data-testid="board"][data-game="quoridor"] [data-testid="cell-a1"]');
+}
+
+/** From the home page: a Quoridor room with these options; lands in the room. */
+async function createQuoridorRoom(page, { size = '9', turn = '90' } = {}) {
+  await page.goto(`${base}/`);
+  await byId(page, 'create-game').selectOption('quoridor');
+  await byId(page, 'create-qsize').waitFor({ state: 'visible' });
+  assert.equal(await byId(page, 'create-width').isVisible(), false, 'CrossyRay fields are hidden');
+  await byId(page, 'create-qsize').selectOption(size);
+  await byId(page, 'create-turn').selectOption(turn);
+  await byId(page, 'create-room').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await waitOnline(page);
+  return new URL(page.url()).pathname.slice(3);
+}
+
+async function setName(page, name) {
+  await byId(page, 'name-input').fill(name);
+  await byId(page, 'name-save').click();
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
+    name,
+  );
+}
+
+async function sit(page, seat, name, tap = false) {
+  if (tap) await byId(page, `sit-${seat}`).tap();
+  else await byId(page, `sit-${seat}`).click();
+  await page.waitForFunction(
+    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
+    [seat, name],
+  );
+}
+
+/** Board facts as the page shows them. */
+function boardInfo(page) {
+  return page.evaluate(() => {
+    const b = document.querySelector('[data-testid="board"]');
+    return {
+      ply: Number(b.dataset.ply),
+      myTurn: b.dataset.myTurn === 'true',
+      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
+      lastMove: b.dataset.lastMove,
+      targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
+      walls: [...b.querySelectorAll('[data-testid^="wall-"]')].map((e) => e.dataset.wall),
+      lastWall: b.querySelector('.wall[data-last="true"]')?.dataset.wall ?? null,
+      ghost: b.querySelector('[data-testid="ghost"]') ? {
+        wall: b.querySelector('[data-testid="ghost"]').dataset.wall,
+        legal: b.querySelector('[data-testid="ghost"]').dataset.legal === 'true',
+      } : null,
+      pawns: Object.fromEntries([...b.querySelectorAll('[data-pawn]')].map((e) => [e.dataset.pawn, e.dataset.cell])),
+    };
+  });
+}
+
+async function waitFor(page, fn, what) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const info = await boardInfo(page);
+    if (fn(info)) return info;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(info)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const atPly = (page, ply) => waitFor(page, (i) => i.ply === ply, `ply ${ply}`);
+
+function assertNoPageErrors() {
+  assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
+}
+
+async function noHorizontalScroll(page, what) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
+}
+
+// ---------------------------------------------------------------- tests
+
+test('two players move pawns and place walls by clicking; a spectator sees the walls; the host pauses the next game', { timeout: 120_000 }, async () => {
+  const host = await newPage('host');
+  const code = await createQuoridorRoom(host);
+  assert.match(await byId(host, 'options-summary').textContent(), /9 × 9/);
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+
+  const guest = await newPage('guest');
+  await guest.goto(`${base}/r/${code}`);
+  await waitOnline(guest);
+  await setName(guest, 'Lan');
+  await sit(guest, 1, 'Lan');
+
+  const spectator = await newPage('spectator');
+  await spectator.goto(`${base}/r/${code}`);
+  await waitOnline(spectator);
+
+  // Seat 1 plays Red (side 0, from e1) and moves first.
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').click();
+  let info = await waitFor(host, (i) => i.myTurn, 'the host to move');
+  assert.equal(info.mySide, 0);
+  assert.deepEqual(info.pawns, { 0: 'e1', 1: 'e9' });
+  assert.deepEqual(info.targets.sort(), ['d1', 'e2', 'f1'], 'the pawn\'s targets are marked');
+  assert.equal((await boardInfo(guest)).targets.length, 0, 'the waiting player sees no targets');
+  // The per-move timer is on the player cards.
+  await byId(spectator, 'clock-0').waitFor();
+  assert.match(await byId(spectator, 'clock-0').textContent(), /^1:\d\d$|^0:\d\d/);
+  assert.match(await byId(spectator, 'player-sub-0').textContent(), /Red/);
+
+  // 1. Red steps up.
+  await byId(host, 'cell-e2').click();
+  await atPly(spectator, 1);
+  assert.equal((await boardInfo(spectator)).pawns[0], 'e2');
+
+  // 2. Yellow places a horizontal wall: hover a groove crossing, click.
+  await waitFor(guest, (i) => i.myTurn, 'the guest to move');
+  await byId(guest, 'x-c3').hover();
+  info = await waitFor(guest, (i) => i.ghost?.wall === 'c3h', 'a ghost wall at c3h');
+  assert.equal(info.ghost.legal, true);
+  await byId(guest, 'x-c3').click();
+  info = await waitFor(spectator, (i) => i.ply === 2, 'the wall on the spectator\'s board');
+  assert.deepEqual(info.walls, ['c3h']);
+  assert.equal(info.lastWall, 'c3h');
+  assert.match(await byId(spectator, 'player-sub-1').textContent(), /9/);
+
+  // 3. Red: an overlapping ghost is not placeable; turned vertical, f5v is.
+  await waitFor(host, (i) => i.myTurn, 'the host to move');
+  await byId(host, 'x-d3').hover();
+  info = await waitFor(host, (i) => i.ghost?.wall === 'd3h', 'a ghost wall at d3h');
+  assert.equal(info.ghost.legal, false, 'd3h overlaps c3h');
+  await byId(host, 'x-d3').click();
+  await byId(host, 'toast').first().waitFor();
+  assert.equal((await boardInfo(host)).ply, 2, 'nothing was sent');
+  await byId(host, 'q-orient').click();
+  await host.waitForSelector('[data-testid="board"][data-orient="v"]');
+  await byId(host, 'x-f5').click();
+  info = await waitFor(spectator, (i) => i.ply === 3, 'the second wall');
+  assert.deepEqual(info.walls.sort(), ['c3h', 'f5v']);
+  assert.equal(info.lastWall, 'f5v', 'the last wall is highlighted');
+
+  // 4. Yellow steps down.
+  await waitFor(guest, (i) => i.myTurn && i.targets.includes('e8'), 'the guest to move');
+  await byId(guest, 'cell-e8').click();
+  info = await waitFor(spectator, (i) => i.ply === 4, 'the fourth move');
+  assert.deepEqual(info.pawns, { 0: 'e2', 1: 'e8' });
+  assert.equal(info.lastWall, 'f5v');
+  assert.equal(await byId(spectator, 'move').count(), 4);
+
+  // The game ends; the host sees the countdown to the next and pauses it.
+  await byId(guest, 'resign').click();
+  await byId(guest, 'resign').click();
+  await byId(spectator, 'result').waitFor({ state: 'visible' });
+  await byId(host, 'countdown').waitFor({ state: 'visible' });
+  assert.match(await byId(host, 'countdown-text').textContent(), /Next game in \d+ s/);
+  await byId(spectator, 'countdown').waitFor({ state: 'visible' });
+  assert.equal(await byId(spectator, 'countdown-toggle').isVisible(), false, 'only the host pauses');
+  await byId(host, 'countdown-toggle').click();
+  await spectator.waitForSelector('[data-testid="countdown"][data-paused="true"]');
+  assert.match(await byId(host, 'countdown-toggle').textContent(), /Resume/);
+  // The scoreboard has Quoridor points: 10 for a win by default.
+  await spectator.waitForFunction(() => /Minh\s*10/.test(document.querySelector('[data-testid="scores"]')?.innerText ?? ''));
+
+  for (const p of [host, guest, spectator]) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a wall', { timeout: 120_000 }, async () => {
+  const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await phone.goto(`${base}/`);
+  await noHorizontalScroll(phone, 'home page');
+  const code = await createQuoridorRoom(phone, { size: '13' });
+  await noHorizontalScroll(phone, 'room page');
+  await setName(phone, 'Chi');
+  await sit(phone, 0, 'Chi', true);
+
+  const desk = await newPage('desk');
+  await desk.goto(`${base}/r/${code}`);
+  await waitOnline(desk);
+  await setName(desk, 'Dung');
+  await sit(desk, 1, 'Dung');
+
+  await byId(phone, 'start-order').selectOption('seats');
+  await byId(phone, 'start').tap();
+  await waitFor(phone, (i) => i.myTurn, 'the phone to move');
+  await noHorizontalScroll(phone, 'a 13×13 game');
+  const box = await byId(phone, 'board').boundingBox();
+  assert.ok(box.width <= 360 && box.width >= 300, `the board scales to the phone's width (${box.width}px)`);
+
+  await byId(phone, 'cell-g2').tap();
+  await atPly(desk, 1);
+  await waitFor(desk, (i) => i.myTurn, 'the desk to move');
+  await byId(desk, 'cell-g12').click();
+  await waitFor(phone, (i) => i.myTurn && i.ply === 2, 'the phone to move again');
+  // A tap on a crossing shows the ghost; a second tap places it.
+  await byId(phone, 'x-b5').tap();
+  const info = await waitFor(phone, (i) => i.ghost?.wall === 'b5h', 'a ghost wall');
+  assert.equal(info.ply, 2, 'the first tap only shows the wall');
+  await byId(phone, 'x-b5').tap();
+  const after = await waitFor(desk, (i) => i.ply === 3, 'the wall on the other board');
+  assert.deepEqual(after.walls, ['b5h']);
+  await noHorizontalScroll(phone, 'after a wall');
+
+  for (const p of [phone, desk]) await p.context().close();
+  assertNoPageErrors();
+});

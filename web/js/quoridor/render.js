@@ -1,0 +1,232 @@
+// Draws a Quoridor board as SVG, from the derived state (state.js) and the
+// input's view state only ({cursor, mode, orient, ghost, pending}).
+// Nothing here reads the server's messages or handles events.
+//
+// Rank 1 is at the bottom. Cells are squares with grooves between them;
+// walls lie in the grooves. Each pawn's goal edge is a stripe in its
+// colour outside the board (the centre cell is ringed in a centre race).
+
+import { t } from '../i18n.js';
+import { cellName, centreCell, colorOf, isWallLegal, wallName } from './state.js';
+
+const U = 36; // a cell, in SVG user units
+const G = 10; // a groove
+const P = U + G; // from one cell to the next
+const PAD = 16; // room for the goal stripes
+const STRIPE = 5;
+
+const esc = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+export function geometry(size) {
+  const span = size * U + (size - 1) * G;
+  return {
+    span,
+    vw: span + 2 * PAD,
+    cx: (x) => PAD + x * P,
+    cy: (y) => PAD + (size - 1 - y) * P,
+    // The centre of intersection (x, y): the top-right corner of cell (x, y).
+    ix: (x) => PAD + x * P + U + G / 2,
+    iy: (y) => PAD + (size - 1 - y) * P - G / 2,
+  };
+}
+
+export function colorName(side) {
+  return t(`quoridor.color.${colorOf(side)}`);
+}
+
+function wallRect(geo, w, cls, extra = '') {
+  const { x, y, o } = w;
+  if (o === 'h') {
+    return `<rect class="${cls}" ${extra} x="${geo.cx(x)}" y="${geo.iy(y) - G / 2 + 1}" width="${2 * U + G}" height="${G - 2}" rx="3"/>`;
+  }
+  return `<rect class="${cls}" ${extra} x="${geo.ix(x) - G / 2 + 1}" y="${geo.cy(y + 1)}" width="${G - 2}" height="${2 * U + G}" rx="3"/>`;
+}
+
+function drawGoals(state, geo) {
+  const out = [];
+  const perEdge = {};
+  state.goals.forEach((goal, side) => {
+    if (!state.pawns[side] && !state.preview) return;
+    if (goal === 'centre') return;
+    const k = perEdge[goal] ?? 0;
+    perEdge[goal] = k + 1;
+    const off = PAD - 3 - (k + 1) * (STRIPE + 1);
+    const cls = `goal-edge c-${colorOf(side)}`;
+    const attrs = `data-testid="goal-${side}" data-goal="${goal}"`;
+    if (goal === 'top') out.push(`<rect class="${cls}" ${attrs} x="${PAD}" y="${off}" width="${geo.span}" height="${STRIPE}" rx="2"/>`);
+    if (goal === 'bottom') out.push(`<rect class="${cls}" ${attrs} x="${PAD}" y="${geo.vw - off - STRIPE}" width="${geo.span}" height="${STRIPE}" rx="2"/>`);
+    if (goal === 'left') out.push(`<rect class="${cls}" ${attrs} x="${off}" y="${PAD}" width="${STRIPE}" height="${geo.span}" rx="2"/>`);
+    if (goal === 'right') out.push(`<rect class="${cls}" ${attrs} x="${geo.vw - off - STRIPE}" y="${PAD}" width="${STRIPE}" height="${geo.span}" rx="2"/>`);
+  });
+  return out.join('');
+}
+
+function cellLabel(state, name, pawn, target) {
+  const parts = [name];
+  if (pawn) parts.push(t('quoridor.pawn', { color: colorName(pawn.side), n: pawn.side + 1 }));
+  if (state.goalMode === 'centre' && name === centreCell(state.size)) parts.push(t('quoridor.centre'));
+  if (target) parts.push(t('board.legal'));
+  return parts.join(', ');
+}
+
+function drawCells(state, geo, ui) {
+  const out = [];
+  const pawnAt = new Map(state.pawns.filter(Boolean).map((p) => [p.cell, p]));
+  const centre = state.goalMode === 'centre' ? centreCell(state.size) : null;
+  // Hidden only while the keyboard cursor walks the wall crossings.
+  const showTargets = !(ui.mode === 'wall' && ui.cursor);
+  for (let y = 0; y < state.size; y++) {
+    for (let x = 0; x < state.size; x++) {
+      const name = cellName(x, y);
+      const px = geo.cx(x);
+      const py = geo.cy(y);
+      const pawn = pawnAt.get(name);
+      const target = showTargets && state.pawnTargets.has(name);
+      const classes = ['qcell'];
+      if (target) classes.push('target');
+      if (name === state.lastCell) classes.push('last');
+      if (name === centre) classes.push('centre');
+      const attrs = [
+        `class="${classes.join(' ')}"`,
+        `data-testid="cell-${name}"`,
+        `data-cell="${name}"`,
+        target ? `data-target="${name}"` : '',
+        pawn ? `data-pawn="${pawn.side}"` : '',
+        name === state.lastCell ? 'data-last="true"' : '',
+        `aria-label="${esc(cellLabel(state, name, pawn, target))}"`,
+        'role="img"',
+      ].filter(Boolean).join(' ');
+      let inner = `<rect class="sq" x="${px}" y="${py}" width="${U}" height="${U}" rx="3"/>`;
+      if (name === centre) inner += `<circle class="centre-mark" cx="${px + U / 2}" cy="${py + U / 2}" r="${U * 0.44}"/>`;
+      if (name === state.lastCell) inner += `<rect class="last-mark" x="${px + 2}" y="${py + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`;
+      if (pawn) {
+        inner += `<g class="pawn c-${pawn.color}${state.toMove === pawn.side ? ' to-move' : ''}" data-testid="pawn-${pawn.side}">`
+          + `<circle class="disc" cx="${px + U / 2}" cy="${py + U / 2}" r="${U * 0.36}"/>`
+          + `<text class="num" x="${px + U / 2}" y="${py + U / 2}" dy="0.35em" text-anchor="middle">${pawn.side + 1}</text></g>`;
+      }
+      if (target) inner += `<circle class="mark dot" cx="${px + U / 2}" cy="${py + U / 2}" r="${U * 0.14}"/>`;
+      if (x === 0) inner += `<text class="coord" x="${px + 2}" y="${py + 9}">${y + 1}</text>`;
+      if (y === 0) inner += `<text class="coord" x="${px + U - 2}" y="${py + U - 2}" text-anchor="end">${name[0]}</text>`;
+      out.push(`<g ${attrs}>${inner}</g>`);
+    }
+  }
+  return out.join('');
+}
+
+function drawWalls(state, geo) {
+  return state.walls
+    .map((w) => wallRect(geo, w, `wall${w.name === state.lastWall ? ' last' : ''}`,
+      `data-testid="wall-${w.name}" data-wall="${w.name}"${w.name === state.lastWall ? ' data-last="true"' : ''}`))
+    .join('');
+}
+
+/** Click targets on the groove intersections, while the viewer may place a wall. */
+function drawIntersections(state, geo) {
+  if (!state.myTurn || state.myWallsLeft <= 0) return '';
+  const out = [];
+  for (let y = 0; y < state.size - 1; y++) {
+    for (let x = 0; x < state.size - 1; x++) {
+      const name = cellName(x, y);
+      out.push(`<circle class="qx" data-testid="x-${name}" data-x="${x}" data-y="${y}" cx="${geo.ix(x)}" cy="${geo.iy(y)}" r="${G}"/>`);
+    }
+  }
+  return out.join('');
+}
+
+function drawGhost(state, geo, ui) {
+  const g = ui.ghost;
+  if (!g || !state.myTurn) return '';
+  const legal = isWallLegal(state, g.x, g.y, ui.orient);
+  const name = wallName(g.x, g.y, ui.orient);
+  return wallRect(geo, { x: g.x, y: g.y, o: ui.orient }, `ghost ${legal ? 'legal' : 'illegal'}`,
+    `data-testid="ghost" data-wall="${name}" data-legal="${legal}"`);
+}
+
+function drawCursor(state, geo, ui) {
+  const c = ui.cursor;
+  if (!c) return '';
+  if (ui.mode === 'wall') {
+    return `<circle class="cursor" data-testid="cursor" cx="${geo.ix(c.x)}" cy="${geo.iy(c.y)}" r="${G * 0.9}"/>`;
+  }
+  return `<rect class="cursor" data-testid="cursor" x="${geo.cx(c.x) + 1.5}" y="${geo.cy(c.y) + 1.5}" width="${U - 3}" height="${U - 3}" rx="4"/>`;
+}
+
+/** One-line description of what is under the cursor, for screen readers. */
+export function describeCursor(state, ui) {
+  const c = ui.cursor;
+  if (!state || !c) return '';
+  if (ui.mode === 'wall') {
+    const name = wallName(c.x, c.y, ui.orient);
+    return `${t('quoridor.wall_at', { wall: name })}${isWallLegal(state, c.x, c.y, ui.orient) ? `, ${t('board.legal')}` : ''}`;
+  }
+  const name = cellName(c.x, c.y);
+  const pawn = state.pawns.find((p) => p && p.cell === name);
+  return cellLabel(state, name, pawn, state.pawnTargets.has(name));
+}
+
+function renderTools(el, state, ui) {
+  const tools = el.querySelector('.q-tools');
+  const orient = tools.querySelector('[data-testid="q-orient"]');
+  const pass = tools.querySelector('[data-testid="q-pass"]');
+  const left = tools.querySelector('[data-testid="q-walls-left"]');
+  tools.hidden = state.preview || state.mySide == null || state.over;
+  orient.textContent = t(ui.orient === 'h' ? 'quoridor.wall_h' : 'quoridor.wall_v');
+  orient.dataset.orient = ui.orient;
+  orient.setAttribute('aria-pressed', String(ui.mode === 'wall'));
+  orient.disabled = !state.myTurn || state.myWallsLeft <= 0;
+  pass.textContent = t('quoridor.pass');
+  pass.hidden = !state.canPass;
+  pass.disabled = !!ui.pending;
+  left.textContent = t('quoridor.walls_left', { n: state.myWallsLeft });
+}
+
+/**
+ * Draw `state` (from deriveState) with view state `ui` into `el`, a
+ * container made by mountBoard(). Also mirrors a few facts as data-*
+ * attributes on the container for tools and tests.
+ */
+export function render(el, state, ui) {
+  const svg = el.querySelector('svg.q-board');
+  const live = el.querySelector('.board-live');
+  if (!state) {
+    svg.innerHTML = '';
+    return;
+  }
+  const geo = geometry(state.size);
+  svg.setAttribute('viewBox', `0 0 ${geo.vw} ${geo.vw}`);
+  svg.innerHTML = `<rect class="frame" x="${PAD - 3}" y="${PAD - 3}" width="${geo.span + 6}" height="${geo.span + 6}" rx="5"/>`
+    + drawGoals(state, geo) + drawCells(state, geo, ui) + drawWalls(state, geo)
+    + drawIntersections(state, geo) + drawGhost(state, geo, ui) + drawCursor(state, geo, ui);
+  renderTools(el, state, ui);
+
+  const turn = state.over ? '' : state.myTurn ? t('game.your_turn') : '';
+  el.setAttribute('aria-label', `${t('quoridor.label', { turn })} ${t('quoridor.help')}`);
+  el.dataset.game = 'quoridor';
+  el.dataset.lastMove = state.lastMove ?? '';
+  el.dataset.ply = state.ply;
+  el.dataset.myTurn = String(state.myTurn);
+  el.dataset.mySide = state.mySide ?? '';
+  el.dataset.over = String(state.over);
+  el.dataset.mode = ui.mode;
+  el.dataset.orient = ui.orient;
+  el.classList.toggle('my-turn', state.myTurn);
+  el.classList.toggle('pending', !!ui.pending);
+  const desc = describeCursor(state, ui);
+  if (live.textContent !== desc) live.textContent = desc;
+}
+
+/** Build the container's fixed children once: the SVG, the tools, a live region. */
+export function mountBoard(el) {
+  el.classList.add('qd');
+  el.setAttribute('role', 'application');
+  el.tabIndex = 0;
+  el.innerHTML =
+    '<svg class="q-board" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>'
+    + '<div class="q-tools" hidden>'
+    + '<button type="button" class="small" data-testid="q-orient" data-action="orient"></button>'
+    + '<button type="button" class="small" data-testid="q-pass" data-action="pass" hidden></button>'
+    + '<span class="q-walls" data-testid="q-walls-left"></span>'
+    + '</div>'
+    + '<div class="board-live sr-only" aria-live="polite"></div>';
+}
