@@ -139,20 +139,11 @@ async fn play_room(base: &str, games: usize) -> anyhow::Result<Vec<Duration>> {
             let member = m["players"][side]["member"].as_str().unwrap_or_default();
             let mv = m["legal"][0].as_str().unwrap_or_default().to_string();
             let who = players.iter().position(|p| p.member == member).unwrap_or(0);
-            // A player may send 20 commands a second (bursts of 40); this
-            // one plays instantly, so it waits when the server says so.
-            let answer = loop {
-                let sent = Instant::now();
-                let answer = players[who]
-                    .command(json!({"type": "move", "move": mv}))
-                    .await?;
-                if answer["code"] == "rate_limited" {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-                latencies.push(sent.elapsed());
-                break answer;
-            };
+            let sent = Instant::now();
+            let answer = players[who]
+                .command(json!({"type": "move", "move": mv}))
+                .await?;
+            latencies.push(sent.elapsed());
             if answer["type"] != "ack" {
                 anyhow::bail!("move refused: {answer}");
             }
@@ -182,7 +173,20 @@ impl Player {
         }
     }
 
-    async fn command(&mut self, mut command: Value) -> anyhow::Result<Value> {
+    /// Sends `command` and returns its answer. A player may send 20
+    /// commands a second (bursts of 40); this one plays instantly, so when
+    /// the server says `rate_limited` it waits and sends again.
+    async fn command(&mut self, command: Value) -> anyhow::Result<Value> {
+        loop {
+            let answer = self.command_once(command.clone()).await?;
+            if answer["code"] != "rate_limited" {
+                return Ok(answer);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn command_once(&mut self, mut command: Value) -> anyhow::Result<Value> {
         let id = self.next_id;
         self.next_id += 1;
         command["id"] = json!(id);
