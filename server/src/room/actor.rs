@@ -882,6 +882,11 @@ impl Room {
                 if let Some(since) = last_left {
                     deadlines.push(since + self.settings.abandon_after);
                 }
+                // A team member gone while due to play: the turn passes
+                // to a teammate who is here, after the same grace time.
+                if let Some(since) = self.due_member_gone(game, s) {
+                    deadlines.push(since + self.settings.abandon_after);
+                }
             }
         } else if let Some(Countdown::Running { at_ms }) = self.countdown {
             deadlines.push(self.epoch + Duration::from_millis(at_ms));
@@ -927,6 +932,26 @@ impl Room {
                 }
                 self.think_if_computer_to_move();
             }
+        }
+        let passed_on: Vec<Side> = self
+            .current
+            .as_ref()
+            .filter(|g| g.is_running())
+            .map(|game| {
+                (0..game.sides.len())
+                    .filter(|&s| {
+                        self.due_member_gone(game, s)
+                            .is_some_and(|since| now >= since + abandon_after)
+                    })
+                    .map(|s| Side(s as u8))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !passed_on.is_empty() {
+            for side in passed_on {
+                self.rotate(side);
+            }
+            self.broadcast_match("turn", None);
         }
         if let Some(game) = self.current.as_mut().filter(|g| g.is_running()) {
             // A side forfeits when every one of its members is gone: a
@@ -1105,6 +1130,20 @@ impl Room {
     }
 
     // ----- helpers -----------------------------------------------------
+
+    /// Since when the member due to play side `s`'s next turn has been
+    /// offline, if a teammate is online to take the turn instead.
+    fn due_member_gone(&self, game: &Match, s: usize) -> Option<Instant> {
+        if game.gone[s] {
+            return None;
+        }
+        let due = game.player(Side(s as u8))?;
+        let since = self.member(due.member)?.offline_since?;
+        game.sides[s]
+            .iter()
+            .any(|p| p.member != due.member && self.member(p.member).is_some_and(Member::online))
+            .then_some(since)
+    }
 
     /// Passes `side`'s turn to the next member of its team (a no-op for a
     /// side played by one person).
