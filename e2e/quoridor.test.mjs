@@ -257,6 +257,20 @@ test('two players move pawns and place walls by clicking; a spectator sees the w
   assert.equal(info.lastWall, 'f5v');
   assert.equal(await byId(spectator, 'move').count(), 4);
 
+  // 5. Red with the keyboard: W turns on walls (a ghost at the pawn's
+  // crossing, e2h), the arrows move it, Enter places it.
+  await waitFor(host, (i) => i.myTurn, 'the host to move');
+  await byId(host, 'board').focus();
+  await host.keyboard.press('w');
+  info = await waitFor(host, (i) => i.ghost?.wall === 'e2h', 'the keyboard ghost at e2h');
+  await host.keyboard.press('ArrowLeft');
+  info = await waitFor(host, (i) => i.ghost?.wall === 'd2h', 'the ghost moved left');
+  assert.equal(info.ghost.legal, true);
+  await host.keyboard.press('Enter');
+  info = await waitFor(spectator, (i) => i.ply === 5, 'the keyboard wall');
+  assert.deepEqual(info.walls.sort(), ['c3h', 'd2h', 'f5v']);
+  assert.equal(info.lastWall, 'd2h');
+
   // The game ends; the host sees the countdown to the next and pauses it.
   await byId(guest, 'resign').click();
   await byId(guest, 'resign').click();

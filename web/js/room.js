@@ -346,7 +346,7 @@ function renderPlayers() {
         el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: t(online ? 'members.online' : 'members.offline'), 'aria-label': t(online ? 'members.online' : 'members.offline') }),
         ' ', displayName(p) ?? member?.name ?? '?',
         online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') }),
-        gone ? el('span', { class: 'badge off', 'data-testid': `gone-${side}`, text: t('reason.abandon').split(':')[0] }) : null),
+        gone && !m.outcome ? el('span', { class: 'badge off', 'data-testid': `gone-${side}`, text: t('quoridor.out') }) : null),
       el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: sub }),
     ];
     if (m.clock) {
