@@ -328,3 +328,42 @@ test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a w
   for (const p of [phone, desk]) await p.context().close();
   assertNoPageErrors();
 });
+
+test('a host switches a room to Quoridor teams in the options: eight seats in two teams for everyone, and the game starts', { timeout: 120_000 }, async () => {
+  const host = await newPage('host');
+  await host.goto(`${base}/`);
+  await byId(host, 'create-room').click();
+  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await host.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  const code = new URL(host.url()).pathname.slice(3);
+  await setName(host, 'Minh');
+  const guest = await newPage('guest');
+  await guest.goto(`${base}/r/${code}`);
+  await guest.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await setName(guest, 'Lan');
+
+  await byId(host, 'opt-game').selectOption('quoridor');
+  await byId(host, 'opt-mode').waitFor({ state: 'visible' });
+  assert.equal(await byId(host, 'opt-width').isVisible(), false);
+  await byId(host, 'opt-mode').selectOption('teams');
+  assert.equal(await byId(host, 'opt-players').isDisabled(), true, 'teams always have two pawns');
+  await byId(host, 'opt-goal').selectOption('centre');
+  await byId(host, 'options-save').click();
+  await waitOnline(guest);
+  await byId(guest, 'team-1').waitFor();
+  assert.equal(await guest.locator('[data-testid^="seat-"]:not([data-testid^="seat-name"])').count(), 8);
+  assert.match(await byId(guest, 'options-summary').textContent(), /Teams/);
+
+  await sit(host, 0, 'Minh');
+  assert.equal(await byId(host, 'start').isVisible(), false, 'one team is still empty');
+  await sit(guest, 4, 'Lan');
+  await byId(host, 'start').waitFor({ state: 'visible' });
+  await byId(host, 'start').click();
+  const info = await waitFor(guest, (i) => Object.keys(i.pawns).length === 2, 'the team game');
+  assert.ok(info.mySide === 0 || info.mySide === 1);
+  // Centre race: the centre cell is the goal.
+  assert.equal(await guest.locator('[data-testid="cell-e5"].centre').count(), 1);
+
+  for (const p of [host, guest]) await p.context().close();
+  assertNoPageErrors();
+});

@@ -250,6 +250,36 @@ async fn team_members_take_turns_in_rotation_and_share_the_points() {
 }
 
 #[tokio::test]
+async fn switching_to_quoridor_sets_the_seats_for_everyone() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "crossyray", Value::Null).await;
+    t.host
+        .ok(json!({"type": "options", "game": "quoridor", "options": {"players": 4}}))
+        .await;
+    let event = t.spectator.next_of("options").await;
+    assert_eq!(event["game"], "quoridor");
+    assert_eq!(event["seats"], 4);
+    assert_eq!(event["team_seats"], Value::Null);
+    assert_eq!(event["options"]["mode"], "ffa");
+    t.host
+        .ok(json!({"type": "options", "options": {"mode": "teams"}}))
+        .await;
+    let event = t.spectator.next_of("options").await;
+    assert_eq!(event["seats"], 8);
+    assert_eq!(event["team_seats"], 4);
+    t.host
+        .refused(
+            json!({"type": "options", "options": {"mode": "solo"}}),
+            "bad_options",
+        )
+        .await;
+    // Both players keep their seats 1 and 2, both on the first team.
+    t.host.refused(json!({"type": "start"}), "not_ready").await;
+    t.guest.ok(json!({"type": "sit", "seat": 4})).await;
+    t.host.ok(json!({"type": "start"})).await;
+}
+
+#[tokio::test]
 async fn a_team_game_needs_a_member_on_each_team() {
     let server = TestServer::start().await;
     let (_code, mut c) = seated(

@@ -625,6 +625,9 @@ function onEvent(ev) {
     case 'options':
       if (ev.game) room.game = ev.game;
       room.options = ev.options;
+      // The seats follow the options (Quoridor: players, or 8 for teams).
+      if (typeof ev.seats === 'number') room.seats = ev.seats;
+      if ('team_seats' in ev) room.team_seats = ev.team_seats;
       if (!$('options-form').hidden) {
         setOptionSelects(optionSelects(), ev.options, room.game);
         showGameFields($('options-form'), room.game);

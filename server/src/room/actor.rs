@@ -679,7 +679,14 @@ impl Room {
                 warn!(room = %code, error = %e, "could not store room options");
             }
         });
-        let event = json!({"type": "options", "game": self.game_name, "options": self.options});
+        let team_seats = matches!(self.seating, Seating::Teams).then_some(TEAM_SEATS);
+        let event = json!({
+            "type": "options",
+            "game": self.game_name,
+            "options": self.options,
+            "seats": self.seats,
+            "team_seats": team_seats,
+        });
         self.broadcast(event);
         self.broadcast_members();
         Ok(None)
