@@ -193,6 +193,8 @@ async fn in_a_four_player_game_a_leaver_loses_only_their_pawn() {
     };
     assert_eq!(after["match"]["state"]["to_move"], 1);
     assert_eq!(after["match"]["outcome"], Value::Null);
+    // The move list says who played each move: side 2 is skipped.
+    assert_eq!(after["match"]["move_sides"], json!([0, 1, 3, 0]));
 }
 
 #[tokio::test]

@@ -530,7 +530,9 @@ function renderMoves() {
   const list = $('moves');
   if (list.children.length === moves.length && list.dataset.match === String(m?.number ?? '')) return;
   list.dataset.match = String(m?.number ?? '');
-  list.replaceChildren(...moves.map((mv, i) => el('li', { class: `side-${i % 2}`, 'data-testid': 'move', text: mv })));
+  const sideOfMove = (i) => m?.move_sides?.[i] ?? i % 2;
+  const swatchOf = (side) => (model.room?.game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`);
+  list.replaceChildren(...moves.map((mv, i) => el('li', { class: swatchOf(sideOfMove(i)), 'data-testid': 'move', 'data-side': String(sideOfMove(i)), text: mv })));
   list.scrollTop = list.scrollHeight;
 }
 

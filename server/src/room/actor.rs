@@ -110,6 +110,9 @@ pub(super) struct Match {
     /// go on without them).
     pub gone: Vec<bool>,
     pub moves: Vec<String>,
+    /// The side that played each move (with 3-8 pawns, and after a pawn
+    /// leaves, turn order alone cannot tell).
+    pub move_sides: Vec<Side>,
     pub clock: Clock,
     pub started_at: i64,
     pub order: Order,
@@ -570,6 +573,7 @@ impl Room {
             turn: vec![0; n],
             gone: vec![false; n],
             moves: Vec::new(),
+            move_sides: Vec::new(),
             clock,
             started_at: store::now_millis(),
             order,
@@ -621,6 +625,7 @@ impl Room {
             .map_err(|m| Refusal::new("illegal_move", m))?;
         game.clock.finish_turn(now);
         game.moves.push(notation.clone());
+        game.move_sides.push(side);
         match game.game.to_move() {
             Some(next) => game.clock.start_turn(next, now),
             None => game.clock.stop(now),
@@ -921,11 +926,12 @@ impl Room {
                 game.clock.stop(now_ms);
                 match game.game.timeout() {
                     Some(notation) => {
+                        let side = side.unwrap_or(Side(0));
                         game.moves.push(notation.clone());
+                        game.move_sides.push(side);
                         if let Some(next) = game.game.to_move() {
                             game.clock.start_turn(next, now_ms);
                         }
-                        let side = side.unwrap_or(Side(0));
                         self.rotate(side);
                         self.broadcast_match("timeout", Some((notation, side)));
                         if self.current.as_ref().is_some_and(|g| !g.is_running()) {

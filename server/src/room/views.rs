@@ -85,6 +85,7 @@ impl Room {
             "state": game.game.view(),
             "legal": game.game.legal(),
             "moves": game.moves,
+            "move_sides": game.move_sides,
             "clock": clock,
             "outcome": game.game.outcome(),
         }))
