@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod clock;
 pub mod crossyray;
+pub mod direction;
 pub mod game;
 pub mod jungle;
 pub mod notation;

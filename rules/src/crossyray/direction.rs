@@ -1,29 +1,13 @@
-//! The four directions a ray can take, and the four sides of the board.
+//! The edge a ray leaves through, and the four sides of the board.
 
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// One of the four orthogonal directions (never diagonal). Up is towards
-/// the higher ranks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    Up,
-    Down,
-    Left,
-    Right,
-}
+pub use crate::direction::Direction;
 
 impl Direction {
-    /// All four, in the order moves are listed.
-    pub const ALL: [Direction; 4] = [
-        Direction::Up,
-        Direction::Down,
-        Direction::Left,
-        Direction::Right,
-    ];
-
     /// The side of the board a ray in this direction leaves through.
     pub const fn edge(self) -> Edge {
         match self {
@@ -31,16 +15,6 @@ impl Direction {
             Direction::Down => Edge::Bottom,
             Direction::Left => Edge::Left,
             Direction::Right => Edge::Right,
-        }
-    }
-
-    /// `(file, rank)` change of one step.
-    pub const fn delta(self) -> (i8, i8) {
-        match self {
-            Direction::Up => (0, 1),
-            Direction::Down => (0, -1),
-            Direction::Left => (-1, 0),
-            Direction::Right => (1, 0),
         }
     }
 }

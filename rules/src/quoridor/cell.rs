@@ -61,24 +61,9 @@ impl Cell {
     }
 }
 
-/// One of the four directions a pawn steps in, as seen on the board
-/// (up = towards higher ranks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    Up,
-    Down,
-    Left,
-    Right,
-}
+pub use crate::direction::Direction;
 
 impl Direction {
-    pub const ALL: [Direction; 4] = [
-        Direction::Up,
-        Direction::Down,
-        Direction::Left,
-        Direction::Right,
-    ];
-
     /// The change of bit index for one step.
     pub(crate) fn offset(self) -> i16 {
         match self {
@@ -86,43 +71,6 @@ impl Direction {
             Direction::Down => -(STRIDE as i16),
             Direction::Left => -1,
             Direction::Right => 1,
-        }
-    }
-
-    pub fn opposite(self) -> Direction {
-        match self {
-            Direction::Up => Direction::Down,
-            Direction::Down => Direction::Up,
-            Direction::Left => Direction::Right,
-            Direction::Right => Direction::Left,
-        }
-    }
-
-    /// The two directions at right angles, for diagonal jumps.
-    pub fn perpendicular(self) -> [Direction; 2] {
-        match self {
-            Direction::Up | Direction::Down => [Direction::Left, Direction::Right],
-            Direction::Left | Direction::Right => [Direction::Up, Direction::Down],
-        }
-    }
-
-    /// The direction a quarter turn to the left (anticlockwise).
-    pub fn left_hand(self) -> Direction {
-        match self {
-            Direction::Up => Direction::Left,
-            Direction::Left => Direction::Down,
-            Direction::Down => Direction::Right,
-            Direction::Right => Direction::Up,
-        }
-    }
-
-    /// The (file, rank) change of one step.
-    pub fn delta(self) -> (i8, i8) {
-        match self {
-            Direction::Up => (0, 1),
-            Direction::Down => (0, -1),
-            Direction::Left => (-1, 0),
-            Direction::Right => (1, 0),
         }
     }
 }
