@@ -5,6 +5,7 @@
 import { deriveState, previewMatch, moveAt } from './state.js';
 import { render, mountBoard } from './render.js';
 import { attachInput } from './input.js';
+import { boardController } from '../board-kit.js';
 
 /**
  * @param {HTMLElement} el
@@ -13,49 +14,30 @@ import { attachInput } from './input.js';
  *   onNotice(kind, move)      a keyboard action that did nothing, and why
  */
 export function createBoard(el, { onMove, onNotice } = {}) {
-  let state = null;
-  let ui = { cursor: null, cursorMove: null, pending: false };
-
-  mountBoard(el);
-  const redraw = () => render(el, state, ui);
-
-  const detach = attachInput(el, {
-    getState: () => state,
-    getUi: () => ui,
-    setUi(patch) {
-      ui = { ...ui, ...patch };
-      redraw();
-    },
-    play(move) {
-      ui = { ...ui, pending: true };
-      redraw();
-      return Promise.resolve(onMove?.(move))
-        .catch(() => {})
-        .finally(() => {
-          ui = { ...ui, pending: false };
-          redraw();
-        });
-    },
-    notice: onNotice,
+  const board = boardController(el, {
+    mount: mountBoard,
+    render,
+    attachInput,
+    ui: { cursor: null, cursorMove: null },
+    onMove,
+    onNotice,
   });
-
   return {
     /** Show `match` (or, when null, an empty board for `options`) as seen by `you`. */
     set(match, you, options) {
-      state = deriveState(match ?? previewMatch(options), you);
+      const state = deriveState(match ?? previewMatch(options), you);
+      board.setState(state);
       // A new board size may strand the cursor: drop it if it is no longer a position.
-      if (ui.cursor && !moveAt(ui.cursor.x, ui.cursor.y, state.width, state.height)) {
-        ui = { ...ui, cursor: null, cursorMove: null };
-      } else if (ui.cursor) {
-        ui = { ...ui, cursorMove: moveAt(ui.cursor.x, ui.cursor.y, state.width, state.height) };
+      const { cursor } = board.ui();
+      if (cursor && !moveAt(cursor.x, cursor.y, state.width, state.height)) {
+        board.patchUi({ cursor: null, cursorMove: null });
+      } else if (cursor) {
+        board.patchUi({ cursorMove: moveAt(cursor.x, cursor.y, state.width, state.height) });
       }
-      redraw();
+      board.redraw();
     },
-    redraw,
-    state: () => state,
-    destroy() {
-      detach();
-      el.innerHTML = '';
-    },
+    redraw: board.redraw,
+    state: board.state,
+    destroy: board.destroy,
   };
 }

@@ -6,6 +6,7 @@
 import { deriveState, previewMatch, squareAt } from './state.js';
 import { render, mountBoard } from './render.js';
 import { attachInput } from './input.js';
+import { boardController } from '../board-kit.js';
 
 /**
  * @param {HTMLElement} el
@@ -14,48 +15,29 @@ import { attachInput } from './input.js';
  *   onNotice(kind, square)    a keyboard action that did nothing, and why
  */
 export function createBoard(el, { onMove, onNotice } = {}) {
-  let state = null;
-  let ui = { selected: null, cursor: null, pending: false };
-
-  mountBoard(el);
-  const redraw = () => render(el, state, ui);
-
-  const detach = attachInput(el, {
-    getState: () => state,
-    getUi: () => ui,
-    setUi(patch) {
-      ui = { ...ui, ...patch };
-      redraw();
-    },
-    play(move) {
-      ui = { ...ui, pending: true };
-      redraw();
-      return Promise.resolve(onMove?.(move))
-        .catch(() => {})
-        .finally(() => {
-          ui = { ...ui, pending: false };
-          redraw();
-        });
-    },
-    notice: onNotice,
+  const board = boardController(el, {
+    mount: mountBoard,
+    render,
+    attachInput,
+    ui: { selected: null, cursor: null },
+    onMove,
+    onNotice,
+    className: 'jg',
   });
-
   return {
     /** Show `match` (or, when null, the usual start) as seen by `you`. */
     set(match, you) {
-      const before = state;
-      state = deriveState(match ?? previewMatch(), you);
+      const before = board.state();
+      const state = deriveState(match ?? previewMatch(), you);
+      board.setState(state);
       // A selection only survives while that animal can still move.
-      if (ui.selected && !squareAt(state, ui.selected)?.movable) ui = { ...ui, selected: null };
-      if (before && before.ply !== state.ply && !state.myTurn) ui = { ...ui, selected: null };
-      redraw();
+      const { selected } = board.ui();
+      if (selected && !squareAt(state, selected)?.movable) board.patchUi({ selected: null });
+      if (before && before.ply !== state.ply && !state.myTurn) board.patchUi({ selected: null });
+      board.redraw();
     },
-    redraw,
-    state: () => state,
-    destroy() {
-      detach();
-      el.innerHTML = '';
-      el.classList.remove('jg');
-    },
+    redraw: board.redraw,
+    state: board.state,
+    destroy: board.destroy,
   };
 }

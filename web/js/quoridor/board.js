@@ -6,6 +6,7 @@
 import { deriveState, previewMatch } from './state.js';
 import { render, mountBoard } from './render.js';
 import { attachInput } from './input.js';
+import { boardController } from '../board-kit.js';
 
 /**
  * @param {HTMLElement} el
@@ -14,47 +15,30 @@ import { attachInput } from './input.js';
  *   onNotice(kind, where)     an action that did nothing, and why
  */
 export function createBoard(el, { onMove, onNotice } = {}) {
-  let state = null;
-  let ui = { mode: 'pawn', orient: 'h', ghost: null, cursor: null, pending: false };
-
-  mountBoard(el);
-  const redraw = () => render(el, state, ui);
-
-  const detach = attachInput(el, {
-    getState: () => state,
-    getUi: () => ui,
-    setUi(patch) {
-      ui = { ...ui, ...patch };
-      redraw();
-    },
-    play(move) {
-      ui = { ...ui, pending: true };
-      redraw();
-      return Promise.resolve(onMove?.(move))
-        .catch(() => {})
-        .finally(() => {
-          ui = { ...ui, pending: false };
-          redraw();
-        });
-    },
-    notice: onNotice,
+  const board = boardController(el, {
+    mount: mountBoard,
+    render,
+    attachInput,
+    ui: { mode: 'pawn', orient: 'h', ghost: null, cursor: null },
+    onMove,
+    onNotice,
+    className: 'qd',
   });
-
   return {
     /** Show `match` (or, when null, an empty board of the room's size) as seen by `you`. */
     set(match, you, options) {
-      const before = state;
-      state = deriveState(match ?? previewMatch(options), you);
+      const before = board.state();
+      const state = deriveState(match ?? previewMatch(options), you);
+      board.setState(state);
       // A new turn drops a ghost wall left over from the last one.
-      if (before && before.ply !== state.ply) ui = { ...ui, ghost: ui.mode === 'wall' && ui.cursor ? ui.cursor : null };
-      redraw();
+      if (before && before.ply !== state.ply) {
+        const { mode, cursor } = board.ui();
+        board.patchUi({ ghost: mode === 'wall' && cursor ? cursor : null });
+      }
+      board.redraw();
     },
-    redraw,
-    state: () => state,
-    destroy() {
-      detach();
-      el.innerHTML = '';
-      el.classList.remove('qd');
-    },
+    redraw: board.redraw,
+    state: board.state,
+    destroy: board.destroy,
   };
 }

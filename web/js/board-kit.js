@@ -1,0 +1,60 @@
+// What every game's board shares (chessground's api.ts split): the board
+// state, the viewer's UI state (cursor, selection, pending move), redraw
+// from those two alone, and the play → pending → settled cycle around
+// onMove. Each game's board.js only says how a new match changes its UI
+// state (`set`).
+
+/**
+ * @param {HTMLElement} el
+ * @param {object} parts
+ *   mount(el)                    build the board's DOM once
+ *   render(el, state, ui)        draw from state only
+ *   attachInput(el, ctx)         wire mouse, touch and keyboard; returns detach()
+ *   ui                           the game's initial UI state
+ *   onMove(move) -> Promise      send the move; settles on the server's answer
+ *   onNotice(kind, where)        an input that did nothing, and why
+ *   className                    class the game's renderer adds to `el`
+ * @returns {{ state(): object, setState(s), ui(): object, patchUi(p), redraw(), destroy() }}
+ */
+export function boardController(el, { mount, render, attachInput, ui: initialUi, onMove, onNotice, className }) {
+  let state = null;
+  let ui = { ...initialUi, pending: false };
+  mount(el);
+  const redraw = () => render(el, state, ui);
+  const patchUi = (patch) => {
+    ui = { ...ui, ...patch };
+  };
+  const detach = attachInput(el, {
+    getState: () => state,
+    getUi: () => ui,
+    setUi(patch) {
+      patchUi(patch);
+      redraw();
+    },
+    play(move) {
+      patchUi({ pending: true });
+      redraw();
+      return Promise.resolve(onMove?.(move))
+        .catch(() => {})
+        .finally(() => {
+          patchUi({ pending: false });
+          redraw();
+        });
+    },
+    notice: onNotice,
+  });
+  return {
+    state: () => state,
+    setState(next) {
+      state = next;
+    },
+    ui: () => ui,
+    patchUi,
+    redraw,
+    destroy() {
+      detach();
+      el.innerHTML = '';
+      if (className) el.classList.remove(className);
+    },
+  };
+}
