@@ -25,6 +25,8 @@ pub struct App {
     pub registry: Registry,
     /// One permit per open WebSocket (`--max-connections`).
     pub connections: Arc<Semaphore>,
+    /// Password hashing slots and the failed-login limiter.
+    pub accounts: Arc<crate::accounts::Accounts>,
 }
 
 /// Largest HTTP request body we read (room creation is a few hundred
@@ -37,6 +39,10 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}", get(room_info))
         .route("/api/rooms/{code}/qr.svg", get(room_qr))
+        .route("/api/accounts", post(crate::accounts::register))
+        .route("/api/login", post(crate::accounts::login))
+        .route("/api/logout", post(crate::accounts::logout))
+        .route("/api/me", get(crate::accounts::me))
         .route("/ws/{code}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route_service("/r/{code}", ServeFile::new(web.join("room.html")))

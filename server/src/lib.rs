@@ -2,6 +2,7 @@
 //! move against the `rules` crate. See `ARCHITECTURE.md` for the path of a
 //! move, and `docs/PROTOCOL.md` for the wire format.
 
+pub mod accounts;
 pub mod app;
 pub mod bots;
 pub mod code;
@@ -51,6 +52,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let app = app::App {
         registry: room::Registry::new(store, settings, config.max_rooms),
         connections: Arc::new(Semaphore::new(config.max_connections)),
+        accounts: Arc::new(accounts::Accounts::new()),
         config: Arc::new(config),
     };
     let listener = TcpListener::bind(app.config.addr).await?;
@@ -66,11 +68,14 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         }
     });
     let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                let _ = rx.await;
-            })
-            .await
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = rx.await;
+        })
+        .await
     });
     Ok(Running {
         addr,

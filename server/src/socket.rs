@@ -155,6 +155,18 @@ async fn connection(
         let id = envelope.id;
         match envelope.command {
             Command::Hello { token, name } if !attached => {
+                // A logged-in browser: its session is looked up here, off
+                // the room's task, so a slow disk never stalls the room.
+                let account = match token.as_deref().filter(|t| crate::room::is_valid_token(t)) {
+                    Some(t) => match app.registry.store().session_account(t).await {
+                        Ok(account) => account,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
+                            None
+                        }
+                    },
+                    None => None,
+                };
                 let attach = || RoomCommand::Attach {
                     conn,
                     id,
@@ -163,6 +175,7 @@ async fn connection(
                     outbox: outbox.clone(),
                     kick: kick.clone(),
                     base_url: base_url.clone(),
+                    account: account.clone(),
                 };
                 if room.send(attach()).await.is_err() {
                     // The room went idle between the upgrade and now.

@@ -60,6 +60,9 @@ pub(super) struct Member {
     /// Set for the computer player the host seated: it has no token and
     /// no connection, and is always online.
     pub computer: Option<Level>,
+    /// The username when the member's token is a logged-in session (as of
+    /// its latest hello), `None` for guests.
+    pub account: Option<String>,
 }
 
 impl Member {
@@ -277,7 +280,8 @@ impl Room {
                 outbox,
                 kick,
                 base_url,
-            } => self.attach(conn, id, token, name, outbox, kick, base_url),
+                account,
+            } => self.attach(conn, id, token, name, outbox, kick, base_url, account),
             RoomCommand::Detach { conn } => self.detach(conn),
             RoomCommand::Client { conn, id, command } => {
                 let Some(member) = self.subscribers.get(&conn).map(|s| s.member) else {
@@ -325,6 +329,7 @@ impl Room {
         outbox: Outbox,
         kick: CancellationToken,
         base_url: String,
+        account: Option<crate::store::Account>,
     ) {
         let token = token.filter(|t| valid_token(t)).unwrap_or_else(new_token);
         let index = match self.members.iter().position(|m| m.token == token) {
@@ -339,6 +344,7 @@ impl Room {
                     conns: 0,
                     offline_since: None,
                     computer: None,
+                    account: None,
                 };
                 self.next_member += 1;
                 self.members.push(member);
@@ -347,8 +353,12 @@ impl Room {
         };
         let member = &mut self.members[index];
         if member.name.is_none() {
-            member.name = name.and_then(|n| validate::name(&n).ok());
+            // The name the browser remembers, else the account's.
+            member.name = name
+                .and_then(|n| validate::name(&n).ok())
+                .or_else(|| account.as_ref().map(|a| a.display_name.clone()));
         }
+        member.account = account.map(|a| a.username);
         member.conns += 1;
         member.offline_since = None;
         let member_id = member.id;
@@ -774,6 +784,7 @@ impl Room {
                             host: false,
                             offline_since: None,
                             computer: Some(level),
+                            account: None,
                         });
                         self.next_member += 1;
                     }
@@ -1249,6 +1260,7 @@ impl Room {
                 "name": me.and_then(|m| m.name.clone()),
                 "seat": me.and_then(|m| m.seat),
                 "host": me.is_some_and(|m| m.host),
+                "account": me.and_then(|m| m.account.clone()),
             },
             "room": self.room_view(&base),
         })

@@ -48,6 +48,9 @@ pub enum RoomCommand {
         kick: CancellationToken,
         /// `http://host` as the browser reached us, for the invite link.
         base_url: String,
+        /// The account whose session the token is (looked up by the
+        /// connection before attaching), `None` for guests.
+        account: Option<crate::store::Account>,
     },
     /// The connection closed.
     Detach {

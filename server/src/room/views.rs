@@ -46,6 +46,7 @@ impl Room {
                     "online": m.online(),
                     "host": m.host,
                     "computer": m.computer,
+                    "account": m.account,
                 })
             })
             .collect()
