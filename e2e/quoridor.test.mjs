@@ -359,7 +359,9 @@ test('a host switches a room to Quoridor teams in the options: eight seats in tw
   await sit(guest, 4, 'Lan');
   await byId(host, 'start').waitFor({ state: 'visible' });
   await byId(host, 'start').click();
-  const info = await waitFor(guest, (i) => Object.keys(i.pawns).length === 2, 'the team game');
+  // The preview before the start already shows two pawns: wait for the
+  // started game, where the guest plays a side.
+  const info = await waitFor(guest, (i) => Object.keys(i.pawns).length === 2 && i.mySide !== null, 'the team game');
   assert.ok(info.mySide === 0 || info.mySide === 1);
   // Centre race: the centre cell is the goal.
   assert.equal(await guest.locator('[data-testid="cell-e5"].centre').count(), 1);

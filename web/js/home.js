@@ -1,10 +1,12 @@
 // Home page: create a room (POST /api/rooms), play the computer (create a
 // room, then over one WebSocket: sit, seat the computer, start with fixed
 // order), or join a room by its code (checked with GET /api/rooms/CODE
-// before going there).
+// before going there). The Account panel registers, logs in and out
+// (POST /api/accounts, /api/login, /api/logout; GET /api/me): the browser's
+// token becomes the session, so seats and host rights carry over.
 
 import { t, initI18n, onLangChange } from './i18n.js';
-import { storedToken, storeToken, storedName, storeName, RoomSocket } from './socket.js';
+import { storedToken, storeToken, storedName, storeName, RoomSocket, TOKEN_KEY } from './socket.js';
 import {
   fillOptionSelects, readOptionSelects, showGameFields, clockText, clockKey, CLOCKS, DEFAULT_OPTIONS,
 } from './options.js';
@@ -197,6 +199,112 @@ async function joinRoom(e) {
   }
 }
 
+// ---------------------------------------------------------------- account
+
+/** The account signed in on this browser ({username}), or null. */
+let account = null;
+
+/** A refusal from the account API in the page's language. */
+function accountError(data, res) {
+  const key = `account.error.${data?.error}`;
+  const text = t(key);
+  if (text !== key) return text;
+  return data?.message || `${res.status} ${res.statusText}`;
+}
+
+function showAccount() {
+  $('account-in').hidden = !account;
+  $('account-out').hidden = !!account;
+  $('account-signed-in').textContent = account ? t('account.signed_in', { name: account.username }) : '';
+}
+
+/** Asks the server who this browser's token belongs to. */
+async function loadAccount() {
+  const token = storedToken();
+  account = null;
+  if (token) {
+    try {
+      const res = await fetch('/api/me', { headers: { Authorization: `Bearer ${token}` } });
+      if (res.ok) account = await res.json();
+    } catch { /* offline: show the forms */ }
+  }
+  showAccount();
+}
+
+/** POST a register/login form; on success the answer's token is this browser's. */
+async function submitAccount(e, { path, fields, errorEl, button, label }) {
+  e.preventDefault();
+  const body = {};
+  for (const [key, input] of Object.entries(fields)) {
+    const value = key === 'password' ? input.value : input.value.trim();
+    if (value !== '' || key !== 'email') body[key] = value;
+  }
+  const token = storedToken();
+  if (token) body.token = token;
+  showError(errorEl, '');
+  button.disabled = true;
+  button.textContent = t('account.working');
+  try {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      showError(errorEl, accountError(data, res));
+      return;
+    }
+    storeToken(data.token);
+    for (const input of Object.values(fields)) input.value = '';
+    account = { username: data.username };
+    showAccount();
+  } catch {
+    showError(errorEl, t('home.network_error'));
+  } finally {
+    button.disabled = false;
+    button.textContent = t(label);
+  }
+}
+
+async function logout() {
+  const token = storedToken();
+  const button = $('account-logout');
+  button.disabled = true;
+  try {
+    await fetch('/api/logout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+  } catch { /* the token is forgotten below anyway */ }
+  // A fresh guest identity from now on: the next person at this browser
+  // must not take over the account's seats.
+  try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+  button.disabled = false;
+  account = null;
+  showAccount();
+}
+
+function initAccount() {
+  $('login-form').addEventListener('submit', (e) => submitAccount(e, {
+    path: '/api/login',
+    fields: { username: $('login-username'), password: $('login-password') },
+    errorEl: $('login-error'),
+    button: $('login-submit'),
+    label: 'account.login',
+  }));
+  $('register-form').addEventListener('submit', (e) => submitAccount(e, {
+    path: '/api/accounts',
+    fields: { username: $('register-username'), password: $('register-password'), email: $('register-email') },
+    errorEl: $('register-error'),
+    button: $('register-submit'),
+    label: 'account.register',
+  }));
+  $('account-logout').addEventListener('click', logout);
+  loadAccount();
+}
+
 function init() {
   initI18n($('lang'));
   fillOptionSelects(selects, DEFAULT_OPTIONS);
@@ -207,6 +315,7 @@ function init() {
   $('solo-name').value = storedName() ?? '';
   $('solo-form').addEventListener('submit', playComputer);
   $('join-form').addEventListener('submit', joinRoom);
+  initAccount();
   const input = $('join-code');
   input.addEventListener('paste', (e) => {
     const text = e.clipboardData?.getData('text');
@@ -223,6 +332,7 @@ function init() {
     showError($('join-error'), '');
   });
   onLangChange(() => {
+    showAccount();
     fillOptionSelects(selects);
     fillSoloSelects();
     const r = readOptionSelects(selects);

@@ -195,6 +195,7 @@ function renderSeats() {
     if (m) {
       children.push(el('span', { role: 'img', class: `dot ${m.online ? 'on' : 'off'}`, title: t(m.online ? 'members.online' : 'members.offline'), 'aria-label': t(m.online ? 'members.online' : 'members.offline') }));
       children.push(el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, dataset: { computer: m.computer ?? '' }, text: displayName(m) ?? t('members.guest') }));
+      if (m.account) children.push(accountBadge(m, `account-seat-${i}`));
       if (m.id === model.you.member && !running) {
         children.push(el('button', { type: 'button', 'data-testid': 'stand', class: 'small', text: t('seats.stand'), onclick: () => command('stand').catch(() => {}) }));
       }
@@ -232,6 +233,14 @@ function renderSeats() {
   list.replaceChildren(...items);
 }
 
+/** The small "registered" badge of a member with an account; its title names the account. */
+function accountBadge(m, testid) {
+  return el('span', {
+    class: 'badge account', 'data-testid': testid, title: t('members.account_title', { name: m.account }),
+    text: t('members.account'),
+  });
+}
+
 function renderMembers() {
   const { room } = model;
   $('spectator-count').textContent = String(room.spectators ?? 0);
@@ -241,6 +250,7 @@ function renderMembers() {
       el('span', { class: 'member-name', text: displayName(m) ?? t('members.guest') }),
     ];
     if (m.computer) bits.push(el('span', { class: 'badge computer', text: t('computer.badge') }));
+    if (m.account) bits.push(accountBadge(m, `account-badge-${m.id}`));
     if (m.host) bits.push(el('span', { class: 'badge host', 'data-testid': 'host-badge', text: t('members.host') }));
     if (m.id === model.you.member) bits.push(el('span', { class: 'badge you', text: t('members.you') }));
     if (m.seat != null) bits.push(el('span', { class: 'badge seat', text: t('members.seat', { n: m.seat + 1 }) }));

@@ -1,0 +1,276 @@
+// Browser test of accounts: the real server binary, Debian's chromium
+// driven by playwright-core, node's built-in test runner.
+//
+//   SERVER_BIN=../target/debug/server node --test accounts.test.mjs
+//
+// Someone registers on the home page, sees "Signed in as", reloads (still
+// signed in), logs out, fails and then succeeds to log in, creates a room
+// that shows their account name and a "registered" badge to everyone; a
+// guest who already sits in a room registers and keeps the seat; the panel
+// reads in Vietnamese and fits a 360 px phone.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SERVER_BIN = path.resolve(HERE, process.env.SERVER_BIN ?? '../target/debug/server');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const STEP_MS = 10_000; // the longest any single UI update may take
+
+let server;
+let serverLog = '';
+let dataDir;
+let base;
+let browser;
+const pageErrors = [];
+
+function startServer() {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'bg-e2e-'));
+  server = spawn(SERVER_BIN, ['--addr', '127.0.0.1:0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', NO_COLOR: '1', RUST_LOG_STYLE: 'never' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not say where it listens within 60 s:\n${serverLog}`)), 60_000);
+    const onData = (chunk) => {
+      // Strip ANSI colours in case the logger adds them anyway.
+      serverLog += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stderr.on('data', onData);
+    server.stdout.on('data', onData);
+    server.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early (${code ?? signal}):\n${serverLog}`));
+    });
+    server.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
+  base = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  if (server && server.exitCode == null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => { server.kill('SIGKILL'); r(); }, 5000);
+      server.once('exit', () => { clearTimeout(t); r(); });
+    });
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- helpers
+
+async function newPage(label, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
+      pageErrors.push(`[${label}] console: ${msg.text()}`);
+    }
+  });
+  // Every socket the page opens: a client that saw a version gap would
+  // reconnect to resync, so a steady page opens exactly one.
+  page.sockets = 0;
+  page.on('websocket', () => { page.sockets += 1; });
+  page.label = label;
+  return page;
+}
+
+const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+async function waitOnline(page) {
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector('[data-testid="board"] svg g');
+}
+
+async function setName(page, name) {
+  await byId(page, 'name-input').fill(name);
+  await byId(page, 'name-save').click();
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
+    name,
+  );
+}
+
+async function sit(page, seat, name) {
+  await byId(page, `sit-${seat}`).click();
+  await page.waitForFunction(
+    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
+    [seat, name],
+  );
+}
+
+function assertNoPageErrors() {
+  assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
+}
+
+async function noHorizontalScroll(page, what) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
+}
+
+// ---------------------------------------------------------------- tests
+
+const signedIn = (page, name) => page.waitForFunction(
+  (n) => {
+    const p = document.querySelector('[data-testid="account-signed-in"]');
+    return p && !p.closest('[hidden]') && p.textContent.includes(n);
+  },
+  name,
+);
+
+async function register(page, username, password, email = '') {
+  await byId(page, 'register-username').fill(username);
+  await byId(page, 'register-password').fill(password);
+  if (email) await byId(page, 'register-email').fill(email);
+  await byId(page, 'register-submit').click();
+}
+
+async function logIn(page, username, password) {
+  await byId(page, 'login-username').fill(username);
+  await byId(page, 'login-password').fill(password);
+  await byId(page, 'login-submit').click();
+}
+
+test('register, reload, log out, log in again, and host a room as a registered player', { timeout: 120_000 }, async () => {
+  const page = await newPage('minh');
+  await page.goto(`${base}/`);
+  await byId(page, 'account-out').waitFor();
+  assert.equal(await byId(page, 'account-in').isVisible(), false);
+
+  // Refusals come back in words, and nothing is signed in.
+  await register(page, 'ab', 'password123');
+  await page.waitForFunction(() => /3 to 20/.test(document.querySelector('[data-testid="register-error"]')?.textContent ?? ''));
+  await register(page, 'Minh_e2e', 'short');
+  await page.waitForFunction(() => /8 to 128/.test(document.querySelector('[data-testid="register-error"]')?.textContent ?? ''));
+
+  await register(page, 'Minh_e2e', 'password123', 'minh@example.org');
+  await signedIn(page, 'Signed in as Minh_e2e');
+  assert.equal(await byId(page, 'account-out').isVisible(), false);
+  const token = await page.evaluate(() => localStorage.getItem('bg.token'));
+  assert.ok(token && token.length >= 16, 'the session token is kept as bg.token');
+  assert.equal(await byId(page, 'register-password').inputValue(), '', 'the password field is cleared');
+
+  await page.reload();
+  await signedIn(page, 'Signed in as Minh_e2e');
+
+  await byId(page, 'account-logout').click();
+  await byId(page, 'account-out').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('bg.token')), null, 'logging out forgets the token');
+  const me = await page.evaluate(async (t) => (await fetch(`/api/me?token=${t}`)).status, token);
+  assert.equal(me, 401, 'the old session is over on the server too');
+  await page.reload();
+  await byId(page, 'account-out').waitFor();
+
+  // Taken in any case.
+  await register(page, 'minh_E2E', 'password123');
+  await page.waitForFunction(() => /taken/.test(document.querySelector('[data-testid="register-error"]')?.textContent ?? ''));
+
+  await logIn(page, 'Minh_e2e', 'wrong-password');
+  await page.waitForFunction(() => document.querySelector('[data-testid="login-error"]')?.textContent === 'Wrong username or password.');
+  await logIn(page, 'minh_e2e', 'password123');
+  await signedIn(page, 'Signed in as Minh_e2e');
+
+  // A room: the account's name is already there, with the badge.
+  await byId(page, 'create-room').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await waitOnline(page);
+  const code = new URL(page.url()).pathname.slice(3);
+  await page.waitForFunction(() => document.querySelector('[data-testid="name-current"]')?.textContent.includes('Minh_e2e'));
+  const myBadge = page.locator('#members [data-testid^="account-badge-"]');
+  await myBadge.waitFor();
+  assert.equal(await myBadge.textContent(), 'registered');
+  assert.equal(await myBadge.getAttribute('title'), 'Registered account: Minh_e2e');
+  await byId(page, 'sit-0').click();
+  await byId(page, 'account-seat-0').waitFor();
+
+  // Another browser sees who is registered, and is not itself.
+  const guest = await newPage('guest');
+  await guest.goto(`${base}/r/${code}`);
+  await waitOnline(guest);
+  await byId(guest, 'account-seat-0').waitFor();
+  assert.equal(await guest.locator('#members [data-testid^="account-badge-"]').count(), 1, 'only the host has the badge');
+  await guest.context().close();
+  await page.context().close();
+  assertNoPageErrors();
+});
+
+test('a guest seated in a room registers on the home page and comes back to the same seat, now registered', { timeout: 120_000 }, async () => {
+  const host = await newPage('host');
+  await host.goto(`${base}/`);
+  await byId(host, 'create-room').click();
+  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await waitOnline(host);
+  const code = new URL(host.url()).pathname.slice(3);
+
+  const guest = await newPage('lan');
+  await guest.goto(`${base}/r/${code}`);
+  await waitOnline(guest);
+  await setName(guest, 'Lan');
+  await sit(guest, 1, 'Lan');
+  const guestToken = await guest.evaluate(() => localStorage.getItem('bg.token'));
+  assert.equal(await host.locator('[data-testid="account-seat-1"]').count(), 0, 'a guest has no badge');
+
+  await guest.goto(`${base}/`);
+  await register(guest, 'lan_e2e', 'password123');
+  await signedIn(guest, 'lan_e2e');
+  assert.equal(await guest.evaluate(() => localStorage.getItem('bg.token')), guestToken, 'registering keeps the browser token');
+
+  await guest.goto(`${base}/r/${code}`);
+  await waitOnline(guest);
+  await guest.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.textContent === 'Lan');
+  await byId(guest, 'stand').waitFor(); // still the guest's own seat
+  await byId(host, 'account-seat-1').waitFor();
+  await host.context().close();
+  await guest.context().close();
+  assertNoPageErrors();
+});
+
+test('the account panel reads in Vietnamese and fits a 360 px phone', { timeout: 60_000 }, async () => {
+  const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await phone.goto(`${base}/`);
+  await byId(phone, 'account-out').waitFor();
+  await noHorizontalScroll(phone, 'home page with the account forms');
+  await byId(phone, 'lang').selectOption('vi');
+  await phone.waitForFunction(() => document.querySelector('#account-title')?.textContent === 'Tài khoản');
+  assert.equal(await byId(phone, 'register-submit').textContent(), 'Đăng ký');
+  await logIn(phone, 'nobody_here', 'password123');
+  await phone.waitForFunction(() => document.querySelector('[data-testid="login-error"]')?.textContent === 'Sai tên đăng nhập hoặc mật khẩu.');
+  await register(phone, 'chi_phone', 'password123');
+  await signedIn(phone, 'Đã đăng nhập: chi_phone');
+  await noHorizontalScroll(phone, 'home page signed in');
+  await phone.context().close();
+  assertNoPageErrors();
+});
