@@ -403,8 +403,9 @@ pub async fn me(
     let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string());
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| t.trim().to_string());
     let token = bearer.or(query.token).filter(|t| is_valid_token(t));
     let account = match token {
         Some(token) => match app.registry.store().session_account(&token).await {
@@ -425,5 +426,67 @@ pub async fn me(
             "not_signed_in",
             "You are not signed in.",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_are_short_plain_ascii() {
+        assert_eq!(check_username(" Minh_01 ").unwrap(), "Minh_01");
+        assert!(check_username("a-b").is_ok());
+        assert!(check_username(&"x".repeat(20)).is_ok());
+        assert!(check_username("ab").is_err());
+        assert!(check_username(&"x".repeat(21)).is_err());
+        assert!(check_username("min h").is_err());
+        assert!(check_username("Đức").is_err());
+        assert!(check_username("a.b.c").is_err());
+    }
+
+    #[test]
+    fn passwords_count_characters_not_bytes() {
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password("1234567").is_err());
+        assert!(check_password(&"ễ".repeat(8)).is_ok());
+        assert!(check_password(&"ễ".repeat(128)).is_ok());
+        assert!(check_password(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn emails_are_optional_and_loosely_checked() {
+        assert_eq!(check_email(None).unwrap(), None);
+        assert_eq!(check_email(Some("  ")).unwrap(), None);
+        assert_eq!(
+            check_email(Some(" lan@example.org ")).unwrap().as_deref(),
+            Some("lan@example.org")
+        );
+        for bad in [
+            "lan",
+            "@x.org",
+            "lan@",
+            "a@b@c",
+            "l an@x.org",
+            "a\u{7}@x.org",
+        ] {
+            assert!(check_email(Some(bad)).is_err(), "{bad}");
+        }
+        let long = format!("{}@x.org", "a".repeat(EMAIL_MAX - 5));
+        assert!(check_email(Some(&long)).is_err());
+        let max = format!("{}@x.org", "a".repeat(EMAIL_MAX - 6));
+        assert!(check_email(Some(&max)).is_ok());
+    }
+
+    #[test]
+    fn failed_logins_use_up_an_addresss_allowance_only() {
+        let accounts = Accounts::new();
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        for _ in 0..10 {
+            assert!(accounts.may_try(a));
+            accounts.failed(a);
+        }
+        assert!(!accounts.may_try(a));
+        assert!(accounts.may_try(b));
     }
 }

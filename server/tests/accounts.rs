@@ -59,7 +59,15 @@ async fn register_then_me_knows_the_account_and_never_shows_the_password() {
     assert_eq!(who["email"], "minh@example.org");
     assert!(!who.to_string().contains("argon2"));
 
-    // `?token=` works too; no token or an unknown one is 401.
+    // The scheme is case-insensitive, `?token=` works too; no token or an
+    // unknown one is 401.
+    let resp = reqwest::Client::new()
+        .get(format!("{}/api/me", server.base))
+        .header("Authorization", format!("bearer {token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
     let (status, who) = server.get(&format!("/api/me?token={token}")).await;
     assert_eq!(status, 200, "{who}");
     let (status, body) = server.get("/api/me").await;
