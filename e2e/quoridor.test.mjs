@@ -13,78 +13,21 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { startSite } from './harness.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..');
-const SERVER_BIN = path.resolve(HERE, process.env.SERVER_BIN ?? '../target/debug/server');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const STEP_MS = 10_000; // the longest any single UI update may take
 
-let server;
-let serverLog = '';
-let dataDir;
+let site;
 let base;
 let browser;
 const pageErrors = [];
 
-function startServer() {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'bg-e2e-quoridor-'));
-  server = spawn(SERVER_BIN, ['--addr', '127.0.0.1:0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', NO_COLOR: '1', RUST_LOG_STYLE: 'never' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not say where it listens within 60 s:\n${serverLog}`)), 60_000);
-    const onData = (chunk) => {
-      serverLog += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    server.stderr.on('data', onData);
-    server.stdout.on('data', onData);
-    server.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited early (${code ?? signal}):\n${serverLog}`));
-    });
-    server.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-  });
-}
-
 before(async () => {
-  assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
-  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
-  base = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-      '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  site = await startSite({ tag: 'quoridor' });
+  ({ base, browser } = site);
 });
 
-after(async () => {
-  await browser?.close().catch(() => {});
-  if (server && server.exitCode == null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => {
-      const t = setTimeout(() => { server.kill('SIGKILL'); r(); }, 5000);
-      server.once('exit', () => { clearTimeout(t); r(); });
-    });
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => site?.stop());
 
 // ---------------------------------------------------------------- helpers
 
