@@ -282,7 +282,10 @@ async fn failed_logins_from_one_address_are_limited() {
         assert_eq!(status, 401, "{body}");
     }
     let refused_at = refused_at.expect("failed logins are limited");
-    assert!(refused_at > 10, "ten failures are allowed first; refused at {refused_at}");
+    assert!(
+        refused_at > 10,
+        "ten failures are allowed first; refused at {refused_at}"
+    );
     // Even the right password waits now.
     let right = json!({"username": "hoa", "password": "password1"});
     assert_eq!(post(&server, "/api/login", right).await.0, 429);
