@@ -11,9 +11,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSite } from './harness.mjs';
+import { startSite, STEP_MS } from './harness.mjs';
 
-const STEP_MS = 10_000; // the longest any single UI update may take
 
 let site;
 let base;
@@ -21,7 +20,7 @@ let browser;
 const pageErrors = [];
 
 before(async () => {
-  site = await startSite({ tag: 'accounts' });
+  site = await startSite({ tag: 'accounts', pageErrors });
   ({ base, browser } = site);
 });
 
@@ -29,23 +28,7 @@ after(() => site?.stop());
 
 // ---------------------------------------------------------------- helpers
 
-async function newPage(label, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
-  const page = await context.newPage();
-  page.setDefaultTimeout(STEP_MS);
-  page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
-      pageErrors.push(`[${label}] console: ${msg.text()}`);
-    }
-  });
-  // Every socket the page opens: a client that saw a version gap would
-  // reconnect to resync, so a steady page opens exactly one.
-  page.sockets = 0;
-  page.on('websocket', () => { page.sockets += 1; });
-  page.label = label;
-  return page;
-}
+const newPage = (label, options) => site.newPage(label, options);
 
 const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
 

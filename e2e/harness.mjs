@@ -18,16 +18,20 @@ const ROOT = path.resolve(HERE, '..');
 const SERVER_BIN = path.resolve(HERE, process.env.SERVER_BIN ?? '../target/debug/server');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
+/** The longest any single UI update may take. */
+export const STEP_MS = 10_000;
+
 // The flags this machine's chromium needs: no sandbox as root, and no
 // background connections (the network is closed; they would only fail).
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 /**
- * Starts the server (extra command-line `args`) and a browser.
- * @returns {Promise<{ base: string, browser: import('playwright-core').Browser, log(): string, stop(): Promise<void> }>}
+ * Starts the server (extra command-line `args`) and a browser. Pages made
+ * with `newPage` report their script errors into `pageErrors`.
+ * @returns {Promise<{ base: string, browser: import('playwright-core').Browser, newPage: Function, log(): string, stop(): Promise<void> }>}
  */
-export async function startSite({ tag = 'e2e', args = [] } = {}) {
+export async function startSite({ tag = 'e2e', args = [], pageErrors = [] } = {}) {
   assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
   assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), `bg-e2e-${tag}-`));
@@ -63,6 +67,24 @@ export async function startSite({ tag = 'e2e', args = [] } = {}) {
   return {
     base,
     browser,
+    /** A page in a fresh browser context (its own storage: one person). */
+    async newPage(label, options = {}) {
+      const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+      const page = await context.newPage();
+      page.setDefaultTimeout(STEP_MS);
+      page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
+          pageErrors.push(`[${label}] console: ${msg.text()}`);
+        }
+      });
+      // Every socket the page opens: a client that saw a version gap would
+      // reconnect to resync, so a steady page opens exactly one.
+      page.sockets = 0;
+      page.on('websocket', () => { page.sockets += 1; });
+      page.label = label;
+      return page;
+    },
     log: () => log,
     async stop() {
       await browser.close().catch(() => {});

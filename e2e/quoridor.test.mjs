@@ -13,9 +13,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSite } from './harness.mjs';
+import { startSite, STEP_MS } from './harness.mjs';
 
-const STEP_MS = 10_000; // the longest any single UI update may take
 
 let site;
 let base;
@@ -23,7 +22,7 @@ let browser;
 const pageErrors = [];
 
 before(async () => {
-  site = await startSite({ tag: 'quoridor' });
+  site = await startSite({ tag: 'quoridor', pageErrors });
   ({ base, browser } = site);
 });
 
@@ -31,18 +30,7 @@ after(() => site?.stop());
 
 // ---------------------------------------------------------------- helpers
 
-async function newPage(label, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
-  const page = await context.newPage();
-  page.setDefaultTimeout(STEP_MS);
-  page.on('pageerror', (err) => pageErrors.push(`[${label}] ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/Failed to load resource|WebSocket connection/.test(msg.text())) {
-      pageErrors.push(`[${label}] console: ${msg.text()}`);
-    }
-  });
-  return page;
-}
+const newPage = (label, options) => site.newPage(label, options);
 
 const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
 
