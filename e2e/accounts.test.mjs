@@ -11,8 +11,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSite, STEP_MS } from './harness.mjs';
-
+import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
 
 let site;
 let base;
@@ -29,8 +28,6 @@ after(() => site?.stop());
 // ---------------------------------------------------------------- helpers
 
 const newPage = (label, options) => site.newPage(label, options);
-
-const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
 
 async function waitOnline(page) {
   await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
@@ -56,14 +53,6 @@ async function sit(page, seat, name) {
 
 function assertNoPageErrors() {
   assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
-}
-
-async function noHorizontalScroll(page, what) {
-  const { scroll, width } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    width: window.innerWidth,
-  }));
-  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
 }
 
 // ---------------------------------------------------------------- tests

@@ -26,6 +26,18 @@ export const STEP_MS = 10_000;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
+/** The element with `data-testid="id"`. */
+export const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+/** Asserts the page fits its viewport's width (the 360 px phone checks). */
+export async function noHorizontalScroll(page, what) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
+}
+
 /**
  * Starts the server (extra command-line `args`) and a browser. Pages made
  * with `newPage` report their script errors into `pageErrors`.

@@ -11,8 +11,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSite, STEP_MS } from './harness.mjs';
-
+import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
 
 let site;
 let base;
@@ -29,8 +28,6 @@ after(() => site?.stop());
 // ---------------------------------------------------------------- helpers
 
 const newPage = (label, options) => site.newPage(label, options);
-
-const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
 
 /** From the home page: play the computer with these choices; lands in the room. */
 async function playComputer(page, { name, level = 'beginner', side = 'blue' }) {
@@ -83,14 +80,6 @@ const MOVE_RE = /^[1-8] [a-g][1-9][-x][a-g][1-9]$/;
 
 function assertNoPageErrors() {
   assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
-}
-
-async function noHorizontalScroll(page, what) {
-  const { scroll, width } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    width: window.innerWidth,
-  }));
-  assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
 }
 
 /** Select an animal that can move and return the targets the board marks for it. */
