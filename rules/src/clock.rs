@@ -45,6 +45,19 @@ impl Clock {
         }
     }
 
+    /// A stopped clock with `remaining` milliseconds per side, as a
+    /// stored game left it (time left as of its last move). The caller
+    /// starts the side to move's turn when play resumes, so time spent
+    /// while the game was not running is charged to nobody. Missing sides
+    /// get a full allowance; extra values are ignored.
+    pub fn resume(control: TimeControl, sides: usize, remaining: &[u64]) -> Clock {
+        let mut clock = Clock::new(control, sides);
+        for (slot, &ms) in clock.remaining_ms.iter_mut().zip(remaining) {
+            *slot = ms;
+        }
+        clock
+    }
+
     pub fn control(&self) -> TimeControl {
         self.control
     }
@@ -125,6 +138,20 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resumed_clock_keeps_the_time_left_and_charges_no_downtime() {
+        let control = TimeControl::Clock {
+            minutes: 3,
+            increment: 2,
+        };
+        let mut clock = Clock::resume(control, 2, &[90_000, 120_000]);
+        assert_eq!(clock.running(), None);
+        clock.start_turn(Side(1), 5_000_000);
+        assert_eq!(clock.remaining(Side(1), 5_001_000), 119_000);
+        assert_eq!(clock.remaining(Side(0), 5_001_000), 90_000);
+        assert_eq!(clock.deadline(), Some(5_000_000 + 120_000));
+    }
 
     #[test]
     fn increment_is_added_after_each_move() {

@@ -11,7 +11,9 @@ pub mod crossyray;
 pub mod direction;
 pub mod game;
 pub mod jungle;
+pub mod level;
 pub mod notation;
 pub mod quoridor;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};
+pub use level::Level;

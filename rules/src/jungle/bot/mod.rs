@@ -49,16 +49,7 @@ use crate::jungle::{Jungle, Move};
 /// Master's default time per move.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(2);
 
-/// How strongly the computer plays. Serialized in snake_case
-/// (`"beginner"`, `"amateur"`, `"professional"`, `"master"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    Beginner,
-    Amateur,
-    Professional,
-    Master,
-}
+pub use crate::level::Level;
 
 /// A level's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,13 +66,7 @@ pub struct Settings {
 }
 
 impl Level {
-    pub const ALL: [Level; 4] = [
-        Level::Beginner,
-        Level::Amateur,
-        Level::Professional,
-        Level::Master,
-    ];
-
+    /// What the level means for the Jungle search.
     pub fn settings(self) -> Settings {
         match self {
             Level::Beginner => Settings {
@@ -117,31 +102,6 @@ impl Level {
                 contempt: 20,
             },
         }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Beginner => "beginner",
-            Level::Amateur => "amateur",
-            Level::Professional => "professional",
-            Level::Master => "master",
-        }
-    }
-}
-
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown level {s:?} (beginner, amateur, professional, master)"))
     }
 }
 

@@ -1,0 +1,70 @@
+//! How strongly a computer player plays, one vocabulary for every game's
+//! bot and for the server (PRODUCT.md: Beginner, Amateur, Professional,
+//! Master). Each game's search says what a level means for it (the
+//! Jungle search: [`crate::jungle::bot::Settings`]).
+//!
+//! ```
+//! use rules::Level;
+//! assert_eq!("master".parse::<Level>(), Ok(Level::Master));
+//! assert_eq!(Level::Amateur.display_name(), "Computer (Amateur)");
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// Serialized in snake_case: `"beginner"`, `"amateur"`, `"professional"`,
+/// `"master"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Beginner,
+    Amateur,
+    Professional,
+    Master,
+}
+
+impl Level {
+    /// Weakest first.
+    pub const ALL: [Level; 4] = [
+        Level::Beginner,
+        Level::Amateur,
+        Level::Professional,
+        Level::Master,
+    ];
+
+    /// The level's name on the wire and in logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Amateur => "amateur",
+            Level::Professional => "professional",
+            Level::Master => "master",
+        }
+    }
+
+    /// How the computer appears in seats, move lists and scores.
+    pub fn display_name(self) -> String {
+        let level = match self {
+            Level::Beginner => "Beginner",
+            Level::Amateur => "Amateur",
+            Level::Professional => "Professional",
+            Level::Master => "Master",
+        };
+        format!("Computer ({level})")
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown level {s:?} (beginner, amateur, professional, master)"))
+    }
+}
