@@ -2,8 +2,8 @@
 //!
 //! No I/O, no async, no clocks of its own: the server calls into this crate
 //! for every move it accepts, and the bots think here. Each game lives in
-//! its own module and implements [`game::Game`]; see `../../shared/RULES.md`
-//! for the rules these modules implement.
+//! its own module and implements [`game::Game`]; see `docs/RULES.md` (at
+//! the root of the repository) for the rules these modules implement.
 
 pub mod cli;
 pub mod clock;
