@@ -1,10 +1,22 @@
 //! Checks on text that people type: names and chat lines.
+//!
+//! Besides control characters, names refuse every invisible formatting
+//! character (Unicode category Cf: bidirectional controls such as U+202E
+//! RIGHT-TO-LEFT OVERRIDE, zero-width spaces and joiners, the byte-order
+//! mark, tags…) and line/paragraph separators: they can make one name look
+//! like another, or reorder what other people see around it. Chat keeps
+//! the format characters that emoji and scripts need (zero-width joiner,
+//! tag sequences of flags, soft hyphen, direction marks) but refuses the
+//! bidirectional embeddings, overrides and isolates, whose effect reaches
+//! past the character itself ("Trojan Source").
 
 pub const NAME_MAX: usize = 24;
 pub const CHAT_MAX: usize = 300;
 
 /// A display name: 1-24 characters after trimming, no control characters
-/// (they could break other people's screens or logs).
+/// (they could break other people's screens or logs), no invisible
+/// format characters (category Cf) and no line or paragraph separators
+/// (they could spoof another name or reorder the text around it).
 pub fn name(input: &str) -> Result<String, String> {
     let name = input.trim();
     let len = name.chars().count();
@@ -17,17 +29,24 @@ pub fn name(input: &str) -> Result<String, String> {
     if name.chars().any(char::is_control) {
         return Err("A name cannot contain control characters.".into());
     }
+    if name
+        .chars()
+        .any(|c| is_format(c) || c == '\u{2028}' || c == '\u{2029}')
+    {
+        return Err("A name cannot contain invisible or text-direction characters.".into());
+    }
     Ok(name.to_string())
 }
 
-/// A chat line: 1-300 characters after trimming, newlines and tabs become
-/// spaces, other control characters are refused.
+/// A chat line: 1-300 characters after trimming, newlines, tabs and line
+/// or paragraph separators become spaces, other control characters and
+/// the bidirectional embeddings, overrides and isolates are refused.
 pub fn chat(input: &str) -> Result<String, String> {
     let text: String = input
         .trim()
         .chars()
         .map(|c| {
-            if c == '\n' || c == '\t' || c == '\r' {
+            if matches!(c, '\n' | '\t' | '\r' | '\u{2028}' | '\u{2029}') {
                 ' '
             } else {
                 c
@@ -44,7 +63,56 @@ pub fn chat(input: &str) -> Result<String, String> {
     if text.chars().any(char::is_control) {
         return Err("A message cannot contain control characters.".into());
     }
+    if text.chars().any(is_bidi_override) {
+        return Err("A message cannot contain text-direction control characters.".into());
+    }
     Ok(text)
+}
+
+/// Bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+/// U+2066-U+2069): they reorder everything up to their end, or to the end
+/// of the paragraph when they are not closed.
+pub fn is_bidi_override(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Bidirectional formatting characters: [`is_bidi_override`] and the
+/// direction marks LRM, RLM and ALM (U+200E, U+200F, U+061C).
+pub fn is_bidi_control(c: char) -> bool {
+    is_bidi_override(c) || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Unicode general category Cf (format): invisible characters that change
+/// how text around them is shown. Includes every [`is_bidi_control`]
+/// character, zero-width space / joiners, word joiner and invisible
+/// operators, the byte-order mark, interlinear annotation marks and tags.
+/// (Unicode 15.1; std has no category lookup, and the set is small and
+/// stable.)
+pub fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 #[cfg(test)]
@@ -71,5 +139,84 @@ mod tests {
         assert!(chat("").is_err());
         assert!(chat(&"x".repeat(301)).is_err());
         assert!(chat("a\u{1b}[31mred").is_err());
+    }
+
+    /// Every bidirectional control the review named, one by one.
+    const BIDI: [char; 12] = [
+        '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+        '\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
+    ];
+
+    #[test]
+    fn names_refuse_every_bidi_control() {
+        for c in BIDI {
+            for text in [format!("Lan{c}"), format!("{c}Lan"), format!("La{c}n")] {
+                assert!(name(&text).is_err(), "U+{:04X} in {text:?}", c as u32);
+            }
+            assert!(is_bidi_control(c) && is_format(c), "U+{:04X}", c as u32);
+        }
+        // The classic: "Lan" + RLO + "gpj.exe" shows as "Lanexe.jpg".
+        let err = name("Lan\u{202E}gpj.exe").unwrap_err();
+        assert!(err.contains("text-direction"), "{err}");
+    }
+
+    #[test]
+    fn names_refuse_invisible_format_characters() {
+        for c in [
+            '\u{200B}',  // zero-width space
+            '\u{200C}',  // zero-width non-joiner
+            '\u{200D}',  // zero-width joiner
+            '\u{2060}',  // word joiner
+            '\u{2062}',  // invisible times
+            '\u{FEFF}',  // byte-order mark / zero-width no-break space
+            '\u{00AD}',  // soft hyphen
+            '\u{180E}',  // Mongolian vowel separator
+            '\u{206A}',  // inhibit symmetric swapping (deprecated)
+            '\u{FFF9}',  // interlinear annotation anchor
+            '\u{E0001}', // language tag
+            '\u{E0041}', // tag latin capital A
+            '\u{1D173}', // musical symbol begin beam
+        ] {
+            assert!(is_format(c), "U+{:04X}", c as u32);
+            assert!(name(&format!("La{c}n")).is_err(), "U+{:04X}", c as u32);
+        }
+        assert!(name("Lan\u{2028}Minh").is_err());
+        assert!(name("Lan\u{2029}Minh").is_err());
+        // Ordinary letters, marks, emoji and RTL scripts stay.
+        assert!(name("Nguyễn Thị Minh Khai").is_ok());
+        assert!(name("Lan 🐯").is_ok());
+        assert!(name("שלום").is_ok());
+        assert!(name("مريم").is_ok());
+        assert!(name("e\u{0301}").is_ok(), "combining marks are not Cf");
+        assert!(!is_format('a') && !is_format(' ') && !is_format('\u{0301}'));
+    }
+
+    #[test]
+    fn chat_refuses_bidi_overrides_and_isolates() {
+        for c in BIDI.into_iter().filter(|&c| is_bidi_override(c)) {
+            for text in [format!("hi {c}there"), format!("{c}hi"), format!("hi{c}")] {
+                assert!(chat(&text).is_err(), "U+{:04X} in {text:?}", c as u32);
+            }
+        }
+        assert_eq!(BIDI.into_iter().filter(|&c| is_bidi_override(c)).count(), 9);
+        // Direction marks affect only their neighbours: RTL writers use them.
+        for c in ['\u{200E}', '\u{200F}', '\u{061C}'] {
+            assert!(chat(&format!("שלום{c} 42")).is_ok(), "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn chat_keeps_emoji_and_flattens_line_separators() {
+        // Family (zero-width joiners), skin tone, flag, England flag (tags).
+        for text in [
+            "gg 👨\u{200D}👩\u{200D}👧",
+            "👍🏽",
+            "🇻🇳",
+            "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}",
+            "❤️",
+        ] {
+            assert_eq!(chat(text).unwrap(), text);
+        }
+        assert_eq!(chat("a\u{2028}b\u{2029}c").unwrap(), "a b c");
     }
 }
