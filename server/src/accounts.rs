@@ -7,15 +7,10 @@
 //! at most one hash per core at a time; they and their hashes are never
 //! logged or sent.
 
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::Mutex;
-use std::time::Instant;
-
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -23,7 +18,8 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::{OnceCell, Semaphore};
 
-use crate::app::{json_error, App};
+use crate::app::{body_error, json_error, App};
+use crate::limits::{too_many, ClientIp};
 use crate::room::{is_valid_token, new_token};
 use crate::store::Account;
 
@@ -33,30 +29,15 @@ pub const PASSWORD_MIN: usize = 8;
 pub const PASSWORD_MAX: usize = 128;
 pub const EMAIL_MAX: usize = 254;
 
-/// Failed logins an address may make at once, and how fast that allowance
-/// comes back (one every 6 s: 10 a minute).
-const LOGIN_BURST: f64 = 10.0;
-const LOGIN_REFILL_PER_SEC: f64 = 1.0 / 6.0;
-/// Addresses remembered by the limiter before the ones at full allowance
-/// are forgotten.
-const LIMITER_MAX_ADDRS: usize = 10_000;
-
 /// State shared by the account endpoints.
 pub struct Accounts {
     /// One permit per core: argon2 is deliberately slow and memory-hungry,
     /// so a burst of logins queues instead of starving the rooms.
     hashing: Semaphore,
-    /// Failed logins per client address.
-    failures: Mutex<HashMap<IpAddr, Allowance>>,
     /// A hash of a random password, verified against when the username
     /// does not exist, so an unknown name takes as long as a wrong
     /// password.
     decoy: OnceCell<Option<String>>,
-}
-
-struct Allowance {
-    tokens: f64,
-    last: Instant,
 }
 
 impl Default for Accounts {
@@ -70,43 +51,8 @@ impl Accounts {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Accounts {
             hashing: Semaphore::new(cores),
-            failures: Mutex::new(HashMap::new()),
             decoy: OnceCell::new(),
         }
-    }
-
-    /// Whether `ip` may try a login now (it has failed allowance left).
-    fn may_try(&self, ip: IpAddr) -> bool {
-        let Ok(mut map) = self.failures.lock() else {
-            return true;
-        };
-        match map.get_mut(&ip) {
-            Some(a) => {
-                a.refill(Instant::now());
-                a.tokens >= 1.0
-            }
-            None => true,
-        }
-    }
-
-    /// Counts a failed login from `ip`.
-    fn failed(&self, ip: IpAddr) {
-        let Ok(mut map) = self.failures.lock() else {
-            return;
-        };
-        let now = Instant::now();
-        if map.len() >= LIMITER_MAX_ADDRS && !map.contains_key(&ip) {
-            map.retain(|_, a| {
-                a.refill(now);
-                a.tokens < LOGIN_BURST
-            });
-        }
-        let a = map.entry(ip).or_insert(Allowance {
-            tokens: LOGIN_BURST,
-            last: now,
-        });
-        a.refill(now);
-        a.tokens = (a.tokens - 1.0).max(0.0);
     }
 
     async fn hash(&self, password: String) -> Option<String> {
@@ -140,14 +86,6 @@ impl Accounts {
             .get_or_init(|| self.hash(new_token()))
             .await
             .clone()
-    }
-}
-
-impl Allowance {
-    fn refill(&mut self, now: Instant) {
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * LOGIN_REFILL_PER_SEC).min(LOGIN_BURST);
     }
 }
 
@@ -186,8 +124,8 @@ pub fn check_password(password: &str) -> Result<(), String> {
 }
 
 /// An optional email, loosely checked: one `@` with text on both sides,
-/// no spaces or control characters, at most 254 characters. Empty means
-/// none.
+/// no spaces, control or invisible format characters, at most 254
+/// characters. Empty means none.
 pub fn check_email(input: Option<&str>) -> Result<Option<String>, String> {
     let Some(email) = input.map(str::trim).filter(|e| !e.is_empty()) else {
         return Ok(None);
@@ -196,7 +134,9 @@ pub fn check_email(input: Option<&str>) -> Result<Option<String>, String> {
         && email.matches('@').count() == 1
         && !email.starts_with('@')
         && !email.ends_with('@')
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+        && !email
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || crate::validate::is_format(c));
     if ok {
         Ok(Some(email.to_string()))
     } else {
@@ -238,10 +178,6 @@ pub struct TokenQuery {
     token: Option<String>,
 }
 
-fn bad_body(e: JsonRejection) -> Response {
-    json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text())
-}
-
 fn internal(e: impl std::fmt::Display) -> Response {
     tracing::error!(error = %e, "account store error");
     json_error(
@@ -269,11 +205,12 @@ fn signed_in(status: StatusCode, account: &Account, token: &str) -> Response {
 /// `POST /api/accounts`.
 pub async fn register(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     body: Result<Json<Register>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
         Ok(body) => body,
-        Err(e) => return bad_body(e),
+        Err(e) => return body_error(e),
     };
     let username = match check_username(&req.username) {
         Ok(u) => u,
@@ -286,6 +223,11 @@ pub async fn register(
         Ok(e) => e,
         Err(m) => return json_error(StatusCode::BAD_REQUEST, "bad_email", m),
     };
+    // Counted once the form is valid, before the name lookup and the hash.
+    if let Err(wait) = app.limits.registrations.take(ip) {
+        tracing::debug!(%ip, "registration rate limited");
+        return too_many(wait, "Too many new accounts from your address");
+    }
     let store = app.registry.store();
     // Refuse a taken name before paying for a hash (the insert below
     // still decides races).
@@ -322,20 +264,15 @@ fn taken() -> Response {
 /// `POST /api/login`.
 pub async fn login(
     State(app): State<App>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     body: Result<Json<Login>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
         Ok(body) => body,
-        Err(e) => return bad_body(e),
+        Err(e) => return body_error(e),
     };
-    let ip = peer.ip();
-    if !app.accounts.may_try(ip) {
-        return json_error(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            "Too many failed logins; wait a minute and try again.",
-        );
+    if let Err(wait) = app.limits.failed_logins.check(ip) {
+        return too_many(wait, "Too many failed logins from your address");
     }
     let store = app.registry.store();
     // Malformed names and passwords get the same answer as wrong ones.
@@ -363,7 +300,7 @@ pub async fn login(
         }
     };
     let Some(account) = account else {
-        app.accounts.failed(ip);
+        app.limits.failed_logins.spend(ip);
         return json_error(
             StatusCode::UNAUTHORIZED,
             "bad_login",
@@ -384,7 +321,7 @@ pub async fn login(
 pub async fn logout(State(app): State<App>, body: Result<Json<Logout>, JsonRejection>) -> Response {
     let Json(req) = match body {
         Ok(body) => body,
-        Err(e) => return bad_body(e),
+        Err(e) => return body_error(e),
     };
     if let Some(token) = req.token.filter(|t| is_valid_token(t)) {
         if let Err(e) = app.registry.store().end_session(&token).await {
@@ -469,6 +406,8 @@ mod tests {
             "a@b@c",
             "l an@x.org",
             "a\u{7}@x.org",
+            "lan\u{202E}@x.org",
+            "lan@x\u{200B}.org",
         ] {
             assert!(check_email(Some(bad)).is_err(), "{bad}");
         }
@@ -476,17 +415,5 @@ mod tests {
         assert!(check_email(Some(&long)).is_err());
         let max = format!("{}@x.org", "a".repeat(EMAIL_MAX - 6));
         assert!(check_email(Some(&max)).is_ok());
-    }
-
-    #[test]
-    fn failed_logins_use_up_an_addresss_allowance_only() {
-        let accounts = Accounts::new();
-        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-        for _ in 0..10 {
-            assert!(accounts.may_try(a));
-            accounts.failed(a);
-        }
-        assert!(!accounts.may_try(a));
-        assert!(accounts.may_try(b));
     }
 }

@@ -15,6 +15,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
+use crate::limits::{too_many, ClientIp};
 use crate::room::{Registry, RegistryError};
 use crate::{code, socket};
 
@@ -25,13 +26,16 @@ pub struct App {
     pub registry: Registry,
     /// One permit per open WebSocket (`--max-connections`).
     pub connections: Arc<Semaphore>,
-    /// Password hashing slots and the failed-login limiter.
+    /// Password hashing slots.
     pub accounts: Arc<crate::accounts::Accounts>,
+    /// Per-address limits on room creation, registration and failed
+    /// logins, and who the client is behind `--trusted-proxy`.
+    pub limits: Arc<crate::limits::Limits>,
 }
 
 /// Largest HTTP request body we read (room creation is a few hundred
-/// bytes).
-const MAX_BODY: usize = 16 * 1024;
+/// bytes); a larger one is answered `413 too_large`.
+pub const MAX_BODY: usize = 16 * 1024;
 
 pub fn router(app: App) -> Router {
     let web = app.config.web_dir();
@@ -59,6 +63,20 @@ pub fn json_error(status: StatusCode, code: &str, message: impl Into<String>) ->
         Json(json!({"error": code, "message": message.into()})),
     )
         .into_response()
+}
+
+/// The answer to a JSON body that could not be read: `413 too_large` for
+/// one over [`MAX_BODY`], `400 bad_message` for anything else.
+pub fn body_error(e: JsonRejection) -> Response {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
+        )
+    } else {
+        json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text())
+    }
 }
 
 pub fn registry_error(e: RegistryError) -> Response {
@@ -113,13 +131,18 @@ fn default_game() -> String {
 /// `POST /api/rooms`.
 async fn create_room(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     body: Result<Json<CreateRoom>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
         Ok(body) => body,
-        Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text()),
+        Err(e) => return body_error(e),
     };
+    if let Err(wait) = app.limits.rooms.take(ip) {
+        tracing::debug!(%ip, "room creation rate limited");
+        return too_many(wait, "Too many new rooms from your address");
+    }
     let token = req
         .token
         .filter(|t| crate::room::is_valid_token(t))

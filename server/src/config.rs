@@ -1,6 +1,6 @@
 //! Command-line flags and environment variables of the server.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -71,6 +71,47 @@ pub struct Config {
     /// next (rooms with auto-start on, every seat still taken and online).
     #[arg(long = "autostart-secs", env = "AUTOSTART_SECS", default_value_t = 30)]
     pub autostart_secs: u64,
+
+    /// Rooms one client address may create at once (`POST /api/rooms`);
+    /// then one more every `--room-every-secs`. 0 turns the limit off.
+    #[arg(long = "room-burst", env = "ROOM_BURST", default_value_t = 10)]
+    pub room_burst: u32,
+
+    /// Seconds for one more room creation to come back to an address.
+    #[arg(long = "room-every-secs", env = "ROOM_EVERY_SECS", default_value_t = 6)]
+    pub room_every_secs: u64,
+
+    /// Accounts one client address may register at once
+    /// (`POST /api/accounts`); then one more every
+    /// `--register-every-secs`. 0 turns the limit off.
+    #[arg(long = "register-burst", env = "REGISTER_BURST", default_value_t = 5)]
+    pub register_burst: u32,
+
+    /// Seconds for one more registration to come back to an address.
+    #[arg(
+        long = "register-every-secs",
+        env = "REGISTER_EVERY_SECS",
+        default_value_t = 60
+    )]
+    pub register_every_secs: u64,
+
+    /// Client addresses each rate limit remembers at most; when a limit's
+    /// table is full of addresses still counting down, new addresses are
+    /// refused (429) until one has waited long enough to be forgotten.
+    #[arg(
+        long = "rate-limit-max-addrs",
+        env = "RATE_LIMIT_MAX_ADDRS",
+        default_value_t = 10_000
+    )]
+    pub rate_limit_max_addrs: usize,
+
+    /// Address of a reverse proxy in front of the server. Requests whose
+    /// TCP peer is one of these are counted against the client address the
+    /// proxy reports (the rightmost untrusted `X-Forwarded-For` entry, or
+    /// `X-Real-IP` without one) instead of the proxy's. Repeatable or comma
+    /// separated. Without it, forwarding headers are ignored.
+    #[arg(long = "trusted-proxy", env = "TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Config {

@@ -1,0 +1,572 @@
+//! Per-client-address limits on the HTTP requests that cost the server
+//! something: creating a room (a slot of `--max-rooms` for
+//! `--room-idle-secs`), registering (an argon2 hash and a database row)
+//! and failing to log in (an argon2 verification, and a password guess).
+//!
+//! Each limit is a token bucket per address: `burst` requests at once,
+//! then one more every `interval`. The buckets of one limit live in one
+//! map with a hard bound: when it is full, buckets that have refilled
+//! completely are forgotten (they carry no information), and if none has,
+//! a new address is refused rather than remembered, so a crowd of
+//! addresses cannot grow the map, nor reset its own counts by pushing
+//! itself out.
+//!
+//! Who the client is: the TCP peer, unless that peer is a reverse proxy
+//! the operator named with `--trusted-proxy`; then the address the proxy
+//! reports (see [`client_ip`]). IPv6 clients are counted per /64 prefix,
+//! since one host commonly holds a whole /64.
+//!
+//! We keep our own small bucket map instead of `governor`'s keyed limiter:
+//! its keyed state stores grow without bound (they can only be shrunk
+//! afterwards), a store cannot refuse a new key, and it has no way to ask
+//! "would this pass?" without spending, which the failed-login limit needs
+//! (only failures count).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::Response;
+
+use crate::app::{json_error, App};
+use crate::config::Config;
+
+/// Failed logins an address may make at once, and how fast that allowance
+/// comes back (one every 6 s: 10 a minute).
+pub const LOGIN_BURST: u32 = 10;
+pub const LOGIN_INTERVAL: Duration = Duration::from_secs(6);
+
+/// The limits of one server, built from its [`Config`].
+pub struct Limits {
+    /// `--trusted-proxy`: peers whose forwarding headers we believe.
+    trusted_proxies: Vec<IpAddr>,
+    /// `POST /api/rooms`.
+    pub rooms: Limiter,
+    /// `POST /api/accounts`.
+    pub registrations: Limiter,
+    /// `POST /api/login` answered `bad_login`.
+    pub failed_logins: Limiter,
+}
+
+impl Limits {
+    pub fn new(config: &Config) -> Limits {
+        let max = config.rate_limit_max_addrs;
+        Limits {
+            trusted_proxies: config
+                .trusted_proxies
+                .iter()
+                .map(|ip| ip.to_canonical())
+                .collect(),
+            rooms: Limiter::new(
+                config.room_burst,
+                Duration::from_secs(config.room_every_secs),
+                max,
+            ),
+            registrations: Limiter::new(
+                config.register_burst,
+                Duration::from_secs(config.register_every_secs),
+                max,
+            ),
+            failed_logins: Limiter::new(LOGIN_BURST, LOGIN_INTERVAL, max),
+        }
+    }
+
+    /// The client's address for a request from `peer` with `headers`.
+    pub fn client_ip(&self, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+        client_ip(peer, headers, &self.trusted_proxies)
+    }
+}
+
+/// The client's address: `peer` itself unless it is one of `trusted`
+/// proxies. From a trusted proxy, the rightmost entry of
+/// `X-Forwarded-For` (all its lines, in order) that is not itself a
+/// trusted proxy: each proxy appends the address it was reached from, so
+/// entries to the left of that one were written by the client and prove
+/// nothing. Without `X-Forwarded-For`, `X-Real-IP`. A missing or
+/// unreadable header counts the request against the proxy's own address.
+pub fn client_ip(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    let peer = peer.ip().to_canonical();
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut hops = headers.get_all("x-forwarded-for").iter().peekable();
+    if hops.peek().is_some() {
+        let entries: Vec<&str> = hops
+            .map(|v| v.to_str().unwrap_or(""))
+            .flat_map(|v| v.split(','))
+            .collect();
+        let mut client = peer;
+        for entry in entries.iter().rev() {
+            match parse_hop(entry) {
+                Some(ip) if trusted.contains(&ip) => client = ip,
+                Some(ip) => return ip,
+                None => return peer,
+            }
+        }
+        return client;
+    }
+    headers
+        .get("x-real-ip")
+        .and_then(|v| v.to_str().ok())
+        .and_then(parse_hop)
+        .unwrap_or(peer)
+}
+
+/// One forwarded address: `1.2.3.4`, `1.2.3.4:5678`, `::1`, `[::1]` or
+/// `[::1]:5678`.
+fn parse_hop(text: &str) -> Option<IpAddr> {
+    let text = text.trim();
+    let ip = text
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| text.parse::<SocketAddr>().ok().map(|s| s.ip()))
+        .or_else(|| {
+            text.strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .and_then(|t| t.parse().ok())
+        })?;
+    Some(ip.to_canonical())
+}
+
+/// The bucket an address is counted in: IPv4 addresses one by one, IPv6
+/// addresses by their /64.
+pub fn bucket_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+        v4 => v4,
+    }
+}
+
+/// Extracts the client address of a request ([`Limits::client_ip`]).
+/// Without connection info (a router served without
+/// `into_make_service_with_connect_info`), every request counts as
+/// `0.0.0.0`.
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<App> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |c| c.0);
+        Ok(ClientIp(app.limits.client_ip(peer, &parts.headers)))
+    }
+}
+
+/// `429 {"error":"rate_limited","message":…}` with `Retry-After` in whole
+/// seconds (at least 1).
+pub fn too_many(retry_after: Duration, what: &str) -> Response {
+    let secs = retry_after.as_secs_f64().ceil().max(1.0) as u64;
+    let mut response = json_error(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!("{what}; try again in {secs} s."),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    response
+}
+
+/// Token buckets per client address, at most `max_addrs` of them.
+pub struct Limiter {
+    burst: f64,
+    /// One token comes back every `interval`.
+    interval: Duration,
+    max_addrs: usize,
+    state: Mutex<Buckets>,
+}
+
+struct Buckets {
+    map: HashMap<IpAddr, Bucket>,
+    /// When the map was last found full with no bucket to forget: no
+    /// bucket can be full again before this instant, so new addresses are
+    /// refused until then without looking through the map again.
+    crowded_until: Option<Instant>,
+}
+
+#[derive(Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    /// Would a request pass? Changes nothing.
+    Check,
+    /// Spend a token if there is one; refuse otherwise.
+    Take,
+    /// Spend a token if there is one (a failure that already happened).
+    Spend,
+}
+
+impl Limiter {
+    /// `burst` requests at once, then one more every `interval`. A burst
+    /// of 0 or an interval of 0 means no limit.
+    pub fn new(burst: u32, interval: Duration, max_addrs: usize) -> Limiter {
+        // Longer makes no sense and keeps the arithmetic far from overflow.
+        const YEAR: Duration = Duration::from_secs(365 * 24 * 3600);
+        Limiter {
+            burst: f64::from(burst),
+            interval: interval.min(YEAR),
+            max_addrs: max_addrs.max(1),
+            state: Mutex::new(Buckets {
+                map: HashMap::new(),
+                crowded_until: None,
+            }),
+        }
+    }
+
+    pub fn is_off(&self) -> bool {
+        self.burst < 1.0 || self.interval.is_zero()
+    }
+
+    /// Spends one of `ip`'s tokens, or says how long until it has one.
+    pub fn take(&self, ip: IpAddr) -> Result<(), Duration> {
+        self.apply(ip, Instant::now(), Op::Take)
+    }
+
+    /// Whether [`take`](Self::take) would pass now, without spending.
+    pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
+        self.apply(ip, Instant::now(), Op::Check)
+    }
+
+    /// Spends one of `ip`'s tokens if it has one left.
+    pub fn spend(&self, ip: IpAddr) {
+        let _ = self.apply(ip, Instant::now(), Op::Spend);
+    }
+
+    /// Addresses remembered now.
+    pub fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Buckets> {
+        // The map is valid after any panic (every update is one
+        // assignment), so a poisoned lock is still used.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn apply(&self, ip: IpAddr, now: Instant, op: Op) -> Result<(), Duration> {
+        if self.is_off() {
+            return Ok(());
+        }
+        let key = bucket_key(ip);
+        let mut state = self.lock();
+        if !state.map.contains_key(&key) {
+            if state.map.len() >= self.max_addrs {
+                self.make_room(&mut state, now)?;
+            }
+            if op == Op::Check {
+                // A new address has its whole burst.
+                return Ok(());
+            }
+            state.map.insert(
+                key,
+                Bucket {
+                    tokens: self.burst,
+                    last: now,
+                },
+            );
+        }
+        let Some(bucket) = state.map.get_mut(&key) else {
+            return Ok(());
+        };
+        self.refill(bucket, now);
+        if bucket.tokens >= 1.0 {
+            if op != Op::Check {
+                bucket.tokens -= 1.0;
+            }
+            Ok(())
+        } else {
+            Err(self.interval.mul_f64(1.0 - bucket.tokens))
+        }
+    }
+
+    fn refill(&self, bucket: &mut Bucket, now: Instant) {
+        let elapsed = now.saturating_duration_since(bucket.last);
+        bucket.last = now;
+        bucket.tokens =
+            (bucket.tokens + elapsed.as_secs_f64() / self.interval.as_secs_f64()).min(self.burst);
+    }
+
+    /// Forgets the buckets that have refilled completely; if none has,
+    /// refuses with the time until the first one will.
+    fn make_room(&self, state: &mut Buckets, now: Instant) -> Result<(), Duration> {
+        if let Some(until) = state.crowded_until {
+            if now < until {
+                return Err(until - now);
+            }
+        }
+        let mut soonest = Duration::MAX;
+        state.map.retain(|_, bucket| {
+            self.refill(bucket, now);
+            let missing = self.burst - bucket.tokens;
+            if missing <= 0.0 {
+                return false;
+            }
+            soonest = soonest.min(self.interval.mul_f64(missing));
+            true
+        });
+        if state.map.len() < self.max_addrs {
+            state.crowded_until = None;
+            Ok(())
+        } else {
+            state.crowded_until = now.checked_add(soonest);
+            Err(soonest)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    fn peer(text: &str) -> SocketAddr {
+        SocketAddr::new(ip(text), 40_000)
+    }
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        map
+    }
+
+    #[test]
+    fn a_burst_then_one_per_interval() {
+        let limiter = Limiter::new(3, Duration::from_secs(6), 100);
+        let (a, b) = (ip("10.0.0.1"), ip("10.0.0.2"));
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.apply(a, t0, Op::Take).is_ok());
+        }
+        let wait = limiter.apply(a, t0, Op::Take).unwrap_err();
+        assert_eq!(wait, Duration::from_secs(6));
+        // Another address has its own bucket.
+        assert!(limiter.apply(b, t0, Op::Take).is_ok());
+        // Half an interval later: still refused, half the wait.
+        let wait = limiter
+            .apply(a, t0 + Duration::from_secs(3), Op::Take)
+            .unwrap_err();
+        assert!((wait.as_secs_f64() - 3.0).abs() < 0.01, "{wait:?}");
+        assert!(limiter
+            .apply(a, t0 + Duration::from_secs(6), Op::Take)
+            .is_ok());
+        assert!(limiter
+            .apply(a, t0 + Duration::from_secs(6), Op::Take)
+            .is_err());
+    }
+
+    #[test]
+    fn check_does_not_spend_and_spend_never_refuses() {
+        let limiter = Limiter::new(2, Duration::from_secs(60), 100);
+        let a = ip("10.0.0.1");
+        let t0 = Instant::now();
+        for _ in 0..5 {
+            assert!(limiter.apply(a, t0, Op::Check).is_ok());
+        }
+        assert_eq!(limiter.len(), 0, "checking a new address stores nothing");
+        let _ = limiter.apply(a, t0, Op::Spend);
+        let _ = limiter.apply(a, t0, Op::Spend);
+        let _ = limiter.apply(a, t0, Op::Spend);
+        assert!(limiter.apply(a, t0, Op::Check).is_err());
+        // Spending past zero did not dig a hole: one interval brings one back.
+        assert!(limiter
+            .apply(a, t0 + Duration::from_secs(60), Op::Check)
+            .is_ok());
+    }
+
+    #[test]
+    fn failed_logins_use_up_an_addresss_allowance_only() {
+        let limiter = Limiter::new(LOGIN_BURST, LOGIN_INTERVAL, 100);
+        let (a, b) = (ip("10.0.0.1"), ip("10.0.0.2"));
+        let t0 = Instant::now();
+        for _ in 0..LOGIN_BURST {
+            assert!(limiter.apply(a, t0, Op::Check).is_ok());
+            let _ = limiter.apply(a, t0, Op::Spend);
+        }
+        assert_eq!(limiter.apply(a, t0, Op::Check), Err(LOGIN_INTERVAL));
+        assert!(limiter.apply(b, t0, Op::Check).is_ok());
+    }
+
+    #[test]
+    fn zero_burst_or_interval_turns_a_limit_off() {
+        for limiter in [
+            Limiter::new(0, Duration::from_secs(6), 1),
+            Limiter::new(5, Duration::ZERO, 1),
+        ] {
+            assert!(limiter.is_off());
+            for n in 0..100u8 {
+                assert!(limiter.take(IpAddr::from([10, 0, 0, n])).is_ok());
+            }
+            assert!(limiter.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_map_never_grows_past_its_cap() {
+        const CAP: usize = 50;
+        let limiter = Limiter::new(10, Duration::from_secs(6), CAP);
+        let t0 = Instant::now();
+        let addr = |n: u32| IpAddr::from((0x0a00_0000 + n).to_be_bytes());
+        // Every address spends a token, so none is full and none may be
+        // forgotten: the first CAP get in, the rest are refused.
+        for n in 0..CAP as u32 {
+            assert!(limiter.apply(addr(n), t0, Op::Take).is_ok());
+        }
+        for n in CAP as u32..(3 * CAP) as u32 {
+            let wait = limiter.apply(addr(n), t0, Op::Take).unwrap_err();
+            // The first bucket is full again after one interval.
+            assert!(wait <= Duration::from_secs(6), "{wait:?}");
+            // A failure spent by a refused address is not stored either.
+            limiter.apply(addr(n), t0, Op::Spend).unwrap_err();
+            assert_eq!(limiter.len(), CAP);
+        }
+        // A known address still gets its own tokens.
+        assert!(limiter.apply(addr(0), t0, Op::Take).is_ok());
+        // Once buckets have refilled they are forgotten, making room.
+        let later = t0 + Duration::from_secs(60);
+        assert!(limiter.apply(addr(1000), later, Op::Take).is_ok());
+        assert!(limiter.len() <= CAP);
+        assert_eq!(limiter.len(), 1);
+    }
+
+    #[test]
+    fn a_crowded_map_refuses_until_the_first_bucket_can_be_full() {
+        let limiter = Limiter::new(2, Duration::from_secs(10), 2);
+        let t0 = Instant::now();
+        limiter.apply(ip("10.0.0.1"), t0, Op::Take).unwrap();
+        limiter.apply(ip("10.0.0.2"), t0, Op::Take).unwrap();
+        limiter.apply(ip("10.0.0.2"), t0, Op::Take).unwrap();
+        let wait = limiter.apply(ip("10.0.0.3"), t0, Op::Take).unwrap_err();
+        assert_eq!(wait, Duration::from_secs(10));
+        let t1 = t0 + Duration::from_secs(4);
+        let wait = limiter.apply(ip("10.0.0.3"), t1, Op::Check).unwrap_err();
+        assert_eq!(wait, Duration::from_secs(6));
+        // 10.0.0.1 is full again at t0 + 10 s and makes room.
+        let t2 = t0 + Duration::from_secs(10);
+        limiter.apply(ip("10.0.0.3"), t2, Op::Take).unwrap();
+        assert_eq!(limiter.len(), 2);
+    }
+
+    #[test]
+    fn ipv6_is_counted_per_64() {
+        let limiter = Limiter::new(1, Duration::from_secs(60), 100);
+        let t0 = Instant::now();
+        limiter.apply(ip("2001:db8:1:2::1"), t0, Op::Take).unwrap();
+        assert!(limiter
+            .apply(ip("2001:db8:1:2::ffff"), t0, Op::Take)
+            .is_err());
+        assert!(limiter.apply(ip("2001:db8:1:3::1"), t0, Op::Take).is_ok());
+        // IPv4-mapped IPv6 is the IPv4 address.
+        limiter.apply(ip("192.0.2.7"), t0, Op::Take).unwrap();
+        assert!(limiter.apply(ip("::ffff:192.0.2.7"), t0, Op::Take).is_err());
+    }
+
+    #[test]
+    fn forwarding_headers_count_only_from_a_trusted_proxy() {
+        let trusted = [ip("10.0.0.9")];
+        let xff = headers(&[("X-Forwarded-For", "203.0.113.5")]);
+        // Not from the proxy: the header is anyone's to forge.
+        assert_eq!(
+            client_ip(peer("198.51.100.1"), &xff, &trusted),
+            ip("198.51.100.1")
+        );
+        assert_eq!(client_ip(peer("10.0.0.9"), &xff, &[]), ip("10.0.0.9"));
+        // From the proxy: the address it appended.
+        assert_eq!(
+            client_ip(peer("10.0.0.9"), &xff, &trusted),
+            ip("203.0.113.5")
+        );
+        // IPv4-mapped peer address of the proxy.
+        assert_eq!(
+            client_ip(peer("::ffff:10.0.0.9"), &xff, &trusted),
+            ip("203.0.113.5")
+        );
+    }
+
+    #[test]
+    fn the_rightmost_untrusted_forwarded_address_is_the_client() {
+        let trusted = [ip("10.0.0.9"), ip("10.0.0.8")];
+        let from = peer("10.0.0.9");
+        // The client wrote "1.1.1.1" itself; the proxy appended its peer.
+        let h = headers(&[("X-Forwarded-For", "1.1.1.1, 203.0.113.5")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.5"));
+        // Two trusted proxies in a row: skip the inner one.
+        let h = headers(&[("X-Forwarded-For", "1.1.1.1, 203.0.113.5, 10.0.0.8")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.5"));
+        // Several header lines are one list, in order.
+        let h = headers(&[
+            ("X-Forwarded-For", "1.1.1.1"),
+            ("X-Forwarded-For", "203.0.113.6"),
+        ]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.6"));
+        // Ports and brackets.
+        let h = headers(&[("X-Forwarded-For", "[2001:db8::7]:443")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("2001:db8::7"));
+        let h = headers(&[("X-Forwarded-For", "203.0.113.5:1234")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.5"));
+        // Garbage where the proxy's entry should be: the proxy's address.
+        let h = headers(&[("X-Forwarded-For", "203.0.113.5, nonsense")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("10.0.0.9"));
+        // Only trusted hops: the leftmost of them.
+        let h = headers(&[("X-Forwarded-For", "10.0.0.8")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("10.0.0.8"));
+    }
+
+    #[test]
+    fn x_real_ip_counts_only_without_x_forwarded_for() {
+        let trusted = [ip("10.0.0.9")];
+        let from = peer("10.0.0.9");
+        let h = headers(&[("X-Real-IP", "203.0.113.5")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.5"));
+        let h = headers(&[
+            ("X-Real-IP", "203.0.113.5"),
+            ("X-Forwarded-For", "198.51.100.2"),
+        ]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("198.51.100.2"));
+        let h = headers(&[("X-Real-IP", "bogus")]);
+        assert_eq!(client_ip(from, &h, &trusted), ip("10.0.0.9"));
+        assert_eq!(client_ip(from, &HeaderMap::new(), &trusted), ip("10.0.0.9"));
+        assert_eq!(
+            client_ip(
+                peer("198.51.100.1"),
+                &headers(&[("X-Real-IP", "203.0.113.5")]),
+                &trusted
+            ),
+            ip("198.51.100.1")
+        );
+    }
+
+    #[test]
+    fn retry_after_is_whole_seconds_rounded_up() {
+        let r = too_many(Duration::from_millis(5_200), "Too many new rooms");
+        assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "6");
+        let r = too_many(Duration::ZERO, "Too many new rooms");
+        assert_eq!(r.headers()[header::RETRY_AFTER], "1");
+    }
+}

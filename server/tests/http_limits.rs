@@ -1,0 +1,266 @@
+//! HTTP limits over the real server: per-address rate limits on room
+//! creation, registration and failed logins (`429` with `Retry-After`),
+//! who the client is behind `--trusted-proxy`, the bounded address table,
+//! and `413` for an oversized body.
+
+mod common;
+
+use common::TestServer;
+use serde_json::{json, Value};
+
+struct Answer {
+    status: u16,
+    retry_after: Option<u64>,
+    body: Value,
+}
+
+async fn post_with(
+    server: &TestServer,
+    path: &str,
+    body: String,
+    headers: &[(&str, &str)],
+) -> Answer {
+    let mut request = reqwest::Client::new()
+        .post(format!("{}{path}", server.base))
+        .header("Content-Type", "application/json")
+        .body(body);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let resp = request.send().await.expect("request");
+    let status = resp.status().as_u16();
+    let retry_after = resp
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().parse().expect("Retry-After in seconds"));
+    let text = resp.text().await.expect("body");
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("JSON body: {text}"))
+    };
+    Answer {
+        status,
+        retry_after,
+        body,
+    }
+}
+
+async fn post(server: &TestServer, path: &str, body: Value) -> Answer {
+    post_with(server, path, body.to_string(), &[]).await
+}
+
+async fn create_from(server: &TestServer, headers: &[(&str, &str)]) -> Answer {
+    post_with(server, "/api/rooms", json!({}).to_string(), headers).await
+}
+
+fn assert_limited(answer: &Answer, max_wait: u64) {
+    assert_eq!(answer.status, 429, "{}", answer.body);
+    assert_eq!(answer.body["error"], "rate_limited", "{}", answer.body);
+    assert!(answer.body["message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty()));
+    let wait = answer.retry_after.expect("a Retry-After header");
+    assert!((1..=max_wait).contains(&wait), "Retry-After {wait}");
+}
+
+#[tokio::test]
+async fn room_creation_allows_ten_at_once_then_one_every_six_seconds() {
+    let server = TestServer::start().await;
+    // Ten at once; an eleventh only if the ten took over 6 s (slow CI).
+    let mut created = 0;
+    let refused = loop {
+        let answer = post(&server, "/api/rooms", json!({})).await;
+        if answer.status != 201 {
+            break answer;
+        }
+        assert_eq!(answer.retry_after, None);
+        created += 1;
+        assert!(created <= 11, "never limited");
+    };
+    assert!(created >= 10, "{created}");
+    assert_limited(&refused, 6);
+    // Other endpoints are not affected.
+    let (status, _) = server.get("/healthz").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn room_creation_limit_is_configurable_and_refills() {
+    let server = TestServer::start_with(|c| {
+        c.room_burst = 2;
+        c.room_every_secs = 3;
+    })
+    .await;
+    for _ in 0..2 {
+        assert_eq!(post(&server, "/api/rooms", json!({})).await.status, 201);
+    }
+    assert_limited(&post(&server, "/api/rooms", json!({})).await, 3);
+    tokio::time::sleep(std::time::Duration::from_millis(3100)).await;
+    let again = post(&server, "/api/rooms", json!({})).await;
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_limited(&post(&server, "/api/rooms", json!({})).await, 3);
+}
+
+#[tokio::test]
+async fn a_zero_burst_turns_room_limit_off() {
+    let server = TestServer::start_with(|c| c.room_burst = 0).await;
+    for _ in 0..25 {
+        assert_eq!(post(&server, "/api/rooms", json!({})).await.status, 201);
+    }
+}
+
+#[tokio::test]
+async fn registration_allows_five_at_once_then_one_a_minute() {
+    let server = TestServer::start().await;
+    // Forms refused before any lookup or hash do not count.
+    for _ in 0..8 {
+        let answer = post(
+            &server,
+            "/api/accounts",
+            json!({"username": "minh", "password": "short"}),
+        )
+        .await;
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        assert_eq!(answer.body["error"], "bad_password");
+    }
+    for n in 0..5 {
+        let answer = post(
+            &server,
+            "/api/accounts",
+            json!({"username": format!("player_{n}"), "password": "correct horse"}),
+        )
+        .await;
+        assert_eq!(answer.status, 201, "account {n}: {}", answer.body);
+    }
+    let refused = post(
+        &server,
+        "/api/accounts",
+        json!({"username": "player_5", "password": "correct horse"}),
+    )
+    .await;
+    assert_limited(&refused, 60);
+    // Refused before the account was made.
+    let login = post(
+        &server,
+        "/api/login",
+        json!({"username": "player_5", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(login.status, 401, "{}", login.body);
+}
+
+#[tokio::test]
+async fn forwarding_headers_are_ignored_without_a_trusted_proxy() {
+    let server = TestServer::start_with(|c| {
+        c.room_burst = 1;
+        c.room_every_secs = 3600;
+    })
+    .await;
+    let first = create_from(&server, &[("X-Forwarded-For", "203.0.113.1")]).await;
+    assert_eq!(first.status, 201);
+    // A client cannot get a fresh allowance by naming another address.
+    for headers in [
+        [("X-Forwarded-For", "203.0.113.2")],
+        [("X-Real-IP", "203.0.113.3")],
+    ] {
+        assert_limited(&create_from(&server, &headers).await, 3600);
+    }
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
+    let server = TestServer::start_with(|c| {
+        c.room_burst = 1;
+        c.room_every_secs = 3600;
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let a = [("X-Forwarded-For", "203.0.113.1")];
+    assert_eq!(create_from(&server, &a).await.status, 201);
+    assert_limited(&create_from(&server, &a).await, 3600);
+    let b = [("X-Forwarded-For", "203.0.113.2")];
+    assert_eq!(create_from(&server, &b).await.status, 201);
+    // A client that writes its own X-Forwarded-For only adds entries to the
+    // left of the one the proxy appends: the rightmost still counts.
+    let spoof = [("X-Forwarded-For", "198.51.100.77, 203.0.113.1")];
+    assert_limited(&create_from(&server, &spoof).await, 3600);
+    // X-Real-IP when the proxy sends no X-Forwarded-For.
+    let real = [("X-Real-IP", "203.0.113.3")];
+    assert_eq!(create_from(&server, &real).await.status, 201);
+    assert_limited(&create_from(&server, &real).await, 3600);
+    // No header at all: the proxy's own address.
+    assert_eq!(create_from(&server, &[]).await.status, 201);
+    assert_limited(&create_from(&server, &[]).await, 3600);
+}
+
+#[tokio::test]
+async fn a_full_address_table_refuses_new_addresses_instead_of_growing() {
+    let server = TestServer::start_with(|c| {
+        c.room_burst = 2;
+        c.room_every_secs = 3600;
+        c.rate_limit_max_addrs = 3;
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    for n in 1..=3 {
+        let from = format!("203.0.113.{n}");
+        let answer = create_from(&server, &[("X-Forwarded-For", &from)]).await;
+        assert_eq!(answer.status, 201, "{from}: {}", answer.body);
+    }
+    for n in 4..=10 {
+        let from = format!("203.0.113.{n}");
+        let answer = create_from(&server, &[("X-Forwarded-For", &from)]).await;
+        // The first bucket is full again after one interval.
+        assert_limited(&answer, 3600);
+    }
+    // The addresses already counted keep their allowance.
+    let again = create_from(&server, &[("X-Forwarded-For", "203.0.113.1")]).await;
+    assert_eq!(again.status, 201, "{}", again.body);
+}
+
+#[tokio::test]
+async fn failed_logins_are_counted_per_forwarded_client() {
+    let server = TestServer::start_with(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let wrong = json!({"username": "nobody", "password": "wrong password"}).to_string();
+    let a = [("X-Forwarded-For", "203.0.113.1")];
+    // Ten failures at once, give or take one refilled by a slow hash.
+    let mut failures = 0;
+    let refused = loop {
+        let answer = post_with(&server, "/api/login", wrong.clone(), &a).await;
+        if answer.status == 429 {
+            break answer;
+        }
+        assert_eq!(answer.status, 401, "{}", answer.body);
+        failures += 1;
+        assert!(failures <= 12, "never limited");
+    };
+    assert!(failures >= 10, "{failures}");
+    assert_limited(&refused, 6);
+    let b = [("X-Forwarded-For", "203.0.113.2")];
+    let other = post_with(&server, "/api/login", wrong, &b).await;
+    assert_eq!(other.status, 401, "{}", other.body);
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_413_too_large_on_every_post() {
+    let server = TestServer::start().await;
+    let big = json!({"token": "x".repeat(20 * 1024)}).to_string();
+    for path in ["/api/rooms", "/api/accounts", "/api/login", "/api/logout"] {
+        let answer = post_with(&server, path, big.clone(), &[]).await;
+        assert_eq!(answer.status, 413, "{path}: {}", answer.body);
+        assert_eq!(answer.body["error"], "too_large", "{path}");
+        assert!(answer.body["message"].is_string(), "{path}");
+        // Malformed JSON under the limit is still 400.
+        let answer = post_with(&server, path, "{not json".into(), &[]).await;
+        assert_eq!(answer.status, 400, "{path}: {}", answer.body);
+        assert_eq!(answer.body["error"], "bad_message", "{path}");
+    }
+    // Just under the limit is read (and judged on its content).
+    let fits = json!({"token": "x".repeat(15 * 1024)}).to_string();
+    let answer = post_with(&server, "/api/logout", fits, &[]).await;
+    assert_eq!(answer.status, 204);
+}
