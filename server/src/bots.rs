@@ -2,7 +2,7 @@
 //! game's name, answering with a move in notation.
 //!
 //! A bot runs on a blocking thread (`tokio::task::spawn_blocking`, started
-//! by the room in `room/actor.rs`), never on the room's task: a search
+//! by the room's task, `room/task.rs`), never on the room's task: a search
 //! takes up to its whole budget, and the room must keep answering chat,
 //! clocks and resignations meanwhile. The search polls a cancel flag, so a
 //! game that ends (or a room that closes) stops it early.
@@ -14,11 +14,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rules::jungle::{bot as jungle_bot, Jungle};
-use serde::{Deserialize, Serialize};
+use rules::jungle::bot as jungle_bot;
+pub use rules::Level;
 use tokio::sync::Semaphore;
 
-use crate::games::DynGame;
+use crate::games::{AnyGame, GameKind};
 
 /// Searches that may run at once in the whole server: one per core. A
 /// search keeps a core busy for its whole budget, so more at once would
@@ -34,39 +34,6 @@ pub fn search_slots() -> Arc<Semaphore> {
         .clone()
 }
 
-/// How strongly the computer plays (PRODUCT.md: Beginner, Amateur,
-/// Professional, Master). On the wire in snake_case: `"beginner"`...
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    Beginner,
-    Amateur,
-    Professional,
-    Master,
-}
-
-impl Level {
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Beginner => "beginner",
-            Level::Amateur => "amateur",
-            Level::Professional => "professional",
-            Level::Master => "master",
-        }
-    }
-
-    /// How the computer appears in seats, move lists and scores.
-    pub fn display_name(self) -> String {
-        let level = match self {
-            Level::Beginner => "Beginner",
-            Level::Amateur => "Amateur",
-            Level::Professional => "Professional",
-            Level::Master => "Master",
-        };
-        format!("Computer ({level})")
-    }
-}
-
 /// A game's computer player.
 pub trait Bot: Send + Sync {
     /// The move `level` plays in `game` for the side to move, in notation,
@@ -75,7 +42,7 @@ pub trait Bot: Send + Sync {
     /// or is not this bot's game.
     fn choose(
         &self,
-        game: &dyn DynGame,
+        game: &AnyGame,
         level: Level,
         budget: Duration,
         cancel: &AtomicBool,
@@ -83,11 +50,11 @@ pub trait Bot: Send + Sync {
     ) -> Option<String>;
 }
 
-/// The bot for the game named `game`, if it has one.
-pub fn bot_for(game: &str) -> Option<&'static dyn Bot> {
+/// The bot for `game`, if it has one.
+pub fn bot_for(game: GameKind) -> Option<&'static dyn Bot> {
     match game {
-        "jungle" => Some(&JungleBot),
-        _ => None,
+        GameKind::Jungle => Some(&JungleBot),
+        GameKind::CrossyRay | GameKind::Quoridor => None,
     }
 }
 
@@ -97,18 +64,14 @@ struct JungleBot;
 impl Bot for JungleBot {
     fn choose(
         &self,
-        game: &dyn DynGame,
+        game: &AnyGame,
         level: Level,
         budget: Duration,
         cancel: &AtomicBool,
         seed: u64,
     ) -> Option<String> {
-        let jungle = game.as_any().downcast_ref::<Jungle>()?;
-        let level = match level {
-            Level::Beginner => jungle_bot::Level::Beginner,
-            Level::Amateur => jungle_bot::Level::Amateur,
-            Level::Professional => jungle_bot::Level::Professional,
-            Level::Master => jungle_bot::Level::Master,
+        let AnyGame::Jungle(jungle) = game else {
+            return None;
         };
         jungle_bot::choose_move(jungle, level, budget, cancel, seed).map(|mv| mv.to_string())
     }
@@ -117,16 +80,20 @@ impl Bot for JungleBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::new_game;
+    use crate::games::GameOptions;
     use serde_json::{json, Value};
+
+    fn new_game(kind: GameKind) -> AnyGame {
+        AnyGame::new(&GameOptions::parse(kind, &Value::Null).unwrap()).unwrap()
+    }
 
     #[test]
     fn the_jungle_bot_answers_a_legal_move_in_notation() {
-        let game = new_game("jungle", &Value::Null).unwrap().game;
-        let bot = bot_for("jungle").expect("Jungle has a bot");
+        let game = new_game(GameKind::Jungle);
+        let bot = bot_for(GameKind::Jungle).expect("Jungle has a bot");
         let mv = bot
             .choose(
-                game.as_ref(),
+                &game,
                 Level::Beginner,
                 Duration::from_millis(20),
                 &AtomicBool::new(false),
@@ -138,17 +105,17 @@ mod tests {
 
     #[test]
     fn a_bot_given_another_game_declines() {
-        let crossy = new_game("crossyray", &Value::Null).unwrap().game;
-        let bot = bot_for("jungle").unwrap();
+        let crossy = new_game(GameKind::CrossyRay);
+        let bot = bot_for(GameKind::Jungle).unwrap();
         let none = bot.choose(
-            crossy.as_ref(),
+            &crossy,
             Level::Master,
             Duration::from_millis(5),
             &AtomicBool::new(false),
             1,
         );
         assert_eq!(none, None);
-        assert!(bot_for("crossyray").is_none());
+        assert!(bot_for(GameKind::CrossyRay).is_none());
     }
 
     #[test]

@@ -1,22 +1,63 @@
-//! The games a room can host, behind one object-safe interface.
+//! The games a room can host, as one closed enum.
 //!
-//! The socket layer knows the protocol, not the rules (see STYLE.md on
-//! lila-ws): it hands move text to [`DynGame::play`] and reports what the
-//! `rules` crate says. Each game's typed [`rules::Game`] implementation is
-//! wrapped once here, so adding a game to the site is one line in
-//! [`new_game`].
-
-use std::any::Any;
+//! The server knows the protocol, not the rules (STYLE.md, lila-ws): it
+//! hands move text to [`AnyGame::play`] and reports what the `rules` crate
+//! says. Like shakmaty's `VariantPosition`, every game-specific branch in
+//! the server is an exhaustive `match` over [`GameKind`] or [`AnyGame`]
+//! in this file (and the bots in `bots.rs`), so adding a game is a compile
+//! error in each place that must handle it. A game's name is spelled in
+//! exactly one place: `GameKind`'s serde names.
 
 use rules::clock::Clock;
-use rules::crossyray::CrossyRay;
-use rules::jungle::Jungle;
-use rules::quoridor::Quoridor;
+use rules::crossyray::{self, CrossyRay};
+use rules::game::{NotationError, SetupError, TimeoutEffect};
+use rules::jungle::{self, Jungle};
+use rules::quoridor::{self, Quoridor};
 use rules::{EndReason, Game, Outcome, Side, TimeControl};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// The names of the games a room can be created with.
-pub const GAMES: &[&str] = &["crossyray", "quoridor", "jungle"];
+/// Which game a room plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    CrossyRay,
+    Quoridor,
+    Jungle,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 3] = [GameKind::CrossyRay, GameKind::Quoridor, GameKind::Jungle];
+
+    /// The name on the wire and in the store (`crossyray`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::CrossyRay => CrossyRay::NAME,
+            GameKind::Quoridor => Quoridor::NAME,
+            GameKind::Jungle => Jungle::NAME,
+        }
+    }
+
+    /// Reads a game's name; the error lists the games this server hosts.
+    pub fn parse(name: &str) -> Result<GameKind, String> {
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "Unknown game {name:?}; this server hosts {}.",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Seats per team in a Quoridor team game: seats 0-3 are the first team,
 /// 4-7 the second (up to 8 people, RULES.md §2 "Modes").
@@ -40,173 +81,246 @@ impl Seating {
             Seating::Teams => 2 * TEAM_SEATS,
         }
     }
-}
 
-/// A game in progress, seen through notation strings and JSON views.
-pub trait DynGame: Send {
-    /// The game's own serialised state, drawn by the browser.
-    fn view(&self) -> Value;
-    /// Legal moves of the side to move, in notation.
-    fn legal(&self) -> Vec<String>;
-    fn to_move(&self) -> Option<Side>;
-    fn sides(&self) -> usize;
-    /// Plays the move written `text`; returns the move in its canonical
-    /// notation, or a message for the player saying why it was refused.
-    /// The state is unchanged on error.
-    fn play(&mut self, text: &str) -> Result<String, String>;
-    fn outcome(&self) -> Option<Outcome>;
-    fn time_control(&self) -> TimeControl;
-    /// Applies the game's timeout rule; returns the move played on the
-    /// side's behalf, if the rule plays one instead of ending the game.
-    fn timeout(&mut self) -> Option<String>;
-    fn forfeit(&mut self, side: Side, reason: EndReason);
-    /// A copy of the game, for a computer player to think about on another
-    /// thread while the room goes on.
-    fn boxed_clone(&self) -> Box<dyn DynGame>;
-    /// The typed game, so a game's bot ([`crate::bots`]) can read it.
-    fn as_any(&self) -> &dyn Any;
-}
-
-impl<G: Game> DynGame for G {
-    fn view(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-
-    fn legal(&self) -> Vec<String> {
-        self.legal_moves().iter().map(ToString::to_string).collect()
-    }
-
-    fn to_move(&self) -> Option<Side> {
-        Game::to_move(self)
-    }
-
-    fn sides(&self) -> usize {
-        Game::sides(self)
-    }
-
-    fn play(&mut self, text: &str) -> Result<String, String> {
-        let mv: G::Move = text
-            .trim()
-            .parse()
-            .map_err(|e: rules::game::NotationError| e.to_string())?;
-        Game::play(self, &mv).map_err(|e| e.to_string())?;
-        Ok(mv.to_string())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Game::outcome(self).cloned()
-    }
-
-    fn time_control(&self) -> TimeControl {
-        Game::time_control(self)
-    }
-
-    fn timeout(&mut self) -> Option<String> {
-        match Game::timeout(self) {
-            rules::game::TimeoutEffect::Lost => None,
-            rules::game::TimeoutEffect::Played(mv) => Some(mv.to_string()),
+    /// The side seat `seat` plays when seats decide.
+    pub fn side_of_seat(self, seat: usize) -> usize {
+        match self {
+            Seating::PerSide(_) => seat,
+            Seating::Teams => seat / TEAM_SEATS,
         }
     }
 
-    fn forfeit(&mut self, side: Side, reason: EndReason) {
-        Game::forfeit(self, side, reason)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn DynGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+    pub fn sides(self) -> usize {
+        match self {
+            Seating::PerSide(n) => n,
+            Seating::Teams => 2,
+        }
     }
 }
 
-/// A game set up from the host's options, with the options as the game
-/// understood them (defaults filled in) for display and storage.
-pub struct Setup {
-    pub game: Box<dyn DynGame>,
-    pub options: Value,
-    pub seating: Seating,
+/// Quoridor's room-level mode (RULES.md §2): one seat per pawn, or two
+/// teams sharing the two pawns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuoridorMode {
+    Ffa,
+    Teams,
 }
 
-/// Builds a new game of kind `name` from JSON `options` (`null` = the
-/// defaults). The error is shown to the host as it is.
-pub fn new_game(name: &str, options: &Value) -> Result<Setup, String> {
-    match name {
-        "crossyray" => setup::<CrossyRay>(options),
-        "quoridor" => quoridor(options),
-        "jungle" => setup::<Jungle>(options),
-        other => Err(format!(
-            "Unknown game {other:?}; this server hosts {}.",
-            GAMES.join(", ")
-        )),
+/// A Quoridor room's options: the engine's plus the mode.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct QuoridorOptions {
+    pub mode: QuoridorMode,
+    #[serde(flatten)]
+    pub engine: quoridor::Options,
+}
+
+/// A room's options for its game, as the game understood them (defaults
+/// filled in). Serialised untagged, as the game's own options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum GameOptions {
+    CrossyRay(crossyray::Options),
+    Quoridor(QuoridorOptions),
+    Jungle(jungle::Options),
+}
+
+impl GameOptions {
+    /// Reads `kind`'s options from JSON (`null` = the defaults) and checks
+    /// them by setting up a game. The error is shown to the host as it is.
+    pub fn parse(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
+        let options = match kind {
+            GameKind::CrossyRay => GameOptions::CrossyRay(read(options)?),
+            GameKind::Jungle => GameOptions::Jungle(read(options)?),
+            GameKind::Quoridor => GameOptions::Quoridor(quoridor_options(options)?),
+        };
+        AnyGame::new(&options).map_err(|e| e.to_string())?;
+        Ok(options)
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameOptions::CrossyRay(_) => GameKind::CrossyRay,
+            GameOptions::Quoridor(_) => GameKind::Quoridor,
+            GameOptions::Jungle(_) => GameKind::Jungle,
+        }
+    }
+
+    pub fn seating(&self) -> Seating {
+        match self {
+            GameOptions::Quoridor(q) if q.mode == QuoridorMode::Teams => Seating::Teams,
+            GameOptions::Quoridor(q) => Seating::PerSide(usize::from(q.engine.players)),
+            GameOptions::CrossyRay(_) | GameOptions::Jungle(_) => Seating::PerSide(2),
+        }
+    }
+
+    /// The options as JSON, for the store.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
-fn setup<G: Game>(options: &Value) -> Result<Setup, String> {
-    let opts: G::Options = if options.is_null() {
-        G::Options::default()
-    } else {
-        serde_json::from_value(options.clone()).map_err(|e| format!("Bad options: {e}."))?
-    };
-    let game = G::new(&opts).map_err(|e| e.to_string())?;
-    let seating = Seating::PerSide(Game::sides(&game));
-    Ok(Setup {
-        game: Box::new(game),
-        options: serde_json::to_value(&opts).unwrap_or(Value::Null),
-        seating,
-    })
+fn read<T: serde::de::DeserializeOwned + Default>(options: &Value) -> Result<T, String> {
+    if options.is_null() {
+        return Ok(T::default());
+    }
+    serde_json::from_value(options.clone()).map_err(|e| format!("Bad options: {e}."))
 }
 
-/// Quoridor's room options are the engine's plus the room-level `mode`:
-/// `"ffa"` (default, one seat per pawn) or `"teams"` (two pawns, Red and
-/// Yellow, each shared by a team). `mode` is taken out before the engine
-/// reads the rest (it refuses unknown fields); in teams `players` is 2.
-fn quoridor(options: &Value) -> Result<Setup, String> {
+/// `mode` is taken out before the engine reads the rest (it refuses
+/// unknown fields); in teams `players` is 2.
+fn quoridor_options(options: &Value) -> Result<QuoridorOptions, String> {
     let mut engine = match options {
         Value::Null => Map::new(),
         Value::Object(map) => map.clone(),
         _ => return Err("Bad options: expected an object.".to_string()),
     };
-    let teams = match engine.remove("mode") {
-        None | Some(Value::Null) => false,
-        Some(Value::String(m)) if m == "ffa" => false,
-        Some(Value::String(m)) if m == "teams" => true,
-        Some(other) => {
-            return Err(format!(
-                "Bad options: mode must be \"ffa\" or \"teams\", not {other}."
-            ))
-        }
+    let mode = match engine.remove("mode") {
+        None | Some(Value::Null) => QuoridorMode::Ffa,
+        Some(m) => serde_json::from_value(m.clone())
+            .map_err(|_| format!("Bad options: mode must be \"ffa\" or \"teams\", not {m}."))?,
     };
-    if teams {
+    if mode == QuoridorMode::Teams {
         engine.insert("players".to_string(), Value::from(2));
     }
-    let mut setup = setup::<Quoridor>(&Value::Object(engine))?;
-    setup.options["mode"] = Value::from(if teams { "teams" } else { "ffa" });
-    if teams {
-        setup.seating = Seating::Teams;
-    }
-    Ok(setup)
+    Ok(QuoridorOptions {
+        mode,
+        engine: read(&Value::Object(engine))?,
+    })
 }
 
-/// Scoreboard points per side for a finished game (`None` while it goes
-/// on). The one place that knows each game's scoring: Quoridor uses its
-/// own (RULES.md §2, the mirror rule); the other games score a win 1.
-pub fn points(game: &dyn DynGame) -> Option<Vec<u32>> {
-    if let Some(q) = game.as_any().downcast_ref::<Quoridor>() {
-        return rules::quoridor::scores(q);
-    }
-    let outcome = game.outcome()?;
-    Some(
-        (0..game.sides())
-            .map(|s| u32::from(outcome.winner().is_some_and(|w| w.index() == s)))
-            .collect(),
-    )
+/// A game in progress. Serialised untagged, as the game's own view (the
+/// `state` the browser draws).
+// A Quoridor board is the largest; games live in their table and are
+// rarely moved, so boxing it would only add an indirection to every call.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyGame {
+    CrossyRay(CrossyRay),
+    Quoridor(Quoridor),
+    Jungle(Jungle),
 }
 
-/// A clock for `game`, per its time control.
-pub fn clock_for(game: &dyn DynGame) -> Clock {
-    Clock::new(game.time_control(), game.sides())
+/// Why a move was refused, typed up to the edge where it becomes the
+/// protocol's `illegal_move` (STYLE.md: shakmaty's `PlayError`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("{0}")]
+    Notation(#[from] NotationError),
+    #[error("{0}")]
+    CrossyRay(#[from] crossyray::PlayError),
+    #[error("{0}")]
+    Quoridor(#[from] quoridor::PlayError),
+    #[error("{0}")]
+    Jungle(#[from] jungle::PlayError),
+}
+
+/// Calls `$body` with `$g` bound to the typed game, whichever it is.
+macro_rules! each_game {
+    ($game:expr, $g:ident => $body:expr) => {
+        match $game {
+            AnyGame::CrossyRay($g) => $body,
+            AnyGame::Quoridor($g) => $body,
+            AnyGame::Jungle($g) => $body,
+        }
+    };
+}
+
+fn play_typed<G: Game>(game: &mut G, text: &str) -> Result<String, MoveError>
+where
+    MoveError: From<G::Error>,
+{
+    let mv: G::Move = text.trim().parse().map_err(MoveError::Notation)?;
+    Game::play(game, &mv)?;
+    Ok(mv.to_string())
+}
+
+fn timeout_typed<G: Game>(game: &mut G) -> Option<String> {
+    match Game::timeout(game) {
+        TimeoutEffect::Lost => None,
+        TimeoutEffect::Played(mv) => Some(mv.to_string()),
+    }
+}
+
+impl AnyGame {
+    /// A new game in its starting position.
+    pub fn new(options: &GameOptions) -> Result<AnyGame, SetupError> {
+        Ok(match options {
+            GameOptions::CrossyRay(o) => AnyGame::CrossyRay(CrossyRay::new(o)?),
+            GameOptions::Quoridor(o) => AnyGame::Quoridor(Quoridor::new(&o.engine)?),
+            GameOptions::Jungle(o) => AnyGame::Jungle(Jungle::new(o)?),
+        })
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::CrossyRay(_) => GameKind::CrossyRay,
+            AnyGame::Quoridor(_) => GameKind::Quoridor,
+            AnyGame::Jungle(_) => GameKind::Jungle,
+        }
+    }
+
+    /// Legal moves of the side to move, in notation.
+    pub fn legal(&self) -> Vec<String> {
+        each_game!(self, g => g.legal_moves().iter().map(ToString::to_string).collect())
+    }
+
+    pub fn to_move(&self) -> Option<Side> {
+        each_game!(self, g => Game::to_move(g))
+    }
+
+    pub fn sides(&self) -> usize {
+        each_game!(self, g => Game::sides(g))
+    }
+
+    /// Plays the move written `text`; returns it in canonical notation.
+    /// The state is unchanged on error.
+    pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        each_game!(self, g => play_typed(g, text))
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        each_game!(self, g => Game::outcome(g).cloned())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    pub fn time_control(&self) -> TimeControl {
+        each_game!(self, g => Game::time_control(g))
+    }
+
+    /// Applies the game's timeout rule; returns the move played on the
+    /// side's behalf, if the rule plays one instead of ending the game.
+    pub fn timeout(&mut self) -> Option<String> {
+        each_game!(self, g => timeout_typed(g))
+    }
+
+    pub fn forfeit(&mut self, side: Side, reason: EndReason) {
+        each_game!(self, g => Game::forfeit(g, side, reason))
+    }
+
+    /// A fresh clock for this game's time control.
+    pub fn clock(&self) -> Clock {
+        Clock::new(self.time_control(), self.sides())
+    }
+
+    /// Scoreboard points per side for a finished game (`None` while it
+    /// goes on). Quoridor scores by its own rule (RULES.md §2, the mirror
+    /// rule); the other games score a win 1.
+    pub fn points(&self) -> Option<Vec<u32>> {
+        if let AnyGame::Quoridor(q) = self {
+            return quoridor::scores(q);
+        }
+        let outcome = self.outcome()?;
+        Some(
+            (0..self.sides())
+                .map(|s| u32::from(outcome.winner().is_some_and(|w| w.index() == s)))
+                .collect(),
+        )
+    }
 }
 
 #[cfg(test)]
@@ -214,59 +328,84 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn setup(kind: GameKind, options: Value) -> Result<(GameOptions, AnyGame), String> {
+        let options = GameOptions::parse(kind, &options)?;
+        let game = AnyGame::new(&options).map_err(|e| e.to_string())?;
+        Ok((options, game))
+    }
+
     #[test]
     fn jungle_rooms_take_the_clock_presets_only() {
-        let setup = new_game("jungle", &json!({"clock": [5, 3]})).unwrap();
-        assert_eq!(setup.game.sides(), 2);
+        let (options, game) = setup(GameKind::Jungle, json!({"clock": [5, 3]})).unwrap();
+        assert_eq!(game.sides(), 2);
         assert_eq!(
-            setup.game.time_control(),
+            game.time_control(),
             TimeControl::Clock {
                 minutes: 5,
                 increment: 3
             }
         );
-        assert_eq!(setup.options["clock"], json!([5, 3]));
-        assert!(new_game("jungle", &json!({"clock": [4, 4]})).is_err());
-        assert!(new_game("jungle", &json!({"width": 9})).is_err());
-        let plain = new_game("jungle", &Value::Null).unwrap();
-        assert_eq!(plain.game.time_control(), TimeControl::Unlimited);
-        assert_eq!(plain.game.legal().len(), 24);
+        assert_eq!(options.to_json()["clock"], json!([5, 3]));
+        assert!(setup(GameKind::Jungle, json!({"clock": [4, 4]})).is_err());
+        assert!(setup(GameKind::Jungle, json!({"width": 9})).is_err());
+        let (_, plain) = setup(GameKind::Jungle, Value::Null).unwrap();
+        assert_eq!(plain.time_control(), TimeControl::Unlimited);
+        assert_eq!(plain.legal().len(), 24);
     }
 
     #[test]
     fn a_jungle_move_is_read_from_its_notation() {
-        let mut game = new_game("jungle", &Value::Null).unwrap().game;
+        let (_, mut game) = setup(GameKind::Jungle, Value::Null).unwrap();
         assert_eq!(game.play(" 8 a3-a4 ").unwrap(), "8 a3-a4");
         assert_eq!(game.to_move(), Some(Side(1)));
-        assert!(game.play("8 a4-a5").is_err(), "not Blue's turn any more");
-        assert_eq!(game.view()["last_move"], "8 a3-a4");
+        let err = game.play("8 a4-a5").unwrap_err();
+        assert!(
+            matches!(err, MoveError::Jungle(_)),
+            "a typed rule error: {err:?}"
+        );
+        assert!(matches!(
+            game.play("elephant to the moon").unwrap_err(),
+            MoveError::Notation(_)
+        ));
+        assert_eq!(serde_json::to_value(&game).unwrap()["last_move"], "8 a3-a4");
     }
 
     #[test]
     fn unknown_games_are_refused_by_name() {
-        let err = new_game("chess", &Value::Null).err().unwrap();
+        let err = GameKind::parse("chess").unwrap_err();
         assert!(err.contains("crossyray, quoridor, jungle"), "{err}");
+        assert_eq!(GameKind::parse("quoridor"), Ok(GameKind::Quoridor));
+        assert_eq!(
+            serde_json::to_value(GameKind::CrossyRay).unwrap(),
+            "crossyray"
+        );
     }
 
     #[test]
     fn quoridor_modes_set_the_seats_and_never_reach_the_engine() {
-        let ffa = new_game("quoridor", &json!({"players": 4, "size": 11})).unwrap();
-        assert_eq!(ffa.seating, Seating::PerSide(4));
-        assert_eq!(ffa.options["mode"], "ffa");
-        assert_eq!(ffa.options["size"], 11);
-        let teams = new_game("quoridor", &json!({"mode": "teams", "players": 6})).unwrap();
-        assert_eq!(teams.seating, Seating::Teams);
-        assert_eq!(teams.seating.seats(), 8);
-        assert_eq!(teams.game.sides(), 2);
-        assert_eq!(teams.options["players"], 2);
-        assert_eq!(teams.options["mode"], "teams");
-        assert!(new_game("quoridor", &json!({"mode": "knockout"})).is_err());
-        assert!(new_game("quoridor", &json!({"colour": "red"})).is_err());
-        assert!(new_game("quoridor", &json!([1])).is_err());
+        let (ffa, _) = setup(GameKind::Quoridor, json!({"players": 4, "size": 11})).unwrap();
+        assert_eq!(ffa.seating(), Seating::PerSide(4));
+        assert_eq!(ffa.to_json()["mode"], "ffa");
+        assert_eq!(ffa.to_json()["size"], 11);
+        let (teams, game) =
+            setup(GameKind::Quoridor, json!({"mode": "teams", "players": 6})).unwrap();
+        assert_eq!(teams.seating(), Seating::Teams);
+        assert_eq!(teams.seating().seats(), 8);
+        assert_eq!(game.sides(), 2);
+        assert_eq!(teams.to_json()["players"], 2);
+        assert_eq!(teams.to_json()["mode"], "teams");
         assert_eq!(
-            new_game("quoridor", &Value::Null)
+            GameOptions::parse(GameKind::Quoridor, &teams.to_json()).unwrap(),
+            teams,
+            "stored options read back the same"
+        );
+        assert!(setup(GameKind::Quoridor, json!({"mode": "knockout"})).is_err());
+        assert!(setup(GameKind::Quoridor, json!({"colour": "red"})).is_err());
+        assert!(setup(GameKind::Quoridor, json!([1])).is_err());
+        assert_eq!(
+            setup(GameKind::Quoridor, Value::Null)
                 .unwrap()
-                .game
+                .1
                 .time_control(),
             TimeControl::PerMove { seconds: 30 }
         );
@@ -274,16 +413,16 @@ mod tests {
 
     #[test]
     fn a_win_scores_one_except_in_quoridor() {
-        let mut jungle = new_game("jungle", &Value::Null).unwrap().game;
-        assert_eq!(points(jungle.as_ref()), None);
+        let (_, mut jungle) = setup(GameKind::Jungle, Value::Null).unwrap();
+        assert_eq!(jungle.points(), None);
         jungle.play("8 a3-a4").unwrap();
         jungle.play("8 g7-g6").unwrap();
         jungle.forfeit(Side(1), EndReason::Resign);
-        assert_eq!(points(jungle.as_ref()), Some(vec![1, 0]));
-        let mut q = new_game("quoridor", &Value::Null).unwrap().game;
+        assert_eq!(jungle.points(), Some(vec![1, 0]));
+        let (_, mut q) = setup(GameKind::Quoridor, Value::Null).unwrap();
         q.play("e2").unwrap();
         q.play("e8").unwrap();
         q.forfeit(Side(0), EndReason::Resign);
-        assert_eq!(points(q.as_ref()), Some(vec![0, 10]));
+        assert_eq!(q.points(), Some(vec![0, 10]));
     }
 }

@@ -8,6 +8,7 @@ pub mod bots;
 pub mod code;
 pub mod config;
 pub mod games;
+pub mod limits;
 pub mod protocol;
 pub mod room;
 pub mod socket;
@@ -28,19 +29,23 @@ pub struct Running {
     pub addr: SocketAddr,
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
+    registry: room::Registry,
 }
 
 impl Running {
-    /// Stops accepting connections and waits for open requests to end.
+    /// Stops accepting connections, closes every room's sockets (code
+    /// 1012) once the commands already received are stored, waits for
+    /// open requests to end, and closes the database.
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(());
+        self.registry.shutdown().await;
         self.task.await.unwrap_or(Ok(()))
     }
 
     /// Runs until the process receives Ctrl-C / SIGTERM, then stops.
     pub async fn until_signal(self) -> std::io::Result<()> {
         shutdown_signal().await;
-        tracing::info!("shutting down");
+        tracing::info!("shutting down: draining the rooms' writes");
         self.stop().await
     }
 }
@@ -48,11 +53,13 @@ impl Running {
 /// Opens the store, binds the address and starts serving.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
-    let settings = room::actor_settings(&config);
+    let settings = room::settings(&config);
+    let registry = room::Registry::new(store, settings, config.max_rooms);
     let app = app::App {
-        registry: room::Registry::new(store, settings, config.max_rooms),
+        registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         accounts: Arc::new(accounts::Accounts::new()),
+        limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
     };
     let listener = TcpListener::bind(app.config.addr).await?;
@@ -81,6 +88,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         addr,
         shutdown,
         task,
+        registry,
     })
 }
 

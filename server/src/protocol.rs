@@ -1,11 +1,13 @@
 //! The messages of `docs/PROTOCOL.md`: what clients send, and the error
-//! codes the server answers with. Outgoing events are built in the room
-//! (they are views of its state) and serialised once per event.
+//! codes the server answers with. Outgoing events are typed in
+//! `room/event.rs` (views of the room's state) and serialised once per
+//! event by the room's task.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bots::Level;
+use crate::room::TableId;
 
 /// Largest text frame the server reads; anything larger gets `too_large`
 /// without being parsed, so a client cannot make the server allocate or
@@ -42,11 +44,18 @@ pub enum Command {
         #[serde(default)]
         order: Order,
     },
+    /// `table`: the table to play on (default: the one where the member
+    /// plays).
     Move {
         #[serde(rename = "move")]
         mv: String,
+        #[serde(default)]
+        table: Option<TableId>,
     },
-    Resign,
+    Resign {
+        #[serde(default)]
+        table: Option<TableId>,
+    },
     /// `game` switches the room to another game (between games).
     Options {
         #[serde(default)]
@@ -85,7 +94,7 @@ impl Command {
             Command::Stand => "stand",
             Command::Start { .. } => "start",
             Command::Move { .. } => "move",
-            Command::Resign => "resign",
+            Command::Resign { .. } => "resign",
             Command::Options { .. } => "options",
             Command::Computer { .. } => "computer",
             Command::Chat { .. } => "chat",
@@ -98,7 +107,7 @@ impl Command {
 
 /// Who plays which side when a game starts (RULES.md: random unless the
 /// host fixes it).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Order {
     #[default]
@@ -106,16 +115,76 @@ pub enum Order {
     Seats,
 }
 
+/// The protocol's error codes (docs/PROTOCOL.md), one per kind of
+/// refusal; programs match on these, people read the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    BadMessage,
+    TooLarge,
+    RateLimited,
+    HelloFirst,
+    BadName,
+    BadText,
+    NotHost,
+    NoSeat,
+    GameRunning,
+    NoGame,
+    NotYourTurn,
+    IllegalMove,
+    BadOptions,
+    NotReady,
+    Late,
+    NoBot,
+    NoCountdown,
+    NoTable,
+    RoomFull,
+    Internal,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::BadMessage => "bad_message",
+            Code::TooLarge => "too_large",
+            Code::RateLimited => "rate_limited",
+            Code::HelloFirst => "hello_first",
+            Code::BadName => "bad_name",
+            Code::BadText => "bad_text",
+            Code::NotHost => "not_host",
+            Code::NoSeat => "no_seat",
+            Code::GameRunning => "game_running",
+            Code::NoGame => "no_game",
+            Code::NotYourTurn => "not_your_turn",
+            Code::IllegalMove => "illegal_move",
+            Code::BadOptions => "bad_options",
+            Code::NotReady => "not_ready",
+            Code::Late => "late",
+            Code::NoBot => "no_bot",
+            Code::NoCountdown => "no_countdown",
+            Code::NoTable => "no_table",
+            Code::RoomFull => "room_full",
+            Code::Internal => "internal",
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why a command was refused. The code is for programs, the message for
 /// people.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
 }
 
 impl Refusal {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+    pub fn new(code: Code, message: impl Into<String>) -> Refusal {
         Refusal {
             code,
             message: message.into(),
@@ -129,6 +198,12 @@ impl Refusal {
     }
 }
 
+impl From<crate::games::MoveError> for Refusal {
+    fn from(e: crate::games::MoveError) -> Refusal {
+        Refusal::new(Code::IllegalMove, e.to_string())
+    }
+}
+
 /// Reads a text frame into a command. On failure, returns the id if it
 /// could be read, so the error can still be matched to the command.
 pub fn parse(text: &str) -> Result<Envelope, (Option<i64>, Refusal)> {
@@ -136,7 +211,7 @@ pub fn parse(text: &str) -> Result<Envelope, (Option<i64>, Refusal)> {
         return Err((
             None,
             Refusal::new(
-                "too_large",
+                Code::TooLarge,
                 format!(
                     "Message too large ({} bytes; the limit is {MAX_MESSAGE_BYTES}).",
                     text.len()
@@ -147,20 +222,20 @@ pub fn parse(text: &str) -> Result<Envelope, (Option<i64>, Refusal)> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         (
             None,
-            Refusal::new("bad_message", format!("Not valid JSON: {e}.")),
+            Refusal::new(Code::BadMessage, format!("Not valid JSON: {e}.")),
         )
     })?;
     let id = value.get("id").and_then(Value::as_i64);
     if id.is_none() {
         return Err((
             None,
-            Refusal::new("bad_message", "Every command needs an integer \"id\"."),
+            Refusal::new(Code::BadMessage, "Every command needs an integer \"id\"."),
         ));
     }
     serde_json::from_value(value).map_err(|e| {
         (
             id,
-            Refusal::new("bad_message", format!("Cannot read command: {e}.")),
+            Refusal::new(Code::BadMessage, format!("Cannot read command: {e}.")),
         )
     })
 }
@@ -182,7 +257,7 @@ mod tests {
     fn reads_a_move_command() {
         let env = parse(r#"{"id":6,"type":"move","move":"e5"}"#).unwrap();
         assert_eq!(env.id, 6);
-        assert!(matches!(env.command, Command::Move { mv } if mv == "e5"));
+        assert!(matches!(env.command, Command::Move { mv, table: None } if mv == "e5"));
     }
 
     #[test]
@@ -224,7 +299,7 @@ mod tests {
         ));
         let (id, refusal) =
             parse(r#"{"id":3,"type":"computer","seat":0,"level":"god"}"#).unwrap_err();
-        assert_eq!((id, refusal.code), (Some(3), "bad_message"));
+        assert_eq!((id, refusal.code), (Some(3), Code::BadMessage));
     }
 
     #[test]
@@ -244,14 +319,14 @@ mod tests {
     fn malformed_json_has_no_id() {
         let (id, refusal) = parse("{nope").unwrap_err();
         assert_eq!(id, None);
-        assert_eq!(refusal.code, "bad_message");
+        assert_eq!(refusal.code, Code::BadMessage);
     }
 
     #[test]
     fn unknown_type_keeps_the_id() {
         let (id, refusal) = parse(r#"{"id":3,"type":"fly"}"#).unwrap_err();
         assert_eq!(id, Some(3));
-        assert_eq!(refusal.code, "bad_message");
+        assert_eq!(refusal.code, Code::BadMessage);
     }
 
     #[test]
@@ -266,7 +341,7 @@ mod tests {
             r#"{{"id":1,"type":"chat","text":"{}"}}"#,
             "x".repeat(MAX_MESSAGE_BYTES)
         );
-        assert_eq!(parse(&big).unwrap_err().1.code, "too_large");
+        assert_eq!(parse(&big).unwrap_err().1.code, Code::TooLarge);
     }
 
     #[test]

@@ -4,26 +4,32 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Response;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 use tracing::debug;
 
 use crate::app::{base_url, json_error, App};
-use crate::protocol::{self, Command, Refusal};
-use crate::room::{RoomCommand, RoomHandle};
+use crate::protocol::{self, Code, Command, Refusal};
+use crate::room::{close, is_valid_token, Attach, Closer, ConnId, RoomHandle};
 
 /// Messages queued for one client before it counts as too slow and is
 /// dropped: a snapshot plus a burst of events fits easily.
-const SEND_QUEUE: usize = 128;
-/// Hard cap on a frame; larger ones close the connection. Between
-/// `protocol::MAX_MESSAGE_BYTES` and this, the client gets `too_large`.
+const SEND_QUEUE: usize = 256;
+/// Hard cap on a frame; larger ones close the connection with 1009.
+/// Between `protocol::MAX_MESSAGE_BYTES` and this, the client gets
+/// `too_large`.
 const MAX_FRAME_BYTES: usize = 64 * 1024;
+/// What the WebSocket library buffers at most; frames between
+/// `MAX_FRAME_BYTES` and this get our own 1009 with a reason.
+const LIBRARY_FRAME_BYTES: usize = 128 * 1024;
+/// A client that takes longer than this to take one message is gone.
+const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// Commands per second a connection may send on average, and its burst.
 const RATE_PER_SEC: f64 = 20.0;
 const RATE_BURST: f64 = 40.0;
@@ -63,8 +69,8 @@ pub async fn upgrade(
         );
     };
     let base = base_url(&app, &headers);
-    ws.max_message_size(MAX_FRAME_BYTES)
-        .max_frame_size(MAX_FRAME_BYTES)
+    ws.max_message_size(LIBRARY_FRAME_BYTES)
+        .max_frame_size(LIBRARY_FRAME_BYTES)
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .max_write_buffer_size(256 * 1024)
@@ -95,38 +101,43 @@ async fn connection(
     base_url: String,
     _permit: OwnedSemaphorePermit,
 ) {
-    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
-    let (outbox, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
-    let kick = CancellationToken::new();
-
-    let writer = tokio::spawn(async move {
-        while let Some(text) = queue.recv().await {
-            if sink.send(Message::Text(text)).await.is_err() {
-                break;
-            }
-        }
-        let _ = sink.close().await;
-    });
+    let conn = ConnId(NEXT_CONN.fetch_add(1, Ordering::Relaxed));
+    let (sink, mut stream) = socket.split();
+    let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
+    let closer = Closer::new();
+    let writer = tokio::spawn(write_loop(sink, queue, closer.clone()));
 
     let mut attached = false;
     let mut bucket = TokenBucket::new(RATE_PER_SEC, RATE_BURST);
+    // The reader's own answers (parse errors, rate limits) share the queue;
+    // if it is full the client is not reading: close it with a code rather
+    // than lose an answer.
     let reply = |text: String| {
-        // The reader's own answers (parse errors) share the queue; if it is
-        // full the client is not reading and will be dropped anyway.
-        let _ = outbox.try_send(Utf8Bytes::from(text));
+        if outbox.try_send(Utf8Bytes::from(text)).is_err() {
+            closer.close(
+                close::POLICY,
+                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
+            );
+        }
     };
     loop {
         let frame = tokio::select! {
+            biased;
+            _ = closer.closed() => break,
             frame = stream.next() => frame,
-            _ = kick.cancelled() => break,
         };
         let text = match frame {
-            None | Some(Err(_)) => break,
+            None => break,
+            Some(Err(e)) => {
+                let (code, reason) = read_error(&e);
+                debug!(conn = conn.0, error = %e, "read error");
+                closer.close(code, reason);
+                break;
+            }
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
                 reply(
-                    Refusal::new("bad_message", "Send JSON text frames, not binary.")
+                    Refusal::new(Code::BadMessage, "Send JSON text frames, not binary.")
                         .to_message(None),
                 );
                 continue;
@@ -134,15 +145,25 @@ async fn connection(
             Some(Ok(Message::Close(_))) => break,
             Some(Ok(_)) => continue, // ping/pong are answered by the library
         };
+        if text.len() > MAX_FRAME_BYTES {
+            closer.close(
+                close::TOO_BIG,
+                &format!(
+                    "Message too big ({} bytes; the hard limit is {MAX_FRAME_BYTES}).",
+                    text.len()
+                ),
+            );
+            break;
+        }
         // Parse before refusing for rate, so even that refusal carries the
-        // command's id (frames are at most 16 KiB, so parsing is cheap).
+        // command's id (frames are at most 64 KiB, so parsing is cheap).
         let parsed = protocol::parse(text.as_str());
         if !bucket.take() {
             let id = match &parsed {
                 Ok(envelope) => Some(envelope.id),
                 Err((id, _)) => *id,
             };
-            reply(Refusal::new("rate_limited", "Too many messages; slow down.").to_message(id));
+            reply(Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id));
             continue;
         }
         let envelope = match parsed {
@@ -157,7 +178,7 @@ async fn connection(
             Command::Hello { token, name } if !attached => {
                 // A logged-in browser: its session is looked up here, off
                 // the room's task, so a slow disk never stalls the room.
-                let account = match token.as_deref().filter(|t| crate::room::is_valid_token(t)) {
+                let account = match token.as_deref().filter(|t| is_valid_token(t)) {
                     Some(t) => match app.registry.store().session_account(t).await {
                         Ok(account) => account,
                         Err(e) => {
@@ -167,46 +188,99 @@ async fn connection(
                     },
                     None => None,
                 };
-                let attach = || RoomCommand::Attach {
+                let attach = || Attach {
                     conn,
                     id,
                     token: token.clone(),
                     name: name.clone(),
                     outbox: outbox.clone(),
-                    kick: kick.clone(),
+                    closer: closer.clone(),
                     base_url: base_url.clone(),
                     account: account.clone(),
                 };
-                if room.send(attach()).await.is_err() {
+                if room.attach(attach()).await.is_err() {
                     // The room went idle between the upgrade and now.
                     match app.registry.get(room.code()).await {
                         Ok(fresh) => room = fresh,
-                        Err(_) => break,
+                        Err(_) => {
+                            closer.close(close::TRY_AGAIN, "The room is not available; try again.");
+                            break;
+                        }
                     }
-                    if room.send(attach()).await.is_err() {
+                    if room.attach(attach()).await.is_err() {
+                        closer.close(close::TRY_AGAIN, "The room is not available; try again.");
                         break;
                     }
                 }
                 attached = true;
             }
             command if attached => {
-                if room
-                    .send(RoomCommand::Client { conn, id, command })
-                    .await
-                    .is_err()
-                {
+                if room.command(conn, id, command).await.is_err() {
+                    closer.close(close::TRY_AGAIN, "The room restarted; reconnect.");
                     break;
                 }
             }
-            _ => reply(Refusal::new("hello_first", "Send hello first.").to_message(Some(id))),
+            _ => reply(Refusal::new(Code::HelloFirst, "Send hello first.").to_message(Some(id))),
         }
     }
-    debug!(conn, "connection closed");
+    debug!(conn = conn.0, "connection closed");
     if attached {
-        let _ = room.send(RoomCommand::Detach { conn }).await;
+        let _ = room.detach(conn).await;
     }
     drop(outbox);
-    let _ = writer.await;
+    if !closer.is_closed() {
+        // The client left (or closed): let the writer finish the queue.
+        let _ = writer.await;
+    } else {
+        let _ = tokio::time::timeout(WRITE_TIMEOUT, writer).await;
+    }
+}
+
+/// Sends the queue's messages in order; when the connection is closed
+/// with a reason, sends the close frame at once (queued messages are
+/// moot: the client resyncs from a snapshot when it reconnects).
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut queue: mpsc::Receiver<Utf8Bytes>,
+    closer: Closer,
+) {
+    loop {
+        let text = tokio::select! {
+            biased;
+            _ = closer.closed() => break,
+            text = queue.recv() => text,
+        };
+        let Some(text) = text else {
+            break;
+        };
+        match tokio::time::timeout(WRITE_TIMEOUT, sink.send(Message::Text(text))).await {
+            Ok(Ok(())) => {}
+            // The client stopped reading altogether, or the socket broke.
+            Ok(Err(_)) | Err(_) => return,
+        }
+    }
+    let frame = closer.frame().map(|(code, reason)| CloseFrame {
+        code,
+        reason: Utf8Bytes::from(reason),
+    });
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(Message::Close(frame))).await;
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.close()).await;
+}
+
+/// The close code and reason for a frame the library refused to read.
+fn read_error(e: &axum::Error) -> (u16, &'static str) {
+    let text = e.to_string();
+    if text.contains("UTF-8") || text.contains("utf-8") || text.contains("Utf8") {
+        (close::BAD_DATA, "Text frames must be valid UTF-8.")
+    } else if text.contains("too long") || text.contains("too big") || text.contains("Space limit")
+    {
+        (
+            close::TOO_BIG,
+            "Message too big (the hard limit is 65536 bytes).",
+        )
+    } else {
+        (1002, "Protocol error.")
+    }
 }
 
 /// The per-connection rate limit: `rate` tokens a second, at most `burst`

@@ -1,86 +1,99 @@
-//! A room is one task that owns its state (members, seats, the current
-//! game, clocks, chat, scores) and receives commands on a bounded channel.
-//! No locks around game state: every change happens in [`actor`], in the
-//! order the commands arrived, and every change is broadcast as one
-//! versioned event (see STYLE.md, "Rooms as actors").
+//! A room: members, seats, tables with their matches, clocks, chat and
+//! the scoreboard.
+//!
+//! - [`RoomState`] (`state.rs`) is the room as a plain value. Each command
+//!   is a file in `cmd/` with its checks and its change; `play.rs` is the
+//!   one path for a position change; `timers.rs` lists and fires the
+//!   room's deadlines; `scores.rs` keeps the scoreboard; `restore.rs`
+//!   brings a stored room back. No I/O, no tokio, no JSON: each call
+//!   returns [`Effect`]s.
+//! - `task.rs` is the thin actor around it: it receives, calls the state,
+//!   and carries out the effects (store, then send, then think).
+//! - `registry.rs` finds a room's task by its code, loading the room from
+//!   the store, and restarts a task that died.
+//! - `event.rs` and `views.rs` are what clients receive, typed.
 
-mod actor;
+mod cmd;
+mod conn;
+mod event;
+mod ids;
+mod play;
 mod registry;
+mod restore;
+mod scores;
+mod state;
+mod table;
+mod task;
+mod timers;
 mod views;
 
-use axum::extract::ws::Utf8Bytes;
+#[cfg(test)]
+mod tests;
+
+use std::time::Duration;
+
 use tokio::sync::{mpsc, oneshot};
-use tokio_util::sync::CancellationToken;
 
+pub use cmd::Hello;
+pub use conn::{close, Closer, Outbox};
+pub use event::{ChatLine, Effect, Entry, Event, MatchKind, Stamped, Write};
+pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, TokenHash};
+pub use play::Change;
 pub use registry::{Registry, RegistryError};
+pub use scores::{Person, ScoreRow};
+pub use state::{AccountRef, Countdown, Member, RoomConfig, RoomState, CHAT_HISTORY};
+pub use table::{Match, Player, Table};
+pub use task::Attach;
+pub use timers::Timer;
 
+use crate::games::{GameKind, GameOptions};
 use crate::protocol::Command;
+use task::Msg;
 
-/// Commands waiting for a busy room; a full inbox slows the senders down
+/// Messages waiting for a busy room; a full inbox slows the senders down
 /// (their reads pause) instead of growing memory.
 const INBOX: usize = 256;
-
-/// What the room sends to one connection: serialised JSON text, cheap to
-/// clone for every subscriber of a broadcast.
-pub type Outbox = mpsc::Sender<Utf8Bytes>;
 
 /// Room summary for `GET /api/rooms/CODE`.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct RoomInfo {
     pub code: String,
-    pub game: String,
-    pub options: serde_json::Value,
+    pub game: GameKind,
+    pub options: GameOptions,
     pub players: usize,
     pub spectators: usize,
 }
 
-pub enum RoomCommand {
-    /// A connection said `hello`: find or create its member, send it
-    /// `ack` and a snapshot, and from then on every event.
-    Attach {
-        conn: u64,
-        id: i64,
-        token: Option<String>,
-        name: Option<String>,
-        outbox: Outbox,
-        /// Cancelled by the room to drop a connection that stopped
-        /// reading.
-        kick: CancellationToken,
-        /// `http://host` as the browser reached us, for the invite link.
-        base_url: String,
-        /// The account whose session the token is (looked up by the
-        /// connection before attaching), `None` for guests.
-        account: Option<crate::store::Account>,
-    },
-    /// The connection closed.
-    Detach {
-        conn: u64,
-    },
-    /// Any other command from an attached connection; answered through
-    /// its outbox.
-    Client {
-        conn: u64,
-        id: i64,
-        command: Command,
-    },
-    Info {
-        reply: oneshot::Sender<RoomInfo>,
-    },
-    /// A computer player finished thinking (sent by the room to itself
-    /// from the bot's blocking task). `think` names the search; the room
-    /// ignores a result whose search it no longer waits for (the game
-    /// ended, someone resigned, the position changed).
-    BotMove {
-        think: u64,
-        result: Option<String>,
-    },
+/// Timing rules shared by every room of a server.
+#[derive(Clone, Debug)]
+pub struct RoomSettings {
+    /// The room rules (grace time, auto-start, computer budget, members).
+    pub config: RoomConfig,
+    /// How long a room with nobody online keeps its task.
+    pub idle_after: Duration,
+    /// Public base URL for invite links, if the operator set one.
+    pub public_url: Option<String>,
 }
 
-/// A cloneable handle to a room's task.
+/// The room settings from the server configuration.
+pub fn settings(config: &crate::config::Config) -> RoomSettings {
+    RoomSettings {
+        config: RoomConfig {
+            abandon_after_ms: config.abandon_after().as_millis() as u64,
+            autostart_after_ms: config.autostart_after().as_millis() as u64,
+            bot_budget_ms: config.bot_budget().as_millis() as u64,
+            max_members: RoomConfig::default().max_members,
+        },
+        idle_after: config.idle_after(),
+        public_url: config.public_url.clone(),
+    }
+}
+
+/// A cloneable handle to a room's task (its message enum stays private).
 #[derive(Clone)]
 pub struct RoomHandle {
     code: String,
-    tx: mpsc::Sender<RoomCommand>,
+    tx: mpsc::Sender<Msg>,
 }
 
 /// The room's task has ended (it went idle); ask the registry again.
@@ -96,26 +109,39 @@ impl RoomHandle {
         self.tx.is_closed()
     }
 
-    pub async fn send(&self, command: RoomCommand) -> Result<(), RoomClosed> {
-        self.tx.send(command).await.map_err(|_| RoomClosed)
+    async fn send(&self, msg: Msg) -> Result<(), RoomClosed> {
+        self.tx.send(msg).await.map_err(|_| RoomClosed)
+    }
+
+    /// A connection said `hello`: the room answers `ack` and a snapshot
+    /// through its outbox, then every event.
+    pub async fn attach(&self, attach: Attach) -> Result<(), RoomClosed> {
+        self.send(Msg::Attach(Box::new(attach))).await
+    }
+
+    /// Any other command from an attached connection; answered through its
+    /// outbox.
+    pub async fn command(&self, conn: ConnId, id: i64, command: Command) -> Result<(), RoomClosed> {
+        self.send(Msg::Command { conn, id, command }).await
+    }
+
+    /// The connection closed.
+    pub async fn detach(&self, conn: ConnId) -> Result<(), RoomClosed> {
+        self.send(Msg::Detach { conn }).await
     }
 
     pub async fn info(&self) -> Result<RoomInfo, RoomClosed> {
         let (reply, rx) = oneshot::channel();
-        self.send(RoomCommand::Info { reply }).await?;
+        self.send(Msg::Info { reply }).await?;
         rx.await.map_err(|_| RoomClosed)
     }
-}
 
-pub use actor::{is_valid_token, new_token, RoomSettings};
-
-/// The room timing settings from the server configuration.
-pub fn actor_settings(config: &crate::config::Config) -> RoomSettings {
-    RoomSettings {
-        abandon_after: config.abandon_after(),
-        idle_after: config.idle_after(),
-        public_url: config.public_url.clone(),
-        bot_budget: config.bot_budget(),
-        autostart_after: config.autostart_after(),
+    /// Closes the room's connections and stops its task, after the
+    /// commands already queued (and their writes) are done.
+    pub async fn shutdown(&self) {
+        let (done, rx) = oneshot::channel();
+        if self.send(Msg::Shutdown { done }).await.is_ok() {
+            let _ = rx.await;
+        }
     }
 }

@@ -1,128 +1,223 @@
-//! The JSON views of a room that go on the wire (docs/PROTOCOL.md).
+//! What clients see of a room (docs/PROTOCOL.md): plain structs that
+//! serialise to the wire format, built from the state at a given time.
 
+use rules::{Level, Outcome, Side, TimeControl};
 use serde::Serialize;
-use serde_json::{json, Value};
 
-use rules::Side;
+use super::event::ChatLine;
+use super::ids::{GameId, MemberId, TableId};
+use super::state::{Countdown, RoomState};
+use super::table::{Match, Player, Table};
+use crate::games::{AnyGame, GameKind, GameOptions, Seating, TEAM_SEATS};
 
-use crate::games::{Seating, TEAM_SEATS};
+#[derive(Clone, Debug, Serialize)]
+pub struct MemberView {
+    pub id: MemberId,
+    pub name: Option<String>,
+    pub seat: Option<usize>,
+    pub online: bool,
+    pub host: bool,
+    pub computer: Option<Level>,
+    pub account: Option<String>,
+}
 
-use super::actor::{member_tag, Countdown, Player, Room};
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    /// Per side, as of the moment the message was built.
+    pub remaining_ms: Vec<u64>,
+    pub running: Option<Side>,
+}
 
-/// One line of the room's cumulative scoreboard.
-#[derive(Debug, Clone, Serialize)]
-pub struct ScoreRow {
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchView {
+    pub id: GameId,
+    pub number: u32,
+    /// `players[i]`: who plays side `i`'s next turn.
+    pub players: Vec<Player>,
+    /// `teams[i]`: everyone playing side `i`, in rotation order.
+    pub teams: Vec<Vec<Player>>,
+    pub to_play: Option<MemberId>,
+    pub state: AnyGame,
+    pub legal: Vec<String>,
+    pub moves: Vec<String>,
+    pub move_sides: Vec<Side>,
+    pub clock: Option<ClockView>,
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TableView {
+    pub id: TableId,
+    #[serde(rename = "match")]
+    pub current: Option<MatchView>,
+    /// Online members who do not play at this table.
+    pub spectators: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoreView {
+    /// The person's current name.
     pub name: String,
+    /// The member the row belongs to, for a guest (`null` for accounts).
+    pub member: Option<MemberId>,
+    /// The account the row belongs to, for someone signed in.
+    pub account: Option<String>,
     pub points: u32,
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
 }
 
-impl ScoreRow {
-    pub fn new(name: &str) -> ScoreRow {
-        ScoreRow {
-            name: name.to_string(),
-            points: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
+#[derive(Clone, Debug, Serialize)]
+pub struct AutostartView {
+    pub enabled: bool,
+    /// Until the next game starts by itself, as of sending.
+    pub remaining_ms: Option<u64>,
+    pub paused: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RoomView {
+    pub code: String,
+    pub link: String,
+    pub qr: String,
+    pub game: GameKind,
+    pub options: GameOptions,
+    pub seats: usize,
+    pub team_seats: Option<usize>,
+    pub autostart: AutostartView,
+    pub members: Vec<MemberView>,
+    pub spectators: usize,
+    pub scores: Vec<ScoreView>,
+    pub tables: Vec<TableView>,
+    pub chat: Vec<ChatLine>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct YouView {
+    pub member: MemberId,
+    pub name: Option<String>,
+    pub seat: Option<usize>,
+    pub host: bool,
+    pub account: Option<String>,
+}
+
+/// The whole room for one member, sent after `hello`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub v: u64,
+    pub you: YouView,
+    pub room: RoomView,
+}
+
+impl Match {
+    pub fn view(&self, now: u64) -> MatchView {
+        let clock = (self.clock.control() != TimeControl::Unlimited).then(|| ClockView {
+            remaining_ms: self.clock.all_remaining(now),
+            running: self.clock.running(),
+        });
+        MatchView {
+            id: self.id,
+            number: self.number,
+            players: (0..self.sides.len())
+                .filter_map(|s| self.player(Side(s as u8)).cloned())
+                .collect(),
+            teams: self.sides.clone(),
+            to_play: self.due().map(|p| p.member),
+            state: self.game.clone(),
+            legal: self.game.legal(),
+            moves: self.moves.clone(),
+            move_sides: self.move_sides.clone(),
+            clock,
+            outcome: self.game.outcome(),
         }
     }
 }
 
-impl Room {
+impl RoomState {
     /// Members worth showing: everyone online, and seated players even
     /// while offline (their seat waits for them).
-    pub(super) fn members_view(&self) -> Value {
+    pub fn members_view(&self) -> Vec<MemberView> {
         self.members
             .iter()
             .filter(|m| m.conns > 0 || m.seat.is_some())
-            .map(|m| {
-                json!({
-                    "id": member_tag(m.id),
-                    "name": m.name,
-                    "seat": m.seat,
-                    "online": m.online(),
-                    "host": m.host,
-                    "computer": m.computer,
-                    "account": m.account,
-                })
+            .map(|m| MemberView {
+                id: m.id,
+                name: m.name.clone(),
+                seat: m.seat,
+                online: m.online(),
+                host: m.host,
+                computer: m.computer,
+                account: m.account.as_ref().map(|a| a.username.clone()),
             })
             .collect()
     }
 
-    pub(super) fn match_view(&self) -> Option<Value> {
-        let game = self.current.as_ref()?;
-        let now = self.now_ms();
-        let clock = (game.clock.control() != rules::TimeControl::Unlimited).then(|| {
-            json!({
-                "remaining_ms": game.clock.all_remaining(now),
-                "running": game.clock.running(),
-            })
-        });
-        let player = |p: &Player| json!({"member": member_tag(p.member), "name": p.name, "computer": p.computer});
-        // `players[i]`: who plays side i's next turn (in a team game, the
-        // member whose turn it is); `teams[i]`: everyone playing side i,
-        // in rotation order.
-        let players: Vec<Value> = (0..game.sides.len())
-            .filter_map(|s| game.player(Side(s as u8)).map(player))
-            .collect();
-        let teams: Vec<Value> = game
-            .sides
+    pub fn table_view(&self, table: &Table, now: u64) -> TableView {
+        let spectators = self
+            .members
             .iter()
-            .map(|team| team.iter().map(player).collect())
-            .collect();
-        let to_play = game
-            .game
-            .to_move()
-            .and_then(|s| game.player(s))
-            .map(|p| member_tag(p.member));
-        Some(json!({
-            "number": game.number,
-            "players": players,
-            "teams": teams,
-            "to_play": to_play,
-            "state": game.game.view(),
-            "legal": game.game.legal(),
-            "moves": game.moves,
-            "move_sides": game.move_sides,
-            "clock": clock,
-            "outcome": game.game.outcome(),
-        }))
+            .filter(|m| m.conns > 0 && !table.plays(m.id) && m.computer.is_none())
+            .count();
+        TableView {
+            id: table.id,
+            current: table.current.as_ref().map(|m| m.view(now)),
+            spectators,
+        }
     }
 
-    pub(super) fn scores_view(&self) -> Value {
-        serde_json::to_value(&self.scores).unwrap_or(Value::Null)
-    }
-
-    /// The auto-start setting and countdown: `remaining_ms` until the next
-    /// game starts (as of sending), `null` when no countdown runs.
-    pub(super) fn autostart_view(&self) -> Value {
-        let now = self.now_ms();
-        let (remaining, paused) = match self.countdown {
+    pub fn autostart_view(&self, now: u64) -> AutostartView {
+        let (remaining_ms, paused) = match self.countdown {
             Some(Countdown::Running { at_ms }) => (Some(at_ms.saturating_sub(now)), false),
             Some(Countdown::Paused { left_ms }) => (Some(left_ms), true),
             None => (None, false),
         };
-        json!({"enabled": self.autostart, "remaining_ms": remaining, "paused": paused})
+        AutostartView {
+            enabled: self.autostart,
+            remaining_ms,
+            paused,
+        }
     }
 
-    pub(super) fn room_view(&self, base_url: &str) -> Value {
-        json!({
-            "code": self.code,
-            "link": format!("{base_url}/r/{}", self.code),
-            "qr": format!("/api/rooms/{}/qr.svg", self.code),
-            "game": self.game_name,
-            "options": self.options,
-            "seats": self.seats,
-            "team_seats": matches!(self.seating, Seating::Teams).then_some(TEAM_SEATS),
-            "autostart": self.autostart_view(),
-            "members": self.members_view(),
-            "spectators": self.spectator_count(),
-            "scores": self.scores_view(),
-            "match": self.match_view(),
-            "chat": self.chat,
-        })
+    pub fn team_seats(&self) -> Option<usize> {
+        matches!(self.seating, Seating::Teams).then_some(TEAM_SEATS)
+    }
+
+    /// The room as `member` sees it after `hello`; `base_url` is where the
+    /// browser reached the server, for the invite link.
+    pub fn snapshot(&self, member: MemberId, base_url: &str, now: u64) -> Snapshot {
+        let me = self.member(member);
+        Snapshot {
+            kind: "snapshot",
+            v: self.version,
+            you: YouView {
+                member,
+                name: me.and_then(|m| m.name.clone()),
+                seat: me.and_then(|m| m.seat),
+                host: me.is_some_and(|m| m.host),
+                account: me.and_then(|m| m.account.as_ref().map(|a| a.username.clone())),
+            },
+            room: RoomView {
+                code: self.code.clone(),
+                link: format!("{base_url}/r/{}", self.code),
+                qr: format!("/api/rooms/{}/qr.svg", self.code),
+                game: self.game(),
+                options: self.options.clone(),
+                seats: self.seats(),
+                team_seats: self.team_seats(),
+                autostart: self.autostart_view(now),
+                members: self.members_view(),
+                spectators: self.spectator_count(),
+                scores: self.scores_view(),
+                tables: self
+                    .tables
+                    .iter()
+                    .map(|t| self.table_view(t, now))
+                    .collect(),
+                chat: self.chat.iter().cloned().collect(),
+            },
+        }
     }
 }

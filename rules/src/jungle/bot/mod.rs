@@ -37,7 +37,6 @@ mod tt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 
 pub use eval::{Eval, EvalParams};
 pub use rng::Rng;

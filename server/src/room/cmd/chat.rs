@@ -1,0 +1,31 @@
+//! `chat`: a named member says something to the room. The last
+//! [`CHAT_HISTORY`] lines are kept (and stored) for people who join later.
+
+use super::super::event::{ChatLine, Effect, Event, Write};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState, CHAT_HISTORY};
+use crate::protocol::{Code, Refusal};
+use crate::validate;
+
+impl RoomState {
+    pub(super) fn say(&mut self, member: MemberId, text: &str, now: u64) -> Applied {
+        let me = self.member_mut(member)?;
+        let Some(name) = me.name.clone() else {
+            return Err(Refusal::new(Code::BadName, "Type a name before chatting."));
+        };
+        let text = validate::chat(text).map_err(|m| Refusal::new(Code::BadText, m))?;
+        let line = ChatLine {
+            from: name,
+            member,
+            text,
+            at: now,
+        };
+        if self.chat.len() == CHAT_HISTORY {
+            self.chat.pop_front();
+        }
+        self.chat.push_back(line.clone());
+        let mut effects = vec![Effect::Persist(Write::Chat(line.clone()))];
+        self.emit(&mut effects, Event::Chat { message: line });
+        Ok(effects)
+    }
+}

@@ -1,0 +1,99 @@
+//! `computer`: the host seats the computer at a level in a free seat (or
+//! changes its level), or with no level takes it out again.
+
+use rules::Level;
+
+use super::super::event::{Effect, Write};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, Member, RoomState};
+use crate::bots;
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn seat_computer(
+        &mut self,
+        member: MemberId,
+        seat: usize,
+        level: Option<Level>,
+    ) -> Applied {
+        self.require_host(member)?;
+        self.refuse_if_running()?;
+        if seat >= self.seats() {
+            return Err(Refusal::new(
+                Code::NoSeat,
+                format!("This game has seats 1 to {}.", self.seats()),
+            ));
+        }
+        let occupant = self.members.iter().position(|m| m.seat == Some(seat));
+        let mut effects = Vec::new();
+        match (level, occupant) {
+            (None, Some(i)) if self.members[i].computer.is_some() => {
+                let gone = self.members.remove(i);
+                effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
+            }
+            (None, _) => {
+                return Err(Refusal::new(
+                    Code::NoSeat,
+                    "The computer does not sit there.",
+                ))
+            }
+            (Some(level), occupant) => {
+                if bots::bot_for(self.game()).is_none() {
+                    return Err(Refusal::new(
+                        Code::NoBot,
+                        format!("There is no computer player for {} yet.", self.game()),
+                    ));
+                }
+                // A game needs a person: the computer never fills the last
+                // seat (an unattended game would only burn a core).
+                let computers_elsewhere = self
+                    .members
+                    .iter()
+                    .filter(|m| m.computer.is_some() && m.seat.is_some_and(|s| s != seat))
+                    .count();
+                if computers_elsewhere + 1 >= self.seats() {
+                    return Err(Refusal::new(
+                        Code::NoSeat,
+                        "Keep a seat for a person: the computer plays against people.",
+                    ));
+                }
+                let row = match occupant {
+                    Some(i) if self.members[i].computer.is_some() => {
+                        let m = &mut self.members[i];
+                        m.computer = Some(level);
+                        m.name = Some(level.display_name());
+                        m.row()
+                    }
+                    Some(i) => {
+                        let name = self.members[i].name.as_deref().unwrap_or("Someone");
+                        return Err(Refusal::new(
+                            Code::NoSeat,
+                            format!("{name} already sits there."),
+                        ));
+                    }
+                    None => {
+                        let id = self.take_member_id();
+                        let m = Member {
+                            id,
+                            token: None,
+                            name: Some(level.display_name()),
+                            seat: Some(seat),
+                            conns: 0,
+                            host: false,
+                            offline_since: None,
+                            computer: Some(level),
+                            account: None,
+                        };
+                        let row = m.row();
+                        self.members.push(m);
+                        effects.push(Effect::Persist(Write::Room(self.row())));
+                        row
+                    }
+                };
+                effects.push(Effect::Persist(Write::Member(row)));
+            }
+        }
+        self.emit_members(&mut effects);
+        Ok(effects)
+    }
+}

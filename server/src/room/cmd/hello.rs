@@ -1,0 +1,110 @@
+//! `hello`: a connection identifies its browser. The member is found by
+//! the token's hash, or created (making room for it by letting go of
+//! offline guests who have nothing to keep); `disconnect` is its end.
+
+use super::super::event::{Effect, Write};
+use super::super::ids::{MemberId, TokenHash};
+use super::super::state::{AccountRef, Member, RoomState};
+use crate::protocol::{Code, Refusal};
+use crate::validate;
+
+/// What a connection says in `hello`, with the account its token is a
+/// session of (looked up by the connection).
+#[derive(Clone, Debug)]
+pub struct Hello {
+    pub token: TokenHash,
+    pub name: Option<String>,
+    pub account: Option<AccountRef>,
+}
+
+impl RoomState {
+    /// A connection of `hello.token`'s browser opened: returns its member.
+    pub fn hello(&mut self, hello: Hello, _now: u64) -> Result<(MemberId, Vec<Effect>), Refusal> {
+        let mut effects = Vec::new();
+        let index = match self
+            .members
+            .iter()
+            .position(|m| m.token.as_ref() == Some(&hello.token))
+        {
+            Some(index) => index,
+            None => {
+                self.make_room(&mut effects)?;
+                let id = self.take_member_id();
+                let host = self.host.as_ref() == Some(&hello.token);
+                self.members.push(Member {
+                    id,
+                    token: Some(hello.token),
+                    name: None,
+                    seat: None,
+                    conns: 0,
+                    host,
+                    offline_since: None,
+                    computer: None,
+                    account: None,
+                });
+                effects.push(Effect::Persist(Write::Room(self.row())));
+                self.members.len() - 1
+            }
+        };
+        let member = &mut self.members[index];
+        let before = member.row();
+        if member.name.is_none() {
+            // The name the browser remembers, else the account's.
+            member.name = hello
+                .name
+                .and_then(|n| validate::name(&n).ok())
+                .or_else(|| hello.account.as_ref().map(|a| a.display_name.clone()));
+        }
+        member.account = hello.account;
+        member.conns += 1;
+        member.offline_since = None;
+        let (id, row) = (member.id, member.row());
+        if row != before || effects.iter().any(|e| matches!(e, Effect::Persist(_))) {
+            effects.push(Effect::Persist(Write::Member(row)));
+        }
+        self.emit_members(&mut effects);
+        Ok((id, effects))
+    }
+
+    /// One of `member`'s connections closed.
+    pub fn disconnect(&mut self, member: MemberId, now: u64) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let Ok(m) = self.member_mut(member) else {
+            return effects;
+        };
+        m.conns = m.conns.saturating_sub(1);
+        if m.conns == 0 {
+            m.offline_since = Some(now);
+        }
+        self.emit_members(&mut effects);
+        effects
+    }
+
+    /// At the member cap, lets go of offline guests with nothing to keep
+    /// (no seat, no score, not host, not playing), oldest first; refuses
+    /// the newcomer if none can go.
+    fn make_room(&mut self, effects: &mut Vec<Effect>) -> Result<(), Refusal> {
+        while self.members.len() >= self.config.max_members {
+            let evictable = self.members.iter().position(|m| {
+                m.conns == 0
+                    && m.seat.is_none()
+                    && m.computer.is_none()
+                    && !m.host
+                    && !self.has_score(m.id)
+                    && !self.tables.iter().any(|t| t.plays(m.id))
+            });
+            let Some(i) = evictable else {
+                return Err(Refusal::new(
+                    Code::RoomFull,
+                    format!(
+                        "This room is full ({} members); try again later.",
+                        self.config.max_members
+                    ),
+                ));
+            };
+            let gone = self.members.remove(i);
+            effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,33 @@
+//! `move`: the member due to play moves.
+
+use super::super::ids::{MemberId, TableId};
+use super::super::play::Change;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn play(
+        &mut self,
+        member: MemberId,
+        table: Option<TableId>,
+        text: String,
+        now: u64,
+    ) -> Applied {
+        let t = self.table_index(table, member)?;
+        let m = self.tables[t]
+            .running()
+            .ok_or_else(|| Refusal::new(Code::NoGame, "No game is running."))?;
+        let side = m
+            .side_of(member)
+            .ok_or_else(|| Refusal::new(Code::NotYourTurn, "You are not playing in this game."))?;
+        if m.game.to_move() == Some(side) {
+            if let Some(due) = m.player(side).filter(|p| p.member != member) {
+                return Err(Refusal::new(
+                    Code::NotYourTurn,
+                    format!("It is {}'s turn for your team.", due.name),
+                ));
+            }
+        }
+        self.change(t, Change::Move { side, text }, now)
+    }
+}

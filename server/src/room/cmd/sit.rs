@@ -1,0 +1,48 @@
+//! `sit`: a named member takes a free seat between games.
+
+use super::super::event::{Effect, Write};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn sit(&mut self, member: MemberId, seat: usize) -> Applied {
+        self.refuse_if_running()?;
+        self.check_free_seat(member, seat)?;
+        let m = self.member_mut(member)?;
+        if m.name.is_none() {
+            return Err(Refusal::new(
+                Code::BadName,
+                "Type a name before taking a seat.",
+            ));
+        }
+        m.seat = Some(seat);
+        let mut effects = vec![Effect::Persist(Write::Member(m.row()))];
+        self.emit_members(&mut effects);
+        Ok(effects)
+    }
+
+    /// `seat` exists and nobody but `member` sits there.
+    pub(super) fn check_free_seat(&self, member: MemberId, seat: usize) -> Result<(), Refusal> {
+        if seat >= self.seats() {
+            return Err(Refusal::new(
+                Code::NoSeat,
+                format!("This game has seats 1 to {}.", self.seats()),
+            ));
+        }
+        if let Some(other) = self
+            .members
+            .iter()
+            .find(|m| m.seat == Some(seat) && m.id != member)
+        {
+            return Err(Refusal::new(
+                Code::NoSeat,
+                format!(
+                    "{} already sits there.",
+                    other.name.as_deref().unwrap_or("Someone")
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

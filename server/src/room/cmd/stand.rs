@@ -1,0 +1,19 @@
+//! `stand`: a seated member leaves their seat between games.
+
+use super::super::event::{Effect, Write};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn stand(&mut self, member: MemberId) -> Applied {
+        self.refuse_if_running()?;
+        let m = self.member_mut(member)?;
+        if m.seat.take().is_none() {
+            return Err(Refusal::new(Code::NoSeat, "You are not sitting."));
+        }
+        let mut effects = vec![Effect::Persist(Write::Member(m.row()))];
+        self.emit_members(&mut effects);
+        Ok(effects)
+    }
+}

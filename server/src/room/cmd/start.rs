@@ -1,0 +1,119 @@
+//! `start`: the host starts the next game (the auto-start countdown
+//! starts it the same way, through [`RoomState::begin`]).
+
+use rand::seq::SliceRandom;
+
+use super::super::event::{Effect, Event, MatchKind, Write};
+use super::super::ids::{GameId, MemberId};
+use super::super::state::{Applied, RoomState};
+use super::super::table::{Match, Player};
+use crate::games::{AnyGame, Seating};
+use crate::protocol::{Code, Order, Refusal};
+use crate::store::records::LiveGame;
+
+impl RoomState {
+    pub(super) fn start(&mut self, member: MemberId, order: Order, now: u64) -> Applied {
+        self.require_host(member)?;
+        self.refuse_if_running()?;
+        self.begin(order, now)
+    }
+
+    /// Who sits where, grouped by side for a new game, or why a game
+    /// cannot start. Per-side games need every seat taken; team games at
+    /// least one member per team. Everyone seated must be online.
+    fn seated_sides(&self) -> Result<Vec<Vec<Player>>, Refusal> {
+        let mut sides: Vec<Vec<Player>> = vec![Vec::new(); self.seating.sides()];
+        for seat in 0..self.seats() {
+            let side = self.seating.side_of_seat(seat);
+            match self.members.iter().find(|m| m.seat == Some(seat)) {
+                Some(m) if m.online() => sides[side].push(Player {
+                    member: m.id,
+                    name: m.name.clone().unwrap_or_default(),
+                    computer: m.computer,
+                }),
+                Some(m) => {
+                    return Err(Refusal::new(
+                        Code::NotReady,
+                        format!("{} is offline.", m.name.as_deref().unwrap_or("A player")),
+                    ))
+                }
+                None if self.seating == Seating::Teams => {}
+                None => {
+                    return Err(Refusal::new(
+                        Code::NotReady,
+                        format!("Seat {} is empty.", seat + 1),
+                    ))
+                }
+            }
+        }
+        if sides.iter().any(Vec::is_empty) {
+            return Err(Refusal::new(
+                Code::NotReady,
+                "Each team needs at least one member.",
+            ));
+        }
+        Ok(sides)
+    }
+
+    /// Starts the next game at the room's table.
+    pub fn begin(&mut self, order: Order, now: u64) -> Applied {
+        let mut sides = self.seated_sides()?;
+        let game = AnyGame::new(&self.options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
+        // Who moves first is drawn at random unless the host fixes it
+        // (RULES.md); with `seats`, seat i plays side i (in teams, the
+        // team in seats 1-4 plays side 0).
+        if order == Order::Random {
+            sides.shuffle(&mut rand::rng());
+        }
+        let n = sides.len();
+        let mut clock = game.clock();
+        if let Some(side) = game.to_move() {
+            clock.start_turn(side, now);
+        }
+        self.games_played += 1;
+        let m = Match {
+            id: GameId::new(),
+            number: self.games_played,
+            game,
+            options: self.options.clone(),
+            sides,
+            turn: vec![0; n],
+            gone: vec![false; n],
+            moves: Vec::new(),
+            move_sides: Vec::new(),
+            entries: 0,
+            clock,
+            started_at: now,
+            order,
+        };
+        let t = 0;
+        let table = self.tables[t].id;
+        let mut effects = vec![
+            Effect::Persist(Write::Room(self.row())),
+            Effect::Persist(Write::GameStarted(LiveGame {
+                id: m.id,
+                table,
+                number: m.number,
+                options: m.options.clone(),
+                sides: m.sides.clone(),
+                order,
+                started_at: now,
+            })),
+        ];
+        let view = Box::new(m.view(now));
+        self.tables[t].current = Some(m);
+        self.countdown = None;
+        self.emit(
+            &mut effects,
+            Event::Match {
+                table,
+                kind: MatchKind::Start,
+                played: None,
+                side: None,
+                view,
+            },
+        );
+        self.think(t, now, &mut effects);
+        Ok(effects)
+    }
+}

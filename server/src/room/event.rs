@@ -1,0 +1,130 @@
+//! What the room's state asks its task to do ([`Effect`]), and the events
+//! every member receives ([`Event`], one serde enum, numbered in one place:
+//! `RoomState::emit`).
+
+use rules::{EndReason, Level, Side};
+use serde::{Deserialize, Serialize};
+
+use super::ids::{MemberId, TableId};
+use super::views::{AutostartView, MatchView, MemberView, ScoreView};
+use crate::games::{AnyGame, GameKind, GameOptions};
+use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow};
+
+use super::scores::ScoreRow;
+
+/// A room event, as every member's socket receives it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Members {
+        members: Vec<MemberView>,
+        spectators: usize,
+    },
+    Match {
+        table: TableId,
+        kind: MatchKind,
+        /// The move just played (`move` and `timeout` kinds).
+        #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+        played: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<Side>,
+        #[serde(rename = "match")]
+        view: Box<MatchView>,
+    },
+    Options {
+        game: GameKind,
+        options: GameOptions,
+        seats: usize,
+        team_seats: Option<usize>,
+    },
+    Scores {
+        scores: Vec<ScoreView>,
+    },
+    Chat {
+        message: ChatLine,
+    },
+    Autostart {
+        autostart: AutostartView,
+    },
+}
+
+/// An event with its version: `{"type":…,"v":…,…}` on the wire.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stamped {
+    pub v: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// Why a `match` event was sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    Start,
+    Move,
+    Timeout,
+    Forfeit,
+    Turn,
+    End,
+}
+
+/// One chat line, as sent and stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The sender's name when they wrote it.
+    pub from: String,
+    pub member: MemberId,
+    pub text: String,
+    /// Unix milliseconds.
+    pub at: u64,
+}
+
+/// One entry of a game's stored log. Replaying the log on a fresh game
+/// rebuilds the position exactly (the rules are deterministic).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    /// A move by a person or the computer.
+    Move { side: Side, notation: String },
+    /// The side to move ran out of time; the rules did the rest.
+    Timeout { side: Side },
+    /// Sides resigned or abandoned.
+    Forfeit { sides: Vec<Side>, reason: EndReason },
+    /// A team's turn passed to the next teammate.
+    Turn,
+}
+
+/// A change to the stored room. All the writes of one command are stored
+/// in one transaction before anything else happens.
+#[derive(Clone, Debug)]
+pub enum Write {
+    Room(RoomRow),
+    Member(MemberRow),
+    RemoveMember(MemberId),
+    Score(ScoreRow),
+    Chat(ChatLine),
+    GameStarted(LiveGame),
+    Entry(EntryRow),
+    GameEnded(FinishedGame),
+}
+
+/// What the task carries out after a call on the state, in this order:
+/// every `Persist` (one transaction), then the answer and every
+/// `Broadcast`, then the searches.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    Persist(Write),
+    Broadcast(Stamped),
+    /// Start the computer's search for `table` (replacing any other).
+    Think {
+        table: TableId,
+        think: u64,
+        game: Box<AnyGame>,
+        level: Level,
+        budget_ms: u64,
+    },
+    /// Cancel the computer's search for `table`, if one runs.
+    StopThinking {
+        table: TableId,
+    },
+}

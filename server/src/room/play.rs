@@ -1,0 +1,253 @@
+//! The one path for a position change. A person's move, the computer's
+//! move, a timeout, a forfeit and a team's turn passing all go through
+//! [`RoomState::change`]: it updates the clock, the move list and the turn
+//! rotation, stores the entry, tells everyone, then ends, scores and
+//! stores the game if it is over, and starts the computer if it is to
+//! move.
+
+use rules::{EndReason, Side, TimeControl};
+
+use super::event::{Effect, Entry, Event, MatchKind, Write};
+use super::state::{Applied, Countdown, RoomState};
+use crate::protocol::{Code, Refusal};
+use crate::store::records::{EntryRow, FinishedGame};
+
+/// What happened to the position.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// `side` plays the move written `text` (a person or the computer).
+    Move { side: Side, text: String },
+    /// The side to move ran out of time.
+    Timeout,
+    /// `sides` resign or abandon.
+    Forfeit { sides: Vec<Side>, reason: EndReason },
+    /// The members due to play `sides` are gone; their teammates take over.
+    TurnPass { sides: Vec<Side> },
+}
+
+impl RoomState {
+    /// Applies `change` to table `t`'s running game. A refusal (not the
+    /// side's turn, too late, an illegal move) changes nothing.
+    pub fn change(&mut self, t: usize, change: Change, now: u64) -> Applied {
+        let online = self.online_ids();
+        let Some(m) = self
+            .tables
+            .get_mut(t)
+            .and_then(|table| table.current.as_mut())
+            .filter(|m| m.is_running())
+        else {
+            return Err(Refusal::new(Code::NoGame, "No game is running."));
+        };
+        let (kind, played, entry) = match change {
+            Change::Move { side, text } => {
+                if m.game.to_move() != Some(side) {
+                    return Err(Refusal::new(Code::NotYourTurn, "It is not your turn."));
+                }
+                if m.clock.control() != TimeControl::Unlimited && m.clock.remaining(side, now) == 0
+                {
+                    return Err(Refusal::new(
+                        Code::Late,
+                        "Your time ran out before the move arrived.",
+                    ));
+                }
+                let notation = m.game.play(&text)?;
+                m.clock.finish_turn(now);
+                m.moves.push(notation.clone());
+                m.move_sides.push(side);
+                m.rotate(side, &online);
+                let entry = Entry::Move {
+                    side,
+                    notation: notation.clone(),
+                };
+                (MatchKind::Move, Some((notation, side)), entry)
+            }
+            Change::Timeout => {
+                let side = m.clock.running().or(m.game.to_move()).unwrap_or(Side(0));
+                m.clock.stop(now);
+                let played = m.game.timeout().map(|notation| {
+                    m.moves.push(notation.clone());
+                    m.move_sides.push(side);
+                    m.rotate(side, &online);
+                    (notation, side)
+                });
+                (MatchKind::Timeout, played, Entry::Timeout { side })
+            }
+            Change::Forfeit { sides, reason } => {
+                for &side in &sides {
+                    m.game.forfeit(side, reason);
+                    if let Some(gone) = m.gone.get_mut(side.index()) {
+                        *gone = true;
+                    }
+                }
+                let kind = if m.game.is_over() {
+                    MatchKind::End
+                } else {
+                    MatchKind::Forfeit
+                };
+                (kind, None, Entry::Forfeit { sides, reason })
+            }
+            Change::TurnPass { sides } => {
+                for side in sides {
+                    m.rotate(side, &online);
+                }
+                (MatchKind::Turn, None, Entry::Turn)
+            }
+        };
+        match m.game.to_move() {
+            Some(next) if m.clock.running() != Some(next) => {
+                m.clock.stop(now);
+                m.clock.start_turn(next, now);
+            }
+            Some(_) => {}
+            None => m.clock.stop(now),
+        }
+        let row = EntryRow {
+            game: m.id,
+            seq: m.entries,
+            entry,
+            clock: m.clock.all_remaining(now),
+            turn: m.turn.clone(),
+        };
+        m.entries += 1;
+        let over = m.game.is_over();
+        let view = Box::new(m.view(now));
+        let table = self.tables[t].id;
+        let mut effects = vec![Effect::Persist(Write::Entry(row))];
+        let (played, side) = match played {
+            Some((notation, side)) => (Some(notation), Some(side)),
+            None => (None, None),
+        };
+        self.emit(
+            &mut effects,
+            Event::Match {
+                table,
+                kind,
+                played,
+                side,
+                view,
+            },
+        );
+        if over {
+            self.finish(t, now, &mut effects);
+        }
+        self.think(t, now, &mut effects);
+        Ok(effects)
+    }
+
+    /// Table `t`'s game just ended: score it, store it, and count down to
+    /// the next one if the room starts games by itself.
+    fn finish(&mut self, t: usize, now: u64, effects: &mut Vec<Effect>) {
+        let Some(m) = self.tables[t].current.clone() else {
+            return;
+        };
+        let Some(outcome) = m.game.outcome() else {
+            return;
+        };
+        self.record_scores(&m, effects);
+        effects.push(Effect::Persist(Write::GameEnded(FinishedGame {
+            id: m.id,
+            room: self.code.clone(),
+            number: m.number,
+            game: m.game.kind(),
+            options: m.options.clone(),
+            players: m.side_names(),
+            moves: m.moves.clone(),
+            outcome,
+            started_at: m.started_at,
+            ended_at: now,
+        })));
+        if self.autostart && !self.busy() {
+            self.countdown = Some(Countdown::Running {
+                at_ms: now + self.config.autostart_after_ms,
+            });
+            let autostart = self.autostart_view(now);
+            self.emit(effects, Event::Autostart { autostart });
+        }
+    }
+
+    /// After anything that may change whose turn it is at table `t`: if
+    /// the computer is to move, ask for its search (replacing any other);
+    /// otherwise make sure none runs.
+    pub fn think(&mut self, t: usize, now: u64, effects: &mut Vec<Effect>) {
+        let table = &mut self.tables[t];
+        let was_thinking = table.thinking.take().is_some();
+        let wanted = table.running().and_then(|m| {
+            let side = m.game.to_move()?;
+            let level = m.player(side)?.computer?;
+            crate::bots::bot_for(m.game.kind())?;
+            let mut budget_ms = self.config.bot_budget_ms;
+            if m.clock.control() != TimeControl::Unlimited {
+                // Never let the computer think itself out of time: at most
+                // a tenth of what it has left.
+                budget_ms = budget_ms.min(m.clock.remaining(side, now) / 10);
+            }
+            Some((Box::new(m.game.clone()), level, budget_ms))
+        });
+        let id = table.id;
+        match wanted {
+            Some((game, level, budget_ms)) => {
+                self.thinks_started += 1;
+                let think = self.thinks_started;
+                self.tables[t].thinking = Some(think);
+                effects.push(Effect::Think {
+                    table: id,
+                    think,
+                    game,
+                    level,
+                    budget_ms,
+                });
+            }
+            None if was_thinking => effects.push(Effect::StopThinking { table: id }),
+            None => {}
+        }
+    }
+
+    /// A computer's search for `table` finished. Only the search the table
+    /// waits for may move; anything else answers a position that is gone.
+    pub fn bot_move(
+        &mut self,
+        table: super::ids::TableId,
+        think: u64,
+        result: Option<String>,
+        now: u64,
+    ) -> Vec<Effect> {
+        let Some(t) = self.tables.iter().position(|x| x.id == table) else {
+            return Vec::new();
+        };
+        if self.tables[t].thinking != Some(think) {
+            return Vec::new();
+        }
+        self.tables[t].thinking = None;
+        let Some(m) = self.tables[t].running() else {
+            return Vec::new();
+        };
+        let Some(side) = m.game.to_move() else {
+            return Vec::new();
+        };
+        let legal = m.game.legal();
+        let Some(text) = result.or_else(|| legal.first().cloned()) else {
+            return Vec::new();
+        };
+        match self.change(t, Change::Move { side, text }, now) {
+            Ok(effects) => effects,
+            // The search answered a move the rules refuse: play the first
+            // legal one rather than stall the game.
+            Err(refusal) if refusal.code == Code::IllegalMove => legal
+                .first()
+                .and_then(|first| {
+                    self.change(
+                        t,
+                        Change::Move {
+                            side,
+                            text: first.clone(),
+                        },
+                        now,
+                    )
+                    .ok()
+                })
+                .unwrap_or_default(),
+            // `late`: the clock ran out first; the timer ends the game.
+            Err(_) => Vec::new(),
+        }
+    }
+}

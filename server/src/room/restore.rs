@@ -1,0 +1,124 @@
+//! Bringing a room back from the store, after a restart, a crash or an
+//! idle unload: members (all offline until they reconnect), seats, host,
+//! options, auto-start, scoreboard, the chat tail, and each game in
+//! progress, rebuilt by replaying its stored log on a fresh game. Clocks
+//! resume with the time left as of the last move: the time the room was
+//! away is charged to nobody.
+
+use rules::clock::Clock;
+
+use super::event::{Effect, Entry};
+use super::ids::TableId;
+use super::state::{Member, RoomConfig, RoomState};
+use super::table::{Match, Table};
+use crate::games::AnyGame;
+use crate::store::records::{EntryRow, LiveGame, SavedRoom};
+
+impl RoomState {
+    /// The room as stored, at `now`. Returns the state and the effects to
+    /// carry out at once (the computer's search if it is to move).
+    pub fn restore(saved: SavedRoom, config: RoomConfig, now: u64) -> (RoomState, Vec<Effect>) {
+        let room = saved.room;
+        let mut state = RoomState::new(&room.code, room.options, room.host, config);
+        state.tables = vec![Table::new(room.table)];
+        state.autostart = room.autostart;
+        state.games_played = room.games_played;
+        state.next_member = room.next_member;
+        state.members = saved
+            .members
+            .into_iter()
+            .map(|m| Member {
+                id: m.id,
+                token: m.token,
+                name: m.name,
+                seat: m.seat,
+                conns: 0,
+                host: m.host,
+                offline_since: m.computer.is_none().then_some(now),
+                computer: m.computer,
+                account: m.account,
+            })
+            .collect();
+        if let Some(max) = state.members.iter().map(|m| m.id.0).max() {
+            state.next_member = state.next_member.max(max + 1);
+        }
+        state.scores = saved.scores;
+        state.chat = saved.chat.into_iter().collect();
+        let mut effects = Vec::new();
+        for (game, entries) in saved.live {
+            let Some(m) = replay(&game, &entries, now) else {
+                tracing::warn!(room = %state.code, game = %game.id, "a stored game did not replay; dropped");
+                continue;
+            };
+            let t = match state.tables.iter().position(|t| t.id == game.table) {
+                Some(t) => t,
+                None => {
+                    state.tables.push(Table::new(game.table));
+                    state.tables.len() - 1
+                }
+            };
+            state.games_played = state.games_played.max(m.number);
+            state.tables[t].current = Some(m);
+            state.think(t, now, &mut effects);
+        }
+        if state.tables.is_empty() {
+            state.tables.push(Table::new(TableId::new()));
+        }
+        (state, effects)
+    }
+}
+
+/// Replays a stored game's log on a fresh game; `None` if an entry no
+/// longer fits the rules (the log was written by other rules).
+fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
+    let mut position = AnyGame::new(&game.options).ok()?;
+    let sides = game.sides.len();
+    let mut m = Match {
+        id: game.id,
+        number: game.number,
+        clock: position.clock(),
+        game: position.clone(),
+        options: game.options.clone(),
+        sides: game.sides.clone(),
+        turn: vec![0; sides],
+        gone: vec![false; sides],
+        moves: Vec::new(),
+        move_sides: Vec::new(),
+        entries: 0,
+        started_at: game.started_at,
+        order: game.order,
+    };
+    for row in entries {
+        match &row.entry {
+            Entry::Move { side, notation } => {
+                let played = position.play(notation).ok()?;
+                m.moves.push(played);
+                m.move_sides.push(*side);
+            }
+            Entry::Timeout { side } => {
+                if let Some(played) = position.timeout() {
+                    m.moves.push(played);
+                    m.move_sides.push(*side);
+                }
+            }
+            Entry::Forfeit { sides, reason } => {
+                for &side in sides {
+                    position.forfeit(side, *reason);
+                    if let Some(gone) = m.gone.get_mut(side.index()) {
+                        *gone = true;
+                    }
+                }
+            }
+            Entry::Turn => {}
+        }
+        m.turn = row.turn.clone();
+        m.turn.resize(sides, 0);
+        m.clock = Clock::resume(position.time_control(), position.sides(), &row.clock);
+        m.entries = row.seq + 1;
+    }
+    if let Some(side) = position.to_move() {
+        m.clock.start_turn(side, now);
+    }
+    m.game = position;
+    Some(m)
+}

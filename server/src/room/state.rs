@@ -1,0 +1,267 @@
+//! The room's state as a plain value: no I/O, no tokio, no JSON.
+//!
+//! Everything that happens to a room is a call on [`RoomState`] with the
+//! time passed in: a command (`apply`, in `cmd/`), a connection opening or
+//! closing (`hello`, `disconnect`), a timer (`fire`, in `timers.rs`) or a
+//! computer's move (`bot_move`). Each returns the [`Effect`]s the task
+//! must carry out (store, broadcast, think), so every rule of the room is
+//! tested without a socket, a database or a sleep.
+
+use std::collections::VecDeque;
+
+use rules::Level;
+
+use super::event::{ChatLine, Effect, Event, Stamped, Write};
+use super::ids::{MemberId, TableId, TokenHash};
+use super::scores::ScoreRow;
+use super::table::Table;
+use crate::games::{GameKind, GameOptions, Seating};
+use crate::protocol::{Code, Refusal};
+use crate::store::records::{MemberRow, RoomRow};
+
+/// Chat lines kept for people who join later (and stored).
+pub const CHAT_HISTORY: usize = 50;
+
+/// The room rules that come from the server's configuration, in
+/// milliseconds.
+#[derive(Clone, Debug)]
+pub struct RoomConfig {
+    /// How long a player may stay offline during their game.
+    pub abandon_after_ms: u64,
+    /// How long after a game ends the next one starts by itself.
+    pub autostart_after_ms: u64,
+    /// Master's time per move; weaker levels think a share of it.
+    pub bot_budget_ms: u64,
+    /// Members a room keeps; past it, offline guests with nothing to keep
+    /// (no seat, no score, not host) make room for newcomers.
+    pub max_members: usize,
+}
+
+impl Default for RoomConfig {
+    fn default() -> RoomConfig {
+        RoomConfig {
+            abandon_after_ms: 60_000,
+            autostart_after_ms: 30_000,
+            bot_budget_ms: 2_000,
+            max_members: 200,
+        }
+    }
+}
+
+/// A signed-in member's account, as of their latest `hello`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRef {
+    pub id: i64,
+    pub username: String,
+    pub display_name: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub id: MemberId,
+    /// The browser's token hash; `None` for the computer.
+    pub token: Option<TokenHash>,
+    pub name: Option<String>,
+    pub seat: Option<usize>,
+    /// Open connections (a member may have several tabs).
+    pub conns: u32,
+    pub host: bool,
+    pub offline_since: Option<u64>,
+    /// The computer's level when the computer sits here.
+    pub computer: Option<Level>,
+    pub account: Option<AccountRef>,
+}
+
+impl Member {
+    pub fn online(&self) -> bool {
+        self.conns > 0 || self.computer.is_some()
+    }
+
+    pub fn row(&self) -> MemberRow {
+        MemberRow {
+            id: self.id,
+            token: self.token.clone(),
+            name: self.name.clone(),
+            seat: self.seat,
+            host: self.host,
+            computer: self.computer,
+            account: self.account.clone(),
+        }
+    }
+}
+
+/// The auto-start countdown between games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Countdown {
+    /// The next game starts at this time.
+    Running { at_ms: u64 },
+    /// The host paused it with this much left.
+    Paused { left_ms: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct RoomState {
+    pub code: String,
+    pub config: RoomConfig,
+    pub options: GameOptions,
+    pub seating: Seating,
+    pub host: Option<TokenHash>,
+    pub autostart: bool,
+    pub countdown: Option<Countdown>,
+    pub version: u64,
+    pub members: Vec<Member>,
+    pub next_member: u32,
+    pub tables: Vec<Table>,
+    pub games_played: u32,
+    pub scores: Vec<ScoreRow>,
+    pub chat: VecDeque<ChatLine>,
+    pub thinks_started: u64,
+}
+
+/// The result of a call on the state: what to carry out, or why nothing
+/// changed.
+pub type Applied = Result<Vec<Effect>, Refusal>;
+
+impl RoomState {
+    /// A new room with one table.
+    pub fn new(
+        code: &str,
+        options: GameOptions,
+        host: Option<TokenHash>,
+        config: RoomConfig,
+    ) -> RoomState {
+        RoomState {
+            code: code.to_string(),
+            config,
+            seating: options.seating(),
+            options,
+            host,
+            autostart: true,
+            countdown: None,
+            version: 0,
+            members: Vec::new(),
+            next_member: 1,
+            tables: vec![Table::new(TableId::new())],
+            games_played: 0,
+            scores: Vec::new(),
+            chat: VecDeque::new(),
+            thinks_started: 0,
+        }
+    }
+
+    pub fn game(&self) -> GameKind {
+        self.options.kind()
+    }
+
+    pub fn seats(&self) -> usize {
+        self.seating.seats()
+    }
+
+    /// The room's stored row.
+    pub fn row(&self) -> RoomRow {
+        RoomRow {
+            code: self.code.clone(),
+            options: self.options.clone(),
+            host: self.host.clone(),
+            autostart: self.autostart,
+            games_played: self.games_played,
+            next_member: self.next_member,
+            table: self.tables[0].id,
+        }
+    }
+
+    /// Stamps `event` with the next version and queues it for everyone:
+    /// the one place versions are assigned.
+    pub fn emit(&mut self, effects: &mut Vec<Effect>, event: Event) {
+        self.version += 1;
+        effects.push(Effect::Broadcast(Stamped {
+            v: self.version,
+            event,
+        }));
+    }
+
+    pub fn emit_members(&mut self, effects: &mut Vec<Effect>) {
+        let event = Event::Members {
+            members: self.members_view(),
+            spectators: self.spectator_count(),
+        };
+        self.emit(effects, event);
+    }
+
+    pub fn member(&self, id: MemberId) -> Option<&Member> {
+        self.members.iter().find(|m| m.id == id)
+    }
+
+    pub fn member_mut(&mut self, id: MemberId) -> Result<&mut Member, Refusal> {
+        self.members
+            .iter_mut()
+            .find(|m| m.id == id)
+            .ok_or_else(|| Refusal::new(Code::HelloFirst, "Say hello first."))
+    }
+
+    pub fn require_host(&self, member: MemberId) -> Result<(), Refusal> {
+        match self.member(member) {
+            Some(m) if m.host => Ok(()),
+            _ => Err(Refusal::new(Code::NotHost, "Only the host can do that.")),
+        }
+    }
+
+    /// Any game running at any table.
+    pub fn busy(&self) -> bool {
+        self.tables.iter().any(Table::is_running)
+    }
+
+    pub fn refuse_if_running(&self) -> Result<(), Refusal> {
+        if self.busy() {
+            return Err(Refusal::new(
+                Code::GameRunning,
+                "Wait until the game is over.",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn online_ids(&self) -> Vec<MemberId> {
+        self.members
+            .iter()
+            .filter(|m| m.online())
+            .map(|m| m.id)
+            .collect()
+    }
+
+    pub fn spectator_count(&self) -> usize {
+        self.members
+            .iter()
+            .filter(|m| m.conns > 0 && m.seat.is_none() && m.computer.is_none())
+            .count()
+    }
+
+    /// The index of table `id`, or of the table where `member` plays when
+    /// no table is named (else the first).
+    pub fn table_index(&self, id: Option<TableId>, member: MemberId) -> Result<usize, Refusal> {
+        match id {
+            Some(id) => self
+                .tables
+                .iter()
+                .position(|t| t.id == id)
+                .ok_or_else(|| Refusal::new(Code::NoTable, format!("There is no table {id}."))),
+            None => Ok(self
+                .tables
+                .iter()
+                .position(|t| t.plays(member))
+                .unwrap_or(0)),
+        }
+    }
+
+    /// A new member id (never reused in the room).
+    pub fn take_member_id(&mut self) -> MemberId {
+        let id = MemberId(self.next_member);
+        self.next_member += 1;
+        id
+    }
+
+    /// Queues a stored write.
+    pub fn persist(effects: &mut Vec<Effect>, write: Write) {
+        effects.push(Effect::Persist(write));
+    }
+}

@@ -1,0 +1,136 @@
+//! A table: one board with its own match and clock. Ordinary play uses one
+//! table per room; a knockout tournament runs several at once.
+
+use rules::clock::Clock;
+use rules::{Level, Side};
+use serde::{Deserialize, Serialize};
+
+use super::ids::{GameId, MemberId, TableId};
+use crate::games::{AnyGame, GameOptions};
+use crate::protocol::Order;
+
+/// Someone playing in a game (a person or the computer).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub member: MemberId,
+    pub name: String,
+    /// The computer's level when the computer plays, `None` for people.
+    pub computer: Option<Level>,
+}
+
+/// One game at a table.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub id: GameId,
+    pub number: u32,
+    pub game: AnyGame,
+    pub options: GameOptions,
+    /// Who plays each side: one player, or a Quoridor team whose members
+    /// take the side's turns in rotation, in this order.
+    pub sides: Vec<Vec<Player>>,
+    /// Per side, the index in `sides[s]` of the member whose turn is next.
+    pub turn: Vec<usize>,
+    /// Sides that resigned or abandoned (their pawn is gone; the game may
+    /// go on without them).
+    pub gone: Vec<bool>,
+    pub moves: Vec<String>,
+    /// The side that played each move (with 3-8 pawns, and after a pawn
+    /// leaves, turn order alone cannot tell).
+    pub move_sides: Vec<Side>,
+    /// Entries stored so far in the game's log (moves, timeouts,
+    /// forfeits, turn passes): the next entry's sequence number.
+    pub entries: u32,
+    pub clock: Clock,
+    /// Wall-clock milliseconds.
+    pub started_at: u64,
+    pub order: Order,
+}
+
+impl Match {
+    pub fn is_running(&self) -> bool {
+        !self.game.is_over()
+    }
+
+    pub fn side_of(&self, member: MemberId) -> Option<Side> {
+        self.sides
+            .iter()
+            .position(|team| team.iter().any(|p| p.member == member))
+            .map(|i| Side(i as u8))
+    }
+
+    /// The player who plays `side`'s next turn.
+    pub fn player(&self, side: Side) -> Option<&Player> {
+        let team = self.sides.get(side.index())?;
+        team.get(*self.turn.get(side.index())?)
+    }
+
+    /// The player who must move now.
+    pub fn due(&self) -> Option<&Player> {
+        self.player(self.game.to_move()?)
+    }
+
+    /// After `side` took a turn: the next member of its team in rotation,
+    /// skipping members who are offline while someone else is online.
+    pub fn rotate(&mut self, side: Side, online: &[MemberId]) {
+        let s = side.index();
+        let (Some(team), Some(&current)) = (self.sides.get(s), self.turn.get(s)) else {
+            return;
+        };
+        let n = team.len();
+        if n == 0 {
+            return;
+        }
+        let next = (1..=n)
+            .map(|k| (current + k) % n)
+            .find(|&i| online.contains(&team[i].member))
+            .unwrap_or((current + 1) % n);
+        self.turn[s] = next;
+    }
+
+    /// Names for the stored record: one per side, a team's joined by " + ".
+    pub fn side_names(&self) -> Vec<String> {
+        self.sides
+            .iter()
+            .map(|team| {
+                team.iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub id: TableId,
+    /// The current or last game (`None` before the first).
+    pub current: Option<Match>,
+    /// The computer search whose move the table waits for.
+    pub thinking: Option<u64>,
+}
+
+impl Table {
+    pub fn new(id: TableId) -> Table {
+        Table {
+            id,
+            current: None,
+            thinking: None,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.current.as_ref().is_some_and(Match::is_running)
+    }
+
+    pub fn running(&self) -> Option<&Match> {
+        self.current.as_ref().filter(|m| m.is_running())
+    }
+
+    /// Whether `member` plays in this table's current game.
+    pub fn plays(&self, member: MemberId) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|m| m.side_of(member).is_some())
+    }
+}

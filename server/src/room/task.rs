@@ -1,0 +1,520 @@
+//! The room's task: a thin loop around [`RoomState`] (Alice Ryhl's actor
+//! pattern). It receives messages and timer wake-ups, calls the state,
+//! and carries out the effects in order: store every write of the call in
+//! one transaction and wait for it, then send the events and the answer,
+//! then start or stop the computer's searches. A move is therefore on disk
+//! before its `ack` leaves, and one room's writes are stored in the order
+//! they happened.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use serde::Serialize;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tracing::{debug, error, info, warn};
+
+use super::cmd::Hello;
+use super::conn::{close, Closer, Conn, Outbox};
+use super::event::{Effect, Write};
+use super::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
+use super::state::{AccountRef, RoomState};
+use super::{RoomInfo, RoomSettings};
+use crate::bots;
+use crate::protocol::{self, Code, Command, Refusal};
+use crate::store::{Account, Store};
+
+/// What the room's handle sends its task.
+pub(super) enum Msg {
+    Attach(Box<Attach>),
+    Detach {
+        conn: ConnId,
+    },
+    Command {
+        conn: ConnId,
+        id: i64,
+        command: Command,
+    },
+    Info {
+        reply: oneshot::Sender<RoomInfo>,
+    },
+    /// A computer's search finished (sent by the task to itself).
+    BotMove {
+        table: TableId,
+        think: u64,
+        result: Option<String>,
+    },
+    /// Close every connection and stop (the server is shutting down).
+    Shutdown {
+        done: oneshot::Sender<()>,
+    },
+}
+
+/// A connection said `hello`.
+pub struct Attach {
+    pub conn: ConnId,
+    pub id: i64,
+    pub token: Option<String>,
+    pub name: Option<String>,
+    pub outbox: Outbox,
+    pub closer: Closer,
+    pub base_url: String,
+    /// The account whose session the token is, `None` for guests.
+    pub account: Option<Account>,
+}
+
+/// Why the task ended.
+pub(super) enum Exit {
+    /// Nobody was here for the idle time: unloaded, reloaded on demand.
+    Idle,
+    Shutdown,
+    /// A store write failed: the state in memory may be ahead of the
+    /// store, so the room restarts from the store.
+    StoreFailed,
+}
+
+/// A computer's search in progress; dropping it cancels the search.
+struct Thinking {
+    id: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+pub(super) struct RoomTask {
+    state: RoomState,
+    conns: HashMap<ConnId, Conn>,
+    store: Store,
+    settings: RoomSettings,
+    own_inbox: mpsc::WeakSender<Msg>,
+    thinking: HashMap<TableId, Thinking>,
+    /// The room's time is wall-clock milliseconds at `epoch` plus the
+    /// monotonic time since: it never jumps backwards.
+    epoch: Instant,
+    wall_at_epoch: u64,
+    empty_since: Instant,
+}
+
+impl RoomTask {
+    pub(super) fn new(
+        state: RoomState,
+        store: Store,
+        settings: RoomSettings,
+        own_inbox: mpsc::WeakSender<Msg>,
+        wall_at_epoch: u64,
+    ) -> RoomTask {
+        RoomTask {
+            state,
+            conns: HashMap::new(),
+            store,
+            settings,
+            own_inbox,
+            thinking: HashMap::new(),
+            epoch: Instant::now(),
+            wall_at_epoch,
+            empty_since: Instant::now(),
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.wall_at_epoch + self.epoch.elapsed().as_millis() as u64
+    }
+
+    fn instant_of(&self, at_ms: u64) -> Instant {
+        self.epoch + Duration::from_millis(at_ms.saturating_sub(self.wall_at_epoch))
+    }
+
+    /// The room's life, starting with `effects` (a restored room's
+    /// searches).
+    pub(super) async fn run(
+        mut self,
+        inbox: &mut mpsc::Receiver<Msg>,
+        effects: Vec<Effect>,
+    ) -> Exit {
+        let code = self.state.code.clone();
+        info!(room = %code, "room opened");
+        if self.carry_out(effects, None).await.is_err() {
+            return Exit::StoreFailed;
+        }
+        loop {
+            let timer = self.state.next_deadline();
+            let idle_at = self
+                .conns
+                .is_empty()
+                .then(|| self.empty_since + self.settings.idle_after);
+            let wake = [timer.map(|(at, _)| self.instant_of(at)), idle_at]
+                .into_iter()
+                .flatten()
+                .min();
+            tokio::select! {
+                msg = inbox.recv() => {
+                    let Some(msg) = msg else { return Exit::Idle };
+                    if let Msg::Shutdown { done } = msg {
+                        self.close_all(close::RESTART, "The server is restarting; reconnect in a moment.");
+                        let _ = done.send(());
+                        return Exit::Shutdown;
+                    }
+                    if self.handle(msg).await.is_err() {
+                        return Exit::StoreFailed;
+                    }
+                }
+                _ = sleep_until(wake), if wake.is_some() => {
+                    while let Some((at, timer)) = self.state.next_deadline() {
+                        let now = self.now();
+                        if at > now {
+                            break;
+                        }
+                        let effects = self.state.fire(timer, now);
+                        if effects.is_empty() {
+                            break;
+                        }
+                        if self.carry_out(effects, None).await.is_err() {
+                            return Exit::StoreFailed;
+                        }
+                    }
+                    if self.conns.is_empty()
+                        && !self.state.busy()
+                        && self.empty_since.elapsed() >= self.settings.idle_after
+                    {
+                        info!(room = %code, "room closed (idle)");
+                        drain(inbox);
+                        return Exit::Idle;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) -> Result<(), StoreFailed> {
+        let now = self.now();
+        match msg {
+            Msg::Attach(attach) => self.attach(*attach, now).await,
+            Msg::Detach { conn } => {
+                let effects = self.drop_conn(conn, now);
+                self.deliver(effects);
+                Ok(())
+            }
+            Msg::Command { conn, id, command } => {
+                let Some(member) = self.conns.get(&conn).map(|c| c.member) else {
+                    // A connection the room already let go of (its socket
+                    // is closing with a code).
+                    return Ok(());
+                };
+                let kind = command.kind();
+                let span =
+                    tracing::debug_span!("command", room = %self.state.code, %member, kind, id);
+                let _enter = span.enter();
+                match self.state.apply(member, command, now) {
+                    Ok(effects) => {
+                        let ack = protocol::ack(id, None);
+                        self.carry_out(effects, Some((conn, id, ack))).await
+                    }
+                    Err(refusal) => {
+                        debug!(code = %refusal.code, message = %refusal.message, "refused");
+                        let text = refusal.to_message(Some(id));
+                        self.send_to(conn, text);
+                        Ok(())
+                    }
+                }
+            }
+            Msg::Info { reply } => {
+                let _ = reply.send(self.info());
+                Ok(())
+            }
+            Msg::BotMove {
+                table,
+                think,
+                result,
+            } => {
+                if self.thinking.get(&table).is_some_and(|t| t.id == think) {
+                    self.thinking.remove(&table);
+                }
+                let effects = self.state.bot_move(table, think, result, now);
+                self.carry_out(effects, None).await
+            }
+            Msg::Shutdown { .. } => Ok(()),
+        }
+    }
+
+    async fn attach(&mut self, a: Attach, now: u64) -> Result<(), StoreFailed> {
+        let token = a
+            .token
+            .filter(|t| is_valid_token(t))
+            .unwrap_or_else(new_token);
+        let hello = Hello {
+            token: TokenHash::of(&token),
+            name: a.name,
+            account: a.account.map(|a| AccountRef {
+                id: a.id,
+                username: a.username,
+                display_name: a.display_name,
+            }),
+        };
+        let (member, effects) = match self.state.hello(hello, now) {
+            Ok(done) => done,
+            Err(refusal) => {
+                // Refused at the door (the room is full): say why, then
+                // close; nothing changed.
+                let _ = a
+                    .outbox
+                    .try_send(Utf8Bytes::from(refusal.to_message(Some(a.id))));
+                a.closer.close(close::POLICY, &refusal.message);
+                return Ok(());
+            }
+        };
+        let (writes, rest) = split(effects);
+        if let Err(e) = self.store.write(&self.state.code, &writes).await {
+            error!(room = %self.state.code, error = %e, "could not store a member; restarting the room");
+            let refusal = Refusal::new(
+                Code::Internal,
+                "Something went wrong on our side; reconnecting.",
+            );
+            let _ = a
+                .outbox
+                .try_send(Utf8Bytes::from(refusal.to_message(Some(a.id))));
+            a.closer
+                .close(close::INTERNAL, "The room restarted; reconnecting.");
+            return Err(StoreFailed);
+        }
+        self.deliver(rest);
+        let base = self.settings.public_url.clone().unwrap_or(a.base_url);
+        let conn = Conn {
+            member,
+            outbox: a.outbox,
+            closer: a.closer,
+        };
+        self.conns.insert(a.conn, conn);
+        debug!(room = %self.state.code, %member, conn = a.conn.0, "attached");
+        let ack = protocol::ack(
+            a.id,
+            Some(serde_json::json!({"token": token, "member": member})),
+        );
+        self.send_to(a.conn, ack);
+        let snapshot = json(&self.state.snapshot(member, &base, now));
+        self.send_to(a.conn, snapshot);
+        Ok(())
+    }
+
+    /// Carries out a call's effects: the writes first (one transaction,
+    /// awaited), then the events, then `answer` to the command's sender,
+    /// then the searches. If the writes fail, nothing is sent but an
+    /// `internal` error, and the room restarts from the store.
+    async fn carry_out(
+        &mut self,
+        effects: Vec<Effect>,
+        answer: Option<(ConnId, i64, String)>,
+    ) -> Result<(), StoreFailed> {
+        let (writes, rest) = split(effects);
+        if let Err(e) = self.store.write(&self.state.code, &writes).await {
+            error!(room = %self.state.code, error = %e, "could not store the room's changes; restarting the room");
+            if let Some((conn, id, _)) = answer {
+                let refusal = Refusal::new(
+                    Code::Internal,
+                    "Something went wrong on our side; nothing changed.",
+                );
+                self.send_to(conn, refusal.to_message(Some(id)));
+            }
+            return Err(StoreFailed);
+        }
+        self.deliver(rest);
+        if let Some((conn, _, text)) = answer {
+            self.send_to(conn, text);
+        }
+        Ok(())
+    }
+
+    /// Sends events and starts searches. A connection whose queue is full
+    /// is closed with a code (it resyncs when it reconnects), and the
+    /// members event that follows goes out the same way.
+    fn deliver(&mut self, mut effects: Vec<Effect>) {
+        while !effects.is_empty() {
+            let mut dropped = Vec::new();
+            for effect in effects.drain(..) {
+                match effect {
+                    Effect::Broadcast(stamped) => {
+                        let text = Utf8Bytes::from(json(&stamped));
+                        for (&conn, c) in &self.conns {
+                            if let Err(e) = c.outbox.try_send(text.clone()) {
+                                dropped.push((conn, e));
+                            }
+                        }
+                    }
+                    Effect::Think {
+                        table,
+                        think,
+                        game,
+                        level,
+                        budget_ms,
+                    } => self.start_thinking(table, think, *game, level, budget_ms),
+                    Effect::StopThinking { table } => {
+                        self.thinking.remove(&table);
+                    }
+                    Effect::Persist(_) => {
+                        warn!(room = %self.state.code, "a write after the transaction was ignored");
+                    }
+                }
+            }
+            let now = self.now();
+            for (conn, e) in dropped {
+                self.close_conn(conn, &e);
+                effects.extend(self.drop_conn(conn, now));
+            }
+        }
+    }
+
+    /// Sends one message to one connection, or closes it with a code.
+    fn send_to(&mut self, conn: ConnId, text: String) {
+        let Some(c) = self.conns.get(&conn) else {
+            return;
+        };
+        if let Err(e) = c.outbox.try_send(Utf8Bytes::from(text)) {
+            self.close_conn(conn, &e);
+            let effects = self.drop_conn(conn, self.now());
+            self.deliver(effects);
+        }
+    }
+
+    fn close_conn(&self, conn: ConnId, error: &TrySendError<Utf8Bytes>) {
+        let Some(c) = self.conns.get(&conn) else {
+            return;
+        };
+        if matches!(error, TrySendError::Full(_)) {
+            warn!(room = %self.state.code, conn = conn.0, "closing a connection whose send queue is full");
+            c.closer.close(
+                close::POLICY,
+                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
+            );
+        }
+    }
+
+    /// Forgets a connection; the state hears that its member has one
+    /// connection fewer.
+    fn drop_conn(&mut self, conn: ConnId, now: u64) -> Vec<Effect> {
+        let Some(c) = self.conns.remove(&conn) else {
+            return Vec::new();
+        };
+        if self.conns.is_empty() {
+            self.empty_since = Instant::now();
+        }
+        self.state.disconnect(c.member, now)
+    }
+
+    fn close_all(&mut self, code: u16, reason: &str) {
+        for (_, c) in self.conns.drain() {
+            c.closer.close(code, reason);
+        }
+    }
+
+    fn info(&self) -> RoomInfo {
+        RoomInfo {
+            code: self.state.code.clone(),
+            game: self.state.game(),
+            options: self.state.options.clone(),
+            players: self
+                .state
+                .members
+                .iter()
+                .filter(|m| m.seat.is_some())
+                .count(),
+            spectators: self.state.spectator_count(),
+        }
+    }
+
+    /// Starts the computer's search on a blocking thread, after taking one
+    /// of the server's search slots; the room never waits for it.
+    fn start_thinking(
+        &mut self,
+        table: TableId,
+        think: u64,
+        game: crate::games::AnyGame,
+        level: rules::Level,
+        budget_ms: u64,
+    ) {
+        let Some(bot) = bots::bot_for(game.kind()) else {
+            return;
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let inbox = self.own_inbox.clone();
+        let budget = Duration::from_millis(budget_ms);
+        let seed: u64 = rand::random();
+        debug!(room = %self.state.code, think, level = level.name(), ?budget, "computer thinking");
+        let slots = bots::search_slots();
+        tokio::spawn(async move {
+            // Wait for a free core; a search cancelled meanwhile never starts.
+            let Ok(_slot) = slots.acquire_owned().await else {
+                return;
+            };
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+            let result =
+                tokio::task::spawn_blocking(move || bot.choose(&game, level, budget, &flag, seed))
+                    .await
+                    .unwrap_or_else(|e| {
+                        warn!(error = %e, "computer search failed");
+                        None
+                    });
+            // The room may have closed meanwhile: then nobody is waiting.
+            if let Some(inbox) = inbox.upgrade() {
+                let _ = inbox
+                    .send(Msg::BotMove {
+                        table,
+                        think,
+                        result,
+                    })
+                    .await;
+            }
+        });
+        self.thinking.insert(table, Thinking { id: think, cancel });
+    }
+}
+
+/// A store write failed; the room must restart from the store.
+pub(super) struct StoreFailed;
+
+fn split(effects: Vec<Effect>) -> (Vec<Write>, Vec<Effect>) {
+    let mut writes = Vec::new();
+    let mut rest = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::Persist(w) => writes.push(w),
+            other => rest.push(other),
+        }
+    }
+    (writes, rest)
+}
+
+fn json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        error!(error = %e, "could not serialise a message");
+        String::from("{}")
+    })
+}
+
+/// Messages that arrived while the room was closing: connections that
+/// attached too late are told to come back (the room reloads).
+fn drain(inbox: &mut mpsc::Receiver<Msg>) {
+    inbox.close();
+    while let Ok(msg) = inbox.try_recv() {
+        if let Msg::Attach(a) = msg {
+            a.closer
+                .close(close::TRY_AGAIN, "The room was reloading; reconnect.");
+        }
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,139 @@
+//! The room's timers as data: [`RoomState::deadlines`] lists what is due
+//! when, and [`RoomState::fire`] runs one. The task sleeps until the
+//! earliest deadline and fires it with the time it woke; a timer that is no
+//! longer due (someone came back, the game ended) does nothing.
+
+use rules::{EndReason, Side};
+
+use super::event::{Effect, Event};
+use super::ids::TableId;
+use super::play::Change;
+use super::state::{Countdown, Member, RoomState};
+use super::table::Match;
+use crate::protocol::Order;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The side to move at this table runs out of time.
+    Clock(TableId),
+    /// Every member of this side has been offline for the grace time.
+    Abandon(TableId, Side),
+    /// The member due to play this side's turn has been offline for the
+    /// grace time while a teammate is here.
+    TurnPass(TableId, Side),
+    /// The auto-start countdown ends.
+    Countdown,
+}
+
+impl RoomState {
+    /// Every pending timer and when it is due.
+    pub fn deadlines(&self) -> Vec<(u64, Timer)> {
+        let grace = self.config.abandon_after_ms;
+        let mut due = Vec::new();
+        for table in &self.tables {
+            let Some(m) = table.running() else {
+                continue;
+            };
+            if let Some(at) = m.clock.deadline() {
+                due.push((at, Timer::Clock(table.id)));
+            }
+            for s in 0..m.sides.len() {
+                let side = Side(s as u8);
+                if let Some(since) = self.side_gone_since(m, s) {
+                    due.push((since + grace, Timer::Abandon(table.id, side)));
+                }
+                if let Some(since) = self.due_member_gone(m, s) {
+                    due.push((since + grace, Timer::TurnPass(table.id, side)));
+                }
+            }
+        }
+        if let Some(Countdown::Running { at_ms }) = self.countdown {
+            if !self.busy() {
+                due.push((at_ms, Timer::Countdown));
+            }
+        }
+        due
+    }
+
+    /// The earliest pending timer.
+    pub fn next_deadline(&self) -> Option<(u64, Timer)> {
+        self.deadlines().into_iter().min_by_key(|(at, _)| *at)
+    }
+
+    /// Runs `timer` if it is due at `now`.
+    pub fn fire(&mut self, timer: Timer, now: u64) -> Vec<Effect> {
+        if !self
+            .deadlines()
+            .iter()
+            .any(|&(at, t)| t == timer && at <= now)
+        {
+            return Vec::new();
+        }
+        let table = |id: TableId| self.tables.iter().position(|t| t.id == id);
+        let result = match timer {
+            Timer::Clock(id) => table(id).map(|t| self.change(t, Change::Timeout, now)),
+            Timer::Abandon(id, side) => table(id).map(|t| {
+                self.change(
+                    t,
+                    Change::Forfeit {
+                        sides: vec![side],
+                        reason: EndReason::Abandon,
+                    },
+                    now,
+                )
+            }),
+            Timer::TurnPass(id, side) => {
+                table(id).map(|t| self.change(t, Change::TurnPass { sides: vec![side] }, now))
+            }
+            Timer::Countdown => Some(Ok(self.countdown_ends(now))),
+        };
+        result.and_then(Result::ok).unwrap_or_default()
+    }
+
+    /// The countdown ran out: the next game starts the way the host's
+    /// `start` does, with the last game's order, or the countdown is
+    /// dropped if a seat is empty or offline.
+    fn countdown_ends(&mut self, now: u64) -> Vec<Effect> {
+        self.countdown = None;
+        let order = self.tables[0]
+            .current
+            .as_ref()
+            .map_or(Order::Random, |m| m.order);
+        match self.begin(order, now) {
+            Ok(effects) => effects,
+            Err(_) => {
+                let mut effects = Vec::new();
+                let autostart = self.autostart_view(now);
+                self.emit(&mut effects, Event::Autostart { autostart });
+                effects
+            }
+        }
+    }
+
+    /// Since when every member of side `s` has been offline (the latest
+    /// of their departures), if they all are and the side is still in.
+    fn side_gone_since(&self, m: &Match, s: usize) -> Option<u64> {
+        if m.gone.get(s).copied().unwrap_or(true) {
+            return None;
+        }
+        m.sides[s]
+            .iter()
+            .map(|p| self.member(p.member).and_then(|m| m.offline_since))
+            .collect::<Option<Vec<u64>>>()
+            .and_then(|since| since.into_iter().max())
+    }
+
+    /// Since when the member due to play side `s`'s next turn has been
+    /// offline, if a teammate is online to take the turn instead.
+    pub fn due_member_gone(&self, m: &Match, s: usize) -> Option<u64> {
+        if m.gone.get(s).copied().unwrap_or(true) {
+            return None;
+        }
+        let due = m.player(Side(s as u8))?;
+        let since = self.member(due.member)?.offline_since?;
+        m.sides[s]
+            .iter()
+            .any(|p| p.member != due.member && self.member(p.member).is_some_and(Member::online))
+            .then_some(since)
+    }
+}

@@ -1,0 +1,110 @@
+//! What the store keeps, as typed records. The room's state produces
+//! these (through `Write`s) and is rebuilt from them ([`SavedRoom`]).
+
+use rules::{Level, Outcome};
+use serde::{Deserialize, Serialize};
+
+use crate::games::{GameKind, GameOptions};
+use crate::protocol::Order;
+use crate::room::{AccountRef, Entry, GameId, MemberId, Player, TableId, TokenHash};
+
+/// A room's own row.
+#[derive(Clone, Debug)]
+pub struct RoomRow {
+    pub code: String,
+    pub options: GameOptions,
+    /// The creator's token hash: whoever says hello with it is host.
+    pub host: Option<TokenHash>,
+    pub autostart: bool,
+    /// Games started so far: the next is number `games_played + 1`.
+    pub games_played: u32,
+    /// The next member id to give out (ids are never reused).
+    pub next_member: u32,
+    /// The room's table.
+    pub table: TableId,
+}
+
+impl RoomRow {
+    pub fn game(&self) -> GameKind {
+        self.options.kind()
+    }
+}
+
+/// A member as stored: everything but their connections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberRow {
+    pub id: MemberId,
+    pub token: Option<TokenHash>,
+    pub name: Option<String>,
+    pub seat: Option<usize>,
+    pub host: bool,
+    pub computer: Option<Level>,
+    pub account: Option<AccountRef>,
+}
+
+/// A game in progress: how it started. Its moves are [`EntryRow`]s.
+#[derive(Clone, Debug)]
+pub struct LiveGame {
+    pub id: GameId,
+    pub table: TableId,
+    pub number: u32,
+    pub options: GameOptions,
+    pub sides: Vec<Vec<Player>>,
+    pub order: Order,
+    pub started_at: u64,
+}
+
+/// One entry of a live game's log, with the clocks and the team rotation
+/// as they stood right after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryRow {
+    pub game: GameId,
+    pub seq: u32,
+    pub entry: Entry,
+    /// Time left per side, as of this entry.
+    pub clock: Vec<u64>,
+    pub turn: Vec<usize>,
+}
+
+/// A finished game, for history.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    pub id: GameId,
+    pub room: String,
+    pub number: u32,
+    pub game: GameKind,
+    pub options: GameOptions,
+    /// Names per side, a team's joined by " + ".
+    pub players: Vec<String>,
+    pub moves: Vec<String>,
+    pub outcome: Outcome,
+    pub started_at: u64,
+    pub ended_at: u64,
+}
+
+/// A finished game as read back (options and outcome as JSON).
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub id: Option<String>,
+    pub room_code: String,
+    pub number: u32,
+    pub game: String,
+    pub options: serde_json::Value,
+    pub players: Vec<String>,
+    pub moves: Vec<String>,
+    pub outcome: serde_json::Value,
+    pub started_at: i64,
+    pub ended_at: i64,
+}
+
+/// Everything stored about a room, to bring it back as it was.
+#[derive(Clone, Debug)]
+pub struct SavedRoom {
+    pub room: RoomRow,
+    pub members: Vec<MemberRow>,
+    pub scores: Vec<crate::room::ScoreRow>,
+    /// Oldest first.
+    pub chat: Vec<crate::room::ChatLine>,
+    /// Games in progress with their logs, in order.
+    pub live: Vec<(LiveGame, Vec<EntryRow>)>,
+}
