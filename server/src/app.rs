@@ -178,7 +178,7 @@ async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response
     }
     match app.registry.store().room(&code).await {
         Ok(Some(record)) => Json(json!({
-            "code": record.code, "game": record.game, "options": record.options,
+            "code": record.code, "game": record.game(), "options": record.options,
             "players": 0, "spectators": 0,
         }))
         .into_response(),

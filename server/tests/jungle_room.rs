@@ -135,7 +135,7 @@ async fn an_illegal_jungle_move_is_refused_and_changes_nothing() {
     // Nothing changed: a newcomer's snapshot is the untouched start, and
     // the next legal move is the very next version.
     let (_newcomer, _, snap) = server.join(&t.code, None, None).await;
-    let m = &snap["room"]["match"];
+    let m = &snap["room"]["tables"][0]["match"];
     assert_eq!(m["moves"], json!([]));
     assert_eq!(m["state"]["to_move"], 0);
     assert_eq!(m["state"]["position"], Jungle::start().position_string());

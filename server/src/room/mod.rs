@@ -82,7 +82,7 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
             abandon_after_ms: config.abandon_after().as_millis() as u64,
             autostart_after_ms: config.autostart_after().as_millis() as u64,
             bot_budget_ms: config.bot_budget().as_millis() as u64,
-            max_members: RoomConfig::default().max_members,
+            max_members: config.max_members,
         },
         idle_after: config.idle_after(),
         public_url: config.public_url.clone(),
