@@ -16,7 +16,9 @@
 mod cmd;
 mod conn;
 mod event;
+mod fanout;
 mod ids;
+mod msg;
 mod play;
 mod registry;
 mod restore;
@@ -24,6 +26,7 @@ mod scores;
 mod state;
 mod table;
 mod task;
+mod think;
 mod timers;
 mod views;
 
@@ -38,12 +41,12 @@ pub use cmd::Hello;
 pub use conn::{close, Closer, Outbox};
 pub use event::{ChatLine, Effect, Entry, Event, MatchKind, Stamped, Write};
 pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, TokenHash};
+pub use msg::Attach;
 pub use play::Change;
 pub use registry::{Registry, RegistryError};
 pub use scores::{Person, ScoreRow};
 pub use state::{AccountRef, Countdown, Member, RoomConfig, RoomState, CHAT_HISTORY};
 pub use table::{Match, Player, Table};
-pub use task::Attach;
 pub use timers::Timer;
 
 use crate::games::{GameKind, GameOptions};

@@ -7,100 +7,37 @@
 //! they happened.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
-use tokio::sync::mpsc::error::TrySendError;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tracing::{debug, error, info, warn};
+use tracing::{debug, error, info};
 
 use super::cmd::Hello;
-use super::conn::{close, Closer, Conn, Outbox};
+use super::conn::{close, Conn};
 use super::event::{Effect, Write};
 use super::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
+pub(super) use super::msg::{drain, Attach, Exit, Msg, StoreFailed};
 use super::state::{AccountRef, RoomState};
+use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
-use crate::bots;
-use crate::protocol::{self, Code, Command, Refusal};
-use crate::store::{Account, Store};
-
-/// What the room's handle sends its task.
-pub(super) enum Msg {
-    Attach(Box<Attach>),
-    Detach {
-        conn: ConnId,
-    },
-    Command {
-        conn: ConnId,
-        id: i64,
-        command: Command,
-    },
-    Info {
-        reply: oneshot::Sender<RoomInfo>,
-    },
-    /// A computer's search finished (sent by the task to itself).
-    BotMove {
-        table: TableId,
-        think: u64,
-        result: Option<String>,
-    },
-    /// Close every connection and stop (the server is shutting down).
-    Shutdown {
-        done: oneshot::Sender<()>,
-    },
-}
-
-/// A connection said `hello`.
-pub struct Attach {
-    pub conn: ConnId,
-    pub id: i64,
-    pub token: Option<String>,
-    pub name: Option<String>,
-    pub outbox: Outbox,
-    pub closer: Closer,
-    pub base_url: String,
-    /// The account whose session the token is, `None` for guests.
-    pub account: Option<Account>,
-}
-
-/// Why the task ended.
-pub(super) enum Exit {
-    /// Nobody was here for the idle time: unloaded, reloaded on demand.
-    Idle,
-    Shutdown,
-    /// A store write failed: the state in memory may be ahead of the
-    /// store, so the room restarts from the store.
-    StoreFailed,
-}
-
-/// A computer's search in progress; dropping it cancels the search.
-struct Thinking {
-    id: u64,
-    cancel: Arc<AtomicBool>,
-}
-
-impl Drop for Thinking {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-}
+use crate::protocol::{self, Code, Refusal};
+use crate::store::Store;
 
 pub(super) struct RoomTask {
-    state: RoomState,
-    conns: HashMap<ConnId, Conn>,
+    pub(super) state: RoomState,
+    pub(super) conns: HashMap<ConnId, Conn>,
     store: Store,
     settings: RoomSettings,
-    own_inbox: mpsc::WeakSender<Msg>,
-    thinking: HashMap<TableId, Thinking>,
+    pub(super) own_inbox: mpsc::WeakSender<Msg>,
+    pub(super) thinking: HashMap<TableId, Thinking>,
     /// The room's time is wall-clock milliseconds at `epoch` plus the
     /// monotonic time since: it never jumps backwards.
     epoch: Instant,
     wall_at_epoch: u64,
-    empty_since: Instant,
+    pub(super) empty_since: Instant,
 }
 
 impl RoomTask {
@@ -124,7 +61,7 @@ impl RoomTask {
         }
     }
 
-    fn now(&self) -> u64 {
+    pub(super) fn now(&self) -> u64 {
         self.wall_at_epoch + self.epoch.elapsed().as_millis() as u64
     }
 
@@ -331,88 +268,6 @@ impl RoomTask {
         Ok(())
     }
 
-    /// Sends events and starts searches. A connection whose queue is full
-    /// is closed with a code (it resyncs when it reconnects), and the
-    /// members event that follows goes out the same way.
-    fn deliver(&mut self, mut effects: Vec<Effect>) {
-        while !effects.is_empty() {
-            let mut dropped = Vec::new();
-            for effect in effects.drain(..) {
-                match effect {
-                    Effect::Broadcast(stamped) => {
-                        let text = Utf8Bytes::from(json(&stamped));
-                        for (&conn, c) in &self.conns {
-                            if let Err(e) = c.outbox.try_send(text.clone()) {
-                                dropped.push((conn, e));
-                            }
-                        }
-                    }
-                    Effect::Think {
-                        table,
-                        think,
-                        game,
-                        level,
-                        budget_ms,
-                    } => self.start_thinking(table, think, *game, level, budget_ms),
-                    Effect::StopThinking { table } => {
-                        self.thinking.remove(&table);
-                    }
-                    Effect::Persist(_) => {
-                        warn!(room = %self.state.code, "a write after the transaction was ignored");
-                    }
-                }
-            }
-            let now = self.now();
-            for (conn, e) in dropped {
-                self.close_conn(conn, &e);
-                effects.extend(self.drop_conn(conn, now));
-            }
-        }
-    }
-
-    /// Sends one message to one connection, or closes it with a code.
-    fn send_to(&mut self, conn: ConnId, text: String) {
-        let Some(c) = self.conns.get(&conn) else {
-            return;
-        };
-        if let Err(e) = c.outbox.try_send(Utf8Bytes::from(text)) {
-            self.close_conn(conn, &e);
-            let effects = self.drop_conn(conn, self.now());
-            self.deliver(effects);
-        }
-    }
-
-    fn close_conn(&self, conn: ConnId, error: &TrySendError<Utf8Bytes>) {
-        let Some(c) = self.conns.get(&conn) else {
-            return;
-        };
-        if matches!(error, TrySendError::Full(_)) {
-            warn!(room = %self.state.code, conn = conn.0, "closing a connection whose send queue is full");
-            c.closer.close(
-                close::POLICY,
-                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-            );
-        }
-    }
-
-    /// Forgets a connection; the state hears that its member has one
-    /// connection fewer.
-    fn drop_conn(&mut self, conn: ConnId, now: u64) -> Vec<Effect> {
-        let Some(c) = self.conns.remove(&conn) else {
-            return Vec::new();
-        };
-        if self.conns.is_empty() {
-            self.empty_since = Instant::now();
-        }
-        self.state.disconnect(c.member, now)
-    }
-
-    fn close_all(&mut self, code: u16, reason: &str) {
-        for (_, c) in self.conns.drain() {
-            c.closer.close(code, reason);
-        }
-    }
-
     fn info(&self) -> RoomInfo {
         RoomInfo {
             code: self.state.code.clone(),
@@ -427,61 +282,9 @@ impl RoomTask {
             spectators: self.state.spectator_count(),
         }
     }
-
-    /// Starts the computer's search on a blocking thread, after taking one
-    /// of the server's search slots; the room never waits for it.
-    fn start_thinking(
-        &mut self,
-        table: TableId,
-        think: u64,
-        game: crate::games::AnyGame,
-        level: rules::Level,
-        budget_ms: u64,
-    ) {
-        let Some(bot) = bots::bot_for(game.kind()) else {
-            return;
-        };
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        let inbox = self.own_inbox.clone();
-        let budget = Duration::from_millis(budget_ms);
-        let seed: u64 = rand::random();
-        debug!(room = %self.state.code, think, level = level.name(), ?budget, "computer thinking");
-        let slots = bots::search_slots();
-        tokio::spawn(async move {
-            // Wait for a free core; a search cancelled meanwhile never starts.
-            let Ok(_slot) = slots.acquire_owned().await else {
-                return;
-            };
-            if flag.load(Ordering::Relaxed) {
-                return;
-            }
-            let result =
-                tokio::task::spawn_blocking(move || bot.choose(&game, level, budget, &flag, seed))
-                    .await
-                    .unwrap_or_else(|e| {
-                        warn!(error = %e, "computer search failed");
-                        None
-                    });
-            // The room may have closed meanwhile: then nobody is waiting.
-            if let Some(inbox) = inbox.upgrade() {
-                let _ = inbox
-                    .send(Msg::BotMove {
-                        table,
-                        think,
-                        result,
-                    })
-                    .await;
-            }
-        });
-        self.thinking.insert(table, Thinking { id: think, cancel });
-    }
 }
 
-/// A store write failed; the room must restart from the store.
-pub(super) struct StoreFailed;
-
-fn split(effects: Vec<Effect>) -> (Vec<Write>, Vec<Effect>) {
+pub(super) fn split(effects: Vec<Effect>) -> (Vec<Write>, Vec<Effect>) {
     let mut writes = Vec::new();
     let mut rest = Vec::new();
     for effect in effects {
@@ -493,23 +296,11 @@ fn split(effects: Vec<Effect>) -> (Vec<Write>, Vec<Effect>) {
     (writes, rest)
 }
 
-fn json(value: &impl Serialize) -> String {
+pub(super) fn json(value: &impl Serialize) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| {
         error!(error = %e, "could not serialise a message");
         String::from("{}")
     })
-}
-
-/// Messages that arrived while the room was closing: connections that
-/// attached too late are told to come back (the room reloads).
-fn drain(inbox: &mut mpsc::Receiver<Msg>) {
-    inbox.close();
-    while let Ok(msg) = inbox.try_recv() {
-        if let Msg::Attach(a) = msg {
-            a.closer
-                .close(close::TRY_AGAIN, "The room was reloading; reconnect.");
-        }
-    }
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

@@ -9,6 +9,7 @@
 
 mod accounts;
 pub mod records;
+mod rows;
 mod sqlite;
 
 use std::path::Path;

@@ -1,0 +1,99 @@
+use super::*;
+use serde_json::json;
+
+fn setup(kind: GameKind, options: Value) -> Result<(GameOptions, AnyGame), String> {
+    let options = GameOptions::parse(kind, &options)?;
+    let game = AnyGame::new(&options).map_err(|e| e.to_string())?;
+    Ok((options, game))
+}
+
+#[test]
+fn jungle_rooms_take_the_clock_presets_only() {
+    let (options, game) = setup(GameKind::Jungle, json!({"clock": [5, 3]})).unwrap();
+    assert_eq!(game.sides(), 2);
+    assert_eq!(
+        game.time_control(),
+        TimeControl::Clock {
+            minutes: 5,
+            increment: 3
+        }
+    );
+    assert_eq!(options.to_json()["clock"], json!([5, 3]));
+    assert!(setup(GameKind::Jungle, json!({"clock": [4, 4]})).is_err());
+    assert!(setup(GameKind::Jungle, json!({"width": 9})).is_err());
+    let (_, plain) = setup(GameKind::Jungle, Value::Null).unwrap();
+    assert_eq!(plain.time_control(), TimeControl::Unlimited);
+    assert_eq!(plain.legal().len(), 24);
+}
+
+#[test]
+fn a_jungle_move_is_read_from_its_notation() {
+    let (_, mut game) = setup(GameKind::Jungle, Value::Null).unwrap();
+    assert_eq!(game.play(" 8 a3-a4 ").unwrap(), "8 a3-a4");
+    assert_eq!(game.to_move(), Some(Side(1)));
+    let err = game.play("8 a4-a5").unwrap_err();
+    assert!(
+        matches!(err, MoveError::Jungle(_)),
+        "a typed rule error: {err:?}"
+    );
+    assert!(matches!(
+        game.play("elephant to the moon").unwrap_err(),
+        MoveError::Notation(_)
+    ));
+    assert_eq!(serde_json::to_value(&game).unwrap()["last_move"], "8 a3-a4");
+}
+
+#[test]
+fn unknown_games_are_refused_by_name() {
+    let err = GameKind::parse("chess").unwrap_err();
+    assert!(err.contains("crossyray, quoridor, jungle"), "{err}");
+    assert_eq!(GameKind::parse("quoridor"), Ok(GameKind::Quoridor));
+    assert_eq!(
+        serde_json::to_value(GameKind::CrossyRay).unwrap(),
+        "crossyray"
+    );
+}
+
+#[test]
+fn quoridor_modes_set_the_seats_and_never_reach_the_engine() {
+    let (ffa, _) = setup(GameKind::Quoridor, json!({"players": 4, "size": 11})).unwrap();
+    assert_eq!(ffa.seating(), Seating::PerSide(4));
+    assert_eq!(ffa.to_json()["mode"], "ffa");
+    assert_eq!(ffa.to_json()["size"], 11);
+    let (teams, game) = setup(GameKind::Quoridor, json!({"mode": "teams", "players": 6})).unwrap();
+    assert_eq!(teams.seating(), Seating::Teams);
+    assert_eq!(teams.seating().seats(), 8);
+    assert_eq!(game.sides(), 2);
+    assert_eq!(teams.to_json()["players"], 2);
+    assert_eq!(teams.to_json()["mode"], "teams");
+    assert_eq!(
+        GameOptions::parse(GameKind::Quoridor, &teams.to_json()).unwrap(),
+        teams,
+        "stored options read back the same"
+    );
+    assert!(setup(GameKind::Quoridor, json!({"mode": "knockout"})).is_err());
+    assert!(setup(GameKind::Quoridor, json!({"colour": "red"})).is_err());
+    assert!(setup(GameKind::Quoridor, json!([1])).is_err());
+    assert_eq!(
+        setup(GameKind::Quoridor, Value::Null)
+            .unwrap()
+            .1
+            .time_control(),
+        TimeControl::PerMove { seconds: 30 }
+    );
+}
+
+#[test]
+fn a_win_scores_one_except_in_quoridor() {
+    let (_, mut jungle) = setup(GameKind::Jungle, Value::Null).unwrap();
+    assert_eq!(jungle.points(), None);
+    jungle.play("8 a3-a4").unwrap();
+    jungle.play("8 g7-g6").unwrap();
+    jungle.forfeit(Side(1), EndReason::Resign);
+    assert_eq!(jungle.points(), Some(vec![1, 0]));
+    let (_, mut q) = setup(GameKind::Quoridor, Value::Null).unwrap();
+    q.play("e2").unwrap();
+    q.play("e8").unwrap();
+    q.forfeit(Side(0), EndReason::Resign);
+    assert_eq!(q.points(), Some(vec![0, 10]));
+}

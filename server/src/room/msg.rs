@@ -1,0 +1,73 @@
+//! The messages a room's task receives, and how it ends.
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::conn::{close, Closer, Outbox};
+use super::ids::{ConnId, TableId};
+use super::RoomInfo;
+use crate::protocol::Command;
+use crate::store::Account;
+
+/// What the room's handle sends its task.
+pub(super) enum Msg {
+    Attach(Box<Attach>),
+    Detach {
+        conn: ConnId,
+    },
+    Command {
+        conn: ConnId,
+        id: i64,
+        command: Command,
+    },
+    Info {
+        reply: oneshot::Sender<RoomInfo>,
+    },
+    /// A computer's search finished (sent by the task to itself).
+    BotMove {
+        table: TableId,
+        think: u64,
+        result: Option<String>,
+    },
+    /// Close every connection and stop (the server is shutting down).
+    Shutdown {
+        done: oneshot::Sender<()>,
+    },
+}
+
+/// A connection said `hello`.
+pub struct Attach {
+    pub conn: ConnId,
+    pub id: i64,
+    pub token: Option<String>,
+    pub name: Option<String>,
+    pub outbox: Outbox,
+    pub closer: Closer,
+    pub base_url: String,
+    /// The account whose session the token is, `None` for guests.
+    pub account: Option<Account>,
+}
+
+/// Why the task ended.
+pub(super) enum Exit {
+    /// Nobody was here for the idle time: unloaded, reloaded on demand.
+    Idle,
+    Shutdown,
+    /// A store write failed: the state in memory may be ahead of the
+    /// store, so the room restarts from the store.
+    StoreFailed,
+}
+
+/// A store write failed; the room must restart from the store.
+pub(super) struct StoreFailed;
+
+/// Messages that arrived while the room was closing: connections that
+/// attached too late are told to come back (the room reloads).
+pub(super) fn drain(inbox: &mut mpsc::Receiver<Msg>) {
+    inbox.close();
+    while let Ok(msg) = inbox.try_recv() {
+        if let Msg::Attach(a) = msg {
+            a.closer
+                .close(close::TRY_AGAIN, "The room was reloading; reconnect.");
+        }
+    }
+}

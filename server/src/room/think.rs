@@ -1,0 +1,83 @@
+//! Where the computer thinks: on a blocking thread, after taking one of the
+//! server's search slots (one per core), never on the room's task. The
+//! result comes back into the room's own inbox as a message naming its
+//! search; the state ignores a search it no longer waits for.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tracing::{debug, warn};
+
+use super::ids::TableId;
+use super::task::Msg;
+use crate::bots;
+use crate::games::AnyGame;
+
+/// A computer's search in progress; dropping it cancels the search.
+pub(super) struct Thinking {
+    pub id: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Starts search `think` for `table`; its move arrives as
+/// [`Msg::BotMove`] unless the search is dropped first.
+pub(super) fn start(
+    room: &str,
+    inbox: mpsc::WeakSender<Msg>,
+    table: TableId,
+    think: u64,
+    game: AnyGame,
+    level: rules::Level,
+    budget_ms: u64,
+) -> Thinking {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let budget = Duration::from_millis(budget_ms);
+    let seed: u64 = rand::random();
+    debug!(
+        room,
+        think,
+        level = level.name(),
+        ?budget,
+        "computer thinking"
+    );
+    let slots = bots::search_slots();
+    tokio::spawn(async move {
+        let Some(bot) = bots::bot_for(game.kind()) else {
+            return;
+        };
+        // Wait for a free core; a search cancelled meanwhile never starts.
+        let Ok(_slot) = slots.acquire_owned().await else {
+            return;
+        };
+        if flag.load(Ordering::Relaxed) {
+            return;
+        }
+        let result =
+            tokio::task::spawn_blocking(move || bot.choose(&game, level, budget, &flag, seed))
+                .await
+                .unwrap_or_else(|e| {
+                    warn!(error = %e, "computer search failed");
+                    None
+                });
+        // The room may have closed meanwhile: then nobody is waiting.
+        if let Some(inbox) = inbox.upgrade() {
+            let _ = inbox
+                .send(Msg::BotMove {
+                    table,
+                    think,
+                    result,
+                })
+                .await;
+        }
+    });
+    Thinking { id: think, cancel }
+}
