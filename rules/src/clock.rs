@@ -18,9 +18,62 @@
 //! assert_eq!(clock.deadline(), Some(10_000 + 180_000));
 //! ```
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::game::{Side, TimeControl};
+
+/// A chess clock a host picks for CrossyRay or Jungle: `minutes` to start
+/// with and `increment` seconds added after each move (only the
+/// [`CLOCK_PRESETS`](crate::game::CLOCK_PRESETS) are offered).
+///
+/// One form on the wire for every game: written `{"minutes":3,"increment":2}`;
+/// read from that or from the short `[3, 2]`.
+///
+/// ```
+/// use rules::clock::ClockSetting;
+/// let long: ClockSetting = serde_json::from_str(r#"{"minutes":5,"increment":3}"#).unwrap();
+/// let short: ClockSetting = serde_json::from_str("[5, 3]").unwrap();
+/// assert_eq!(long, short);
+/// assert_eq!(serde_json::to_string(&short).unwrap(), r#"{"minutes":5,"increment":3}"#);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ClockSetting {
+    pub minutes: u32,
+    pub increment: u32,
+}
+
+impl ClockSetting {
+    pub fn pair(self) -> (u32, u32) {
+        (self.minutes, self.increment)
+    }
+}
+
+impl<'de> Deserialize<'de> for ClockSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockSetting, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Object {
+            minutes: u32,
+            increment: u32,
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wire {
+            Pair(u32, u32),
+            Object(Object),
+        }
+        let wire = Wire::deserialize(d).map_err(|_| {
+            serde::de::Error::custom(
+                "a clock is {\"minutes\":M,\"increment\":S} (or [M, S]) or null",
+            )
+        })?;
+        let (minutes, increment) = match wire {
+            Wire::Pair(m, i) => (m, i),
+            Wire::Object(o) => (o.minutes, o.increment),
+        };
+        Ok(ClockSetting { minutes, increment })
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {

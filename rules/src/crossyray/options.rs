@@ -39,14 +39,7 @@ impl Default for Options {
     }
 }
 
-/// A chess clock per player: `minutes` to start with and `increment`
-/// seconds added after each move. Only the presets in
-/// [`CLOCK_PRESETS`] (3+2, 5+3, 10+5, 15+10) are accepted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ClockSetting {
-    pub minutes: u32,
-    pub increment: u32,
-}
+pub use crate::clock::ClockSetting;
 
 /// Smallest and largest board side (RULES.md §1 Decision).
 pub const SIZE_LIMITS: std::ops::RangeInclusive<u32> = 5..=25;

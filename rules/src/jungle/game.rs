@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::ClockSetting;
+
 use super::error::PlayError;
 use super::history::{History, NO_CAPTURE_LIMIT, REPETITION_LIMIT};
 use super::moves::Move;
@@ -16,14 +18,15 @@ use crate::game::{
 
 /// What a host picks before a Jungle game.
 ///
-/// Serialized as `{"clock": [minutes, increment] | null, "start": "<position string>" | null}`;
-/// both fields may be left out.
+/// Serialized as `{"clock": {"minutes": M, "increment": S} | null, "start":
+/// "<position string>" | null}` (the clock is also read as `[M, S]`); both
+/// fields may be left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Minutes and increment seconds per move: one of
     /// [`CLOCK_PRESETS`] (3+2, 5+3, 10+5, 15+10), or `None` for no clock.
-    pub clock: Option<(u32, u32)>,
+    pub clock: Option<ClockSetting>,
     /// A position string to start from instead of the usual start
     /// (see [`Setup`]).
     pub start: Option<String>,
@@ -220,15 +223,15 @@ impl Game for Jungle {
 
     fn new(options: &Options) -> Result<Jungle, SetupError> {
         if let Some(clock) = options.clock {
-            if !CLOCK_PRESETS.contains(&clock) {
+            if !CLOCK_PRESETS.contains(&clock.pair()) {
                 let presets: Vec<String> = CLOCK_PRESETS
                     .iter()
                     .map(|(m, i)| format!("{m}+{i}"))
                     .collect();
                 return Err(SetupError(format!(
                     "the clock {}+{} is not offered: pick one of {} or no clock",
-                    clock.0,
-                    clock.1,
+                    clock.minutes,
+                    clock.increment,
                     presets.join(", ")
                 )));
             }
@@ -267,7 +270,7 @@ impl Game for Jungle {
 
     fn time_control(&self) -> TimeControl {
         match self.options.clock {
-            Some((minutes, increment)) => TimeControl::Clock { minutes, increment },
+            Some(ClockSetting { minutes, increment }) => TimeControl::Clock { minutes, increment },
             None => TimeControl::Unlimited,
         }
     }

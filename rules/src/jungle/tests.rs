@@ -3,6 +3,8 @@
 
 use proptest::prelude::*;
 
+use crate::clock::ClockSetting;
+
 use super::*;
 use crate::game::{self as api, EndReason, Game, Outcome, Side, TimeControl, TimeoutEffect};
 
@@ -424,7 +426,10 @@ fn den_entry_on_hundredth_move_wins() {
 fn clock_presets_are_accepted_and_others_refused() {
     for (m, i) in api::CLOCK_PRESETS {
         let game = Jungle::new(&Options {
-            clock: Some((m, i)),
+            clock: Some(ClockSetting {
+                minutes: m,
+                increment: i,
+            }),
             start: None,
         })
         .unwrap();
@@ -437,7 +442,10 @@ fn clock_presets_are_accepted_and_others_refused() {
         );
     }
     let e = Jungle::new(&Options {
-        clock: Some((4, 2)),
+        clock: Some(ClockSetting {
+            minutes: 4,
+            increment: 2,
+        }),
         start: None,
     })
     .unwrap_err();
@@ -736,7 +744,10 @@ fn json_view_has_the_documented_fields() {
 #[test]
 fn json_outcome_and_options_use_their_wire_names() {
     let mut game = Jungle::new(&Options {
-        clock: Some((5, 3)),
+        clock: Some(ClockSetting {
+            minutes: 5,
+            increment: 3,
+        }),
         start: None,
     })
     .unwrap();
@@ -748,12 +759,12 @@ fn json_outcome_and_options_use_their_wire_names() {
     );
     assert_eq!(
         json["options"],
-        serde_json::json!({"clock": [5, 3], "start": null})
+        serde_json::json!({"clock": {"minutes": 5, "increment": 3}, "start": null})
     );
     let options: Options = serde_json::from_str("{}").unwrap();
     assert_eq!(options, Options::default());
     let options: Options = serde_json::from_str(r#"{"clock": [3, 2]}"#).unwrap();
-    assert_eq!(options.clock, Some((3, 2)));
+    assert_eq!(options.clock.map(ClockSetting::pair), Some((3, 2)));
     assert!(serde_json::from_str::<Options>(r#"{"clok": [3, 2]}"#).is_err());
     let back: Jungle = serde_json::from_value(json).unwrap();
     assert_eq!(back, game);

@@ -37,7 +37,6 @@ mod tt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-
 pub use eval::{Eval, EvalParams};
 pub use rng::Rng;
 pub use search::{Limits, SearchResult, Searcher, INF, WIN, WIN_BOUND};

@@ -1,6 +1,7 @@
 //! The bot's promises at every level: legal moves, den entry in one found,
 //! an immediate loss avoided. Budgets are tiny so the suite stays fast.
 
+use serde::Deserialize;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
