@@ -8,7 +8,7 @@
 import { t, initI18n, onLangChange } from './i18n.js';
 import { storedToken, storeToken, storedName, storeName, RoomSocket, TOKEN_KEY } from './socket.js';
 import {
-  fillOptionSelects, readOptionSelects, showGameFields, clockText, clockKey, CLOCKS, DEFAULT_OPTIONS,
+  fillOptionSelects, readOptionSelects, showGameFields, clockText, clockKey, clockSetting, CLOCKS, DEFAULT_OPTIONS,
 } from './options.js';
 import { LEVELS, SIDES, soloSeats } from './solo.js';
 
@@ -63,6 +63,20 @@ async function createRoom(e) {
   }
 }
 
+/**
+ * A refusal of POST /api/rooms in the page's language: `429 rate_limited`
+ * (too many rooms from this address; Retry-After says when to come back)
+ * and `413 too_large` in our words, anything else in the server's.
+ */
+function roomError(data, res) {
+  if (data?.error === 'rate_limited') {
+    const s = Number(res.headers.get('Retry-After'));
+    return s > 0 ? t('home.error.rate_limited', { s }) : t('account.error.rate_limited');
+  }
+  if (data?.error === 'too_large' || res.status === 413) return t('home.error.too_large');
+  return data?.message || `${res.status} ${res.statusText}`;
+}
+
 /** POST /api/rooms; keeps the token. Returns {code} or {error}. */
 async function postRoom(game, options) {
   const body = { game, options };
@@ -74,7 +88,7 @@ async function postRoom(game, options) {
     body: JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) return { error: data.message || `${res.status} ${res.statusText}` };
+  if (!res.ok) return { error: roomError(data, res) };
   storeToken(data.token);
   return data;
 }
@@ -138,8 +152,7 @@ async function playComputer(e) {
   button.disabled = true;
   button.textContent = t('home.creating');
   try {
-    const clock = $('solo-clock').value === 'off' ? null : $('solo-clock').value.split('+').map(Number);
-    const data = await postRoom($('solo-game').value, { clock });
+    const data = await postRoom($('solo-game').value, { clock: clockSetting($('solo-clock').value) });
     if (data.error) {
       showError(err, data.error);
       return;

@@ -2,9 +2,10 @@
 // and the room page (the host edits options, or switches game, between
 // games). Wire formats (docs/PROTOCOL.md):
 //   CrossyRay {"width":9,"height":7,"clock":null | {"minutes":3,"increment":2}}
-//   Jungle    {"clock":null | [3,2]}
+//   Jungle    {"clock":null | {"minutes":3,"increment":2}}
 //   Quoridor  {"mode":"ffa"|"teams","goal":"edge"|"centre","size":9|11|13,
 //              "players":2..8,"walls":"auto"|n,"turn_seconds":15..90}
+// A clock is sent in that one form and read in it or as [3,2].
 // A form has a game select, width and height selects (CrossyRay only; their
 // labels carry data-game="crossyray" and are hidden for other games), a
 // clock select (CrossyRay and Jungle) and Quoridor's selects (mode, goal,
@@ -142,11 +143,17 @@ export function readOptionSelects(selects) {
     };
     return { game: name, options };
   }
-  const pair = clock.value === 'off' ? null : clock.value.split('+').map(Number);
-  if (name === 'jungle') return { game: name, options: { clock: pair } };
+  const c = clockSetting(clock.value);
+  if (name === 'jungle') return { game: name, options: { clock: c } };
   const w = Number(width.value);
   const h = Number(height.value);
   if (w === h) return { error: t('options.square') };
-  const c = pair ? { minutes: pair[0], increment: pair[1] } : null;
   return { game: name, options: { width: w, height: h, clock: c } };
+}
+
+/** A clock select's value ('off', '3+2') as the options' clock: null or {minutes, increment}. */
+export function clockSetting(key) {
+  if (!key || key === 'off') return null;
+  const [minutes, increment] = key.split('+').map(Number);
+  return { minutes, increment };
 }

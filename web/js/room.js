@@ -1,9 +1,12 @@
 // The room page (/r/CODE): one WebSocket to the room (socket.js), a model
 // that is replaced by every snapshot and patched by every event, and a
-// render() that draws the whole page from that model. The board is the
-// renderer of the room's game (crossyray/board.js or jungle/board.js, the
-// same small surface), fed the latest match object; it is rebuilt when the
-// host switches the room to another game.
+// render() that draws the whole page from that model. A room owns one or
+// more tables, each with its own match; the page shows one of them (see
+// tables.js: where the viewer plays, else the first) and keeps the others
+// up to date in the model only. The board is the renderer of the room's
+// game (crossyray/board.js or jungle/board.js, the same small surface), fed
+// the shown table's latest match object; it is rebuilt when the host
+// switches the room to another game.
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { RoomSocket, storeName } from './socket.js';
@@ -13,6 +16,7 @@ import { createBoard as createJungleBoard } from './jungle/board.js';
 import { createBoard as createQuoridorBoard } from './quoridor/board.js';
 import { colorOf, sideOf } from './quoridor/state.js';
 import { LEVELS } from './solo.js';
+import { tableById, shownTableId, applyMatchEvent } from './tables.js';
 
 /** Renderers by game name; each has createBoard(el, {onMove, onNotice}). */
 const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard, quoridor: createQuoridorBoard };
@@ -45,6 +49,7 @@ function roomCode() {
 
 const code = roomCode();
 const model = { you: null, room: null };
+let tableId = null; // the table this page shows (tables.js: shownTableId)
 let socket = null;
 let board = null;
 let boardGame = null;
@@ -53,6 +58,7 @@ let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performan
 let countdownBase = null; // {remaining: ms, paused, at: performance.now()} while an auto-start countdown runs
 let resignArmed = null;
 let conn = { state: 'connecting', at: 0 };
+let refusal = null; // the room refused the hello (room_full): the socket stopped
 let editingName = false;
 
 // ---------------------------------------------------------------- helpers
@@ -61,8 +67,18 @@ function me() {
   return model.room?.members.find((m) => m.id === model.you?.member) ?? null;
 }
 
+/** The table this page shows, or null. */
+function table() {
+  return tableById(model.room?.tables, tableId);
+}
+
 function match() {
-  return model.room?.match ?? null;
+  return table()?.match ?? null;
+}
+
+/** The `table` field of a command about the shown table's game. */
+function atTable() {
+  return tableId ? { table: tableId } : {};
 }
 
 function gameRunning() {
@@ -102,12 +118,19 @@ export function toast(text, kind = 'error', code = null) {
   while (box.children.length > 4) box.firstChild.remove();
 }
 
+/** An error in the page's language when we have words for its code, else as the server said it. */
+function errorText(err) {
+  const key = `error.${err.code}`;
+  const text = t(key);
+  return text !== key ? text : err.message || String(err);
+}
+
 /** Send a command; errors from the server become toasts. */
 async function command(type, fields) {
   try {
     return await socket.send(type, fields);
   } catch (err) {
-    toast(err.message || String(err), 'error', err.code ?? null);
+    toast(errorText(err), 'error', err.code ?? null);
     throw err;
   }
 }
@@ -155,6 +178,7 @@ function renderConn() {
   const s = $('conn-status');
   s.dataset.state = conn.state;
   if (conn.state === 'online') s.textContent = t('conn.online');
+  else if (conn.state === 'refused') s.textContent = t('conn.refused');
   else if (conn.state === 'offline') {
     const secs = Math.max(0, Math.ceil((conn.at - Date.now()) / 1000));
     s.textContent = secs > 0 ? t('conn.offline', { s: secs }) : t('conn.reconnecting');
@@ -302,10 +326,21 @@ function renderScores() {
     return;
   }
   const head = el('tr', {}, ...['scores.name', 'scores.points', 'scores.wins', 'scores.draws', 'scores.losses'].map((k) => el('th', { scope: 'col', text: t(k) })));
-  const body = rows.map((r) => el('tr', {},
-    el('td', { text: r.name }), el('td', { text: String(r.points) }),
-    el('td', { text: String(r.wins) }), el('td', { text: String(r.draws) }), el('td', { text: String(r.losses) })));
+  // A row is a person's (their account, else their member): two guests
+  // with the same name have a row each.
+  const body = rows.map((r) => {
+    const who = el('td', {}, r.name);
+    if (r.account) who.append(' ', accountBadge(r, null));
+    const attrs = { 'data-testid': 'score-row', class: isMine(r) ? 'you' : null, dataset: { account: r.account ?? '', member: r.member ?? '' } };
+    return el('tr', attrs, who, el('td', { text: String(r.points) }),
+      el('td', { text: String(r.wins) }), el('td', { text: String(r.draws) }), el('td', { text: String(r.losses) }));
+  });
   box.replaceChildren(el('table', { class: 'scores' }, el('thead', {}, head), el('tbody', {}, ...body)));
+}
+
+/** Whether a scoreboard row is the viewer's: by account when it has one, else by member. */
+function isMine(row) {
+  return row.account ? row.account === model.you?.account : row.member === model.you?.member;
 }
 
 function renderChat() {
@@ -538,8 +573,8 @@ function renderMoves() {
   const moves = m?.moves ?? [];
   $('move-count').textContent = String(moves.length);
   const list = $('moves');
-  if (list.children.length === moves.length && list.dataset.match === String(m?.number ?? '')) return;
-  list.dataset.match = String(m?.number ?? '');
+  if (list.children.length === moves.length && list.dataset.match === (m?.id ?? '')) return;
+  list.dataset.match = m?.id ?? '';
   const sideOfMove = (i) => m?.move_sides?.[i] ?? i % 2;
   const swatchOf = (side) => (model.room?.game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`);
   list.replaceChildren(...moves.map((mv, i) => el('li', { class: swatchOf(sideOfMove(i)), 'data-testid': 'move', 'data-side': String(sideOfMove(i)), text: mv })));
@@ -554,7 +589,7 @@ function renderBoard() {
     container.className = 'board';
     const create = RENDERERS[game] ?? createCrossyRayBoard;
     board = create(container, {
-      onMove: (move) => command('move', { move }),
+      onMove: (move) => command('move', { move, ...atTable() }),
       onNotice: (kind, where) => toast(kind === 'not_your_turn' ? t('board.not_your_turn') : t('board.not_legal', { cell: where }), 'info'),
     });
     boardGame = game;
@@ -603,7 +638,9 @@ function onSnapshot(msg) {
   model.you = msg.you;
   model.room = msg.room;
   model.room.chat = (model.room.chat ?? []).slice(-CHAT_KEEP);
-  setClockFrom(model.room.match);
+  model.room.tables ??= [];
+  tableId = shownTableId(model.room.tables, model.you, tableId);
+  setClockFrom(match());
   setCountdownFrom(model.room.autostart);
   $('loading').hidden = true;
   $('room-main').hidden = false;
@@ -621,15 +658,20 @@ function onEvent(ev) {
       if (mine) model.you = { ...model.you, name: mine.name, host: mine.host };
       break;
     }
-    case 'match':
-      room.match = ev.match;
-      setClockFrom(ev.match);
-      if (ev.kind === 'start') {
+    case 'match': {
+      applyMatchEvent(room.tables, ev);
+      const shown = tableId;
+      tableId = shownTableId(room.tables, model.you, tableId);
+      // Another table's game is kept in the model, not shown.
+      if (ev.table !== tableId && tableId === shown) return;
+      setClockFrom(match());
+      if (ev.kind === 'start' && ev.table === tableId) {
         // A new game ends any countdown.
         room.autostart = { ...(room.autostart ?? {}), remaining_ms: null, paused: false };
         setCountdownFrom(null);
       }
       break;
+    }
     case 'autostart':
       room.autostart = ev.autostart;
       setCountdownFrom(ev.autostart);
@@ -710,7 +752,7 @@ function wireForms() {
       return;
     }
     disarmResign();
-    command('resign').catch(() => {});
+    command('resign', atTable()).catch(() => {});
   });
 
   $('copy-link').addEventListener('click', async () => {
@@ -802,7 +844,13 @@ async function init() {
     onSnapshot,
     onEvent,
     onError(err) {
-      toast(err.message || String(err), 'error', err.code ?? null);
+      toast(errorText(err), 'error', err.code ?? null);
+    },
+    onRefused(err) {
+      refusal = err;
+      conn = { state: 'refused', at: 0 };
+      renderConn();
+      renderRefused();
     },
   });
   socket.connect();
@@ -812,6 +860,12 @@ async function init() {
     tickCountdown();
     if (conn.state === 'offline') renderConn();
   }, 100);
+  $('refused-retry').addEventListener('click', () => {
+    refusal = null;
+    renderRefused();
+    $('loading').hidden = false;
+    socket.reopen();
+  });
   window.addEventListener('online', () => socket.reconnectNow());
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') socket.reconnectNow();
@@ -820,8 +874,19 @@ async function init() {
     fillOptionSelects(optionSelects());
     fillStartOrder();
     renderConn();
+    renderRefused();
     render();
   });
+}
+
+/** The room refused this browser (it is full): say so instead of retrying forever. */
+function renderRefused() {
+  $('refused').hidden = !refusal;
+  $('refused-text').textContent = refusal ? errorText(refusal) : '';
+  if (refusal) {
+    $('loading').hidden = true;
+    $('room-main').hidden = true;
+  }
 }
 
 function showNotFound() {

@@ -6,6 +6,15 @@
 // send() returns a promise that settles on that answer. Room events carry
 // `v`, increasing by one; a gap means we missed something, and since only
 // a fresh `hello` brings a `snapshot`, the cure is to reconnect.
+//
+// The server closes a socket with a code and a reason rather than drop a
+// message: 1008 (the send queue overflowed, or the room refused the
+// hello), 1009 (frame too big), 1007 (not UTF-8), 1011 (the room restarted
+// after an internal error), 1012 (the server is restarting), 1013 (the
+// room is reloading). Whatever the code, the client reconnects with
+// backoff and resyncs from the snapshot that follows `hello`. Only a hello
+// refused with `room_full` stops it: reconnecting would be refused again,
+// so the page is told (onRefused) and may reopen() when the person asks.
 
 export const TOKEN_KEY = 'bg.token';
 export const NAME_KEY = 'bg.name';
@@ -42,9 +51,10 @@ export class RoomSocket {
    * @param {object} handlers
    *   onSnapshot(msg)  a full snapshot: replace everything
    *   onEvent(msg)     a room event in version order
-   *   onStatus(status, info)  'connecting' | 'online' | 'offline' ({retryInMs})
+   *   onStatus(status, info)  'connecting' | 'online' | 'offline' ({retryInMs, at, code, reason})
    *   onError(err)     an error not tied to a pending command (id null)
    *   onHello(ack)     the hello ack: {token, member}
+   *   onRefused(err)   the hello was refused for good (`room_full`); the socket stopped
    *   messages         { disconnected, timeout } texts for local errors
    */
   constructor(code, handlers) {
@@ -97,6 +107,15 @@ export class RoomSocket {
             if (this.ws === ws) this.resync();
             return;
           }
+          if (err.code === 'room_full') {
+            // Refused at the door: trying again at once would only be refused again.
+            if (this.ws !== ws) return;
+            this.close();
+            this.h.onRefused?.(err);
+            return;
+          }
+          // A socket closed before the answer: the status says so, and it reconnects.
+          if (err.code === 'disconnected') return;
           this.h.onError?.(err);
         },
       );
@@ -105,11 +124,13 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       this.onMessage(e.data);
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (e) => {
+      // Any code, the server's (1008, 1011, 1012, 1013, …) or the network's:
+      // reconnect and resync from a fresh snapshot.
       if (this.ws !== ws) return;
       this.ws = null;
       this.failPending();
-      this.scheduleReconnect();
+      this.scheduleReconnect({ code: e.code, reason: e.reason });
     });
     ws.addEventListener('error', () => {
       // A 'close' event always follows; reconnection is handled there.
@@ -190,13 +211,13 @@ export class RoomSocket {
     this.connect();
   }
 
-  scheduleReconnect() {
+  scheduleReconnect(why = {}) {
     if (this.closed || this.retryTimer) return;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt);
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
     this.ready = false;
-    this.h.onStatus?.('offline', { retryInMs: delay, at: Date.now() + delay });
+    this.h.onStatus?.('offline', { retryInMs: delay, at: Date.now() + delay, ...why });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect();
@@ -208,6 +229,13 @@ export class RoomSocket {
     if (this.closed || this.ws) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.connect();
+  }
+
+  /** Start again after close() or a refusal (the person asked to retry). */
+  reopen() {
+    this.closed = false;
+    this.attempt = 0;
     this.connect();
   }
 

@@ -1,0 +1,370 @@
+// Browser test of the room protocol's edges, against the real server:
+// tables (the snapshot's `room.tables`, `match` events and commands name
+// their table), the close codes the server ends a socket with (the page
+// reconnects and resyncs whatever the code), a room that refuses a
+// newcomer (`room_full`: the page says so instead of retrying forever),
+// and the home page's words for a refused room creation (413, 429).
+//
+// The site runs with --max-members 2 (a third person is refused) and
+// --room-every-secs 600 (room creations used up stay used up).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, startSite, STEP_MS } from './harness.mjs';
+
+let site;
+let base;
+const pageErrors = [];
+
+before(async () => {
+  site = await startSite({ tag: 'protocol', args: ['--max-members', '2', '--room-every-secs', '600'], pageErrors });
+  ({ base } = site);
+});
+
+after(() => site?.stop());
+
+// ---------------------------------------------------------------- helpers
+
+const newPage = (label, options) => site.newPage(label, options);
+
+/** Every JSON frame the page's sockets send and receive, in order. */
+function recordFrames(page) {
+  const frames = { sent: [], received: [] };
+  const parse = (f) => { try { return JSON.parse(f.payload.toString()); } catch { return null; } };
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => frames.sent.push(parse(f)));
+    ws.on('framereceived', (f) => frames.received.push(parse(f)));
+  });
+  return frames;
+}
+
+async function waitOnline(page) {
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector('[data-testid="board"] svg g');
+}
+
+async function createRoom(page) {
+  await page.goto(`${base}/`);
+  await byId(page, 'create-room').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await waitOnline(page);
+  return new URL(page.url()).pathname.slice(3);
+}
+
+async function join(page, code) {
+  await page.goto(`${base}/r/${code}`);
+  await waitOnline(page);
+}
+
+/** Names the page's person and sits them in `seat`. */
+async function seat(page, name, seat) {
+  await byId(page, 'name-input').fill(name);
+  await byId(page, 'name-save').click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n), name);
+  await byId(page, `sit-${seat}`).click();
+  await page.waitForFunction(([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n, [seat, name]);
+}
+
+const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
+
+async function waitPly(page, n) {
+  await page.waitForFunction((k) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(k), n);
+}
+
+/** If `page`'s board offers a move, clicks its first marked target; returns the move or null. */
+async function playIfMyTurn(page) {
+  const target = page.locator('[data-testid="board"][data-my-turn="true"] [data-legal="true"]').first();
+  if (!(await target.count())) return null;
+  const move = await target.getAttribute('data-target');
+  await target.click();
+  return move;
+}
+
+/** The player whose board offers the move plays its first marked target; returns the move. */
+async function playOne(players) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    for (const page of players) {
+      const move = await playIfMyTurn(page);
+      if (move) return move;
+    }
+    if (Date.now() > deadline) throw new Error('no player has the move');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function assertNoPageErrors() {
+  assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
+}
+
+// ---------------------------------------------------------------- tests
+
+test('the page shows the snapshot\'s table, follows its match events and names it in moves and resignations', { timeout: 90_000 }, async () => {
+  const host = await newPage('tables-host');
+  const frames = recordFrames(host);
+  const code = await createRoom(host);
+  const snapshot = frames.received.find((m) => m?.type === 'snapshot');
+  assert.ok(snapshot, 'the host got a snapshot');
+  assert.equal(snapshot.room.match, undefined, 'the room has no `match` of its own any more');
+  assert.equal(snapshot.room.tables.length, 1, 'an ordinary room has one table');
+  const [table] = snapshot.room.tables;
+  assert.match(table.id, /^[0-9a-f-]{36}$/);
+  assert.equal(table.match, null, 'no game yet');
+  await seat(host, 'Mai', 0);
+  const guest = await newPage('tables-guest');
+  const guestFrames = recordFrames(guest);
+  await join(guest, code);
+  await seat(guest, 'Nam', 1);
+
+  await byId(host, 'start').click();
+  for (const p of [host, guest]) await waitPly(p, 0);
+  const started = frames.received.find((m) => m?.type === 'match' && m.kind === 'start');
+  assert.equal(started.table, table.id, 'a match event names its table');
+  assert.match(started.match.id, /^[0-9a-f-]{36}$/, 'a match has its game\'s id');
+
+  const move = await playOne([host, guest]);
+  for (const p of [host, guest]) await waitPly(p, 1);
+  assert.equal(await host.locator('[data-testid="moves"] li').first().textContent(), move);
+  const sent = [...frames.sent, ...guestFrames.sent].find((m) => m?.type === 'move');
+  assert.equal(sent.move, move);
+  assert.equal(sent.table, table.id, 'the move names the table the page shows');
+  const moved = guestFrames.received.find((m) => m?.type === 'match' && m.kind === 'move');
+  assert.equal(moved.table, table.id);
+
+  await byId(host, 'resign').click();
+  await byId(host, 'resign').click();
+  for (const p of [host, guest]) await byId(p, 'result').waitFor({ state: 'visible' });
+  const resign = frames.sent.find((m) => m?.type === 'resign');
+  assert.equal(resign.table, table.id, 'so does the resignation');
+  assert.equal(await byId(guest, 'result').getAttribute('data-reason'), 'resign');
+
+  // The scoreboard: one row a person, keyed by member (guests) or account.
+  await guest.waitForFunction(() => document.querySelectorAll('[data-testid="score-row"]').length === 2);
+  const rows = await guest.locator('[data-testid="score-row"]').evaluateAll((trs) => trs.map((tr) => ({
+    member: tr.dataset.member, account: tr.dataset.account, you: tr.classList.contains('you'), text: tr.textContent,
+  })));
+  assert.deepEqual(rows.map((r) => r.member).sort(), ['m1', 'm2']);
+  assert.equal(rows.filter((r) => r.you).length, 1, 'the viewer\'s own row is marked');
+  assert.match(rows.find((r) => r.you).text, /^Nam/);
+
+  for (const p of [host, guest]) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('two guests with the same name have a row each on the scoreboard', { timeout: 90_000 }, async () => {
+  const host = await newPage('twin-host');
+  const code = await createRoom(host);
+  await seat(host, 'Hoa', 0);
+  const guest = await newPage('twin-guest');
+  await join(guest, code);
+  await seat(guest, 'Hoa', 1);
+  await byId(host, 'start').click();
+  for (const p of [host, guest]) await waitPly(p, 0);
+  await byId(guest, 'resign').click();
+  await byId(guest, 'resign').click();
+  for (const p of [host, guest]) {
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid="score-row"]').length === 2);
+    const rows = await p.locator('[data-testid="score-row"]').evaluateAll((trs) => trs.map((tr) => ({
+      member: tr.dataset.member, you: tr.classList.contains('you'), name: tr.cells[0].textContent, wins: tr.cells[2].textContent,
+    })));
+    assert.deepEqual(rows.map((r) => r.name), ['Hoa', 'Hoa']);
+    assert.deepEqual(rows.map((r) => r.member).sort(), ['m1', 'm2'], 'a row per member, not per name');
+    assert.equal(rows.find((r) => r.member === 'm1').wins, '1', 'the host won: the guest resigned');
+    assert.equal(rows.filter((r) => r.you).length, 1);
+  }
+  for (const p of [host, guest]) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('whatever code the server closes the socket with, the page reconnects and resyncs', { timeout: 120_000 }, async (t) => {
+  const host = await newPage('close-host');
+  const code = await createRoom(host);
+  await seat(host, 'Mai', 0);
+  // The guest's socket goes through the test, which closes it as the
+  // server would, with a code and a reason.
+  const guest = await newPage('close-guest');
+  const sockets = [];
+  await guest.routeWebSocket(/\/ws\//, (ws) => {
+    const upstream = ws.connectToServer();
+    sockets.push({ ws, upstream });
+  });
+  await join(guest, code);
+  await seat(guest, 'Nam', 1);
+  await byId(host, 'start').click();
+  for (const p of [host, guest]) await waitPly(p, 0);
+
+  const closes = [
+    [1008, 'Too many messages waiting: the connection is not reading. Reconnect to resync.'],
+    [1011, 'The room restarted; reconnecting.'],
+    [1012, 'The server is restarting.'],
+    [1013, 'The room is not available; try again.'],
+    [1009, 'Message too big.'],
+    [1007, 'Text frames must be valid UTF-8.'],
+  ];
+  for (const [closeCode, reason] of closes) {
+    const before = sockets.length;
+    const { ws, upstream } = sockets.at(-1);
+    await ws.close({ code: closeCode, reason });
+    await upstream.close({ code: 1000, reason: 'e2e' });
+    await guest.waitForSelector('[data-testid="conn-status"][data-state="offline"]');
+    // A move while the guest is away: the fresh snapshot brings it.
+    await playIfMyTurn(host);
+    await guest.waitForSelector('[data-testid="conn-status"][data-state="online"]', { timeout: 20_000 });
+    assert.ok(sockets.length > before, `the page reconnected after ${closeCode}`);
+    const n = await ply(host);
+    await waitPly(guest, n);
+    t.diagnostic(`${closeCode}: reconnected, ply ${n}`);
+    // Back in play: the guest answers when it is their turn.
+    if (await playIfMyTurn(guest)) {
+      await waitPly(host, n + 1);
+      await waitPly(guest, n + 1);
+    }
+  }
+  assert.equal(await byId(guest, 'toast').count(), 0, 'reconnecting is shown by the status, not by errors');
+  assert.equal(await byId(guest, 'refused').isVisible(), false);
+
+  for (const p of [host, guest]) await p.context().close();
+  assertNoPageErrors();
+});
+
+/** The refusal the server answers a hello with in a full room, and its close code. */
+const ROOM_FULL = 'This room is full (2 members); try again later.';
+
+test('a hello refused with room_full: the page says so, stops retrying, and gets in on "Try again"', { timeout: 90_000 }, async () => {
+  const host = await newPage('refused-host');
+  const code = await createRoom(host);
+  // The newcomer's socket answers its hello as a full room does (error,
+  // then close 1008) until the test lets it through to the server.
+  const page = await newPage('refused');
+  let full = true;
+  let sockets = 0;
+  await page.routeWebSocket(/\/ws\//, (ws) => {
+    sockets += 1;
+    if (!full) {
+      ws.connectToServer();
+      return;
+    }
+    ws.onMessage((text) => {
+      const msg = JSON.parse(text);
+      if (msg.type !== 'hello') return;
+      ws.send(JSON.stringify({ type: 'error', id: msg.id, code: 'room_full', message: ROOM_FULL }));
+      ws.close({ code: 1008, reason: ROOM_FULL });
+    });
+  });
+  await page.goto(`${base}/r/${code}`);
+  await byId(page, 'refused').waitFor({ state: 'visible' });
+  assert.equal(await byId(page, 'refused-text').textContent(), 'This room is full: too many people have joined it. Try again later.');
+  assert.equal(await byId(page, 'conn-status').getAttribute('data-state'), 'refused');
+  assert.equal(await page.locator('#room-main').isVisible(), false);
+  assert.equal(await page.locator('#loading').isVisible(), false);
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(sockets, 1, 'no reconnecting to a room that refused us');
+  assert.equal(await byId(page, 'toast').count(), 0, 'the panel says it, not a toast');
+  await byId(page, 'lang').selectOption('vi');
+  assert.match(await byId(page, 'refused-text').textContent(), /^Phòng này đã đầy/);
+  assert.equal(await byId(page, 'refused-retry').textContent(), 'Thử lại');
+  assert.equal(await byId(page, 'conn-status').textContent(), 'Chưa kết nối');
+
+  // Still full: refused again, once.
+  await byId(page, 'refused-retry').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="conn-status"]')?.dataset.state === 'refused');
+  await byId(page, 'refused').waitFor({ state: 'visible' });
+  assert.equal(sockets, 2);
+
+  // There is room now.
+  full = false;
+  await byId(page, 'refused-retry').click();
+  await waitOnline(page);
+  assert.equal(await byId(page, 'refused').isVisible(), false);
+  assert.equal(await page.locator('#room-main').isVisible(), true);
+  await host.waitForFunction(() => document.querySelectorAll('[data-testid="members"] > li').length === 2);
+
+  for (const p of [host, page]) await p.context().close();
+  assertNoPageErrors();
+});
+
+// The server queues the room_full error and closes the socket at once;
+// its writer (server/src/socket.rs write_loop, `biased` on the closer)
+// then sends the close frame without the queued error, so the browser only
+// sees close 1008 and, as the protocol asks for 1008, keeps reconnecting.
+test('a full room refuses a newcomer for real (--max-members 2), and lets them in once a guest has left', {
+  timeout: 90_000,
+  todo: 'server: the room_full error is never sent before close 1008 (see the comment above)',
+}, async () => {
+  const host = await newPage('full-host');
+  const code = await createRoom(host);
+  const guest = await newPage('full-guest');
+  await join(guest, code);
+
+  // The third person: the room keeps two members, both online.
+  const third = await newPage('full-third');
+  await third.goto(`${base}/r/${code}`);
+  await byId(third, 'refused').waitFor({ state: 'visible' });
+  assert.match(await byId(third, 'refused-text').textContent(), /This room is full/);
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(third.sockets, 1, 'no reconnecting to a room that refused us');
+
+  // The guest leaves (no seat, no score: the room lets them go), and there is room.
+  await guest.context().close();
+  await host.waitForFunction(() => document.querySelectorAll('[data-testid="members"] > li').length === 1);
+  await byId(third, 'refused-retry').click();
+  await waitOnline(third);
+  assert.equal(await byId(third, 'refused').isVisible(), false);
+
+  for (const p of [host, third]) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('the home page says why a room or an account was not created: too large (413), too many from this address (429)', { timeout: 90_000 }, async () => {
+  const page = await newPage('limits');
+  await page.goto(`${base}/`);
+
+  // A body over the server's 16 KiB limit.
+  await page.route('**/api/rooms', (route) => {
+    const body = JSON.parse(route.request().postData());
+    route.continue({ postData: JSON.stringify({ ...body, padding: 'x'.repeat(20_000) }) });
+  }, { times: 1 });
+  await byId(page, 'create-room').click();
+  await byId(page, 'create-error').waitFor({ state: 'visible' });
+  assert.equal(await byId(page, 'create-error').textContent(), 'The request was too large for the server; choose other options and try again.');
+  assert.equal(new URL(page.url()).pathname, '/');
+
+  // Use up this address's room creations, then ask once more.
+  const statuses = await page.evaluate(async () => {
+    const seen = [];
+    for (let i = 0; i < 30 && !seen.includes(429); i++) {
+      const res = await fetch('/api/rooms', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      seen.push(res.status);
+    }
+    return seen;
+  });
+  assert.equal(statuses.at(-1), 429, `room creation is limited per address (${statuses.join(' ')})`);
+  await byId(page, 'create-room').click();
+  await page.waitForFunction(() => /Too many rooms/.test(document.querySelector('[data-testid="create-error"]')?.textContent ?? ''));
+  assert.match(await byId(page, 'create-error').textContent(), /^Too many rooms created from your address; try again in \d+ s\.$/);
+  assert.equal(new URL(page.url()).pathname, '/');
+  await byId(page, 'lang').selectOption('vi');
+  await byId(page, 'create-room').click();
+  await page.waitForFunction(() => /quá nhiều phòng/.test(document.querySelector('[data-testid="create-error"]')?.textContent ?? ''));
+
+  // Registrations are limited per address as well.
+  await byId(page, 'lang').selectOption('en');
+  const regs = await page.evaluate(async () => {
+    const seen = [];
+    for (let i = 0; i < 30 && !seen.includes(429); i++) {
+      const body = JSON.stringify({ username: `limit_${i}`, password: 'correct horse' });
+      const res = await fetch('/api/accounts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      seen.push(res.status);
+    }
+    return seen;
+  });
+  assert.equal(regs.at(-1), 429, `registration is limited per address (${regs.join(' ')})`);
+  await byId(page, 'register-username').fill('one_more');
+  await byId(page, 'register-password').fill('correct horse');
+  await byId(page, 'register-submit').click();
+  await byId(page, 'register-error').waitFor({ state: 'visible' });
+  assert.equal(await byId(page, 'register-error').textContent(), 'Too many attempts from your address; wait a minute and try again.');
+
+  await page.context().close();
+  assertNoPageErrors();
+});
