@@ -281,3 +281,141 @@ impl Table {
         (start["match"].clone(), host_first)
     }
 }
+
+// ---------------------------------------------------------------------
+// Helpers for durable_rooms.rs and wire_defects.rs (appended; the helpers
+// above keep their behaviour).
+
+/// How a socket ended, as the client saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// A close frame with this code and reason.
+    Closed(u16, String),
+    /// A close frame without a code.
+    ClosedNoCode,
+    /// The connection ended without a close frame (end of stream or a
+    /// transport error): a silent drop.
+    Dropped(String),
+    /// Still open when the wait ran out.
+    Open,
+}
+
+impl Ending {
+    /// The close code, if the socket was closed with one.
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            Ending::Closed(code, _) => Some(*code),
+            _ => None,
+        }
+    }
+}
+
+impl Client {
+    /// A fresh command id, for commands sent by hand with `send_text`.
+    pub fn take_id(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Reads until the socket ends or `wait` runs out, keeping every JSON
+    /// message in `events`; says how it ended.
+    pub async fn ending(&mut self, wait: Duration) -> Ending {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match tokio::time::timeout(left, self.ws.next()).await {
+                Err(_) => return Ending::Open,
+                Ok(None) => return Ending::Dropped("end of stream".into()),
+                Ok(Some(Err(e))) => return Ending::Dropped(e.to_string()),
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    let msg: Value =
+                        serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    self.events.push(msg);
+                }
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return Ending::Closed(u16::from(frame.code), frame.reason.to_string())
+                }
+                Ok(Some(Ok(Message::Close(None)))) => return Ending::ClosedNoCode,
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
+    /// The latest kept event of `kind`, if any (left in place).
+    pub fn latest(&self, kind: &str) -> Option<&Value> {
+        self.events.iter().rev().find(|e| e["type"] == kind)
+    }
+}
+
+impl TestServer {
+    /// A handle on a server that runs elsewhere (another process) at
+    /// `base`, so the helpers above (`create_room`, `join`, …) work with
+    /// it; `stop` only gives the folder back.
+    pub fn at(base: String, dir: tempfile::TempDir) -> TestServer {
+        TestServer {
+            running: None,
+            base,
+            dir,
+        }
+    }
+
+    /// `POST path` with a JSON body; the status and the JSON answer
+    /// (`null` for an empty body).
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let resp = reqwest::Client::new()
+            .post(format!("{}{path}", self.base))
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        let status = resp.status().as_u16();
+        let text = resp.text().await.expect("body");
+        let json = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).expect("JSON body")
+        };
+        (status, json)
+    }
+
+    /// The `ws://` URL of room `code`.
+    pub fn ws_url(&self, code: &str) -> String {
+        format!("{}/ws/{code}", self.base.replace("http://", "ws://"))
+    }
+
+    /// Opens a socket to room `code` over a TCP connection whose receive
+    /// buffer is `recv_buffer` bytes (the kernel may round it), so a
+    /// client that stops reading backs up the server quickly.
+    pub async fn socket_with_small_buffer(&self, code: &str, recv_buffer: u32) -> Client {
+        let addr: std::net::SocketAddr = self
+            .base
+            .trim_start_matches("http://")
+            .parse()
+            .expect("base is host:port");
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(recv_buffer).expect("SO_RCVBUF");
+        let tcp = socket.connect(addr).await.expect("tcp connects");
+        let (ws, _) =
+            tokio_tungstenite::client_async(self.ws_url(code), MaybeTlsStream::Plain(tcp))
+                .await
+                .expect("ws upgrade");
+        Client {
+            ws,
+            next_id: 1,
+            wait: Duration::from_secs(10),
+            events: Vec::new(),
+        }
+    }
+}
+
+impl Client {
+    /// Like `send_text`, but hands back the error instead of panicking
+    /// (the server may have closed the socket).
+    pub async fn send_text_checked(
+        &mut self,
+        text: String,
+    ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+        self.ws.send(Message::Text(text.into())).await
+    }
+}

@@ -1,0 +1,619 @@
+//! Wire-level defects, through real sockets: a flooding client that stops
+//! reading, the members cap, answers that must never go missing silently,
+//! and the details of frames, names and outcomes.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use common::{table_of, Client, Ending, TestServer};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How many answers (`ack` or `error` with an id) each id got, among
+/// `messages`.
+fn answer_counts(messages: &[Value]) -> HashMap<i64, usize> {
+    let mut counts = HashMap::new();
+    for msg in messages {
+        if matches!(msg["type"].as_str(), Some("ack" | "error")) {
+            if let Some(id) = msg["id"].as_i64() {
+                *counts.entry(id).or_default() += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// Sends `text` and gives up (returning false) if the socket refuses or
+/// the send does not finish within 2 s.
+async fn try_send(client: &mut Client, text: String) -> bool {
+    matches!(
+        tokio::time::timeout(Duration::from_secs(2), client.send_text_checked(text)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// The next `match` event of `kind`, skipping others.
+async fn next_match_of(client: &mut Client, kind: &str) -> Value {
+    loop {
+        let event = client.next_match().await;
+        if event["kind"] == kind {
+            return event;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Defect 1: a flooding client that stops reading must not hurt the room.
+
+#[tokio::test]
+async fn a_flooding_client_that_stops_reading_is_closed_with_1008_and_the_room_keeps_everything() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.host, "start").await;
+    // Red (the host) and Yellow walk back and forth; every move is legal.
+    let line = ["e2", "e8", "e3", "e7", "e2", "e8", "e3", "e7"];
+    let mut played = Vec::new();
+    let play = |n: usize| line[n % line.len()];
+
+    let mut flooder = server.socket(&t.code).await;
+    let pad = "x".repeat(14 * 1024);
+    let mut sent = Vec::new();
+    let mut hello = None;
+    let began = Instant::now();
+    // Part 1: unknown types with a 14 KB pad, 20 a second, never reading;
+    // after 3 s a hello, and the game goes on meanwhile.
+    while began.elapsed() < Duration::from_secs(5) {
+        let id = flooder.take_id();
+        if hello.is_none() && began.elapsed() > Duration::from_secs(3) {
+            let text = json!({"id": id, "type": "hello", "name": "Flood"}).to_string();
+            assert!(try_send(&mut flooder, text).await, "hello sent");
+            hello = Some(id);
+            continue;
+        }
+        let text = json!({"id": id, "type": "fly", "pad": pad}).to_string();
+        assert!(try_send(&mut flooder, text).await, "the server reads");
+        sent.push(id);
+        if hello.is_some() && sent.len() % 4 == 0 {
+            let mv = play(played.len());
+            let mover = if played.len() % 2 == 0 {
+                &mut t.host
+            } else {
+                &mut t.guest
+            };
+            mover.ok(json!({"type": "move", "move": mv})).await;
+            played.push(mv.to_string());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let hello = hello.expect("hello sent");
+    assert!(sent.len() >= 80, "{} sent", sent.len());
+    assert!(played.len() >= 3, "the game went on: {played:?}");
+
+    // The flooder reads again: every command it sent is answered exactly
+    // once (nothing overflowed at this pace), or it was closed with 1008.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let ending = loop {
+        let counts = answer_counts(&flooder.events);
+        if sent
+            .iter()
+            .chain([&hello])
+            .all(|id| counts.contains_key(id))
+        {
+            break None;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        match flooder.ending(left.min(Duration::from_millis(200))).await {
+            Ending::Open if Instant::now() < deadline => continue,
+            Ending::Open => panic!("answers missing on an open socket: {counts:?}"),
+            other => break Some(other),
+        }
+    };
+    let counts = answer_counts(&flooder.events);
+    assert!(
+        counts.values().all(|&n| n == 1),
+        "answered twice: {counts:?}"
+    );
+    match ending {
+        None => {
+            for msg in &flooder.events {
+                if msg["type"] == "error" {
+                    assert_eq!(msg["code"], "bad_message", "{msg}");
+                }
+            }
+            let ack = flooder
+                .events
+                .iter()
+                .find(|m| m["id"] == hello)
+                .expect("hello answered");
+            assert_eq!(ack["type"], "ack", "{ack}");
+            assert!(flooder.events.iter().any(|m| m["type"] == "snapshot"));
+        }
+        Some(ending) => assert_eq!(ending.code(), Some(1008), "{ending:?}"),
+    }
+
+    // Part 2: a burst the server cannot answer as fast as it reads, still
+    // without reading: the connection is closed with 1008, with a frame.
+    let mut burst = 0;
+    for _ in 0..600 {
+        let id = flooder.take_id();
+        if !try_send(&mut flooder, json!({"id": id, "type": "fly"}).to_string()).await {
+            break;
+        }
+        burst += 1;
+    }
+    let ending = flooder.ending(Duration::from_secs(10)).await;
+    assert_eq!(
+        ending.code(),
+        Some(1008),
+        "after {burst} more: {ending:?} (not a silent drop)"
+    );
+    let counts = answer_counts(&flooder.events);
+    assert!(
+        counts.values().all(|&n| n == 1),
+        "answered twice: {counts:?}"
+    );
+
+    // The room lost nothing: everyone else is still connected, the game
+    // goes on, and a newcomer sees the seats and the moves.
+    t.host.ok(json!({"type": "ping"})).await;
+    t.spectator.ok(json!({"type": "ping"})).await;
+    let mv = play(played.len());
+    let mover = if played.len() % 2 == 0 {
+        &mut t.host
+    } else {
+        &mut t.guest
+    };
+    mover.ok(json!({"type": "move", "move": mv})).await;
+    played.push(mv.to_string());
+    let (_late, _, snap) = server.join(&t.code, None, Some("Late")).await;
+    let m = &snap["room"]["tables"][0]["match"];
+    assert_eq!(m["moves"], json!(played));
+    assert_eq!(m["outcome"], Value::Null);
+    let seats: Vec<Value> = snap["room"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["seat"].is_u64())
+        .map(|m| json!([m["id"], m["seat"], m["online"]]))
+        .collect();
+    assert_eq!(
+        seats,
+        vec![
+            json!([t.host_member, 0, true]),
+            json!([t.guest_member, 1, true])
+        ]
+    );
+    assert!(began.elapsed() < Duration::from_secs(20));
+}
+
+// ---------------------------------------------------------------------
+// Defect 2: guest members are bounded.
+
+/// Members stored for room `code` (read with a second connection to the
+/// running server's database).
+async fn stored_members(server: &TestServer, code: &str) -> Vec<server::store::records::MemberRow> {
+    let store = server::store::Store::open(None, server.dir.path())
+        .await
+        .expect("store");
+    let saved = store.load_room(code).await.expect("load").expect("room");
+    store.close().await;
+    saved.members
+}
+
+#[tokio::test]
+async fn a_room_keeps_at_most_max_members_and_never_evicts_the_seated_host() {
+    let server = TestServer::start_with(|c| c.max_members = 5).await;
+    let (status, room) = server.create_room(json!({"game": "crossyray"})).await;
+    assert_eq!(status, 201);
+    let code = room["code"].as_str().unwrap().to_string();
+    let host_token = room["token"].as_str().unwrap().to_string();
+    let (mut host, _, snap) = server.join(&code, Some(&host_token), Some("Minh")).await;
+    let host_member = snap["you"]["member"].clone();
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+
+    // With the host watching: 20 guests come and go, one at a time.
+    let mut guest_members = Vec::new();
+    for i in 0..20 {
+        let (guest, _, snap) = server.join(&code, None, Some(&format!("G{i}"))).await;
+        let member = snap["you"]["member"].clone();
+        assert_ne!(member, host_member);
+        guest.close().await;
+        // Wait until the host sees them gone.
+        loop {
+            let members = host.next_of("members").await;
+            if !members["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["id"] == member)
+            {
+                break;
+            }
+        }
+        guest_members.push(member);
+    }
+    let rows = stored_members(&server, &code).await;
+    assert!(rows.len() <= 5, "{} members stored", rows.len());
+
+    // The host goes offline (still seated): 10 more guests come and go,
+    // and the host is never the one let go.
+    host.close().await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for i in 20..30 {
+        let (guest, _, snap) = server.join(&code, None, Some(&format!("G{i}"))).await;
+        assert_ne!(snap["you"]["member"], host_member);
+        guest.close().await;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    let rows = stored_members(&server, &code).await;
+    assert!(rows.len() <= 5, "{} members stored", rows.len());
+    assert!(
+        rows.iter().any(|r| r.host && r.seat == Some(0)),
+        "the seated host is kept"
+    );
+    let (mut host, _, snap) = server.join(&code, Some(&host_token), None).await;
+    assert_eq!(snap["you"]["member"], host_member);
+    assert_eq!(snap["you"]["host"], true);
+    assert_eq!(snap["you"]["seat"], 0);
+    assert_eq!(snap["you"]["name"], "Minh");
+
+    // Five online (the host and four guests): nobody can go, so a sixth
+    // newcomer is refused with `room_full` and closed with 1008.
+    let mut online = Vec::new();
+    for i in 0..4 {
+        let (guest, token, _) = server.join(&code, None, Some(&format!("On{i}"))).await;
+        online.push((guest, token));
+    }
+    let rows = stored_members(&server, &code).await;
+    assert_eq!(rows.len(), 5);
+    let mut sixth = server.socket(&code).await;
+    let hello = sixth.take_id();
+    sixth
+        .send_text(json!({"id": hello, "type": "hello", "name": "Six"}).to_string())
+        .await;
+    let ending = sixth.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    assert!(
+        !sixth.events.iter().any(|m| m["type"] == "snapshot"),
+        "{:?}",
+        sixth.events
+    );
+    // The answer itself is lost today (see the ignored test below); if it
+    // comes, it says why.
+    if let Some(answer) = sixth.events.iter().find(|m| m["id"] == hello) {
+        assert_eq!(answer["code"], "room_full", "{answer}");
+    }
+    let Ending::Closed(_, reason) = &ending else {
+        unreachable!()
+    };
+    assert!(reason.contains("full"), "{reason}");
+
+    // A known member's second tab is not a newcomer.
+    let (_tab, _, snap) = server.join(&code, Some(&online[0].1), None).await;
+    assert_eq!(snap["you"]["name"], "On0");
+    host.ok(json!({"type": "ping"})).await;
+    let rows = stored_members(&server, &code).await;
+    assert_eq!(rows.len(), 5);
+}
+
+#[tokio::test]
+#[ignore = "BUG: a hello refused at the door (room_full) is never answered: RoomTask::attach \
+            queues the error and closes the Closer at once, and socket.rs write_loop's biased \
+            select sees the Closer first and sends only the close frame (1008 with the \
+            message as reason), dropping the queued error; the command gets no ack/error"]
+async fn a_refused_hello_is_answered_with_room_full_before_the_close() {
+    let server = TestServer::start_with(|c| c.max_members = 2).await;
+    let (_, room) = server.create_room(json!({"game": "crossyray"})).await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    let (_host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
+    let (_guest, _, _) = server.join(&code, None, Some("Lan")).await;
+    let mut third = server.socket(&code).await;
+    let hello = third.take_id();
+    third
+        .send_text(json!({"id": hello, "type": "hello", "name": "Khoa"}).to_string())
+        .await;
+    let ending = third.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    let answer = third.events.iter().find(|m| m["id"] == hello);
+    let answer = answer.unwrap_or_else(|| panic!("no answer to the refused hello: {ending:?}"));
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], "room_full", "{answer}");
+}
+
+// ---------------------------------------------------------------------
+// Defect 6: an answer is never silently dropped.
+
+/// Sends `n` pings as fast as it can without reading (stopping at the
+/// first send the server refuses), then reads everything. Returns the ids
+/// sent, the answers per id, and how the socket ended.
+async fn pings_without_reading(
+    client: &mut Client,
+    n: usize,
+) -> (Vec<i64>, HashMap<i64, usize>, Ending) {
+    let mut sent = Vec::new();
+    for _ in 0..n {
+        let id = client.take_id();
+        if !try_send(client, json!({"id": id, "type": "ping"}).to_string()).await {
+            break;
+        }
+        sent.push(id);
+    }
+    let ending = client.ending(Duration::from_secs(3)).await;
+    (sent, answer_counts(&client.events), ending)
+}
+
+/// Every answer is for a ping that was sent, each at most once; if any is
+/// missing, the socket was closed with a frame carrying 1008.
+fn no_gaps_or_a_close_code(sent: &[i64], counts: &HashMap<i64, usize>, ending: &Ending) {
+    for (id, n) in counts {
+        assert!(sent.contains(id), "an answer to {id}, never sent");
+        assert_eq!(*n, 1, "ping {id} answered {n} times");
+    }
+    let missing = sent.iter().filter(|id| !counts.contains_key(id)).count();
+    if missing > 0 {
+        assert_eq!(
+            ending.code(),
+            Some(1008),
+            "{missing} of {} pings unanswered, and the socket ended {ending:?}",
+            sent.len()
+        );
+    } else {
+        assert!(
+            matches!(ending, Ending::Open) || ending.code().is_some(),
+            "{ending:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn three_thousand_pings_unread_are_answered_once_each_or_closed_with_1008() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (mut client, _, _) = server.join(code, None, None).await;
+    let (sent, counts, ending) = pings_without_reading(&mut client, 3000).await;
+    assert!(!sent.is_empty());
+    no_gaps_or_a_close_code(&sent, &counts, &ending);
+}
+
+#[tokio::test]
+#[ignore = "BUG: when a client's TCP window is full and the server closes it (send queue \
+            overflow, 1008), the server drops the socket while the client's later frames are \
+            still unread: the kernel answers with an RST and discards the unsent close frame, \
+            so the client sees 'connection reset without closing handshake' (a silent drop). \
+            socket.rs stops reading as soon as the Closer fires; it should keep reading \
+            (discarding) until the client's close or a timeout before dropping the socket"]
+async fn a_client_with_a_full_window_also_gets_the_close_frame() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    // A small receive buffer: the server's answers back up at once, as
+    // with a slow phone.
+    let mut client = server.socket_with_small_buffer(code, 4096).await;
+    let ack = client.command(json!({"type": "hello"})).await;
+    assert_eq!(ack["type"], "ack");
+    let (sent, counts, ending) = pings_without_reading(&mut client, 3000).await;
+    no_gaps_or_a_close_code(&sent, &counts, &ending);
+}
+
+#[tokio::test]
+#[ignore = "BUG: a client that reads everything but sends a burst of 600 pings is closed \
+            with 1008 'the connection is not reading' after ~65 answers: \
+            the reader queues a rate_limited error per command faster than the writer drains \
+            the 256-slot send queue. docs/PROTOCOL.md promises rate_limited errors beyond the \
+            burst, and disconnection only for a client that stopped reading"]
+async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (client, _, _) = server.join(code, None, None).await;
+    let (mut sink, mut stream) = client.ws.split();
+    // Reads all the time.
+    let reader = tokio::spawn(async move {
+        let mut messages = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(3), stream.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
+                }
+                Ok(Some(Ok(Message::Close(frame)))) => {
+                    return (messages, format!("closed: {frame:?}"))
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(other) => return (messages, format!("ended: {other:?}")),
+                Err(_) => return (messages, "open".to_string()),
+            }
+        }
+    });
+    for id in 1000..1600 {
+        let text = json!({"id": id, "type": "ping"}).to_string();
+        if sink.send(Message::Text(text.into())).await.is_err() {
+            break;
+        }
+    }
+    let (messages, ending) = reader.await.unwrap();
+    let counts = answer_counts(&messages);
+    assert_eq!(ending, "open", "after {} answers", counts.len());
+    assert_eq!(counts.len(), 600);
+    assert!(counts.values().all(|&n| n == 1));
+}
+
+#[tokio::test]
+async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let run_for = Duration::from_secs(4);
+    let until = Instant::now() + run_for;
+
+    // Three chatters, as fast as they can (past the rate limit), each
+    // reading its answers.
+    let mut chatters = Vec::new();
+    for i in 0..3 {
+        let (mut c, _, _) = server.join(&code, None, Some(&format!("Chat{i}"))).await;
+        chatters.push(tokio::spawn(async move {
+            let text = format!("{i}: {}", "bla ".repeat(70));
+            let (mut acks, mut limited) = (0, 0);
+            while Instant::now() < until {
+                let answer = c.command(json!({"type": "chat", "text": text})).await;
+                match answer["type"].as_str() {
+                    Some("ack") => acks += 1,
+                    _ => {
+                        assert_eq!(answer["code"], "rate_limited", "{answer}");
+                        limited += 1;
+                    }
+                }
+                c.events.clear();
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            (acks, limited)
+        }));
+    }
+
+    // The pinger: a ping every 70 ms, reading all the time.
+    let (pinger, _, _) = server.join(&code, None, Some("Ping")).await;
+    let (mut sink, mut stream) = pinger.ws.split();
+    let reader = tokio::spawn(async move {
+        let mut messages = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(2), stream.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
+                }
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return (
+                        messages,
+                        Ending::Closed(frame.code.into(), frame.reason.to_string()),
+                    )
+                }
+                Ok(Some(Ok(Message::Close(None)))) => return (messages, Ending::ClosedNoCode),
+                Ok(Some(Ok(_))) => {}
+                Ok(other) => return (messages, Ending::Dropped(format!("{other:?}"))),
+                Err(_) => return (messages, Ending::Open),
+            }
+        }
+    });
+    let mut sent = Vec::new();
+    for id in 1_i64.. {
+        if Instant::now() >= until {
+            break;
+        }
+        let text = json!({"id": id, "type": "ping"}).to_string();
+        if sink.send(Message::Text(text.into())).await.is_err() {
+            break;
+        }
+        sent.push(id);
+        tokio::time::sleep(Duration::from_millis(70)).await;
+    }
+    let mut chat_answers = (0, 0);
+    for c in chatters {
+        let (acks, limited) = c.await.unwrap();
+        chat_answers.0 += acks;
+        chat_answers.1 += limited;
+    }
+    let (messages, ending) = reader.await.unwrap();
+    assert!(chat_answers.0 > 100, "the chat ran: {chat_answers:?}");
+    let counts = answer_counts(&messages);
+    no_gaps_or_a_close_code(&sent, &counts, &ending);
+    // At a steady 14 a second the pinger is within its rate and reads
+    // everything: it should have every answer, all acks.
+    assert_eq!(counts.len(), sent.len(), "{ending:?}");
+    for msg in &messages {
+        if msg["id"].is_i64() {
+            assert_eq!(msg["type"], "ack", "{msg}");
+        }
+    }
+    assert!(
+        messages.iter().filter(|m| m["type"] == "chat").count() > 100,
+        "the pinger saw the chat"
+    );
+}
+
+// ---------------------------------------------------------------------
+// Defect 8: frames, names and outcomes.
+
+#[tokio::test]
+async fn a_frame_over_64_kib_closes_with_1009() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    for size in [100 * 1024, 200 * 1024] {
+        let (mut client, _, _) = server.join(code, None, None).await;
+        client.send_text("x".repeat(size)).await;
+        let ending = client.ending(Duration::from_secs(5)).await;
+        assert_eq!(ending.code(), Some(1009), "{size} bytes: {ending:?}");
+    }
+    // Between 16 and 64 KiB: a `too_large` error, and the socket stays.
+    let (mut client, _, _) = server.join(code, None, None).await;
+    client.send_text("y".repeat(20 * 1024)).await;
+    let answer = client.answer(None).await;
+    assert_eq!(answer["code"], "too_large", "{answer}");
+    client.ok(json!({"type": "ping"})).await;
+}
+
+#[tokio::test]
+async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (mut client, _, _) = server.join(code, None, None).await;
+    // A raw text frame (opcode 0x1) whose payload is not UTF-8; the client
+    // library masks it like any other frame.
+    let frame = Frame::message(vec![0xff, 0xfe], OpCode::Data(Data::Text), true);
+    client.ws.send(Message::Frame(frame)).await.expect("sent");
+    let ending = client.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1007), "{ending:?}");
+}
+
+#[tokio::test]
+async fn a_name_with_a_right_to_left_override_is_refused() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (mut client, _, _) = server.join(code, None, None).await;
+    client
+        .refused(
+            json!({"type": "name", "name": "Minh\u{202E}gnp.exe"}),
+            "bad_name",
+        )
+        .await;
+    client
+        .refused(json!({"type": "name", "name": "\u{202E}"}), "bad_name")
+        .await;
+    // In `hello`, a bad name is not taken either.
+    let (_other, _, snap) = server.join(code, None, Some("Lan\u{202E}nahK")).await;
+    assert_eq!(snap["you"]["name"], Value::Null);
+    client.ok(json!({"type": "name", "name": "Minh"})).await;
+}
+
+#[tokio::test]
+async fn a_two_player_quoridor_resignation_is_a_win_by_default() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.host, "start").await;
+    for (host_moves, mv) in [(true, "e2"), (false, "e8"), (true, "e3"), (false, "e7")] {
+        let mover = if host_moves {
+            &mut t.host
+        } else {
+            &mut t.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+    }
+    t.host.ok(json!({"type": "resign"})).await;
+    let end = next_match_of(&mut t.spectator, "end").await;
+    // What the server sends today: the other pawn is the last one left, so
+    // the game is won by `default` (not `resign`).
+    assert_eq!(
+        end["match"]["outcome"],
+        json!({"kind": "win", "winner": 1, "reason": "default"})
+    );
+    assert_eq!(end["match"]["moves"], json!(["e2", "e8", "e3", "e7"]));
+}
