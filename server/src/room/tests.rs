@@ -1,1 +1,0 @@
-//! Unit tests of the pure room state: no socket, no database, no sleep.

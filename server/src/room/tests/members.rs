@@ -1,0 +1,380 @@
+//! `hello`, `disconnect`, the member cap, and the commands anyone may
+//! send: name, sit, stand, chat, ping.
+
+use super::*;
+
+#[test]
+fn hello_makes_a_member_and_the_same_token_finds_it_again() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let (id, effects) = join_as(&mut state, greeting(HOST, Some("Minh"), None), 5);
+    assert_eq!(id, MemberId(1));
+    assert_eq!(
+        tags(&effects),
+        ["store:room", "store:member", "send:members"]
+    );
+    match writes(&effects)[..] {
+        [Write::Room(room), Write::Member(row)] => {
+            assert_eq!(room.next_member, 2, "the room row keeps the next id");
+            assert_eq!(row.id, id);
+            assert_eq!(row.name.as_deref(), Some("Minh"));
+            assert!(row.host);
+        }
+        ref other => panic!("{other:?}"),
+    }
+    assert_eq!(sent(&effects)[0]["members"][0]["host"], true);
+    assert_eq!(sent(&effects)[0]["spectators"], 1);
+
+    // A second tab of the same browser: the same member, nothing to store.
+    let (again, effects) = join_as(&mut state, greeting(HOST, Some("Other"), None), 6);
+    assert_eq!(again, id);
+    assert_eq!(tags(&effects), ["send:members"]);
+    let me = member(&state, id);
+    assert_eq!((me.conns, me.name.as_deref()), (2, Some("Minh")));
+
+    // Another browser: a new member, not the host.
+    let guest = join(&mut state, &token(1), None, 7);
+    assert_eq!(guest, MemberId(2));
+    assert!(!member(&state, guest).host);
+    assert_eq!(member(&state, guest).name, None);
+    assert_eq!(state.members.len(), 2);
+    assert_eq!(state.version, 3);
+}
+
+#[test]
+fn the_host_is_whoever_says_hello_with_the_creators_token() {
+    let mut state = room(GameKind::CrossyRay, Value::Null);
+    let guest = join(&mut state, &token(1), Some("Lan"), 0);
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    assert!(!member(&state, guest).host);
+    assert!(member(&state, host).host);
+    assert_eq!(code(&mut state, guest, sit(5), 0), Code::NoSeat);
+    assert_eq!(
+        code(&mut state, guest, options(None, Value::Null), 0),
+        Code::NotHost
+    );
+}
+
+#[test]
+fn a_name_comes_from_hello_else_from_the_account() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let (lan, _) = join_as(&mut state, greeting(&token(1), Some("  Lan  "), None), 0);
+    assert_eq!(member(&state, lan).name.as_deref(), Some("Lan"));
+
+    let account = AccountRef {
+        id: 7,
+        username: "minh".into(),
+        display_name: "Minh Tran".into(),
+    };
+    // A name the rules refuse is ignored; the account's is used.
+    let (signed, effects) = join_as(
+        &mut state,
+        greeting(&token(2), Some("evil\u{202E}txt"), Some(account.clone())),
+        0,
+    );
+    let me = member(&state, signed);
+    assert_eq!(me.name.as_deref(), Some("Minh Tran"));
+    assert_eq!(me.account.as_ref(), Some(&account));
+    assert_eq!(sent(&effects)[0]["members"][1]["account"], "minh");
+
+    let (nameless, _) = join_as(&mut state, greeting(&token(3), Some("\u{202E}"), None), 0);
+    assert_eq!(member(&state, nameless).name, None);
+
+    // A member keeps the name they have; the account follows the latest
+    // hello (signing out is stored).
+    let (again, effects) = join_as(&mut state, greeting(&token(2), Some("Bob"), None), 0);
+    assert_eq!(again, signed);
+    assert_eq!(member(&state, signed).name.as_deref(), Some("Minh Tran"));
+    assert_eq!(member(&state, signed).account, None);
+    assert_eq!(tags(&effects), ["store:member", "send:members"]);
+}
+
+#[test]
+fn disconnect_counts_connections_and_marks_the_member_offline() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, Some("Minh"), 0);
+    join(&mut state, HOST, None, 1);
+    let v = state.version;
+    let effects = state.disconnect(id, 10);
+    check_versions(v, &effects, &state);
+    assert_eq!(tags(&effects), ["send:members"]);
+    assert_eq!(
+        member(&state, id).offline_since,
+        None,
+        "one tab is still open"
+    );
+    state.disconnect(id, 20);
+    assert_eq!(member(&state, id).offline_since, Some(20));
+    assert!(!member(&state, id).online());
+    // An offline member without a seat is not shown.
+    assert_eq!(state.members_view().len(), 0);
+    // Unknown members change nothing.
+    let v = state.version;
+    assert!(state.disconnect(MemberId(99), 30).is_empty());
+    assert_eq!(state.version, v);
+    // Coming back clears it.
+    join(&mut state, HOST, None, 40);
+    assert_eq!(member(&state, id).offline_since, None);
+}
+
+#[test]
+fn the_member_cap_lets_offline_guests_with_nothing_to_keep_go() {
+    let mut state = room_with(
+        GameKind::Jungle,
+        Value::Null,
+        RoomConfig {
+            max_members: 5,
+            ..config()
+        },
+    );
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    let seated = join(&mut state, &token(1), Some("Lan"), 0);
+    let scored = join(&mut state, &token(2), Some("Hoa"), 0);
+    let idle = join(&mut state, &token(3), Some("Tuan"), 0);
+    let online = join(&mut state, &token(4), None, 0);
+    ok(&mut state, seated, sit(1), 0);
+    state.scores.push(ScoreRow {
+        person: Person::Member(scored),
+        name: "Hoa".into(),
+        account: None,
+        points: 1,
+        wins: 1,
+        draws: 0,
+        losses: 0,
+    });
+    for m in [host, seated, scored, idle] {
+        state.disconnect(m, 10);
+    }
+
+    // Full: the one offline guest with nothing to keep makes room.
+    let (newcomer, effects) = join_as(&mut state, greeting(&token(5), Some("Vy"), None), 20);
+    assert_eq!(newcomer, MemberId(6));
+    assert_eq!(
+        tags(&effects),
+        [
+            "store:remove_member",
+            "store:room",
+            "store:member",
+            "send:members"
+        ]
+    );
+    assert!(matches!(writes(&effects)[0], Write::RemoveMember(id) if *id == idle));
+    assert!(state.member(idle).is_none());
+    assert_eq!(state.members.len(), 5);
+
+    // Nobody else can go: the host, a seated player, a guest with a
+    // score, two online members.
+    let before = fingerprint(&state, online, 30);
+    let refusal = state
+        .hello(greeting(&token(6), Some("Khoa"), None), 30)
+        .unwrap_err();
+    assert_eq!(refusal.code, Code::RoomFull);
+    assert_eq!(fingerprint(&state, online, 30), before);
+
+    // Known browsers still come back at the cap.
+    let (back, _) = join_as(&mut state, greeting(HOST, None, None), 40);
+    assert_eq!(back, host);
+    // And the guest who went is a newcomer when they return.
+    state.disconnect(online, 50);
+    let (idle_again, _) = join_as(&mut state, greeting(&token(3), None, None), 60);
+    assert_eq!(idle_again, MemberId(7), "ids are never reused");
+    assert!(state.member(online).is_none());
+}
+
+/// The computer is a member the cap does not stop, so a room can be over
+/// its cap; then `hello` may evict one guest, find no second one, and
+/// refuse: the refusal's effects (the `RemoveMember` write) are dropped
+/// but the guest is gone from the state.
+#[test]
+#[ignore = "BUG: hello refused with room_full after evicting a guest: the state changed, the RemoveMember write is lost"]
+fn a_room_full_refusal_evicts_nobody() {
+    let mut state = room_with(
+        GameKind::Jungle,
+        Value::Null,
+        RoomConfig {
+            max_members: 2,
+            ..config()
+        },
+    );
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    ok(&mut state, host, sit(0), 0);
+    let idle = join(&mut state, &token(1), Some("Lan"), 0);
+    state.disconnect(idle, 1);
+    ok(
+        &mut state,
+        host,
+        Command::Computer {
+            seat: 1,
+            level: Some(rules::Level::Beginner),
+        },
+        2,
+    );
+    assert_eq!(state.members.len(), 3, "the computer is over the cap");
+    let before = fingerprint(&state, host, 3);
+    let refusal = state
+        .hello(greeting(&token(2), Some("Vy"), None), 3)
+        .unwrap_err();
+    assert_eq!(refusal.code, Code::RoomFull);
+    assert!(state.member(idle).is_some(), "the guest was evicted");
+    assert_eq!(fingerprint(&state, host, 3), before);
+}
+
+#[test]
+fn commands_need_a_hello_and_hello_comes_once() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    assert_eq!(
+        code(&mut state, MemberId(9), Command::Ping, 0),
+        Code::HelloFirst
+    );
+    assert_eq!(
+        code(&mut state, MemberId(9), mv("8 a3-a4"), 0),
+        Code::HelloFirst
+    );
+    let hello = Command::Hello {
+        token: Some(HOST.into()),
+        name: None,
+    };
+    assert_eq!(code(&mut state, host, hello, 0), Code::BadMessage);
+}
+
+#[test]
+fn names_are_checked_and_stored() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, None, 0);
+    for bad in [
+        "",
+        "   ",
+        "abcdefghijklmnopqrstuvwxy",
+        "Lan\u{202E}nim",
+        "\u{202E}",
+        "Lan\u{200B}",
+        "Lan\nMinh",
+        "Lan\u{2028}Minh",
+        "Lan\u{7}",
+        "\u{2066}Lan",
+    ] {
+        let name = Command::Name { name: bad.into() };
+        assert_eq!(code(&mut state, id, name, 0), Code::BadName, "{bad:?}");
+    }
+    let effects = ok(
+        &mut state,
+        id,
+        Command::Name {
+            name: " Nguyễn Thị Minh Khai  ".into(),
+        },
+        0,
+    );
+    assert_eq!(tags(&effects), ["store:member", "send:members"]);
+    assert!(
+        matches!(writes(&effects)[0], Write::Member(row) if row.name.as_deref() == Some("Nguyễn Thị Minh Khai"))
+    );
+    let long = "a".repeat(24);
+    ok(&mut state, id, Command::Name { name: long.clone() }, 0);
+    assert_eq!(member(&state, id).name, Some(long));
+}
+
+#[test]
+fn sitting_needs_a_name_a_seat_that_exists_and_is_free_and_no_game() {
+    let mut state = room(GameKind::CrossyRay, Value::Null);
+    let host = join(&mut state, HOST, None, 0);
+    let guest = join(&mut state, &token(1), Some("Lan"), 0);
+    assert_eq!(code(&mut state, host, sit(0), 0), Code::BadName);
+    ok(
+        &mut state,
+        host,
+        Command::Name {
+            name: "Minh".into(),
+        },
+        0,
+    );
+    assert_eq!(code(&mut state, host, sit(2), 0), Code::NoSeat);
+    let effects = ok(&mut state, host, sit(0), 0);
+    assert_eq!(tags(&effects), ["store:member", "send:members"]);
+    assert_eq!(sent(&effects)[0]["members"][0]["seat"], 0);
+    let refusal = refused(&mut state, guest, sit(0), 0);
+    assert_eq!(refusal.code, Code::NoSeat);
+    assert!(refusal.message.contains("Minh"), "{}", refusal.message);
+    // Sitting again where one sits is fine; moving seats too.
+    ok(&mut state, host, sit(0), 0);
+    ok(&mut state, host, sit(1), 0);
+    ok(&mut state, guest, sit(0), 0);
+    assert_eq!(member(&state, host).seat, Some(1));
+    ok(&mut state, host, start(Order::Seats), 0);
+    assert_eq!(code(&mut state, guest, sit(1), 0), Code::GameRunning);
+    assert_eq!(
+        code(&mut state, guest, Command::Stand, 0),
+        Code::GameRunning
+    );
+}
+
+#[test]
+fn standing_frees_the_seat() {
+    let (mut state, host, guest) = two_seated(GameKind::Jungle, Value::Null, 0);
+    let effects = ok(&mut state, guest, Command::Stand, 0);
+    assert_eq!(tags(&effects), ["store:member", "send:members"]);
+    assert!(matches!(writes(&effects)[0], Write::Member(row) if row.seat.is_none()));
+    assert_eq!(member(&state, guest).seat, None);
+    assert_eq!(code(&mut state, guest, Command::Stand, 0), Code::NoSeat);
+    ok(&mut state, host, sit(1), 0);
+}
+
+#[test]
+fn chat_needs_a_name_and_a_line_within_the_limits() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, None, 0);
+    let say = |text: &str| Command::Chat { text: text.into() };
+    assert_eq!(code(&mut state, id, say("hi"), 0), Code::BadName);
+    ok(
+        &mut state,
+        id,
+        Command::Name {
+            name: "Minh".into(),
+        },
+        0,
+    );
+    for bad in [
+        String::new(),
+        "  \n ".into(),
+        "x".repeat(301),
+        "abc\u{202E}def".into(),
+        "bell\u{7}".into(),
+    ] {
+        assert_eq!(code(&mut state, id, say(&bad), 0), Code::BadText, "{bad:?}");
+    }
+    let effects = ok(&mut state, id, say("xin chào 👋🏽\nbạn"), 42);
+    assert_eq!(tags(&effects), ["store:chat", "send:chat"]);
+    let line = ChatLine {
+        from: "Minh".into(),
+        member: id,
+        text: "xin chào 👋🏽 bạn".into(),
+        at: 42,
+    };
+    assert!(matches!(writes(&effects)[0], Write::Chat(stored) if *stored == line));
+    assert_eq!(sent(&effects)[0]["message"]["text"], line.text);
+    ok(&mut state, id, say(&"y".repeat(300)), 43);
+    assert_eq!(state.chat.len(), 2);
+}
+
+#[test]
+fn chat_keeps_the_last_fifty_lines() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, Some("Minh"), 0);
+    for i in 0..55 {
+        let text = format!("line {i}");
+        ok(&mut state, id, Command::Chat { text }, i);
+    }
+    assert_eq!(state.chat.len(), CHAT_HISTORY);
+    assert_eq!(state.chat.front().unwrap().text, "line 5");
+    assert_eq!(state.chat.back().unwrap().text, "line 54");
+    let snap = serde_json::to_value(state.snapshot(id, "http://x", 60)).unwrap();
+    assert_eq!(snap["room"]["chat"].as_array().unwrap().len(), 50);
+}
+
+#[test]
+fn ping_changes_nothing() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, Some("Minh"), 0);
+    let before = fingerprint(&state, id, 5);
+    assert!(ok(&mut state, id, Command::Ping, 5).is_empty());
+    assert_eq!(fingerprint(&state, id, 5), before);
+}

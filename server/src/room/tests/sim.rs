@@ -1,0 +1,295 @@
+//! The room under random steps for `props.rs`: runs each step, keeps
+//! the writes, and checks the invariants.
+
+use std::collections::HashMap;
+
+use rules::Side;
+
+use super::props::{setup, Act, Cmd};
+use super::*;
+
+pub struct Sim {
+    pub state: RoomState,
+    pub store: Store,
+    pub tokens: Vec<String>,
+    pub now: u64,
+    /// The last version sent, across every call.
+    pub v: u64,
+    /// Entries stored per game.
+    pub logs: HashMap<GameId, u32>,
+    /// When the table's game last changed (for comparing clocks).
+    pub changed_at: u64,
+    /// Whether the host may seat the computer.
+    pub computers: bool,
+}
+
+impl Sim {
+    fn id(&self, w: usize) -> MemberId {
+        let hash = TokenHash::of(&self.tokens[w]);
+        self.state
+            .members
+            .iter()
+            .find(|m| m.token.as_ref() == Some(&hash))
+            .map_or(MemberId(999), |m| m.id)
+    }
+
+    /// Checks and keeps what a call returned.
+    fn took(&mut self, effects: &[Effect]) {
+        for e in effects {
+            match e {
+                Effect::Broadcast(stamped) => {
+                    assert_eq!(stamped.v, self.v + 1, "versions go up one at a time");
+                    self.v = stamped.v;
+                }
+                Effect::Persist(Write::GameStarted(g)) => {
+                    assert!(self.logs.insert(g.id, 0).is_none());
+                    self.changed_at = self.now;
+                }
+                Effect::Persist(Write::Entry(row)) => {
+                    let seq = self.logs.get_mut(&row.game).expect("a started game");
+                    assert_eq!(row.seq, *seq, "entries are numbered 0, 1, 2…");
+                    *seq += 1;
+                    self.changed_at = self.now;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(self.state.version, self.v);
+        self.store.apply(effects);
+    }
+
+    /// A command: accepted, or refused without a change.
+    fn apply(&mut self, member: MemberId, command: Command) -> bool {
+        let due = self.state.tables[0]
+            .running()
+            .and_then(|m| m.due())
+            .map(|p| p.member);
+        let is_move = matches!(command, Command::Move { .. });
+        let before = fingerprint(&self.state, member, self.now);
+        match self.state.apply(member, command, self.now) {
+            Ok(effects) => {
+                assert!(!is_move || due == Some(member), "only the member due moves");
+                self.took(&effects);
+                true
+            }
+            Err(_) => {
+                assert_eq!(
+                    fingerprint(&self.state, member, self.now),
+                    before,
+                    "a refusal changes nothing"
+                );
+                false
+            }
+        }
+    }
+
+    pub fn step(&mut self, act: Act, n: usize) {
+        let now = self.now;
+        match act {
+            Act::Hello(w, name) => {
+                let w = w % n;
+                let before = fingerprint(&self.state, MemberId(0), now);
+                match self
+                    .state
+                    .hello(greeting(&self.tokens[w].clone(), name, None), now)
+                {
+                    Ok((_, effects)) => self.took(&effects),
+                    Err(refusal) => {
+                        assert_eq!(refusal.code, Code::RoomFull);
+                        assert_eq!(fingerprint(&self.state, MemberId(0), now), before);
+                    }
+                }
+            }
+            Act::Leave(w) => {
+                let id = self.id(w % n);
+                if self.state.member(id).is_some_and(|m| m.conns > 0) {
+                    let effects = self.state.disconnect(id, now);
+                    self.took(&effects);
+                }
+            }
+            Act::SitDown => {
+                let teams = self.state.team_seats().is_some();
+                for w in 0..n {
+                    let seat = if teams { (w % 2) * 4 + w / 2 } else { w };
+                    if seat < self.state.seats() {
+                        let member = self.id(w);
+                        self.apply(member, Command::Sit { seat });
+                    }
+                }
+            }
+            Act::Due(k) => {
+                let Some(m) = self.state.tables[0].running() else {
+                    return;
+                };
+                let due = m.due().expect("someone is due");
+                if due.computer.is_some() {
+                    return;
+                }
+                let legal = m.game.legal();
+                let (member, text) = (due.member, legal[k % legal.len()].clone());
+                assert!(
+                    self.apply(member, mv(&text)),
+                    "the member due plays a legal move"
+                );
+            }
+            Act::Try(w, k) => {
+                let member = self.id(w % n);
+                let text = self.state.tables[0]
+                    .running()
+                    .map_or("e2".to_string(), |m| {
+                        let legal = m.game.legal();
+                        legal[k % legal.len()].clone()
+                    });
+                self.apply(member, mv(&text));
+            }
+            Act::Junk(w, text) => {
+                let member = self.id(w % n);
+                self.apply(member, mv(text));
+            }
+            Act::Cmd(w, cmd) => {
+                // The host sends a good share of the commands.
+                let member = self.id(if w >= 5 { 0 } else { w % n });
+                // Seats 1 to `seats`, and sometimes one too far.
+                let seat = |k: usize| k % (self.state.seats() + 1);
+                let command = match cmd {
+                    Cmd::Name(name) => Command::Name { name: name.into() },
+                    Cmd::Sit(k) => Command::Sit { seat: seat(k) },
+                    Cmd::Stand => Command::Stand,
+                    Cmd::Start(seats) => start(if seats { Order::Seats } else { Order::Random }),
+                    Cmd::Resign => Command::Resign { table: None },
+                    Cmd::Options(i) => {
+                        let (game, opts) = setup(i);
+                        options(game, opts)
+                    }
+                    // Half the time the first free seat.
+                    Cmd::Computer(..) if !self.computers => Command::Ping,
+                    Cmd::Computer(k, level) => Command::Computer {
+                        seat: (0..self.state.seats())
+                            .find(|&s| {
+                                k % 2 == 0 && self.state.members.iter().all(|m| m.seat != Some(s))
+                            })
+                            .unwrap_or_else(|| seat(k / 2)),
+                        level,
+                    },
+                    Cmd::Chat(text) => Command::Chat { text: text.into() },
+                    Cmd::Countdown(paused) => Command::Countdown { paused },
+                    Cmd::Autostart(enabled) => Command::Autostart { enabled },
+                    Cmd::Ping => Command::Ping,
+                };
+                self.apply(member, command);
+            }
+            Act::Tick(ms) => {
+                self.now += ms;
+                for _ in 0..100 {
+                    let Some((at, timer)) = self.state.next_deadline() else {
+                        break;
+                    };
+                    if at > self.now {
+                        break;
+                    }
+                    let effects = self.state.fire(timer, self.now);
+                    assert!(!effects.is_empty(), "a timer that is due acts: {timer:?}");
+                    self.took(&effects);
+                }
+                assert!(
+                    self.state
+                        .next_deadline()
+                        .is_none_or(|(at, _)| at > self.now),
+                    "timers keep firing"
+                );
+            }
+            Act::Stray(k) => {
+                let table = self.state.tables[0].id;
+                let side = Side((k % 4) as u8);
+                let timer = [
+                    Timer::Clock(table),
+                    Timer::Abandon(table, side),
+                    Timer::TurnPass(table, side),
+                    Timer::Countdown,
+                    Timer::Clock(TableId::new()),
+                ][k % 5];
+                let due = self
+                    .state
+                    .deadlines()
+                    .iter()
+                    .any(|&(at, t)| t == timer && at <= now);
+                let before = fingerprint(&self.state, MemberId(0), now);
+                let effects = self.state.fire(timer, now);
+                if due {
+                    self.took(&effects);
+                } else {
+                    assert!(effects.is_empty());
+                    assert_eq!(fingerprint(&self.state, MemberId(0), now), before);
+                }
+            }
+            Act::Bot(pick, junk, stale) => {
+                let table = self.state.tables[0].id;
+                let Some(think) = self.state.tables[0].thinking else {
+                    return;
+                };
+                let legal = current(&self.state).game.legal();
+                let result = match (pick, junk) {
+                    (_, true) => Some("zz".to_string()),
+                    (Some(k), false) => Some(legal[k % legal.len()].clone()),
+                    (None, false) => None,
+                };
+                let before = fingerprint(&self.state, MemberId(0), now);
+                let effects = self
+                    .state
+                    .bot_move(table, think + u64::from(stale), result, now);
+                if stale {
+                    assert!(effects.is_empty());
+                    assert_eq!(fingerprint(&self.state, MemberId(0), now), before);
+                } else {
+                    assert!(!effects.is_empty(), "the awaited search moves");
+                    self.took(&effects);
+                }
+            }
+        }
+    }
+
+    pub fn check(&self) {
+        let state = &self.state;
+        let mut seats: Vec<usize> = state.members.iter().filter_map(|m| m.seat).collect();
+        seats.sort_unstable();
+        let count = seats.len();
+        seats.dedup();
+        assert_eq!(seats.len(), count, "one member per seat");
+        assert!(seats.iter().all(|&s| s < state.seats()), "seats exist");
+        let mut ids: Vec<MemberId> = state.members.iter().map(|m| m.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), state.members.len(), "member ids are unique");
+        assert!(ids.iter().all(|id| id.0 < state.next_member));
+        assert_eq!(state.tables.len(), 1);
+        let table = &state.tables[0];
+        match table.running() {
+            Some(m) => {
+                assert!(state.countdown.is_none(), "no countdown while a game runs");
+                assert_eq!(m.sides.len(), m.game.sides());
+                for p in m.sides.iter().flatten() {
+                    assert!(state.member(p.member).is_some(), "players stay members");
+                    assert_eq!(
+                        m.sides
+                            .iter()
+                            .flatten()
+                            .filter(|q| q.member == p.member)
+                            .count(),
+                        1
+                    );
+                }
+                let due = m.due().expect("someone is due");
+                assert_eq!(
+                    table.thinking.is_some(),
+                    due.computer.is_some(),
+                    "the computer thinks when it is due"
+                );
+                assert_eq!(self.logs[&m.id], m.entries);
+            }
+            None => assert_eq!(table.thinking, None),
+        }
+        for row in &state.scores {
+            assert!(row.wins + row.draws + row.losses > 0);
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Timers driven by the time passed in: clocks, the per-move timer,
+//! abandoning, a team's turn passing, the auto-start countdown.
+
+use rules::{EndReason, Outcome, Side};
+
+use super::*;
+
+/// Fires `timer` at `now`; checks its versions, and that a timer not yet
+/// due changes nothing.
+fn fire(state: &mut RoomState, timer: Timer, now: u64) -> Vec<Effect> {
+    let due = state
+        .deadlines()
+        .iter()
+        .any(|&(at, t)| t == timer && at <= now);
+    let before = fingerprint(state, MemberId(1), now);
+    let effects = state.fire(timer, now);
+    check_versions(before.0, &effects, state);
+    if !due {
+        assert!(effects.is_empty(), "{timer:?} is not due at {now}");
+        assert_eq!(fingerprint(state, MemberId(1), now), before);
+    }
+    effects
+}
+
+#[test]
+fn a_crossyray_clock_flags_at_its_deadline() {
+    let (mut state, host, guest) = two_seated(GameKind::CrossyRay, crossy_clock(), 0);
+    let table = state.tables[0].id;
+    assert_eq!(state.next_deadline(), None);
+    ok(&mut state, host, start(Order::Seats), 1_000);
+    assert_eq!(state.deadlines(), [(181_000, Timer::Clock(table))]);
+    assert!(fire(&mut state, Timer::Clock(table), 180_999).is_empty());
+    assert!(fire(&mut state, Timer::Clock(TableId::new()), 500_000).is_empty());
+
+    ok(&mut state, host, mv("f4"), 11_000);
+    assert_eq!(state.next_deadline(), Some((191_000, Timer::Clock(table))));
+    assert!(fire(&mut state, Timer::Clock(table), 190_999).is_empty());
+    let effects = fire(&mut state, Timer::Clock(table), 191_000);
+    assert_eq!(
+        tags(&effects),
+        [
+            "store:entry",
+            "send:match/timeout",
+            "store:score",
+            "store:score",
+            "send:scores",
+            "store:game_ended",
+            "send:autostart"
+        ]
+    );
+    let row = &entries(&effects)[0];
+    assert_eq!(row.entry, Entry::Timeout { side: Side(1) });
+    assert_eq!((row.seq, row.clock.clone()), (1, vec![172_000, 0]));
+    let won = Outcome::Win {
+        winner: Side(0),
+        reason: EndReason::Timeout,
+    };
+    assert_eq!(current(&state).game.outcome(), Some(won.clone()));
+    assert_eq!(
+        sent(&effects)[0]["match"]["outcome"],
+        json!({"kind": "win", "winner": 0, "reason": "timeout"})
+    );
+    assert!(
+        matches!(writes(&effects)[3], Write::GameEnded(g) if g.outcome == won && g.ended_at == 191_000)
+    );
+    assert_eq!(code(&mut state, guest, mv("h4"), 191_000), Code::NoGame);
+    // Only the countdown is left.
+    assert_eq!(state.deadlines(), [(221_000, Timer::Countdown)]);
+    assert!(fire(&mut state, Timer::Clock(table), 300_000).is_empty());
+}
+
+#[test]
+fn a_quoridor_turn_that_runs_out_is_a_pass_and_the_game_goes_on() {
+    let (mut state, host, guest) = two_seated(GameKind::Quoridor, Value::Null, 0);
+    let table = state.tables[0].id;
+    ok(&mut state, host, start(Order::Seats), 0);
+    assert_eq!(state.next_deadline(), Some((30_000, Timer::Clock(table))));
+    assert!(fire(&mut state, Timer::Clock(table), 29_999).is_empty());
+    let effects = fire(&mut state, Timer::Clock(table), 30_000);
+    assert_eq!(tags(&effects), ["store:entry", "send:match/timeout"]);
+    let event = &sent(&effects)[0];
+    assert_eq!(
+        (event["move"].clone(), event["side"].clone()),
+        (json!("pass"), json!(0))
+    );
+    assert_eq!(event["match"]["outcome"], Value::Null);
+    assert_eq!(
+        event["match"]["clock"],
+        json!({"remaining_ms": [0, 30_000], "running": 1})
+    );
+    assert_eq!(entries(&effects)[0].entry, Entry::Timeout { side: Side(0) });
+    let m = current(&state);
+    assert!(m.is_running());
+    assert_eq!(
+        (m.moves.clone(), m.game.to_move()),
+        (vec!["pass".to_string()], Some(Side(1)))
+    );
+    assert_eq!(state.next_deadline(), Some((60_000, Timer::Clock(table))));
+    // The next side moves with a fresh turn, and so does the first again.
+    ok(&mut state, guest, mv("e8"), 45_000);
+    assert_eq!(state.next_deadline(), Some((75_000, Timer::Clock(table))));
+    ok(&mut state, host, mv("e2"), 46_000);
+    assert_eq!(current(&state).moves, ["pass", "e8", "e2"]);
+}
+
+#[test]
+fn a_player_offline_past_the_grace_time_forfeits() {
+    let (mut state, host, guest) = two_seated(GameKind::Jungle, Value::Null, 0);
+    let table = state.tables[0].id;
+    ok(&mut state, host, start(Order::Seats), 0);
+    assert_eq!(state.next_deadline(), None, "no clock in this game");
+    let gone = Timer::Abandon(table, Side(1));
+    state.disconnect(guest, 5_000);
+    assert_eq!(state.deadlines(), [(65_000, gone)]);
+    // Coming back in time cancels it.
+    join(&mut state, &token(1), None, 6_000);
+    assert_eq!(state.deadlines(), []);
+    assert!(fire(&mut state, gone, 65_000).is_empty());
+
+    ok(&mut state, host, mv("8 a3-a4"), 7_000);
+    state.disconnect(guest, 10_000);
+    assert!(fire(&mut state, gone, 69_999).is_empty());
+    let effects = fire(&mut state, gone, 70_000);
+    assert_eq!(tags(&effects)[..2], ["store:entry", "send:match/end"]);
+    assert!(tags(&effects).contains(&"store:game_ended".to_string()));
+    assert_eq!(
+        entries(&effects)[0].entry,
+        Entry::Forfeit {
+            sides: vec![Side(1)],
+            reason: EndReason::Abandon
+        }
+    );
+    assert_eq!(
+        current(&state).game.outcome(),
+        Some(Outcome::Win {
+            winner: Side(0),
+            reason: EndReason::Abandon
+        })
+    );
+    assert_eq!(state.deadlines(), [(100_000, Timer::Countdown)]);
+}
+
+#[test]
+fn a_teams_turn_passes_to_a_teammate_who_is_here() {
+    let mut state = room_with(
+        GameKind::Quoridor,
+        json!({"mode": "teams"}),
+        RoomConfig {
+            abandon_after_ms: 10_000,
+            ..config()
+        },
+    );
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    let mate = join(&mut state, &token(1), Some("Lan"), 0);
+    let other = join(&mut state, &token(2), Some("Hoa"), 0);
+    ok(&mut state, host, sit(0), 0);
+    ok(&mut state, mate, sit(1), 0);
+    ok(&mut state, other, sit(4), 0);
+    ok(&mut state, host, start(Order::Seats), 0);
+    let table = state.tables[0].id;
+    let pass = Timer::TurnPass(table, Side(0));
+
+    state.disconnect(host, 1_000);
+    let mut due = state.deadlines();
+    due.sort_by_key(|d| d.0);
+    assert_eq!(due, [(11_000, pass), (30_000, Timer::Clock(table))]);
+    assert!(fire(&mut state, pass, 10_999).is_empty());
+    let effects = fire(&mut state, pass, 11_000);
+    assert_eq!(tags(&effects), ["store:entry", "send:match/turn"]);
+    let row = &entries(&effects)[0];
+    assert_eq!(
+        (row.entry.clone(), row.turn.clone()),
+        (Entry::Turn, vec![1, 0])
+    );
+    assert_eq!(row.clock, [19_000, 30_000], "the side's time goes on");
+    assert_eq!(sent(&effects)[0]["match"]["to_play"], json!(mate));
+    assert_eq!(current(&state).due().unwrap().member, mate);
+    assert_eq!(state.deadlines(), [(30_000, Timer::Clock(table))]);
+    ok(&mut state, mate, mv("e2"), 12_000);
+
+    // With the whole team gone, the side is abandoned instead.
+    state.disconnect(mate, 13_000);
+    assert_eq!(
+        state.deadlines(),
+        [
+            (42_000, Timer::Clock(table)),
+            (23_000, Timer::Abandon(table, Side(0)))
+        ]
+    );
+    let effects = fire(&mut state, Timer::Abandon(table, Side(0)), 23_000);
+    assert_eq!(
+        entries(&effects)[0].entry,
+        Entry::Forfeit {
+            sides: vec![Side(0)],
+            reason: EndReason::Abandon
+        }
+    );
+    // One move was made: the game ends without a result.
+    assert_eq!(
+        current(&state).game.outcome(),
+        Some(Outcome::Aborted {
+            reason: EndReason::Abandon
+        })
+    );
+    assert!(!tags(&effects).contains(&"store:score".to_string()));
+}
+
+/// CrossyRay's shortest game, started by the host with `order`; it ends
+/// at `now`.
+fn play_a_game(state: &mut RoomState, host: MemberId, order: Order, now: u64) {
+    ok(state, host, start(order), now);
+    for text in CROSSY_LINE {
+        let due = current(state).due().unwrap().member;
+        ok(state, due, mv(text), now);
+    }
+    assert!(!current(state).is_running());
+}
+
+#[test]
+fn the_countdown_starts_the_next_game_with_the_last_order() {
+    for order in [Order::Seats, Order::Random] {
+        let (mut state, host, guest) = two_seated(GameKind::CrossyRay, Value::Null, 0);
+        play_a_game(&mut state, host, order, 1_000);
+        assert_eq!(state.next_deadline(), Some((31_000, Timer::Countdown)));
+        assert!(fire(&mut state, Timer::Countdown, 30_999).is_empty());
+        let effects = fire(&mut state, Timer::Countdown, 31_000);
+        assert_eq!(
+            tags(&effects),
+            ["store:room", "store:game_started", "send:match/start"]
+        );
+        assert_eq!(state.countdown, None);
+        let m = current(&state);
+        assert_eq!((m.number, m.order, m.started_at), (2, order, 31_000));
+        assert!(m.is_running());
+        if order == Order::Seats {
+            assert_eq!((m.sides[0][0].member, m.sides[1][0].member), (host, guest));
+        }
+    }
+}
+
+#[test]
+fn the_countdown_is_dropped_when_a_seat_is_empty_or_offline() {
+    let (mut state, host, guest) = two_seated(GameKind::CrossyRay, Value::Null, 0);
+    play_a_game(&mut state, host, Order::Seats, 0);
+    ok(&mut state, guest, Command::Stand, 1);
+    let effects = fire(&mut state, Timer::Countdown, 30_000);
+    assert_eq!(tags(&effects), ["send:autostart"]);
+    assert_eq!(
+        sent(&effects)[0]["autostart"],
+        json!({"enabled": true, "remaining_ms": null, "paused": false})
+    );
+    assert_eq!((state.countdown, state.games_played), (None, 1));
+    assert_eq!(state.next_deadline(), None);
+
+    ok(&mut state, guest, sit(1), 40_000);
+    play_a_game(&mut state, host, Order::Seats, 40_000);
+    state.disconnect(guest, 41_000);
+    let effects = fire(&mut state, Timer::Countdown, 70_000);
+    assert_eq!(tags(&effects), ["send:autostart"]);
+    assert_eq!((state.countdown, state.games_played), (None, 2));
+}
+
+#[test]
+fn a_paused_countdown_has_no_deadline() {
+    let (mut state, host, _) = two_seated(GameKind::CrossyRay, Value::Null, 0);
+    play_a_game(&mut state, host, Order::Seats, 0);
+    ok(
+        &mut state,
+        host,
+        Command::Countdown { paused: true },
+        10_000,
+    );
+    assert_eq!(state.deadlines(), []);
+    assert!(fire(&mut state, Timer::Countdown, 1_000_000).is_empty());
+    ok(
+        &mut state,
+        host,
+        Command::Countdown { paused: false },
+        2_000_000,
+    );
+    assert_eq!(state.deadlines(), [(2_020_000, Timer::Countdown)]);
+    let effects = fire(&mut state, Timer::Countdown, 2_020_000);
+    assert_eq!(tags(&effects)[2], "send:match/start");
+}
