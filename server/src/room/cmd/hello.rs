@@ -84,24 +84,36 @@ impl RoomState {
     /// (no seat, no score, not host, not playing), oldest first; refuses
     /// the newcomer if none can go.
     fn make_room(&mut self, effects: &mut Vec<Effect>) -> Result<(), Refusal> {
-        while self.members.len() >= self.config.max_members {
-            let evictable = self.members.iter().position(|m| {
+        let excess = (self.members.len() + 1).saturating_sub(self.config.max_members);
+        if excess == 0 {
+            return Ok(());
+        }
+        let evictable: Vec<usize> = self
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| {
                 m.conns == 0
                     && m.seat.is_none()
                     && m.computer.is_none()
                     && !m.host
                     && !self.has_score(m.id)
                     && !self.tables.iter().any(|t| t.plays(m.id))
-            });
-            let Some(i) = evictable else {
-                return Err(Refusal::new(
-                    Code::RoomFull,
-                    format!(
-                        "This room is full ({} members); try again later.",
-                        self.config.max_members
-                    ),
-                ));
-            };
+            })
+            .map(|(i, _)| i)
+            .take(excess)
+            .collect();
+        // Decide before changing anything: a refusal changes nothing.
+        if evictable.len() < excess {
+            return Err(Refusal::new(
+                Code::RoomFull,
+                format!(
+                    "This room is full ({} members); try again later.",
+                    self.config.max_members
+                ),
+            ));
+        }
+        for &i in evictable.iter().rev() {
             let gone = self.members.remove(i);
             effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
         }

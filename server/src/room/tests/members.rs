@@ -185,7 +185,6 @@ fn the_member_cap_lets_offline_guests_with_nothing_to_keep_go() {
 /// refuse: the refusal's effects (the `RemoveMember` write) are dropped
 /// but the guest is gone from the state.
 #[test]
-#[ignore = "BUG: hello refused with room_full after evicting a guest: the state changed, the RemoveMember write is lost"]
 fn a_room_full_refusal_evicts_nobody() {
     let mut state = room_with(
         GameKind::Jungle,

@@ -182,7 +182,6 @@ proptest! {
     /// With the computer seated a room can be over its cap (see
     /// `members::a_room_full_refusal_evicts_nobody`).
     #[test]
-    #[ignore = "BUG: hello refused with room_full after evicting a guest"]
     fn random_commands_at_the_member_cap_with_the_computer_keep_the_rooms_invariants(
         start_with in 0usize..8,
         n in 3usize..=5,
