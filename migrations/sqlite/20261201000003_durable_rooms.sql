@@ -61,9 +61,10 @@ CREATE TABLE room_chat (
     PRIMARY KEY (room_code, seq)
 );
 
--- Games in progress: how each started, and its log (moves, timeouts,
--- forfeits, turn passes) with the clocks as of each entry. A finished
--- game moves to `games`.
+-- The current or last game of each table: how it started, and its log
+-- (moves, timeouts, forfeits, turn passes) with the clocks as of each
+-- entry. A finished game is also recorded in `games`; its log stays here
+-- until the table's next game starts, so a reloaded room shows it.
 CREATE TABLE live_games (
     id          TEXT PRIMARY KEY NOT NULL, -- UUID v7
     room_code   TEXT NOT NULL REFERENCES rooms(code),

@@ -30,6 +30,9 @@ const MAX_FRAME_BYTES: usize = 64 * 1024;
 const LIBRARY_FRAME_BYTES: usize = 128 * 1024;
 /// A client that takes longer than this to take one message is gone.
 const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// After a close: how long queued messages may take to go out, and how
+/// long the client has to answer the close frame.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// Commands per second a connection may send on average, and its burst.
 const RATE_PER_SEC: f64 = 20.0;
 const RATE_BURST: f64 = 40.0;
@@ -109,17 +112,6 @@ async fn connection(
 
     let mut attached = false;
     let mut bucket = TokenBucket::new(RATE_PER_SEC, RATE_BURST);
-    // The reader's own answers (parse errors, rate limits) share the queue;
-    // if it is full the client is not reading: close it with a code rather
-    // than lose an answer.
-    let reply = |text: String| {
-        if outbox.try_send(Utf8Bytes::from(text)).is_err() {
-            closer.close(
-                close::POLICY,
-                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-            );
-        }
-    };
     loop {
         let frame = tokio::select! {
             biased;
@@ -136,10 +128,11 @@ async fn connection(
             }
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
-                reply(
-                    Refusal::new(Code::BadMessage, "Send JSON text frames, not binary.")
-                        .to_message(None),
-                );
+                let text = Refusal::new(Code::BadMessage, "Send JSON text frames, not binary.")
+                    .to_message(None);
+                if !reply(&outbox, &closer, text).await {
+                    break;
+                }
                 continue;
             }
             Some(Ok(Message::Close(_))) => break,
@@ -163,13 +156,19 @@ async fn connection(
                 Ok(envelope) => Some(envelope.id),
                 Err((id, _)) => *id,
             };
-            reply(Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id));
+            let text =
+                Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id);
+            if !reply(&outbox, &closer, text).await {
+                break;
+            }
             continue;
         }
         let envelope = match parsed {
             Ok(envelope) => envelope,
             Err((id, refusal)) => {
-                reply(refusal.to_message(id));
+                if !reply(&outbox, &closer, refusal.to_message(id)).await {
+                    break;
+                }
                 continue;
             }
         };
@@ -220,12 +219,31 @@ async fn connection(
                     break;
                 }
             }
-            _ => reply(Refusal::new(Code::HelloFirst, "Send hello first.").to_message(Some(id))),
+            _ => {
+                let text = Refusal::new(Code::HelloFirst, "Send hello first.").to_message(Some(id));
+                if !reply(&outbox, &closer, text).await {
+                    break;
+                }
+            }
         }
     }
+
     debug!(conn = conn.0, "connection closed");
     if attached {
         let _ = room.detach(conn).await;
+    }
+    if closer.is_closed() {
+        // Keep reading (and dropping) what the client still sends until it
+        // answers the close frame: dropping a socket with unread data
+        // resets it, and the close frame would be lost.
+        let _ = tokio::time::timeout(CLOSE_GRACE, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
     }
     drop(outbox);
     if !closer.is_closed() {
@@ -236,9 +254,30 @@ async fn connection(
     }
 }
 
-/// Sends the queue's messages in order; when the connection is closed
-/// with a reason, sends the close frame at once (queued messages are
-/// moot: the client resyncs from a snapshot when it reconnects).
+/// The connection's own answer (a parse error, a rate limit, `hello_first`)
+/// goes into the same queue as the room's messages. When the queue is
+/// full the reader waits for room, which stops it reading the client: a
+/// client that sends faster than it reads is slowed down, not dropped. One
+/// that does not read at all for `WRITE_TIMEOUT` is closed with 1008.
+/// Returns false when the connection is over.
+async fn reply(outbox: &mpsc::Sender<Utf8Bytes>, closer: &Closer, text: String) -> bool {
+    match tokio::time::timeout(WRITE_TIMEOUT, outbox.send(Utf8Bytes::from(text))).await {
+        Ok(Ok(())) => true,
+        Ok(Err(_)) => false,
+        Err(_) => {
+            closer.close(
+                close::POLICY,
+                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
+            );
+            false
+        }
+    }
+}
+
+/// Sends the queue's messages in order. When the connection is closed
+/// with a reason, what is already queued (an answer such as `room_full`
+/// that explains the close) still goes out, for at most `CLOSE_GRACE`,
+/// then the close frame.
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut queue: mpsc::Receiver<Utf8Bytes>,
@@ -259,6 +298,14 @@ async fn write_loop(
             Ok(Err(_)) | Err(_) => return,
         }
     }
+    let flush = async {
+        while let Ok(text) = queue.try_recv() {
+            if sink.send(Message::Text(text)).await.is_err() {
+                return;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, flush).await;
     let frame = closer.frame().map(|(code, reason)| CloseFrame {
         code,
         reason: Utf8Bytes::from(reason),

@@ -629,10 +629,6 @@ async fn an_idle_room_unloads_and_comes_back_with_everything() {
 }
 
 #[tokio::test]
-#[ignore = "BUG: after an idle unload (or any reload) the last finished game is gone from the \
-            snapshot (`room.tables[0].match` is null) although docs/PROTOCOL.md says `match` is \
-            the current or last game (null only before the first); RoomState::restore rebuilds \
-            only live games"]
 async fn the_last_finished_game_is_still_shown_after_an_idle_unload() {
     let server = TestServer::start_with(|c| c.room_idle_secs = 1).await;
     let mut t = table_of(&server, "crossyray", Value::Null).await;

@@ -1,7 +1,8 @@
 //! Bringing a room back from the store, after a restart, a crash or an
 //! idle unload: members (all offline until they reconnect), seats, host,
-//! options, auto-start, scoreboard, the chat tail, and each game in
-//! progress, rebuilt by replaying its stored log on a fresh game. Clocks
+//! options, auto-start, scoreboard, the chat tail, and each table's game
+//! in progress (or last game), rebuilt by replaying its stored log on a
+//! fresh game. Clocks
 //! resume with the time left as of the last move: the time the room was
 //! away is charged to nobody.
 

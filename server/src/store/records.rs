@@ -42,7 +42,8 @@ pub struct MemberRow {
     pub account: Option<AccountRef>,
 }
 
-/// A game in progress: how it started. Its moves are [`EntryRow`]s.
+/// A table's current or last game: how it started. Its moves are
+/// [`EntryRow`]s.
 #[derive(Clone, Debug)]
 pub struct LiveGame {
     pub id: GameId,
@@ -105,6 +106,6 @@ pub struct SavedRoom {
     pub scores: Vec<crate::room::ScoreRow>,
     /// Oldest first.
     pub chat: Vec<crate::room::ChatLine>,
-    /// Games in progress with their logs, in order.
+    /// Each table's current or last game with its log, in order.
     pub live: Vec<(LiveGame, Vec<EntryRow>)>,
 }

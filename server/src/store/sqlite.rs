@@ -303,6 +303,20 @@ async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) -> StoreRes
                 .await?;
         }
         Write::GameStarted(g) => {
+            // The table's previous game (finished, kept for display) goes.
+            sqlx::query(
+                "DELETE FROM live_entries WHERE game_id IN
+                 (SELECT id FROM live_games WHERE room_code = ? AND table_id = ?)",
+            )
+            .bind(code)
+            .bind(g.table.to_string())
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("DELETE FROM live_games WHERE room_code = ? AND table_id = ?")
+                .bind(code)
+                .bind(g.table.to_string())
+                .execute(&mut *tx)
+                .await?;
             sqlx::query(
                 "INSERT INTO live_games
                  (id, room_code, table_id, number, game, options, sides, play_order, started_at)
@@ -337,7 +351,7 @@ async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) -> StoreRes
     Ok(())
 }
 
-/// A finished game moves from the live tables to `games`.
+/// A finished game is recorded in `games`, for history.
 async fn finish_game(tx: &mut SqliteConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
@@ -356,15 +370,8 @@ async fn finish_game(tx: &mut SqliteConnection, code: &str, f: &FinishedGame) ->
     .bind(f.id.to_string())
     .execute(&mut *tx)
     .await?;
-    for sql in [
-        "DELETE FROM live_entries WHERE game_id = ?",
-        "DELETE FROM live_games WHERE id = ?",
-    ] {
-        sqlx::query(sql)
-            .bind(f.id.to_string())
-            .execute(&mut *tx)
-            .await?;
-    }
+    // The game's log stays in `live_games` until the table's next game
+    // starts, so a reloaded room still shows its last game.
     Ok(())
 }
 
