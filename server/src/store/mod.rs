@@ -8,6 +8,7 @@
 //! so an acknowledged move is on disk (see `room/task.rs`).
 
 mod accounts;
+mod batch;
 pub mod records;
 mod rows;
 mod sqlite;
@@ -110,7 +111,7 @@ impl Store {
     }
 
     /// Applies `writes` for room `code`, all or none.
-    pub async fn write(&self, code: &str, writes: &[Write]) -> StoreResult<()> {
+    pub async fn write(&self, code: &str, writes: Vec<Write>) -> StoreResult<()> {
         match self {
             Store::Sqlite(s) => s.write(code, writes).await,
         }

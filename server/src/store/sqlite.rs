@@ -9,6 +9,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
 use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
+use super::batch::Writer;
 use super::rows::{json, live_of, member_of, room_of, score_of};
 use super::{now_millis, StoreError, StoreResult};
 use crate::room::{ChatLine, MemberId, TokenHash, Write};
@@ -16,6 +17,7 @@ use crate::room::{ChatLine, MemberId, TokenHash, Write};
 #[derive(Clone)]
 pub struct SqliteStore {
     pub(super) pool: SqlitePool,
+    writer: Writer,
 }
 
 impl SqliteStore {
@@ -38,12 +40,15 @@ impl SqliteStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Open(e.to_string()))?;
-        let store = SqliteStore { pool };
+        let writer = Writer::spawn(pool.clone());
+        let store = SqliteStore { pool, writer };
         store.hash_plain_host_tokens().await?;
         Ok(store)
     }
 
+    /// Waits for the writes already handed to the writer, then closes.
     pub async fn close(&self) {
+        let _ = self.writer.write("", Vec::new()).await;
         self.pool.close().await;
     }
 
@@ -175,16 +180,13 @@ impl SqliteStore {
         }))
     }
 
-    pub async fn write(&self, code: &str, writes: &[Write]) -> StoreResult<()> {
+    /// Stores a room's writes in one transaction, shared with other rooms'
+    /// writes waiting at the same moment (`batch.rs`).
+    pub async fn write(&self, code: &str, writes: Vec<Write>) -> StoreResult<()> {
         if writes.is_empty() {
             return Ok(());
         }
-        let mut tx = self.pool.begin().await?;
-        for write in writes {
-            apply(&mut tx, code, write).await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        self.writer.write(code, writes).await
     }
 
     pub async fn games(&self, code: &str) -> StoreResult<Vec<GameRecord>> {
@@ -214,7 +216,7 @@ impl SqliteStore {
     }
 }
 
-async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) -> StoreResult<()> {
+pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) -> StoreResult<()> {
     match write {
         Write::Room(room) => {
             sqlx::query(

@@ -1,0 +1,94 @@
+//! Group commit: one writer task per SQLite store. Rooms hand it their
+//! writes and wait; it takes every request waiting at that moment and
+//! stores them in one transaction, so a hundred busy rooms pay for one
+//! disk sync, not a hundred, and each room's writes still land in the
+//! order it made them (a room waits for one request before it makes the
+//! next). If a batch fails, its requests are retried one by one, so one
+//! bad request fails alone.
+
+use sqlx::SqlitePool;
+use tokio::sync::{mpsc, oneshot};
+
+use super::sqlite::apply;
+use super::{StoreError, StoreResult};
+use crate::room::Write;
+
+/// Requests stored in one transaction at most.
+const MAX_BATCH: usize = 512;
+/// Requests waiting for the writer; rooms wait when it is full.
+const QUEUE: usize = 4096;
+
+pub(super) struct Job {
+    code: String,
+    writes: Vec<Write>,
+    done: oneshot::Sender<StoreResult<()>>,
+}
+
+#[derive(Clone)]
+pub(super) struct Writer {
+    tx: mpsc::Sender<Job>,
+}
+
+impl Writer {
+    pub(super) fn spawn(pool: SqlitePool) -> Writer {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(run(pool, rx));
+        Writer { tx }
+    }
+
+    /// Stores `writes` for room `code`; returns once they are committed.
+    pub(super) async fn write(&self, code: &str, writes: Vec<Write>) -> StoreResult<()> {
+        let (done, answer) = oneshot::channel();
+        let job = Job {
+            code: code.to_string(),
+            writes,
+            done,
+        };
+        let closed = || StoreError::Open("the store is closed".to_string());
+        self.tx.send(job).await.map_err(|_| closed())?;
+        answer.await.map_err(|_| closed())?
+    }
+}
+
+async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        match commit(&pool, &batch).await {
+            Ok(()) => {
+                for job in batch {
+                    let _ = job.done.send(Ok(()));
+                }
+            }
+            Err(e) if batch.len() == 1 => {
+                let _ = batch.remove(0).done.send(Err(e));
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, jobs = batch.len(), "a batch failed; storing its requests one by one");
+                for job in batch {
+                    let result = commit(&pool, std::slice::from_ref(&job)).await;
+                    let _ = job.done.send(result);
+                }
+            }
+        }
+    }
+}
+
+async fn commit(pool: &SqlitePool, jobs: &[Job]) -> StoreResult<()> {
+    if jobs.iter().all(|j| j.writes.is_empty()) {
+        return Ok(());
+    }
+    let mut tx = pool.begin().await?;
+    for job in jobs {
+        for write in &job.writes {
+            apply(&mut tx, &job.code, write).await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
