@@ -7,20 +7,7 @@ use common::TestServer;
 use serde_json::{json, Value};
 
 async fn post(server: &TestServer, path: &str, body: Value) -> (u16, Value) {
-    let resp = reqwest::Client::new()
-        .post(format!("{}{path}", server.base))
-        .json(&body)
-        .send()
-        .await
-        .expect("request");
-    let status = resp.status().as_u16();
-    let text = resp.text().await.expect("body");
-    let json = if text.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(&text).expect("JSON body")
-    };
-    (status, json)
+    server.post(path, body).await
 }
 
 /// `GET /api/me` with a bearer token.

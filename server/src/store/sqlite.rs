@@ -8,8 +8,8 @@ use serde_json::Value;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
-use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::batch::Writer;
+use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
 use super::{now_millis, StoreError, StoreResult};
 use crate::room::{ChatLine, MemberId, TokenHash, Write};
@@ -113,22 +113,20 @@ impl SqliteStore {
         .map(|row| room_of(&row)) else {
             return Ok(None);
         };
-        let members = sqlx::query("SELECT * FROM room_members WHERE room_code = ? ORDER BY id")
-            .bind(code)
+        let rows = |sql| sqlx::query(sql).bind(code);
+        let members = rows("SELECT * FROM room_members WHERE room_code = ? ORDER BY id")
             .fetch_all(&mut *tx)
             .await?
             .iter()
             .map(member_of)
             .collect();
-        let scores = sqlx::query("SELECT * FROM room_scores WHERE room_code = ?")
-            .bind(code)
+        let scores = rows("SELECT * FROM room_scores WHERE room_code = ?")
             .fetch_all(&mut *tx)
             .await?
             .iter()
             .filter_map(score_of)
             .collect();
-        let chat = sqlx::query("SELECT * FROM room_chat WHERE room_code = ? ORDER BY seq")
-            .bind(code)
+        let chat = rows("SELECT * FROM room_chat WHERE room_code = ? ORDER BY seq")
             .fetch_all(&mut *tx)
             .await?
             .iter()
@@ -139,8 +137,7 @@ impl SqliteStore {
                 at: row.get::<i64, _>("at") as u64,
             })
             .collect();
-        let games = sqlx::query("SELECT * FROM live_games WHERE room_code = ? ORDER BY number")
-            .bind(code)
+        let games = rows("SELECT * FROM live_games WHERE room_code = ? ORDER BY number")
             .fetch_all(&mut *tx)
             .await?;
         let mut live = Vec::new();

@@ -18,8 +18,11 @@ mod start;
 
 pub use hello::Hello;
 
-use super::ids::MemberId;
+use rules::Side;
+
+use super::ids::{MemberId, TableId};
 use super::state::{Applied, RoomState};
+use super::table::Match;
 use crate::protocol::{Code, Command, Refusal};
 
 impl RoomState {
@@ -45,5 +48,27 @@ impl RoomState {
             Command::Countdown { paused } => self.pause_countdown(member, paused, now),
             Command::Autostart { enabled } => self.set_autostart(member, enabled, now),
         }
+    }
+}
+
+impl RoomState {
+    /// The table (by index) where `member` plays a running game, their
+    /// side and the game: what `move` and `resign` need. `not_playing` is
+    /// the refusal's code for a member who does not play there.
+    fn playing(
+        &self,
+        member: MemberId,
+        table: Option<TableId>,
+        not_playing: Code,
+    ) -> Result<(usize, Side, &Match), Refusal> {
+        let t = self.table_index(table, member)?;
+        let m = self.tables[t]
+            .running()
+            .ok_or_else(|| Refusal::new(Code::NoGame, "No game is running."))?;
+        let side = m
+            .side_of(member)
+            .filter(|s| !m.gone[s.index()])
+            .ok_or_else(|| Refusal::new(not_playing, "You are not playing in this game."))?;
+        Ok((t, side, m))
     }
 }
