@@ -50,6 +50,7 @@ pub fn router(app: App) -> Router {
         .route("/ws/{code}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
+        .route("/rules", get(rules))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(TraceLayer::new_for_http())
@@ -125,7 +126,31 @@ struct CreateRoom {
 }
 
 fn default_game() -> String {
-    "crossyray".to_string()
+    crate::games::GameKind::CrossyRay.name().to_string()
+}
+
+/// `GET /rules`: the rules of the games (`docs/RULES.md`, which travels
+/// with the site beside the web folder), as plain text.
+async fn rules(State(app): State<App>) -> Response {
+    let path = app.config.web_dir().join("../docs/RULES.md");
+    match tokio::fs::read_to_string(&path).await {
+        Ok(text) => (
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "rules not found");
+            json_error(
+                StatusCode::NOT_FOUND,
+                "no_rules",
+                "The rules are not installed on this server.",
+            )
+        }
+    }
 }
 
 /// `POST /api/rooms`.
