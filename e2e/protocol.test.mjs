@@ -283,14 +283,11 @@ test('a hello refused with room_full: the page says so, stops retrying, and gets
   assertNoPageErrors();
 });
 
-// The server queues the room_full error and closes the socket at once;
-// its writer (server/src/socket.rs write_loop, `biased` on the closer)
-// then sends the close frame without the queued error, so the browser only
-// sees close 1008 and, as the protocol asks for 1008, keeps reconnecting.
-test('a full room refuses a newcomer for real (--max-members 2), and lets them in once a guest has left', {
-  timeout: 90_000,
-  todo: 'server: the room_full error is never sent before close 1008 (see the comment above)',
-}, async () => {
+// The real server: its room_full error goes out before its close 1008
+// (server/src/socket.rs sends what is queued before the close frame), so
+// the page shows the panel instead of reconnecting as it does after a
+// bare 1008.
+test('a full room refuses a newcomer for real (--max-members 2), and lets them in once a guest has left', { timeout: 90_000 }, async () => {
   const host = await newPage('full-host');
   const code = await createRoom(host);
   const guest = await newPage('full-guest');
@@ -300,16 +297,28 @@ test('a full room refuses a newcomer for real (--max-members 2), and lets them i
   const third = await newPage('full-third');
   await third.goto(`${base}/r/${code}`);
   await byId(third, 'refused').waitFor({ state: 'visible' });
-  assert.match(await byId(third, 'refused-text').textContent(), /This room is full/);
+  assert.equal(await byId(third, 'refused-text').textContent(), 'This room is full: too many people have joined it. Try again later.');
+  assert.equal(await byId(third, 'conn-status').getAttribute('data-state'), 'refused');
+  assert.equal(await third.locator('#room-main').isVisible(), false);
   await new Promise((r) => setTimeout(r, 3000));
   assert.equal(third.sockets, 1, 'no reconnecting to a room that refused us');
+  assert.equal(await byId(third, 'toast').count(), 0, 'the panel says it, not a toast');
+  // The refusal evicted nobody: the host still sees two members online.
+  assert.equal(await host.locator('[data-testid="members"] > li[data-online="true"]').count(), 2);
 
-  // The guest leaves (no seat, no score: the room lets them go), and there is room.
+  // The guest leaves (no seat, no score: the room lets them go when it
+  // needs the place; the members list shows only those online or seated).
   await guest.context().close();
   await host.waitForFunction(() => document.querySelectorAll('[data-testid="members"] > li').length === 1);
   await byId(third, 'refused-retry').click();
   await waitOnline(third);
   assert.equal(await byId(third, 'refused').isVisible(), false);
+  assert.equal(third.sockets, 2, 'one socket for the retry');
+  // The offline guest made room: the host sees itself and the newcomer.
+  await host.waitForFunction(() => {
+    const items = [...document.querySelectorAll('[data-testid="members"] > li')];
+    return items.length === 2 && items.every((li) => li.dataset.online === 'true');
+  });
 
   for (const p of [host, third]) await p.context().close();
   assertNoPageErrors();
