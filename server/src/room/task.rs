@@ -208,7 +208,7 @@ impl RoomTask {
             }
         };
         let (writes, rest) = split(effects);
-        if let Err(e) = self.store.write(&self.state.code, &writes).await {
+        if let Err(e) = self.store.write(&self.state.code, writes).await {
             error!(room = %self.state.code, error = %e, "could not store a member; restarting the room");
             let refusal = Refusal::new(
                 Code::Internal,
@@ -250,7 +250,7 @@ impl RoomTask {
         answer: Option<(ConnId, i64, String)>,
     ) -> Result<(), StoreFailed> {
         let (writes, rest) = split(effects);
-        if let Err(e) = self.store.write(&self.state.code, &writes).await {
+        if let Err(e) = self.store.write(&self.state.code, writes).await {
             error!(room = %self.state.code, error = %e, "could not store the room's changes; restarting the room");
             if let Some((conn, id, _)) = answer {
                 let refusal = Refusal::new(
