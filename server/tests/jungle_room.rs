@@ -318,7 +318,10 @@ async fn the_host_switches_the_room_between_games() {
         .await;
     let event = t.spectator.next_of("options").await;
     assert_eq!(event["game"], "jungle");
-    assert_eq!(event["options"]["clock"], json!({"minutes": 5, "increment": 3}));
+    assert_eq!(
+        event["options"]["clock"],
+        json!({"minutes": 5, "increment": 3})
+    );
     // Nobody left their seat: the Jungle game starts at once.
     t.host.ok(json!({"type": "start", "order": "seats"})).await;
     let start = t.host.next_match().await;

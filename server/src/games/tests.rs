@@ -18,7 +18,10 @@ fn jungle_rooms_take_the_clock_presets_only() {
             increment: 3
         }
     );
-    assert_eq!(options.to_json()["clock"], json!({"minutes": 5, "increment": 3}));
+    assert_eq!(
+        options.to_json()["clock"],
+        json!({"minutes": 5, "increment": 3})
+    );
     assert!(setup(GameKind::Jungle, json!({"clock": [4, 4]})).is_err());
     assert!(setup(GameKind::Jungle, json!({"width": 9})).is_err());
     let (_, plain) = setup(GameKind::Jungle, Value::Null).unwrap();
