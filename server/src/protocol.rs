@@ -82,6 +82,8 @@ pub enum Command {
     Autostart {
         enabled: bool,
     },
+    /// The host stops the knockout tournament (between rounds).
+    Stop,
 }
 
 impl Command {
@@ -101,6 +103,7 @@ impl Command {
             Command::Ping => "ping",
             Command::Countdown { .. } => "countdown",
             Command::Autostart { .. } => "autostart",
+            Command::Stop => "stop",
         }
     }
 }

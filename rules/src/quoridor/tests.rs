@@ -729,3 +729,28 @@ fn wall_shutting_a_detour_through_a_pocket_is_refused() {
         })
     );
 }
+
+#[test]
+fn a_short_move_limit_option_draws_the_game_sooner() {
+    let mut options = opts(9, 2, GoalMode::Edge);
+    options.move_limit = Some(2);
+    let mut q = Quoridor::new(&options).unwrap();
+    play_all(&mut q, "e2 e8 e3");
+    assert_eq!(q.outcome(), None);
+    play_all(&mut q, "e7");
+    assert_eq!(
+        q.outcome(),
+        Some(&Outcome::Draw {
+            reason: EndReason::MoveLimit
+        })
+    );
+    options.move_limit = Some(0);
+    assert!(Quoridor::new(&options).is_err());
+    options.move_limit = Some(201);
+    assert!(Quoridor::new(&options).is_err());
+    let plain: Options = serde_json::from_str("{}").unwrap();
+    assert_eq!(plain.move_limit, None);
+    assert!(!serde_json::to_string(&plain)
+        .unwrap()
+        .contains("move_limit"));
+}

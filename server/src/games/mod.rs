@@ -72,6 +72,9 @@ pub enum Seating {
     /// team `t`. A game starts with at least one member per team; the
     /// members of a side take its turns in rotation, in seat order.
     Teams,
+    /// A knockout tournament: up to [`KNOCKOUT_SEATS`] seats, everyone
+    /// seated enters, each match is 1-v-1 at its own table.
+    Knockout,
 }
 
 impl Seating {
@@ -79,13 +82,14 @@ impl Seating {
         match self {
             Seating::PerSide(n) => n,
             Seating::Teams => 2 * TEAM_SEATS,
+            Seating::Knockout => KNOCKOUT_SEATS,
         }
     }
 
     /// The side seat `seat` plays when seats decide.
     pub fn side_of_seat(self, seat: usize) -> usize {
         match self {
-            Seating::PerSide(_) => seat,
+            Seating::PerSide(_) | Seating::Knockout => seat,
             Seating::Teams => seat / TEAM_SEATS,
         }
     }
@@ -93,46 +97,90 @@ impl Seating {
     pub fn sides(self) -> usize {
         match self {
             Seating::PerSide(n) => n,
-            Seating::Teams => 2,
+            Seating::Teams | Seating::Knockout => 2,
         }
     }
 }
 
-/// Quoridor's room-level mode (RULES.md §2): one seat per pawn, or two
-/// teams sharing the two pawns.
+/// How a room plays its game (RULES.md §2 "Modes"): one game at a time
+/// (`single` for the two-player games, `ffa` or `teams` for Quoridor), or
+/// a knockout tournament of 1-v-1 matches (`knockout`, every game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum QuoridorMode {
+pub enum Mode {
+    Single,
     Ffa,
     Teams,
+    Knockout,
 }
 
-/// A Quoridor room's options: the engine's plus the mode.
+/// Most players in a knockout tournament (and its seats).
+pub const KNOCKOUT_SEATS: usize = 32;
+
+/// A game's options with the room's mode beside them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct QuoridorOptions {
-    pub mode: QuoridorMode,
+pub struct Moded<T> {
+    pub mode: Mode,
     #[serde(flatten)]
-    pub engine: quoridor::Options,
+    pub engine: T,
 }
 
 /// A room's options for its game, as the game understood them (defaults
-/// filled in). Serialised untagged, as the game's own options.
+/// filled in). Serialised untagged, as the game's own options plus `mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum GameOptions {
-    CrossyRay(crossyray::Options),
-    Quoridor(QuoridorOptions),
-    Jungle(jungle::Options),
+    CrossyRay(Moded<crossyray::Options>),
+    Quoridor(Moded<quoridor::Options>),
+    Jungle(Moded<jungle::Options>),
 }
 
 impl GameOptions {
     /// Reads `kind`'s options from JSON (`null` = the defaults) and checks
     /// them by setting up a game. The error is shown to the host as it is.
     pub fn parse(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
+        let mut engine = match options {
+            Value::Null => Map::new(),
+            Value::Object(map) => map.clone(),
+            _ => return Err("Bad options: expected an object.".to_string()),
+        };
+        // `mode` is the room's: taken out before the engine reads the rest
+        // (it refuses unknown fields).
+        let allowed: &[Mode] = match kind {
+            GameKind::Quoridor => &[Mode::Ffa, Mode::Teams, Mode::Knockout],
+            GameKind::CrossyRay | GameKind::Jungle => &[Mode::Single, Mode::Knockout],
+        };
+        let names: Vec<String> = allowed
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap_or_default())
+            .collect();
+        let mode = match engine.remove("mode") {
+            None | Some(Value::Null) => allowed[0],
+            Some(m) => serde_json::from_value::<Mode>(m.clone())
+                .ok()
+                .filter(|mode| allowed.contains(mode))
+                .ok_or_else(|| {
+                    format!("Bad options: mode must be {}, not {m}.", names.join(" or "))
+                })?,
+        };
+        // A team game and a tournament match are two-pawn games.
+        if kind == GameKind::Quoridor && matches!(mode, Mode::Teams | Mode::Knockout) {
+            engine.insert("players".to_string(), Value::from(2));
+        }
+        let engine = Value::Object(engine);
         let options = match kind {
-            GameKind::CrossyRay => GameOptions::CrossyRay(read(options)?),
-            GameKind::Jungle => GameOptions::Jungle(read(options)?),
-            GameKind::Quoridor => GameOptions::Quoridor(quoridor_options(options)?),
+            GameKind::CrossyRay => GameOptions::CrossyRay(Moded {
+                mode,
+                engine: read(&engine)?,
+            }),
+            GameKind::Jungle => GameOptions::Jungle(Moded {
+                mode,
+                engine: read(&engine)?,
+            }),
+            GameKind::Quoridor => GameOptions::Quoridor(Moded {
+                mode,
+                engine: read(&engine)?,
+            }),
         };
         AnyGame::new(&options).map_err(|e| e.to_string())?;
         Ok(options)
@@ -146,11 +194,24 @@ impl GameOptions {
         }
     }
 
-    pub fn seating(&self) -> Seating {
+    pub fn mode(&self) -> Mode {
         match self {
-            GameOptions::Quoridor(q) if q.mode == QuoridorMode::Teams => Seating::Teams,
-            GameOptions::Quoridor(q) => Seating::PerSide(usize::from(q.engine.players)),
-            GameOptions::CrossyRay(_) | GameOptions::Jungle(_) => Seating::PerSide(2),
+            GameOptions::CrossyRay(o) => o.mode,
+            GameOptions::Quoridor(o) => o.mode,
+            GameOptions::Jungle(o) => o.mode,
+        }
+    }
+
+    pub fn is_knockout(&self) -> bool {
+        self.mode() == Mode::Knockout
+    }
+
+    pub fn seating(&self) -> Seating {
+        match (self, self.mode()) {
+            (_, Mode::Knockout) => Seating::Knockout,
+            (_, Mode::Teams) => Seating::Teams,
+            (GameOptions::Quoridor(q), _) => Seating::PerSide(usize::from(q.engine.players)),
+            (GameOptions::CrossyRay(_) | GameOptions::Jungle(_), _) => Seating::PerSide(2),
         }
     }
 
@@ -165,28 +226,6 @@ fn read<T: serde::de::DeserializeOwned + Default>(options: &Value) -> Result<T, 
         return Ok(T::default());
     }
     serde_json::from_value(options.clone()).map_err(|e| format!("Bad options: {e}."))
-}
-
-/// `mode` is taken out before the engine reads the rest (it refuses
-/// unknown fields); in teams `players` is 2.
-fn quoridor_options(options: &Value) -> Result<QuoridorOptions, String> {
-    let mut engine = match options {
-        Value::Null => Map::new(),
-        Value::Object(map) => map.clone(),
-        _ => return Err("Bad options: expected an object.".to_string()),
-    };
-    let mode = match engine.remove("mode") {
-        None | Some(Value::Null) => QuoridorMode::Ffa,
-        Some(m) => serde_json::from_value(m.clone())
-            .map_err(|_| format!("Bad options: mode must be \"ffa\" or \"teams\", not {m}."))?,
-    };
-    if mode == QuoridorMode::Teams {
-        engine.insert("players".to_string(), Value::from(2));
-    }
-    Ok(QuoridorOptions {
-        mode,
-        engine: read(&Value::Object(engine))?,
-    })
 }
 
 /// A game in progress. Serialised untagged, as the game's own view (the
@@ -247,9 +286,9 @@ impl AnyGame {
     /// A new game in its starting position.
     pub fn new(options: &GameOptions) -> Result<AnyGame, SetupError> {
         Ok(match options {
-            GameOptions::CrossyRay(o) => AnyGame::CrossyRay(CrossyRay::new(o)?),
+            GameOptions::CrossyRay(o) => AnyGame::CrossyRay(CrossyRay::new(&o.engine)?),
             GameOptions::Quoridor(o) => AnyGame::Quoridor(Quoridor::new(&o.engine)?),
-            GameOptions::Jungle(o) => AnyGame::Jungle(Jungle::new(o)?),
+            GameOptions::Jungle(o) => AnyGame::Jungle(Jungle::new(&o.engine)?),
         })
     }
 

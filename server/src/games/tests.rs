@@ -74,7 +74,15 @@ fn quoridor_modes_set_the_seats_and_never_reach_the_engine() {
         teams,
         "stored options read back the same"
     );
-    assert!(setup(GameKind::Quoridor, json!({"mode": "knockout"})).is_err());
+    assert!(setup(GameKind::Quoridor, json!({"mode": "single"})).is_err());
+    let (knockout, game) =
+        setup(GameKind::Quoridor, json!({"mode": "knockout", "size": 11})).unwrap();
+    assert_eq!(knockout.seating(), Seating::Knockout);
+    assert_eq!(game.sides(), 2, "a tournament match is a two-pawn game");
+    let (crossy, _) = setup(GameKind::CrossyRay, json!({"mode": "knockout"})).unwrap();
+    assert_eq!(crossy.seating().seats(), 32);
+    assert_eq!(crossy.to_json()["mode"], "knockout");
+    assert!(setup(GameKind::Jungle, json!({"mode": "teams"})).is_err());
     assert!(setup(GameKind::Quoridor, json!({"colour": "red"})).is_err());
     assert!(setup(GameKind::Quoridor, json!([1])).is_err());
     assert_eq!(

@@ -10,6 +10,7 @@ use super::views::{AutostartView, MatchView, MemberView, ScoreView};
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow};
 
+use super::knockout::bracket::Bracket;
 use super::scores::ScoreRow;
 
 /// A room event, as every member's socket receives it.
@@ -45,6 +46,16 @@ pub enum Event {
     },
     Autostart {
         autostart: AutostartView,
+    },
+    /// The knockout bracket changed (`null`: no tournament any more).
+    Tournament {
+        tournament: Option<Bracket>,
+    },
+    /// A match drawn twice was settled by the server's coin.
+    CoinToss {
+        table: TableId,
+        players: [MemberId; 2],
+        winner: MemberId,
     },
 }
 
@@ -106,6 +117,8 @@ pub enum Write {
     GameStarted(LiveGame),
     Entry(EntryRow),
     GameEnded(FinishedGame),
+    /// The room's tournament (`None`: none any more).
+    Tournament(Option<Bracket>),
 }
 
 /// What the task carries out after a call on the state, in this order:

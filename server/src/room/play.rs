@@ -143,7 +143,10 @@ impl RoomState {
         let Some(outcome) = m.game.outcome() else {
             return;
         };
-        self.record_scores(&m, effects);
+        let knockout = self.is_knockout_table(t);
+        if !knockout {
+            self.record_scores(&m, effects);
+        }
         effects.push(Effect::Persist(Write::GameEnded(FinishedGame {
             id: m.id,
             room: self.code.clone(),
@@ -156,7 +159,9 @@ impl RoomState {
             started_at: m.started_at,
             ended_at: now,
         })));
-        if self.autostart && !self.busy() {
+        if knockout {
+            self.knockout_game_over(t, now, effects);
+        } else if self.autostart && !self.busy() {
             self.countdown = Some(Countdown::Running {
                 at_ms: now + self.config.autostart_after_ms,
             });

@@ -21,7 +21,16 @@ impl RoomState {
     pub fn restore(saved: SavedRoom, config: RoomConfig, now: u64) -> (RoomState, Vec<Effect>) {
         let room = saved.room;
         let mut state = RoomState::new(&room.code, room.options, room.host, config);
-        state.tables = vec![Table::new(room.table)];
+        state.main_table = room.table;
+        state.tournament = saved.tournament;
+        // A tournament plays at its current round's tables; otherwise the
+        // room plays at its own.
+        state.tables = match state.tournament.as_ref().and_then(|b| b.current()) {
+            Some(round) if !round.pairings.is_empty() => {
+                round.pairings.iter().map(|p| Table::new(p.table)).collect()
+            }
+            _ => vec![Table::new(room.table)],
+        };
         state.autostart = room.autostart;
         state.games_played = room.games_played;
         state.next_member = room.next_member;
@@ -51,12 +60,9 @@ impl RoomState {
                 tracing::warn!(room = %state.code, game = %game.id, "a stored game did not replay; dropped");
                 continue;
             };
-            let t = match state.tables.iter().position(|t| t.id == game.table) {
-                Some(t) => t,
-                None => {
-                    state.tables.push(Table::new(game.table));
-                    state.tables.len() - 1
-                }
+            // A table no longer in play (an earlier round's) is history.
+            let Some(t) = state.tables.iter().position(|t| t.id == game.table) else {
+                continue;
             };
             state.games_played = state.games_played.max(m.number);
             state.tables[t].current = Some(m);

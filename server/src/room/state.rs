@@ -13,6 +13,7 @@ use rules::Level;
 
 use super::event::{ChatLine, Effect, Event, Stamped, Write};
 use super::ids::{MemberId, TableId, TokenHash};
+use super::knockout::bracket::Bracket;
 use super::scores::ScoreRow;
 use super::table::Table;
 use crate::games::{GameKind, GameOptions, Seating};
@@ -112,6 +113,11 @@ pub struct RoomState {
     pub members: Vec<Member>,
     pub next_member: u32,
     pub tables: Vec<Table>,
+    /// The room's own table (ordinary play); a tournament plays at tables
+    /// of its own.
+    pub main_table: TableId,
+    /// The knockout tournament under way, or the last one.
+    pub tournament: Option<Bracket>,
     pub games_played: u32,
     pub scores: Vec<ScoreRow>,
     pub chat: VecDeque<ChatLine>,
@@ -130,6 +136,7 @@ impl RoomState {
         host: Option<TokenHash>,
         config: RoomConfig,
     ) -> RoomState {
+        let main_table = TableId::new();
         RoomState {
             code: code.to_string(),
             config,
@@ -141,7 +148,9 @@ impl RoomState {
             version: 0,
             members: Vec::new(),
             next_member: 1,
-            tables: vec![Table::new(TableId::new())],
+            tables: vec![Table::new(main_table)],
+            main_table,
+            tournament: None,
             games_played: 0,
             scores: Vec::new(),
             chat: VecDeque::new(),
@@ -166,7 +175,7 @@ impl RoomState {
             autostart: self.autostart,
             games_played: self.games_played,
             next_member: self.next_member,
-            table: self.tables[0].id,
+            table: self.main_table,
         }
     }
 

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::event::ChatLine;
 use super::ids::{GameId, MemberId, TableId};
+use super::knockout::bracket::Bracket;
 use super::state::{Countdown, RoomState};
 use super::table::{Match, Player, Table};
 use crate::games::{AnyGame, GameKind, GameOptions, Seating, TEAM_SEATS};
@@ -90,6 +91,8 @@ pub struct RoomView {
     pub spectators: usize,
     pub scores: Vec<ScoreView>,
     pub tables: Vec<TableView>,
+    /// The knockout tournament under way or the last one, else `null`.
+    pub tournament: Option<Bracket>,
     pub chat: Vec<ChatLine>,
 }
 
@@ -216,6 +219,7 @@ impl RoomState {
                     .iter()
                     .map(|t| self.table_view(t, now))
                     .collect(),
+                tournament: self.tournament.clone(),
                 chat: self.chat.iter().cloned().collect(),
             },
         }

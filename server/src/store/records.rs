@@ -106,6 +106,8 @@ pub struct SavedRoom {
     pub scores: Vec<crate::room::ScoreRow>,
     /// Oldest first.
     pub chat: Vec<crate::room::ChatLine>,
+    /// The room's knockout tournament, under way or the last one.
+    pub tournament: Option<crate::room::Bracket>,
     /// Each table's current or last game with its log, in order.
     pub live: Vec<(LiveGame, Vec<EntryRow>)>,
 }

@@ -167,8 +167,15 @@ impl SqliteStore {
                 .unwrap_or_default();
             live.push((game, entries));
         }
+        let tournament = sqlx::query("SELECT tournament FROM rooms WHERE code = ?")
+            .bind(code)
+            .fetch_one(&mut *tx)
+            .await
+            .ok()
+            .and_then(|row| json(&row, "tournament"));
         tx.commit().await?;
         Ok(Some(SavedRoom {
+            tournament,
             room,
             members,
             scores,
@@ -346,6 +353,35 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
             .await?;
         }
         Write::GameEnded(f) => finish_game(tx, code, f).await?,
+        Write::Tournament(bracket) => {
+            sqlx::query("UPDATE rooms SET tournament = ? WHERE code = ?")
+                .bind(bracket.as_ref().map(to_json))
+                .bind(code)
+                .execute(&mut *tx)
+                .await?;
+            // The logs of earlier rounds' tables are history now (their
+            // games are in `games`).
+            let keep: Vec<String> = bracket
+                .as_ref()
+                .and_then(|b| b.current())
+                .map(|r| r.pairings.iter().map(|p| p.table.to_string()).collect())
+                .unwrap_or_default();
+            let keep = to_json(&keep);
+            for sql in [
+                "DELETE FROM live_entries WHERE game_id IN (SELECT id FROM live_games
+                   WHERE room_code = ?1 AND table_id NOT IN (SELECT value FROM json_each(?2))
+                   AND table_id != COALESCE((SELECT table_id FROM rooms WHERE code = ?1), ''))",
+                "DELETE FROM live_games WHERE room_code = ?1
+                   AND table_id NOT IN (SELECT value FROM json_each(?2))
+                   AND table_id != COALESCE((SELECT table_id FROM rooms WHERE code = ?1), '')",
+            ] {
+                sqlx::query(sql)
+                    .bind(code)
+                    .bind(&keep)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
     }
     Ok(())
 }

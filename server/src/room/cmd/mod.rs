@@ -47,6 +47,7 @@ impl RoomState {
             Command::Chat { text } => self.say(member, &text, now),
             Command::Countdown { paused } => self.pause_countdown(member, paused, now),
             Command::Autostart { enabled } => self.set_autostart(member, enabled, now),
+            Command::Stop => self.stop_tournament(member),
         }
     }
 }

@@ -20,6 +20,7 @@ impl RoomState {
     ) -> Applied {
         self.require_host(member)?;
         self.refuse_if_running()?;
+        self.refuse_if_tournament()?;
         let kind = match game {
             Some(name) => GameKind::parse(name).map_err(|m| Refusal::new(Code::BadOptions, m))?,
             None => self.game(),

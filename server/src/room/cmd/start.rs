@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use super::super::event::{Effect, Event, MatchKind, Write};
 use super::super::ids::{GameId, MemberId};
 use super::super::state::{Applied, RoomState};
-use super::super::table::{Match, Player};
+use super::super::table::{Match, Player, Table};
 use crate::games::{AnyGame, Seating};
 use crate::protocol::{Code, Order, Refusal};
 use crate::store::records::LiveGame;
@@ -55,16 +55,41 @@ impl RoomState {
         Ok(sides)
     }
 
-    /// Starts the next game at the room's table.
+    /// Starts the next game (the host's `start`, or the auto-start): in
+    /// a knockout room the tournament or its next round.
     pub fn begin(&mut self, order: Order, now: u64) -> Applied {
+        if self.options.is_knockout() {
+            return self.begin_knockout(now);
+        }
         let mut sides = self.seated_sides()?;
-        let game = AnyGame::new(&self.options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
         // Who moves first is drawn at random unless the host fixes it
         // (RULES.md); with `seats`, seat i plays side i (in teams, the
         // team in seats 1-4 plays side 0).
         if order == Order::Random {
             sides.shuffle(&mut rand::rng());
         }
+        let mut effects = Vec::new();
+        // Back to the room's own table after a tournament.
+        if self.tournament.take().is_some() || self.tables.len() != 1 {
+            self.tables = vec![Table::new(self.main_table)];
+            effects.push(Effect::Persist(Write::Tournament(None)));
+            let tournament = None;
+            self.emit(&mut effects, Event::Tournament { tournament });
+        }
+        self.start_game(0, sides, order, now, &mut effects)?;
+        Ok(effects)
+    }
+
+    /// Starts a new game at table `t` with `sides` (side 0 first).
+    pub fn start_game(
+        &mut self,
+        t: usize,
+        sides: Vec<Vec<Player>>,
+        order: Order,
+        now: u64,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), Refusal> {
+        let game = AnyGame::new(&self.options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
         let n = sides.len();
         let mut clock = game.clock();
         if let Some(side) = game.to_move() {
@@ -86,25 +111,22 @@ impl RoomState {
             started_at: now,
             order,
         };
-        let t = 0;
         let table = self.tables[t].id;
-        let mut effects = vec![
-            Effect::Persist(Write::Room(self.row())),
-            Effect::Persist(Write::GameStarted(LiveGame {
-                id: m.id,
-                table,
-                number: m.number,
-                options: m.options.clone(),
-                sides: m.sides.clone(),
-                order,
-                started_at: now,
-            })),
-        ];
+        effects.push(Effect::Persist(Write::Room(self.row())));
+        effects.push(Effect::Persist(Write::GameStarted(LiveGame {
+            id: m.id,
+            table,
+            number: m.number,
+            options: m.options.clone(),
+            sides: m.sides.clone(),
+            order,
+            started_at: now,
+        })));
         let view = Box::new(m.view(now));
         self.tables[t].current = Some(m);
         self.countdown = None;
         self.emit(
-            &mut effects,
+            effects,
             Event::Match {
                 table,
                 kind: MatchKind::Start,
@@ -113,7 +135,7 @@ impl RoomState {
                 view,
             },
         );
-        self.think(t, now, &mut effects);
-        Ok(effects)
+        self.think(t, now, effects);
+        Ok(())
     }
 }

@@ -16,7 +16,8 @@ fn the_host_changes_options_between_games() {
         (None, json!({"width": 8})),
         (None, json!({"clock": {"minutes": 4, "increment": 4}})),
         (Some("chess"), Value::Null),
-        (Some("quoridor"), json!({"mode": "knockout"})),
+        (Some("quoridor"), json!({"mode": "single"})),
+        (Some("jungle"), json!({"mode": "teams"})),
         (Some("jungle"), json!([1])),
     ];
     for (game, opts) in bad {

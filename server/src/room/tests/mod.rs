@@ -146,6 +146,7 @@ pub fn tag(effect: &Effect) -> String {
                 Write::GameStarted(_) => "game_started",
                 Write::Entry(_) => "entry",
                 Write::GameEnded(_) => "game_ended",
+                Write::Tournament(_) => "tournament",
             }
         ),
         Effect::Broadcast(stamped) => {
@@ -251,6 +252,7 @@ pub struct Store {
     pub chat: Vec<ChatLine>,
     pub live: Vec<(LiveGame, Vec<EntryRow>)>,
     pub finished: Vec<FinishedGame>,
+    pub tournament: Option<crate::room::Bracket>,
 }
 
 impl Store {
@@ -263,6 +265,7 @@ impl Store {
             chat: Vec::new(),
             live: Vec::new(),
             finished: Vec::new(),
+            tournament: None,
         }
     }
 
@@ -290,7 +293,11 @@ impl Store {
                         self.chat.remove(0);
                     }
                 }
-                Write::GameStarted(game) => self.live.push((game, Vec::new())),
+                Write::GameStarted(game) => {
+                    // The table's previous (finished) game goes.
+                    self.live.retain(|(g, _)| g.table != game.table);
+                    self.live.push((game, Vec::new()));
+                }
                 Write::Entry(row) => {
                     let (_, log) = self
                         .live
@@ -300,9 +307,18 @@ impl Store {
                     assert_eq!(row.seq as usize, log.len(), "entries are numbered 0, 1, 2…");
                     log.push(row);
                 }
-                Write::GameEnded(done) => {
-                    self.live.retain(|(g, _)| g.id != done.id);
-                    self.finished.push(done);
+                // A finished game's log stays until its table's next game.
+                Write::GameEnded(done) => self.finished.push(done),
+                Write::Tournament(bracket) => {
+                    let keep: Vec<_> = bracket
+                        .as_ref()
+                        .and_then(|b| b.current())
+                        .map(|r| r.pairings.iter().map(|p| p.table).collect())
+                        .unwrap_or_default();
+                    let main = self.room.table;
+                    self.live
+                        .retain(|(g, _)| g.table == main || keep.contains(&g.table));
+                    self.tournament = bracket;
                 }
             }
         }
@@ -315,6 +331,7 @@ impl Store {
             scores: self.scores.clone(),
             chat: self.chat.clone(),
             live: self.live.clone(),
+            tournament: self.tournament.clone(),
         }
     }
 }
