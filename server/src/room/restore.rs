@@ -68,6 +68,17 @@ impl RoomState {
             state.tables[t].current = Some(m);
             state.think(t, now, &mut effects);
         }
+        // A tournament between rounds carries on by itself: its countdown
+        // starts again from the top.
+        let between = state
+            .tournament
+            .as_ref()
+            .is_some_and(|b| b.status == super::knockout::bracket::Status::BetweenRounds);
+        if between && state.autostart {
+            state.countdown = Some(super::state::Countdown::Running {
+                at_ms: now + state.config.autostart_after_ms,
+            });
+        }
         if state.tables.is_empty() {
             state.tables.push(Table::new(TableId::new()));
         }
