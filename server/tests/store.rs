@@ -1,0 +1,1323 @@
+//! The store's contract, written against the `Store` API only, so the same
+//! suite can run against every backend.
+//!
+//! Each check is an `async fn` taking a `&Store` (or a way to reopen one);
+//! the `#[tokio::test]`s at the bottom run them on a SQLite store in a
+//! temporary folder. A PostgreSQL backend adds its own `#[tokio::test]`s
+//! calling the same functions. Room codes and usernames are random, so the
+//! checks can share one database.
+//!
+//! The last section holds the SQLite-only checks (the file on disk, the
+//! migration of plaintext host tokens).
+
+use std::path::Path;
+use std::time::Duration;
+
+use rules::{EndReason, Level, Outcome, Side};
+use serde_json::json;
+use server::games::{GameKind, GameOptions};
+use server::protocol::Order;
+use server::room::{
+    new_token, AccountRef, ChatLine, Entry, GameId, MemberId, Person, Player, ScoreRow, TableId,
+    TokenHash, Write, CHAT_HISTORY,
+};
+use server::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom};
+use server::store::{Store, StoreError};
+use sqlx::{ConnectOptions, Connection, Row};
+use tokio::task::JoinSet;
+
+// ---------------------------------------------------------------------
+// Records to store.
+
+/// A code no other check (or earlier run on a shared database) uses.
+fn fresh(prefix: &str) -> String {
+    format!("{prefix}{}", &new_token()[..12])
+}
+
+fn crossyray_options() -> GameOptions {
+    GameOptions::parse(
+        GameKind::CrossyRay,
+        &json!({"width": 11, "height": 7, "clock": {"minutes": 3, "increment": 2}}),
+    )
+    .expect("valid options")
+}
+
+fn quoridor_teams_options() -> GameOptions {
+    GameOptions::parse(
+        GameKind::Quoridor,
+        &json!({"mode": "teams", "size": 11, "turn_seconds": 45}),
+    )
+    .expect("valid options")
+}
+
+fn room_row(code: &str) -> RoomRow {
+    RoomRow {
+        code: code.to_string(),
+        options: crossyray_options(),
+        host: Some(TokenHash::of(&format!("host-of-{code}"))),
+        autostart: false,
+        games_played: 0,
+        next_member: 1,
+        table: TableId::new(),
+    }
+}
+
+/// Stores a fresh room and returns its row.
+async fn new_room(store: &Store, prefix: &str) -> RoomRow {
+    let row = room_row(&fresh(prefix));
+    store.insert_room(&row).await.expect("insert_room");
+    row
+}
+
+fn member(id: u32, name: &str) -> MemberRow {
+    MemberRow {
+        id: MemberId(id),
+        token: Some(TokenHash::of(&format!("member-token-{id}-{name}"))),
+        name: Some(name.to_string()),
+        seat: None,
+        host: false,
+        computer: None,
+        account: None,
+    }
+}
+
+fn score(person: Person, name: &str, points: u32, wins: u32) -> ScoreRow {
+    ScoreRow {
+        person,
+        name: name.to_string(),
+        account: None,
+        points,
+        wins,
+        draws: 0,
+        losses: 1,
+    }
+}
+
+fn chat(member: u32, text: &str, at: u64) -> ChatLine {
+    ChatLine {
+        from: format!("Member {member}"),
+        member: MemberId(member),
+        text: text.to_string(),
+        at,
+    }
+}
+
+fn live_game(table: TableId, number: u32, options: GameOptions) -> LiveGame {
+    LiveGame {
+        id: GameId::new(),
+        table,
+        number,
+        options,
+        sides: vec![
+            vec![Player {
+                member: MemberId(1),
+                name: "Minh".to_string(),
+                computer: None,
+            }],
+            vec![Player {
+                member: MemberId(2),
+                name: "Computer".to_string(),
+                computer: Some(Level::Amateur),
+            }],
+        ],
+        order: Order::Seats,
+        started_at: 1_700_000_000_000 + u64::from(number),
+    }
+}
+
+fn entry(game: &LiveGame, seq: u32) -> EntryRow {
+    let entry = match seq % 4 {
+        0 | 1 => Entry::Move {
+            side: Side((seq % 2) as u8),
+            notation: format!("m{seq}"),
+        },
+        2 => Entry::Turn,
+        _ => Entry::Timeout { side: Side(1) },
+    };
+    EntryRow {
+        game: game.id,
+        seq,
+        entry,
+        clock: vec![180_000 - u64::from(seq) * 1000, 175_000],
+        turn: vec![0, seq as usize % 2],
+    }
+}
+
+fn finished(code: &str, game: &LiveGame, moves: &[&str]) -> FinishedGame {
+    FinishedGame {
+        id: game.id,
+        room: code.to_string(),
+        number: game.number,
+        game: game.options.kind(),
+        options: game.options.clone(),
+        players: vec!["Minh".to_string(), "Computer".to_string()],
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        outcome: Outcome::Win {
+            winner: Side(1),
+            reason: EndReason::Resign,
+        },
+        started_at: game.started_at,
+        ended_at: game.started_at + 60_000,
+    }
+}
+
+// ---------------------------------------------------------------------
+// Comparing what comes back (the records are not all `PartialEq`).
+
+fn assert_room_eq(got: &RoomRow, want: &RoomRow) {
+    assert_eq!(got.code, want.code, "code");
+    assert_eq!(got.options, want.options, "options of {}", want.code);
+    assert_eq!(got.game(), want.game(), "game of {}", want.code);
+    assert_eq!(got.host, want.host, "host hash of {}", want.code);
+    assert_eq!(got.autostart, want.autostart, "autostart of {}", want.code);
+    assert_eq!(got.games_played, want.games_played, "games_played");
+    assert_eq!(got.next_member, want.next_member, "next_member");
+    assert_eq!(got.table, want.table, "table id of {}", want.code);
+}
+
+fn assert_live_eq(got: &[(LiveGame, Vec<EntryRow>)], want: &[(&LiveGame, Vec<EntryRow>)]) {
+    let got_ids: Vec<GameId> = got.iter().map(|(g, _)| g.id).collect();
+    let want_ids: Vec<GameId> = want.iter().map(|(g, _)| g.id).collect();
+    assert_eq!(got_ids, want_ids, "live games (by number)");
+    for ((g, entries), (w, want_entries)) in got.iter().zip(want) {
+        assert_eq!(g.table, w.table, "live game's table");
+        assert_eq!(g.number, w.number, "live game's number");
+        assert_eq!(g.options, w.options, "live game's options");
+        assert_eq!(g.sides, w.sides, "live game's sides");
+        assert_eq!(g.order, w.order, "live game's order");
+        assert_eq!(g.started_at, w.started_at, "live game's start");
+        assert_eq!(entries, want_entries, "live game's log, in order");
+    }
+}
+
+/// Scores come back in no promised order: compare them by person.
+fn sorted_scores(scores: &[ScoreRow]) -> Vec<ScoreRow> {
+    let mut scores = scores.to_vec();
+    scores.sort_by_key(|s| s.person.key());
+    scores
+}
+
+async fn saved(store: &Store, code: &str) -> SavedRoom {
+    store
+        .load_room(code)
+        .await
+        .expect("load_room")
+        .unwrap_or_else(|| panic!("room {code} is stored"))
+}
+
+fn is_refusal(e: &StoreError) -> bool {
+    matches!(e, StoreError::Conflict | StoreError::Database(_))
+}
+
+// ---------------------------------------------------------------------
+// The suite.
+
+/// insert_room, then room and load_room give the same row back; a code is
+/// taken once; an unknown code is None.
+async fn rooms_round_trip(store: &Store) {
+    let mut row = room_row(&fresh("rt"));
+    row.options = quoridor_teams_options();
+    row.autostart = true;
+    row.games_played = 7;
+    row.next_member = 12;
+    store.insert_room(&row).await.expect("insert_room");
+
+    let got = store.room(&row.code).await.expect("room").expect("stored");
+    assert_room_eq(&got, &row);
+    let all = saved(store, &row.code).await;
+    assert_room_eq(&all.room, &row);
+    assert!(all.members.is_empty(), "{:?}", all.members);
+    assert!(all.scores.is_empty(), "{:?}", all.scores);
+    assert!(all.chat.is_empty(), "{:?}", all.chat);
+    assert!(all.live.is_empty(), "{:?}", all.live);
+    assert!(store.games(&row.code).await.expect("games").is_empty());
+
+    // A room without a host (a host hash is optional).
+    let mut hostless = room_row(&fresh("rt"));
+    hostless.host = None;
+    hostless.autostart = true;
+    store.insert_room(&hostless).await.expect("insert_room");
+    let got = store
+        .room(&hostless.code)
+        .await
+        .expect("room")
+        .expect("stored");
+    assert_room_eq(&got, &hostless);
+
+    // The same code twice: Conflict, and the first row is untouched.
+    let mut again = room_row(&row.code);
+    again.autostart = false;
+    match store.insert_room(&again).await {
+        Err(StoreError::Conflict) => {}
+        other => panic!("a taken code must be a Conflict, got {other:?}"),
+    }
+    let got = store.room(&row.code).await.expect("room").expect("stored");
+    assert_room_eq(&got, &row);
+
+    // Unknown codes.
+    let unknown = fresh("none");
+    assert!(store.room(&unknown).await.expect("room").is_none());
+    assert!(store.load_room(&unknown).await.expect("load").is_none());
+    assert!(store.games(&unknown).await.expect("games").is_empty());
+
+    // Write::Room updates the row.
+    let mut updated = row.clone();
+    updated.options = crossyray_options();
+    updated.host = Some(TokenHash::of("a new host"));
+    updated.autostart = false;
+    updated.games_played = 8;
+    updated.next_member = 13;
+    updated.table = TableId::new();
+    store
+        .write(&row.code, vec![Write::Room(updated.clone())])
+        .await
+        .expect("write");
+    let got = store.room(&row.code).await.expect("room").expect("stored");
+    assert_room_eq(&got, &updated);
+    assert_room_eq(&saved(store, &row.code).await.room, &updated);
+}
+
+/// Members are upserted by id and removed by RemoveMember.
+async fn members_round_trip(store: &Store) {
+    let room = new_room(store, "mb").await;
+    let code = &room.code;
+    let host = MemberRow {
+        seat: Some(0),
+        host: true,
+        account: Some(AccountRef {
+            id: 41,
+            username: "minh".to_string(),
+            display_name: "Minh N.".to_string(),
+        }),
+        ..member(1, "Minh")
+    };
+    let guest = member(2, "Lan");
+    let computer = MemberRow {
+        id: MemberId(3),
+        token: None,
+        name: None,
+        seat: Some(1),
+        host: false,
+        computer: Some(Level::Master),
+        account: None,
+    };
+    store
+        .write(
+            code,
+            vec![
+                Write::Member(guest.clone()),
+                Write::Member(host.clone()),
+                Write::Member(computer.clone()),
+            ],
+        )
+        .await
+        .expect("write members");
+    assert_eq!(
+        saved(store, code).await.members,
+        vec![host.clone(), guest.clone(), computer.clone()],
+        "members come back whole, by id"
+    );
+
+    // Upsert: the guest renames and sits; the computer leaves.
+    let guest2 = MemberRow {
+        name: Some("Lan B.".to_string()),
+        seat: Some(1),
+        ..guest.clone()
+    };
+    store
+        .write(
+            code,
+            vec![
+                Write::RemoveMember(computer.id),
+                Write::Member(guest2.clone()),
+            ],
+        )
+        .await
+        .expect("write");
+    assert_eq!(saved(store, code).await.members, vec![host.clone(), guest2]);
+
+    // Removing an unknown member is no error; a removed id may come back.
+    store
+        .write(
+            code,
+            vec![
+                Write::RemoveMember(MemberId(99)),
+                Write::RemoveMember(MemberId(2)),
+            ],
+        )
+        .await
+        .expect("write");
+    assert_eq!(saved(store, code).await.members, vec![host.clone()]);
+
+    // Another room's members are its own.
+    let other = new_room(store, "mb").await;
+    store
+        .write(&other.code, vec![Write::Member(member(1, "Other"))])
+        .await
+        .expect("write");
+    assert_eq!(saved(store, code).await.members, vec![host]);
+    assert_eq!(
+        saved(store, &other.code).await.members,
+        vec![member(1, "Other")]
+    );
+}
+
+/// A score row is upserted by person (account or member).
+async fn scores_upsert_by_person(store: &Store) {
+    let room = new_room(store, "sc").await;
+    let code = &room.code;
+    let guest = score(Person::Member(MemberId(1)), "Minh", 1, 1);
+    let same_name = score(Person::Member(MemberId(2)), "Minh", 0, 0);
+    let account = ScoreRow {
+        account: Some("lan".to_string()),
+        ..score(Person::Account(77), "Lan", 2, 2)
+    };
+    store
+        .write(
+            code,
+            vec![
+                Write::Score(guest.clone()),
+                Write::Score(same_name.clone()),
+                Write::Score(account.clone()),
+            ],
+        )
+        .await
+        .expect("write");
+    assert_eq!(
+        sorted_scores(&saved(store, code).await.scores),
+        sorted_scores(&[guest.clone(), same_name.clone(), account.clone()])
+    );
+
+    // The same people again: their rows change, no row is added.
+    let guest2 = ScoreRow {
+        name: "Minh (renamed)".to_string(),
+        points: 3,
+        wins: 2,
+        draws: 1,
+        losses: 4,
+        ..guest
+    };
+    let account2 = ScoreRow {
+        points: 5,
+        wins: 3,
+        ..account
+    };
+    store
+        .write(code, vec![Write::Score(guest2.clone())])
+        .await
+        .expect("write");
+    store
+        .write(code, vec![Write::Score(account2.clone())])
+        .await
+        .expect("write");
+    assert_eq!(
+        sorted_scores(&saved(store, code).await.scores),
+        sorted_scores(&[guest2, same_name, account2])
+    );
+}
+
+/// Only the last CHAT_HISTORY (50) lines are kept, oldest first.
+async fn chat_keeps_the_last_50_lines_in_order(store: &Store) {
+    assert_eq!(CHAT_HISTORY, 50);
+    let room = new_room(store, "ch").await;
+    let code = &room.code;
+    let lines: Vec<ChatLine> = (0..60)
+        .map(|i| {
+            chat(
+                i % 3 + 1,
+                &format!("line {i}: héllo ✓"),
+                1_000 + u64::from(i),
+            )
+        })
+        .collect();
+    // 40 lines one request each (as a room writes them), then 20 in one.
+    for line in &lines[..40] {
+        store
+            .write(code, vec![Write::Chat(line.clone())])
+            .await
+            .expect("write chat");
+    }
+    let back = saved(store, code).await.chat;
+    assert_eq!(back, lines[..40].to_vec(), "under the limit, all lines");
+    store
+        .write(code, lines[40..].iter().cloned().map(Write::Chat).collect())
+        .await
+        .expect("write chat");
+    let back = saved(store, code).await.chat;
+    assert_eq!(back.len(), CHAT_HISTORY);
+    assert_eq!(back, lines[10..].to_vec(), "the last 50, oldest first");
+
+    // Another room's chat is untouched by this one's trimming.
+    let other = new_room(store, "ch").await;
+    store
+        .write(&other.code, vec![Write::Chat(chat(1, "hi", 5))])
+        .await
+        .expect("write");
+    store
+        .write(code, vec![Write::Chat(chat(1, "one more", 2_000))])
+        .await
+        .expect("write");
+    assert_eq!(saved(store, &other.code).await.chat, vec![chat(1, "hi", 5)]);
+    let back = saved(store, code).await.chat;
+    assert_eq!(back.len(), CHAT_HISTORY);
+    assert_eq!(back[..49], lines[11..]);
+    assert_eq!(back[49], chat(1, "one more", 2_000));
+}
+
+/// A game in progress is its start and its log, in order; once over it is
+/// in `games()`, and its log stays until the table's next game starts.
+async fn live_game_lifecycle(store: &Store) {
+    let room = new_room(store, "lg").await;
+    let code = &room.code;
+    let table = room.table;
+
+    let g1 = live_game(table, 1, crossyray_options());
+    store
+        .write(code, vec![Write::GameStarted(g1.clone())])
+        .await
+        .expect("start");
+    assert_live_eq(&saved(store, code).await.live, &[(&g1, vec![])]);
+
+    // Entries one request at a time, then several in one.
+    let log: Vec<EntryRow> = (0..7).map(|seq| entry(&g1, seq)).collect();
+    for e in &log[..3] {
+        store
+            .write(code, vec![Write::Entry(e.clone())])
+            .await
+            .expect("entry");
+    }
+    store
+        .write(code, log[3..].iter().cloned().map(Write::Entry).collect())
+        .await
+        .expect("entries");
+    assert_live_eq(&saved(store, code).await.live, &[(&g1, log.clone())]);
+
+    // The game ends (with the room's row, as a room writes it).
+    let f1 = finished(code, &g1, &["m0", "m1", "m4", "m5"]);
+    let mut played = room.clone();
+    played.games_played = 1;
+    store
+        .write(
+            code,
+            vec![Write::Room(played.clone()), Write::GameEnded(f1.clone())],
+        )
+        .await
+        .expect("end");
+    let games = store.games(code).await.expect("games");
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = &games[0];
+    assert_eq!(g.id.as_deref(), Some(g1.id.to_string().as_str()));
+    assert_eq!(g.room_code, *code);
+    assert_eq!(g.number, 1);
+    assert_eq!(g.game, "crossyray");
+    assert_eq!(g.options, g1.options.to_json());
+    assert_eq!(g.players, f1.players);
+    assert_eq!(g.moves, f1.moves);
+    assert_eq!(
+        g.outcome,
+        json!({"kind": "win", "winner": 1, "reason": "resign"})
+    );
+    assert_eq!(g.started_at, f1.started_at as i64);
+    assert_eq!(g.ended_at, f1.ended_at as i64);
+    // The finished game still shows, with its whole log.
+    let back = saved(store, code).await;
+    assert_eq!(back.room.games_played, 1);
+    assert_live_eq(&back.live, &[(&g1, log.clone())]);
+
+    // A second table's game does not replace the first table's.
+    let table2 = TableId::new();
+    let other = live_game(table2, 2, quoridor_teams_options());
+    let other_log = vec![entry(&other, 0)];
+    store
+        .write(
+            code,
+            vec![
+                Write::GameStarted(other.clone()),
+                Write::Entry(other_log[0].clone()),
+            ],
+        )
+        .await
+        .expect("start at table 2");
+    assert_live_eq(
+        &saved(store, code).await.live,
+        &[(&g1, log.clone()), (&other, other_log.clone())],
+    );
+
+    // The table's next game replaces the finished one (and its log).
+    let g3 = live_game(table, 3, crossyray_options());
+    let log3 = vec![entry(&g3, 0), entry(&g3, 1)];
+    store
+        .write(
+            code,
+            vec![
+                Write::GameStarted(g3.clone()),
+                Write::Entry(log3[0].clone()),
+                Write::Entry(log3[1].clone()),
+            ],
+        )
+        .await
+        .expect("next game");
+    assert_live_eq(
+        &saved(store, code).await.live,
+        &[(&other, other_log), (&g3, log3)],
+    );
+    // History keeps game 1.
+    let numbers: Vec<u32> = store
+        .games(code)
+        .await
+        .expect("games")
+        .iter()
+        .map(|g| g.number)
+        .collect();
+    assert_eq!(numbers, vec![1]);
+
+    // Game 3 ends, then game 4 starts at once in the same request (an
+    // auto-start): history 1, 3; live: table 2's game and game 4.
+    let f3 = finished(code, &g3, &["m0", "m1"]);
+    let g4 = live_game(table, 4, crossyray_options());
+    store
+        .write(
+            code,
+            vec![Write::GameEnded(f3), Write::GameStarted(g4.clone())],
+        )
+        .await
+        .expect("end and start");
+    let games = store.games(code).await.expect("games");
+    let numbers: Vec<u32> = games.iter().map(|g| g.number).collect();
+    assert_eq!(numbers, vec![1, 3], "oldest first");
+    let live = saved(store, code).await.live;
+    let ids: Vec<GameId> = live.iter().map(|(g, _)| g.id).collect();
+    assert_eq!(ids, vec![other.id, g4.id]);
+    assert!(live[1].1.is_empty());
+}
+
+/// A room's game numbers are unique: a second GameEnded with a number the
+/// room has already recorded fails, and nothing of its request is stored.
+async fn a_repeated_game_number_fails_the_whole_request(store: &Store) {
+    let room = new_room(store, "dup").await;
+    let code = &room.code;
+    let g1 = live_game(room.table, 1, crossyray_options());
+    let f1 = finished(code, &g1, &["m0"]);
+    store
+        .write(
+            code,
+            vec![Write::GameStarted(g1.clone()), Write::GameEnded(f1.clone())],
+        )
+        .await
+        .expect("game 1");
+
+    // Another room may have its own game 1.
+    let other = new_room(store, "dup").await;
+    let og = live_game(other.table, 1, crossyray_options());
+    store
+        .write(
+            &other.code,
+            vec![Write::GameEnded(finished(&other.code, &og, &[]))],
+        )
+        .await
+        .expect("another room's game 1");
+
+    // A request that changes everything, then repeats game 1.
+    let mut changed = room.clone();
+    changed.games_played = 9;
+    changed.autostart = true;
+    let again = live_game(room.table, 1, crossyray_options());
+    let g2 = live_game(room.table, 2, crossyray_options());
+    let bad = vec![
+        Write::Room(changed),
+        Write::Member(member(1, "Minh")),
+        Write::Score(score(Person::Member(MemberId(1)), "Minh", 1, 1)),
+        Write::Chat(chat(1, "gg", 10)),
+        Write::GameStarted(g2.clone()),
+        Write::Entry(entry(&g2, 0)),
+        Write::GameEnded(finished(code, &again, &["x"])),
+    ];
+    let err = store
+        .write(code, bad)
+        .await
+        .expect_err("a repeated game number must fail");
+    assert!(is_refusal(&err), "Conflict or Database, got {err:?}");
+
+    let back = saved(store, code).await;
+    assert_room_eq(&back.room, &room);
+    assert!(back.members.is_empty(), "rolled back: {:?}", back.members);
+    assert!(back.scores.is_empty(), "rolled back: {:?}", back.scores);
+    assert!(back.chat.is_empty(), "rolled back: {:?}", back.chat);
+    assert_live_eq(&back.live, &[(&g1, vec![])]);
+    let games = store.games(code).await.expect("games");
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(
+        games[0].id,
+        Some(g1.id.to_string()),
+        "game 1 is the first one"
+    );
+    assert_eq!(games[0].moves, vec!["m0".to_string()]);
+
+    // The room still writes afterwards.
+    store
+        .write(code, vec![Write::Chat(chat(1, "still here", 11))])
+        .await
+        .expect("write after a failed one");
+    assert_eq!(
+        saved(store, code).await.chat,
+        vec![chat(1, "still here", 11)]
+    );
+}
+
+/// What a good request of the group-commit check writes for its room.
+fn good_request(code: &str, room: &RoomRow, i: u32) -> Vec<Write> {
+    let g = live_game(room.table, 1, crossyray_options());
+    let mut row = room.clone();
+    row.games_played = 1;
+    row.next_member = 2;
+    vec![
+        Write::Room(row),
+        Write::Member(member(1, &format!("Player {i}"))),
+        Write::Chat(chat(1, &format!("hello from {i}"), u64::from(i))),
+        Write::Score(score(Person::Member(MemberId(1)), "P", i, 1)),
+        Write::GameStarted(g.clone()),
+        Write::Entry(entry(&g, 0)),
+        Write::GameEnded(finished(code, &g, &["m0"])),
+    ]
+}
+
+async fn assert_good_request_stored(store: &Store, room: &RoomRow, i: u32) {
+    let code = &room.code;
+    let back = saved(store, code).await;
+    assert_eq!(back.room.games_played, 1, "room {i}");
+    assert_eq!(back.room.next_member, 2, "room {i}");
+    assert_eq!(back.members, vec![member(1, &format!("Player {i}"))]);
+    assert_eq!(
+        back.chat,
+        vec![chat(1, &format!("hello from {i}"), u64::from(i))],
+        "room {i}: stored exactly once"
+    );
+    assert_eq!(
+        back.scores,
+        vec![score(Person::Member(MemberId(1)), "P", i, 1)]
+    );
+    assert_eq!(back.live.len(), 1, "room {i}");
+    assert_eq!(back.live[0].1.len(), 1, "room {i}");
+    let games = store.games(code).await.expect("games");
+    assert_eq!(games.len(), 1, "room {i}: {games:?}");
+    assert_eq!(games[0].number, 1);
+}
+
+/// ~50 rooms write at once (one batch, if the backend groups them); one
+/// request is bad. The good ones are all stored, the bad one errs and
+/// leaves nothing.
+async fn group_commit_isolates_a_bad_request(store: &Store) {
+    const ROOMS: u32 = 50;
+    for bad_at in [0, ROOMS / 2, ROOMS - 1] {
+        let mut rooms = Vec::new();
+        for _ in 0..ROOMS {
+            rooms.push(new_room(store, "gc").await);
+        }
+        // The bad room has its game 1 already.
+        let bad_room = rooms[bad_at as usize].clone();
+        let done = live_game(bad_room.table, 1, crossyray_options());
+        store
+            .write(
+                &bad_room.code,
+                vec![Write::GameEnded(finished(&bad_room.code, &done, &[]))],
+            )
+            .await
+            .expect("bad room's game 1");
+
+        let mut set = JoinSet::new();
+        for (i, room) in rooms.iter().enumerate() {
+            let store = store.clone();
+            let room = room.clone();
+            let i = i as u32;
+            set.spawn(async move {
+                let writes = good_request(&room.code, &room, i);
+                let result = store.write(&room.code, writes).await;
+                (i, result)
+            });
+        }
+        let mut results = Vec::new();
+        while let Some(joined) = set.join_next().await {
+            results.push(joined.expect("task"));
+        }
+        results.sort_by_key(|(i, _)| *i);
+        assert_eq!(results.len(), ROOMS as usize);
+        for (i, result) in &results {
+            if *i == bad_at {
+                let err = result.as_ref().expect_err("the bad request fails");
+                assert!(is_refusal(err), "Conflict or Database, got {err:?}");
+            } else {
+                assert!(result.is_ok(), "room {i}: {result:?}");
+            }
+        }
+        for (i, room) in rooms.iter().enumerate() {
+            let i = i as u32;
+            if i == bad_at {
+                let back = saved(store, &room.code).await;
+                assert_room_eq(&back.room, room);
+                assert!(back.members.is_empty(), "{:?}", back.members);
+                assert!(back.chat.is_empty(), "{:?}", back.chat);
+                assert!(back.scores.is_empty(), "{:?}", back.scores);
+                assert!(back.live.is_empty(), "{:?}", back.live);
+                let games = store.games(&room.code).await.expect("games");
+                assert_eq!(games.len(), 1);
+                assert_eq!(games[0].id, Some(done.id.to_string()));
+            } else {
+                assert_good_request_stored(store, room, i).await;
+            }
+        }
+    }
+}
+
+/// Two requests of one room end game 1 at the same moment (the same
+/// batch, if the backend groups them): exactly one is stored, whole.
+async fn two_requests_racing_for_one_game_number(store: &Store) {
+    for _ in 0..3 {
+        let room = new_room(store, "two").await;
+        let a = live_game(room.table, 1, crossyray_options());
+        let b = live_game(room.table, 1, crossyray_options());
+        let request = |g: &LiveGame, who: u32| {
+            vec![
+                Write::Chat(chat(who, &format!("request {who}"), u64::from(who))),
+                Write::GameEnded(finished(&room.code, g, &[])),
+            ]
+        };
+        let (ra, rb) = tokio::join!(
+            store.write(&room.code, request(&a, 1)),
+            store.write(&room.code, request(&b, 2)),
+        );
+        let (winner, who) = match (&ra, &rb) {
+            (Ok(()), Err(e)) => {
+                assert!(is_refusal(e), "{e:?}");
+                (&a, 1)
+            }
+            (Err(e), Ok(())) => {
+                assert!(is_refusal(e), "{e:?}");
+                (&b, 2)
+            }
+            other => panic!("exactly one request may end game 1: {other:?}"),
+        };
+        let games = store.games(&room.code).await.expect("games");
+        assert_eq!(games.len(), 1, "{games:?}");
+        assert_eq!(games[0].id, Some(winner.id.to_string()));
+        assert_eq!(
+            saved(store, &room.code).await.chat,
+            vec![chat(who, &format!("request {who}"), u64::from(who))],
+            "only the stored request's chat line"
+        );
+    }
+}
+
+/// Rooms write while other calls (new rooms, logins, session checks)
+/// commit at the same moment: no call fails because of another.
+async fn concurrent_calls_do_not_fail_each_other(store: &Store) {
+    const ROUNDS: u32 = 40;
+    let mut rooms = Vec::new();
+    for _ in 0..20 {
+        rooms.push(new_room(store, "cc").await);
+    }
+    let account = store
+        .create_account(&format!("cc_{}", &new_token()[..8]), "h", None, None)
+        .await
+        .expect("create_account")
+        .expect("free");
+    let mut set: JoinSet<Result<(), String>> = JoinSet::new();
+    for round in 0..ROUNDS {
+        for room in &rooms {
+            let store = store.clone();
+            let code = room.code.clone();
+            set.spawn(async move {
+                let line = chat(1, &format!("round {round}"), u64::from(round));
+                store
+                    .write(&code, vec![Write::Chat(line)])
+                    .await
+                    .map_err(|e| format!("write (chat) to {code}: {e:?}"))
+            });
+        }
+        let store2 = store.clone();
+        set.spawn(async move {
+            store2
+                .insert_room(&room_row(&fresh("cc")))
+                .await
+                .map_err(|e| format!("insert_room: {e:?}"))
+        });
+        let store3 = store.clone();
+        let id = account.id;
+        set.spawn(async move {
+            let token = new_token();
+            store3
+                .start_session(&token, id)
+                .await
+                .map_err(|e| format!("start_session: {e:?}"))?;
+            match store3.session_account(&token).await {
+                Ok(Some(_)) => Ok(()),
+                other => Err(format!("session_account: {other:?}")),
+            }
+        });
+        tokio::task::yield_now().await;
+    }
+    let mut errors = Vec::new();
+    while let Some(done) = set.join_next().await {
+        if let Err(e) = done.expect("task") {
+            errors.push(e);
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "{} calls failed, first: {}",
+        errors.len(),
+        errors[0]
+    );
+    for room in &rooms {
+        let mut texts: Vec<String> = saved(store, &room.code)
+            .await
+            .chat
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        texts.sort();
+        let mut want: Vec<String> = (0..ROUNDS).map(|r| format!("round {r}")).collect();
+        want.sort();
+        assert_eq!(texts, want, "room {}", room.code);
+    }
+}
+
+/// Accounts: usernames are unique in any case; credentials; sessions by
+/// token. Returns the plain tokens it used, which a backend check can look
+/// for in the database (they must not be there).
+async fn accounts_and_sessions(store: &Store) -> Vec<String> {
+    let name = format!("Minh_{}", &new_token()[..8]);
+    let first_token = new_token();
+    let account = store
+        .create_account(
+            &name,
+            "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+            Some("minh@example.com"),
+            Some(&first_token),
+        )
+        .await
+        .expect("create_account")
+        .expect("a free name");
+    assert_eq!(account.username, name);
+    assert_eq!(account.display_name, name);
+    assert_eq!(account.email.as_deref(), Some("minh@example.com"));
+
+    // The name is taken in any case.
+    for taken in [name.clone(), name.to_lowercase(), name.to_uppercase()] {
+        let again = store
+            .create_account(&taken, "other-hash", None, Some(&new_token()))
+            .await
+            .expect("create_account");
+        assert!(again.is_none(), "{taken} is taken");
+    }
+
+    // Credentials by name, in any case.
+    for asked in [name.clone(), name.to_uppercase()] {
+        let c = store
+            .credentials(&asked)
+            .await
+            .expect("credentials")
+            .expect("found in any case");
+        assert_eq!(c.account, account);
+        assert_eq!(
+            c.password_hash,
+            "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"
+        );
+    }
+    assert!(store
+        .credentials(&format!("nobody_{}", &new_token()[..8]))
+        .await
+        .expect("credentials")
+        .is_none());
+
+    // The session given at creation works by its plain token.
+    assert_eq!(
+        store.session_account(&first_token).await.expect("session"),
+        Some(account.clone())
+    );
+
+    // A login starts another session.
+    let second_token = new_token();
+    assert!(store
+        .session_account(&second_token)
+        .await
+        .expect("session")
+        .is_none());
+    store
+        .start_session(&second_token, account.id)
+        .await
+        .expect("start_session");
+    assert_eq!(
+        store.session_account(&second_token).await.expect("session"),
+        Some(account.clone())
+    );
+
+    // A token bound to another account moves to it.
+    let other = store
+        .create_account(&format!("Lan_{}", &new_token()[..8]), "h", None, None)
+        .await
+        .expect("create_account")
+        .expect("free");
+    assert_ne!(other.id, account.id);
+    assert!(other.email.is_none());
+    store
+        .start_session(&second_token, other.id)
+        .await
+        .expect("start_session");
+    assert_eq!(
+        store.session_account(&second_token).await.expect("session"),
+        Some(other.clone())
+    );
+
+    // Logging out ends only that session.
+    assert!(store.end_session(&second_token).await.expect("end"));
+    assert!(!store.end_session(&second_token).await.expect("end again"));
+    assert!(store
+        .session_account(&second_token)
+        .await
+        .expect("session")
+        .is_none());
+    assert_eq!(
+        store.session_account(&first_token).await.expect("session"),
+        Some(account.clone())
+    );
+    // A session is found by its token, not by its hash.
+    assert!(store
+        .session_account(TokenHash::of(&first_token).as_str())
+        .await
+        .expect("session")
+        .is_none());
+    assert!(!store
+        .end_session(TokenHash::of(&first_token).as_str())
+        .await
+        .expect("end"));
+    assert!(store.end_session(&first_token).await.expect("end"));
+    assert!(store
+        .session_account(&first_token)
+        .await
+        .expect("session")
+        .is_none());
+
+    // A session to keep (the reopen check looks for it).
+    let kept = new_token();
+    store
+        .start_session(&kept, account.id)
+        .await
+        .expect("start_session");
+    vec![first_token, second_token, kept]
+}
+
+/// Everything written before `close()` is there in a store reopened on the
+/// same database; a write after `close()` errs (it does not hang).
+async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce() -> Store) {
+    let room = new_room(&store, "ro").await;
+    let code = room.code.clone();
+    let host = MemberRow {
+        host: true,
+        seat: Some(0),
+        ..member(1, "Minh")
+    };
+    let g1 = live_game(room.table, 1, crossyray_options());
+    let g2 = live_game(room.table, 2, crossyray_options());
+    let log2: Vec<EntryRow> = (0..5).map(|seq| entry(&g2, seq)).collect();
+    let mut row = room.clone();
+    row.games_played = 2;
+    row.next_member = 3;
+    row.autostart = true;
+    let scores = vec![
+        score(Person::Member(MemberId(1)), "Minh", 1, 1),
+        score(Person::Account(5), "Lan", 0, 0),
+    ];
+    let lines: Vec<ChatLine> = (0..3).map(|i| chat(1, &format!("c{i}"), i)).collect();
+    let mut writes = vec![
+        Write::Member(host.clone()),
+        Write::Member(member(2, "Lan")),
+        Write::GameStarted(g1.clone()),
+        Write::GameEnded(finished(&code, &g1, &["m0"])),
+        Write::Room(row.clone()),
+        Write::GameStarted(g2.clone()),
+        Write::RemoveMember(MemberId(2)),
+    ];
+    writes.extend(scores.iter().cloned().map(Write::Score));
+    writes.extend(lines.iter().cloned().map(Write::Chat));
+    store.write(&code, writes).await.expect("write");
+    // The log as separate requests, and other rooms writing at once.
+    for e in log2.iter().cloned() {
+        store
+            .write(&code, vec![Write::Entry(e)])
+            .await
+            .expect("entry");
+    }
+    let mut late = Vec::new();
+    for _ in 0..5 {
+        late.push(new_room(&store, "ro").await);
+    }
+    let mut pending = JoinSet::new();
+    for other in late.iter().cloned() {
+        let store = store.clone();
+        pending.spawn(async move {
+            store
+                .write(&other.code, vec![Write::Chat(chat(1, "late", 1))])
+                .await
+        });
+    }
+    while let Some(done) = pending.join_next().await {
+        done.expect("task").expect("concurrent write");
+    }
+    let tokens = accounts_and_sessions_for_reopen(&store).await;
+
+    store.close().await;
+    let after = tokio::time::timeout(
+        Duration::from_secs(10),
+        store.write(&code, vec![Write::Chat(chat(1, "after close", 9))]),
+    )
+    .await
+    .expect("a write after close() returns");
+    assert!(after.is_err(), "a write after close() must fail");
+
+    let store = reopen().await;
+    let back = saved(&store, &code).await;
+    assert_room_eq(&back.room, &row);
+    assert_eq!(back.members, vec![host]);
+    assert_eq!(sorted_scores(&back.scores), sorted_scores(&scores));
+    assert_eq!(back.chat, lines);
+    assert_live_eq(&back.live, &[(&g2, log2)]);
+    let games = store.games(&code).await.expect("games");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].id, Some(g1.id.to_string()));
+    for other in &late {
+        assert_eq!(
+            saved(&store, &other.code).await.chat,
+            vec![chat(1, "late", 1)]
+        );
+    }
+    let (name, token, id) = tokens;
+    let c = store
+        .credentials(&name)
+        .await
+        .expect("credentials")
+        .expect("the account survives");
+    assert_eq!(c.account.id, id);
+    assert_eq!(
+        store
+            .session_account(&token)
+            .await
+            .expect("session")
+            .map(|a| a.id),
+        Some(id),
+        "the session survives"
+    );
+    store.close().await;
+}
+
+async fn accounts_and_sessions_for_reopen(store: &Store) -> (String, String, i64) {
+    let name = format!("Khoa_{}", &new_token()[..8]);
+    let token = new_token();
+    let account = store
+        .create_account(&name, "hash", None, Some(&token))
+        .await
+        .expect("create_account")
+        .expect("free");
+    (name, token, account.id)
+}
+
+// ---------------------------------------------------------------------
+// SQLite.
+
+async fn sqlite(dir: &Path) -> Store {
+    Store::open(None, dir).await.expect("open a SQLite store")
+}
+
+/// Runs `check` on a fresh SQLite store, then closes it.
+macro_rules! on_sqlite {
+    ($check:ident) => {{
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = sqlite(dir.path()).await;
+        $check(&store).await;
+        store.close().await;
+    }};
+}
+
+#[tokio::test]
+async fn sqlite_rooms_round_trip() {
+    on_sqlite!(rooms_round_trip);
+}
+
+#[tokio::test]
+async fn sqlite_members_round_trip() {
+    on_sqlite!(members_round_trip);
+}
+
+#[tokio::test]
+async fn sqlite_scores_upsert_by_person() {
+    on_sqlite!(scores_upsert_by_person);
+}
+
+#[tokio::test]
+async fn sqlite_chat_keeps_the_last_50_lines_in_order() {
+    on_sqlite!(chat_keeps_the_last_50_lines_in_order);
+}
+
+#[tokio::test]
+async fn sqlite_live_game_lifecycle() {
+    on_sqlite!(live_game_lifecycle);
+}
+
+#[tokio::test]
+async fn sqlite_a_repeated_game_number_fails_the_whole_request() {
+    on_sqlite!(a_repeated_game_number_fails_the_whole_request);
+}
+
+/// The default (current-thread) runtime: every spawned request is queued
+/// before the writer task runs again, so they meet in one batch.
+#[tokio::test]
+async fn sqlite_group_commit_isolates_a_bad_request() {
+    on_sqlite!(group_commit_isolates_a_bad_request);
+}
+
+/// The same on several threads, where batches form by timing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_group_commit_isolates_a_bad_request_on_threads() {
+    on_sqlite!(group_commit_isolates_a_bad_request);
+}
+
+#[tokio::test]
+async fn sqlite_two_requests_racing_for_one_game_number() {
+    on_sqlite!(two_requests_racing_for_one_game_number);
+}
+
+/// Fails on most runs: 1-5 of the 800 chat writes come back
+/// `Database(SqliteError { code: 5 | 517, "database is locked" })`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "BUG: store/batch.rs opens the writer's transaction with a deferred BEGIN, and \
+            Write::Chat (sqlite.rs apply) starts with a read (SELECT MAX(seq)), so a batch \
+            whose first write is a chat line holds a read snapshot before it writes; if \
+            another pool connection commits in between (insert_room, create_account, \
+            start_session, session_account's UPDATE, end_session), the upgrade to a write \
+            fails at once with SQLITE_BUSY / SQLITE_BUSY_SNAPSHOT (517) 'database is \
+            locked' (busy_timeout is not consulted for a read transaction's upgrade), and \
+            a one-request batch returns that error to the room (no retry). Fix: BEGIN \
+            IMMEDIATE in batch::commit, or compute the seq inside the INSERT"]
+async fn sqlite_concurrent_calls_do_not_fail_each_other() {
+    on_sqlite!(concurrent_calls_do_not_fail_each_other);
+}
+
+#[tokio::test]
+async fn sqlite_a_reopened_store_has_everything() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sqlite(dir.path()).await;
+    a_reopened_store_has_everything(store, async || sqlite(dir.path()).await).await;
+}
+
+/// Every file of the database (the main file, and the WAL and shared
+/// memory files if any are left).
+fn database_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("site.db"))
+        })
+        .map(|p| (p.display().to_string(), std::fs::read(&p).expect("read")))
+        .collect()
+}
+
+fn assert_nowhere_in(dir: &Path, secret: &str) {
+    let files = database_bytes(dir);
+    assert!(!files.is_empty(), "the database files are there");
+    for (name, bytes) in files {
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{secret:?} is stored in the clear in {name}"
+        );
+    }
+}
+
+async fn raw_connection(dir: &Path) -> sqlx::SqliteConnection {
+    sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(dir.join("site.db"))
+        .connect()
+        .await
+        .expect("a raw connection")
+}
+
+#[tokio::test]
+async fn sqlite_accounts_and_sessions_keep_no_plain_token() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sqlite(dir.path()).await;
+    let tokens = accounts_and_sessions(&store).await;
+    store.close().await;
+
+    let mut conn = raw_connection(dir.path()).await;
+    let stored: Vec<String> = sqlx::query("SELECT token_hash FROM sessions")
+        .fetch_all(&mut conn)
+        .await
+        .expect("sessions")
+        .iter()
+        .map(|r| r.get("token_hash"))
+        .collect();
+    conn.close().await.expect("close");
+    assert_eq!(stored, vec![TokenHash::of(&tokens[2]).as_str().to_string()]);
+    for token in &tokens {
+        assert_nowhere_in(dir.path(), token);
+    }
+}
+
+/// Databases from before hashed host tokens kept the token in the clear:
+/// opening the store hashes it and blanks the plain column.
+#[tokio::test]
+async fn sqlite_plain_host_tokens_are_hashed_on_open() {
+    const PLAIN: &str = "plain-token-0123456789";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sqlite(dir.path()).await;
+    let room = new_room(&store, "old").await;
+    let untouched = new_room(&store, "new").await;
+    store.close().await;
+
+    // The room as an old server stored it.
+    let mut conn = raw_connection(dir.path()).await;
+    let done = sqlx::query("UPDATE rooms SET host_token = ?, host_hash = NULL WHERE code = ?")
+        .bind(PLAIN)
+        .bind(&room.code)
+        .execute(&mut conn)
+        .await
+        .expect("update");
+    assert_eq!(done.rows_affected(), 1);
+    conn.close().await.expect("close");
+
+    let store = sqlite(dir.path()).await;
+    let got = store.room(&room.code).await.expect("room").expect("stored");
+    assert_eq!(got.host, Some(TokenHash::of(PLAIN)));
+    assert_eq!(
+        saved(&store, &room.code).await.room.host,
+        Some(TokenHash::of(PLAIN))
+    );
+    let other = store
+        .room(&untouched.code)
+        .await
+        .expect("room")
+        .expect("stored");
+    assert_room_eq(&other, &untouched);
+    store.close().await;
+
+    let mut conn = raw_connection(dir.path()).await;
+    let row = sqlx::query("SELECT host_token, host_hash FROM rooms WHERE code = ?")
+        .bind(&room.code)
+        .fetch_one(&mut conn)
+        .await
+        .expect("row");
+    assert_eq!(row.get::<String, _>("host_token"), "");
+    assert_eq!(
+        row.get::<Option<String>, _>("host_hash").as_deref(),
+        Some(TokenHash::of(PLAIN).as_str())
+    );
+    conn.close().await.expect("close");
+    assert_nowhere_in(dir.path(), PLAIN);
+
+    // Opening again changes nothing.
+    let store = sqlite(dir.path()).await;
+    let got = store.room(&room.code).await.expect("room").expect("stored");
+    assert_eq!(got.host, Some(TokenHash::of(PLAIN)));
+    store.close().await;
+}
