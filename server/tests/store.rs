@@ -1188,15 +1188,6 @@ async fn sqlite_two_requests_racing_for_one_game_number() {
 /// Fails on most runs: 1-5 of the 800 chat writes come back
 /// `Database(SqliteError { code: 5 | 517, "database is locked" })`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "BUG: store/batch.rs opens the writer's transaction with a deferred BEGIN, and \
-            Write::Chat (sqlite.rs apply) starts with a read (SELECT MAX(seq)), so a batch \
-            whose first write is a chat line holds a read snapshot before it writes; if \
-            another pool connection commits in between (insert_room, create_account, \
-            start_session, session_account's UPDATE, end_session), the upgrade to a write \
-            fails at once with SQLITE_BUSY / SQLITE_BUSY_SNAPSHOT (517) 'database is \
-            locked' (busy_timeout is not consulted for a read transaction's upgrade), and \
-            a one-request batch returns that error to the room (no retry). Fix: BEGIN \
-            IMMEDIATE in batch::commit, or compute the seq inside the INSERT"]
 async fn sqlite_concurrent_calls_do_not_fail_each_other() {
     on_sqlite!(concurrent_calls_do_not_fail_each_other);
 }

@@ -83,7 +83,10 @@ async fn commit(pool: &SqlitePool, jobs: &[Job]) -> StoreResult<()> {
     if jobs.iter().all(|j| j.writes.is_empty()) {
         return Ok(());
     }
-    let mut tx = pool.begin().await?;
+    // IMMEDIATE: take the write lock at once. A deferred transaction that
+    // reads first (the chat line's next number) would fail outright, not
+    // wait, if another connection wrote in between.
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     for job in jobs {
         for write in &job.writes {
             apply(&mut tx, &job.code, write).await?;
