@@ -297,3 +297,6 @@ impl RoomState {
         self.emit(effects, Event::Scores { scores });
     }
 }
+
+#[cfg(test)]
+mod tests;
