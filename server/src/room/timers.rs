@@ -116,9 +116,10 @@ impl RoomState {
         if m.gone.get(s).copied().unwrap_or(true) {
             return None;
         }
+        // A player who is no longer a member at all counts as long gone.
         m.sides[s]
             .iter()
-            .map(|p| self.member(p.member).and_then(|m| m.offline_since))
+            .map(|p| self.member(p.member).map_or(Some(0), |m| m.offline_since))
             .collect::<Option<Vec<u64>>>()
             .and_then(|since| since.into_iter().max())
     }

@@ -18,6 +18,7 @@ impl RoomState {
     ) -> Applied {
         self.require_host(member)?;
         self.refuse_if_running()?;
+        self.refuse_if_tournament()?;
         if seat >= self.seats() {
             return Err(Refusal::new(
                 Code::NoSeat,

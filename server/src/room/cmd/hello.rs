@@ -99,6 +99,9 @@ impl RoomState {
                     && !m.host
                     && !self.has_score(m.id)
                     && !self.tables.iter().any(|t| t.plays(m.id))
+                    && !self.tournament.as_ref().is_some_and(|b| {
+                        b.is_active() && b.entrants.iter().any(|e| e.member == m.id)
+                    })
             })
             .map(|(i, _)| i)
             .take(excess)

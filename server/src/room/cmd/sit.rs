@@ -8,6 +8,7 @@ use crate::protocol::{Code, Refusal};
 impl RoomState {
     pub(super) fn sit(&mut self, member: MemberId, seat: usize) -> Applied {
         self.refuse_if_running()?;
+        self.refuse_if_tournament()?;
         self.check_free_seat(member, seat)?;
         let m = self.member_mut(member)?;
         if m.name.is_none() {

@@ -8,6 +8,7 @@ use crate::protocol::{Code, Refusal};
 impl RoomState {
     pub(super) fn stand(&mut self, member: MemberId) -> Applied {
         self.refuse_if_running()?;
+        self.refuse_if_tournament()?;
         let m = self.member_mut(member)?;
         if m.seat.take().is_none() {
             return Err(Refusal::new(Code::NoSeat, "You are not sitting."));
