@@ -585,7 +585,7 @@ async fn an_idle_room_unloads_and_comes_back_with_everything() {
     assert_eq!(texts(&snap["room"]["chat"]), chat_before);
     assert_eq!(
         snap["room"]["options"],
-        json!({"width": 11, "height": 7, "clock": null})
+        json!({"mode": "single", "width": 11, "height": 7, "clock": null})
     );
     assert_eq!(snap["room"]["autostart"]["enabled"], false);
     let guest_seen = snap["room"]["members"]
