@@ -1,14 +1,16 @@
 // Game options as form controls, shared by the home page (create a room)
 // and the room page (the host edits options, or switches game, between
 // games). Wire formats (docs/PROTOCOL.md):
-//   CrossyRay {"width":9,"height":7,"clock":null | {"minutes":3,"increment":2}}
-//   Jungle    {"clock":null | {"minutes":3,"increment":2}}
-//   Quoridor  {"mode":"ffa"|"teams","goal":"edge"|"centre","size":9|11|13,
+//   CrossyRay {"mode":"single"|"knockout","width":9,"height":7,
+//              "clock":null | {"minutes":3,"increment":2}}
+//   Jungle    {"mode":"single"|"knockout","clock":null | {"minutes":3,"increment":2}}
+//   Quoridor  {"mode":"ffa"|"teams"|"knockout","goal":"edge"|"centre","size":9|11|13,
 //              "players":2..8,"walls":"auto"|n,"turn_seconds":15..90}
 // A clock is sent in that one form and read in it or as [3,2].
-// A form has a game select, width and height selects (CrossyRay only; their
+// A form has a game select, a mode select (every game; its choices follow
+// the game: MODES), width and height selects (CrossyRay only; their
 // labels carry data-game="crossyray" and are hidden for other games), a
-// clock select (CrossyRay and Jungle) and Quoridor's selects (mode, goal,
+// clock select (CrossyRay and Jungle) and Quoridor's selects (goal,
 // qsize, players, walls, turn; data-game="quoridor"). A label's data-game
 // may name several games, separated by spaces.
 
@@ -23,6 +25,36 @@ export const Q_DEFAULTS = { mode: 'ffa', goal: 'edge', size: 9, players: 2, wall
 export const SIZES = Array.from({ length: 11 }, (_, i) => 5 + 2 * i); // 5, 7, …, 25
 export const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10]];
 export const DEFAULT_OPTIONS = { width: 9, height: 7, clock: null };
+/** The modes of each game, its default first. */
+export const MODES = {
+  crossyray: ['single', 'knockout'],
+  jungle: ['single', 'knockout'],
+  quoridor: ['ffa', 'teams', 'knockout'],
+};
+
+export function modesOf(game) {
+  return MODES[game] ?? MODES.crossyray;
+}
+
+/** A mode's name in the page's language. */
+export function modeText(mode) {
+  return mode === 'ffa' || mode === 'teams' ? t(`quoridor.mode.${mode}`) : t(`mode.${mode}`);
+}
+
+/**
+ * Fill the mode select with `game`'s modes, keeping its choice when the
+ * game has it (knockout is every game's), else `value`, else the default.
+ */
+export function fillModeSelect(sel, game, value = null) {
+  if (!sel) return;
+  const modes = modesOf(game);
+  const want = [sel.value, value].find((v) => v && modes.includes(v)) ?? modes[0];
+  const same = sel.options.length === modes.length && [...sel.options].every((o, i) => o.value === modes[i]);
+  if (!same || sel.options[0]?.text !== modeText(modes[0])) {
+    sel.replaceChildren(...modes.map((m) => new Option(modeText(m), m)));
+  }
+  sel.value = want;
+}
 
 /** Either wire form of a clock as [minutes, increment], or null. */
 export function clockPair(clock) {
@@ -43,10 +75,11 @@ export function clockText(clock) {
 
 /** One line describing `o`, the options of `game`. */
 export function optionsSummary(o, game = 'crossyray') {
-  if (game === 'jungle') return clockText(o?.clock ?? null);
+  const knockout = o?.mode === 'knockout';
+  if (game === 'jungle') return knockout ? `${t('mode.knockout')}, ${clockText(o?.clock ?? null)}` : clockText(o?.clock ?? null);
   if (game === 'quoridor') {
     const q = { ...Q_DEFAULTS, ...(o ?? {}) };
-    const mode = q.mode === 'teams' ? t('quoridor.mode.teams') : `${t('quoridor.mode.ffa')} (${q.players})`;
+    const mode = q.mode === 'ffa' ? `${t('quoridor.mode.ffa')} (${q.players})` : modeText(q.mode);
     return t('quoridor.summary', {
       mode,
       size: q.size,
@@ -55,7 +88,8 @@ export function optionsSummary(o, game = 'crossyray') {
       turn: t('quoridor.turn_s', { s: q.turn_seconds }),
     });
   }
-  return t('options.summary', { w: o?.width, h: o?.height, clock: clockText(o?.clock ?? null) });
+  const summary = t('options.summary', { w: o?.width, h: o?.height, clock: clockText(o?.clock ?? null) });
+  return knockout ? `${t('mode.knockout')}, ${summary}` : summary;
 }
 
 /** Show the controls that belong to `game` (labels with data-game). */
@@ -73,13 +107,16 @@ function fillQuoridor(sel) {
     node.replaceChildren(...values.map((v) => new Option(text(v), String(v))));
     node.value = keep;
   };
-  fill(sel.mode, ['ffa', 'teams'], (v) => t(`quoridor.mode.${v}`), Q_DEFAULTS.mode);
   fill(sel.goal, ['edge', 'centre'], (v) => t(`quoridor.goal.${v}`), Q_DEFAULTS.goal);
   fill(sel.qsize, Q_SIZES, (v) => `${v} × ${v}`, Q_DEFAULTS.size);
   fill(sel.players, Q_PLAYERS, String, Q_DEFAULTS.players);
   fill(sel.walls, Q_WALLS, (v) => (v === 'auto' ? t('quoridor.walls.auto') : String(v)), Q_DEFAULTS.walls);
   fill(sel.turn, Q_TURNS, (v) => t('quoridor.turn_s', { s: v }), Q_DEFAULTS.turn_seconds);
-  if (sel.players && sel.mode) sel.players.disabled = sel.mode.value === 'teams';
+}
+
+/** Quoridor's players select: two pawns in teams and tournaments. */
+function syncPlayers(selects, game) {
+  if (selects.players && selects.mode) selects.players.disabled = game === 'quoridor' && selects.mode.value !== 'ffa';
 }
 
 export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
@@ -89,11 +126,14 @@ export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
   const w = keep(width, value.width ?? DEFAULT_OPTIONS.width);
   const h = keep(height, value.height ?? DEFAULT_OPTIONS.height);
   const c = clock.value !== '' ? clock.value : clockKey(value.clock);
+  let g = GAMES[0];
   if (game) {
-    const g = game.value !== '' ? game.value : GAMES[0];
+    g = game.value !== '' ? game.value : GAMES[0];
     game.replaceChildren(...GAMES.map((name) => new Option(t(`game.${name}`), name)));
     game.value = g;
   }
+  fillModeSelect(selects.mode, g, value.mode);
+  syncPlayers(selects, g);
   for (const sel of [width, height]) {
     sel.replaceChildren(...SIZES.map((n) => new Option(String(n), String(n))));
   }
@@ -107,14 +147,17 @@ export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
 export function setOptionSelects(selects, o, gameName = 'crossyray') {
   const { game, width, height, clock } = selects;
   if (game) game.value = gameName;
+  if (selects.mode) {
+    selects.mode.value = '';
+    fillModeSelect(selects.mode, gameName, o?.mode ?? null);
+  }
   if (gameName === 'quoridor') {
     const q = { ...Q_DEFAULTS, ...(o ?? {}) };
-    if (selects.mode) selects.mode.value = q.mode;
     if (selects.goal) selects.goal.value = q.goal;
     if (selects.qsize) selects.qsize.value = String(q.size);
     if (selects.players) {
       selects.players.value = String(q.players);
-      selects.players.disabled = q.mode === 'teams';
+      selects.players.disabled = q.mode !== 'ffa';
     }
     if (selects.walls) selects.walls.value = String(q.walls);
     if (selects.turn) selects.turn.value = String(q.turn_seconds);
@@ -129,26 +172,28 @@ export function setOptionSelects(selects, o, gameName = 'crossyray') {
 export function readOptionSelects(selects) {
   const { game, width, height, clock } = selects;
   const name = game?.value || 'crossyray';
+  // The mode select follows the game (a switch keeps knockout, else the default).
+  fillModeSelect(selects.mode, name);
+  syncPlayers(selects, name);
+  const mode = selects.mode?.value || modesOf(name)[0];
   if (name === 'quoridor') {
-    const mode = selects.mode?.value || Q_DEFAULTS.mode;
-    if (selects.players) selects.players.disabled = mode === 'teams';
     const walls = selects.walls?.value || 'auto';
     const options = {
       mode,
       goal: selects.goal?.value || Q_DEFAULTS.goal,
       size: Number(selects.qsize?.value || Q_DEFAULTS.size),
-      players: mode === 'teams' ? 2 : Number(selects.players?.value || 2),
+      players: mode === 'ffa' ? Number(selects.players?.value || 2) : 2,
       walls: walls === 'auto' ? 'auto' : Number(walls),
       turn_seconds: Number(selects.turn?.value || Q_DEFAULTS.turn_seconds),
     };
     return { game: name, options };
   }
   const c = clockSetting(clock.value);
-  if (name === 'jungle') return { game: name, options: { clock: c } };
+  if (name === 'jungle') return { game: name, options: { mode, clock: c } };
   const w = Number(width.value);
   const h = Number(height.value);
   if (w === h) return { error: t('options.square') };
-  return { game: name, options: { width: w, height: h, clock: c } };
+  return { game: name, options: { mode, width: w, height: h, clock: c } };
 }
 
 /** A clock select's value ('off', '3+2') as the options' clock: null or {minutes, increment}. */

@@ -7,6 +7,11 @@
 // game (crossyray/board.js or jungle/board.js, the same small surface), fed
 // the shown table's latest match object; it is rebuilt when the host
 // switches the room to another game.
+//
+// A knockout room (bracket.js) plays a round's matches at once, one table
+// each: the page shows either the bracket (bracket-view.js) or one table,
+// a player's own running match by default; anyone can open a table from
+// the bracket and come back.
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { RoomSocket, storeName } from './socket.js';
@@ -17,27 +22,18 @@ import { createBoard as createQuoridorBoard } from './quoridor/board.js';
 import { colorOf, sideOf } from './quoridor/state.js';
 import { LEVELS } from './solo.js';
 import { tableById, shownTableId, applyMatchEvent } from './tables.js';
+import { $, el } from './dom.js';
+import {
+  isKnockoutRoom, isKnockoutMode, isActive, statusOf, bracketView, syncTables, nextView, visibleSeats,
+  MIN_PLAYERS, MAX_PLAYERS,
+} from './bracket.js';
+import { renderBracket, statusText, roundName } from './bracket-view.js';
 
 /** Renderers by game name; each has createBoard(el, {onMove, onNotice}). */
 const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard, quoridor: createQuoridorBoard };
 /** Games with a computer player on the server. */
 const BOT_GAMES = new Set(['jungle']);
 
-
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else if (k === 'dataset') Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
-};
 
 const CHAT_KEEP = 200;
 
@@ -49,7 +45,8 @@ function roomCode() {
 
 const code = roomCode();
 const model = { you: null, room: null };
-let tableId = null; // the table this page shows (tables.js: shownTableId)
+let tableId = null; // the table this page shows (tables.js: shownTableId), null for the bracket
+let view = null; // knockout rooms: {kind:'bracket'} or {kind:'table', id} (bracket.js: nextView)
 let socket = null;
 let board = null;
 let boardGame = null;
@@ -57,6 +54,7 @@ const seatLevels = {}; // seat -> level the host picked for the computer
 let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performance.now()}
 let countdownBase = null; // {remaining: ms, paused, at: performance.now()} while an auto-start countdown runs
 let resignArmed = null;
+let stopArmed = null;
 let conn = { state: 'connecting', at: 0 };
 let refusal = null; // the room refused the hello (room_full): the socket stopped
 let editingName = false;
@@ -86,6 +84,47 @@ function gameRunning() {
   return !!m && !m.outcome;
 }
 
+/** Whether a game runs at any of the room's tables. */
+function anyRunning() {
+  return (model.room?.tables ?? []).some((x) => x.match && !x.match.outcome);
+}
+
+/** Whether seats and options are locked: a game runs, or a tournament is under way. */
+function locked() {
+  return anyRunning() || isActive(model.room?.tournament);
+}
+
+/** Which table the page shows (and, in a knockout room, whether it shows the bracket instead). */
+function refreshView(started = null) {
+  const { room } = model;
+  if (isKnockoutRoom(room)) {
+    view = nextView(view, room.tables, model.you, started);
+    tableId = view.kind === 'table' ? view.id : null;
+  } else {
+    view = null;
+    tableId = shownTableId(room.tables, model.you, tableId);
+  }
+}
+
+/** Open table `id` from the bracket. */
+function watchTable(id) {
+  view = { kind: 'table', id };
+  tableId = id;
+  setClockFrom(match());
+  render();
+  $('bracket-back').focus();
+}
+
+/** Back from a table to the bracket. */
+function showBracket() {
+  const from = tableId;
+  view = { kind: 'bracket' };
+  tableId = null;
+  render();
+  const button = document.querySelector(`[data-testid="watch"][data-table="${from}"]`);
+  (button ?? $('bracket-title')).focus();
+}
+
 /** The side the viewer plays (as a member of a team too), or null. */
 function mySide() {
   return sideOf(match(), model.you);
@@ -106,7 +145,7 @@ function validName(name) {
   return n >= 1 && n <= 24 && !/[\u0000-\u001f\u007f-\u009f]/.test(name);
 }
 
-export function toast(text, kind = 'error', code = null) {
+export function toast(text, kind = 'error', code = null, ms = null) {
   const box = $('toasts');
   const close = el('button', { type: 'button', class: 'toast-close', 'aria-label': t('toast.close'), text: '×' });
   const node = el('div', { class: `toast ${kind}`, 'data-testid': 'toast', 'data-code': code, role: kind === 'error' ? 'alert' : 'status' },
@@ -114,7 +153,7 @@ export function toast(text, kind = 'error', code = null) {
   const remove = () => node.remove();
   close.addEventListener('click', remove);
   box.append(node);
-  setTimeout(remove, kind === 'error' ? 7000 : 3000);
+  setTimeout(remove, ms ?? (kind === 'error' ? 7000 : 3000));
   while (box.children.length > 4) box.firstChild.remove();
 }
 
@@ -200,12 +239,16 @@ function renderName() {
 function renderSeats() {
   const { room } = model;
   const list = $('seats');
-  const running = gameRunning();
+  const running = locked();
   const mine = me();
   const named = !!mine?.name;
   const items = [];
   const perTeam = teamSeats();
-  for (let i = 0; i < room.seats; i++) {
+  const knockout = isKnockoutMode(room);
+  const hint = $('seats-hint');
+  hint.hidden = !knockout;
+  hint.textContent = knockout ? t('seats.grow', { min: MIN_PLAYERS, max: MAX_PLAYERS }) : '';
+  for (const i of visibleSeats(room.seats, room.members, knockout)) {
     if (perTeam && i % perTeam === 0) {
       items.push(el('li', { class: 'seat-team', 'data-testid': `team-${i / perTeam}`, text: t('quoridor.team_n', { n: i / perTeam + 1 }) }));
     }
@@ -300,7 +343,7 @@ function renderOptions() {
   const { room } = model;
   const opts = room.options ?? {};
   $('options-summary').textContent = `${t(`game.${room.game}`)}: ${optionsSummary(opts, room.game)}`;
-  const editable = isHost() && !gameRunning();
+  const editable = isHost() && !locked();
   const form = $('options-form');
   const wasHidden = form.hidden;
   form.hidden = !editable;
@@ -460,31 +503,50 @@ function renderResult() {
 
 function renderActions() {
   const { room } = model;
-  const running = gameRunning();
+  const running = anyRunning();
   const seated = room.members.filter((x) => x.seat != null);
   const perTeam = teamSeats();
-  const full = perTeam
-    ? [0, 1].every((team) => seated.some((x) => Math.floor(x.seat / perTeam) === team))
-    : seated.length >= room.seats;
+  const knockout = isKnockoutMode(room);
+  const between = statusOf(room.tournament) === 'between_rounds';
+  const active = isActive(room.tournament);
+  let full;
+  if (knockout) full = between || (!active && seated.length >= MIN_PLAYERS);
+  else if (perTeam) full = [0, 1].every((team) => seated.some((x) => Math.floor(x.seat / perTeam) === team));
+  else full = seated.length >= room.seats;
   const host = isHost();
-  $('start').hidden = !(host && full && !running);
-  $('start-order-box').hidden = $('start').hidden;
+  const start = $('start');
+  start.hidden = !(host && full && !running);
+  start.textContent = knockout ? t(between ? 'ko.start_next' : 'ko.start') : t('game.start');
+  // A tournament's pairings say who moves first.
+  $('start-order-box').hidden = start.hidden || knockout;
   // Against the computer the seats usually say who plays which side.
   const order = $('start-order');
   if (!order.dataset.touched) {
     order.value = room.members.some((x) => x.computer && x.seat != null) ? 'seats' : 'random';
   }
-  const canResign = running && mySide() != null;
+  const canResign = gameRunning() && mySide() != null;
   const resign = $('resign');
   resign.hidden = !canResign;
   if (!canResign) disarmResign();
-  let hint = '';
-  if (!running) {
-    if (!full) hint = perTeam ? t('game.waiting_teams') : t('game.waiting_seats');
-    else if (!host) hint = t('game.waiting_host');
-  }
-  $('game-hint').textContent = hint;
+  const canStop = host && between;
+  $('stop').hidden = !canStop;
+  if (!canStop) disarmStop();
+  $('game-hint').textContent = knockout ? knockoutHint({ running, between, active, host, seated: seated.length }) : seatsHint({ running, full, host, perTeam });
   renderCountdown();
+}
+
+function seatsHint({ running, full, host, perTeam }) {
+  if (running) return '';
+  if (!full) return perTeam ? t('game.waiting_teams') : t('game.waiting_seats');
+  return host ? '' : t('game.waiting_host');
+}
+
+function knockoutHint({ running, between, active, host, seated }) {
+  if (running) return '';
+  if (between) return host ? '' : t('ko.waiting_next');
+  if (active) return '';
+  if (seated < MIN_PLAYERS) return t('ko.need_players', { min: MIN_PLAYERS });
+  return host ? '' : t('ko.waiting_host');
 }
 
 /** The auto-start countdown between games, with Pause/Resume and the setting for the host. */
@@ -492,7 +554,7 @@ function renderCountdown() {
   const a = model.room.autostart ?? null;
   const host = isHost();
   const box = $('countdown');
-  const show = !!countdownBase && !gameRunning();
+  const show = !!countdownBase && !anyRunning();
   box.hidden = !show;
   const toggle = $('countdown-toggle');
   toggle.hidden = !(show && host);
@@ -503,6 +565,7 @@ function renderCountdown() {
   box.dataset.paused = String(!!countdownBase?.paused);
   $('autostart-box').hidden = !(host && a);
   $('autostart').checked = !!a?.enabled;
+  $('autostart-label').textContent = t(isKnockoutMode(model.room) ? 'countdown.autostart_round' : 'countdown.autostart');
   tickCountdown();
 }
 
@@ -511,7 +574,9 @@ function tickCountdown() {
   let ms = countdownBase.remaining;
   if (!countdownBase.paused) ms -= performance.now() - countdownBase.at;
   const s = Math.max(0, Math.ceil(ms / 1000));
-  const text = t(countdownBase.paused ? 'countdown.paused' : 'countdown.next', { s });
+  const round = isKnockoutMode(model.room);
+  const key = countdownBase.paused ? (round ? 'countdown.paused_round' : 'countdown.paused') : (round ? 'countdown.next_round' : 'countdown.next');
+  const text = t(key, { s });
   const node = $('countdown-text');
   if (node.textContent !== text) node.textContent = text;
   node.dataset.seconds = String(s);
@@ -528,6 +593,13 @@ function fillStartOrder() {
   const keep = sel.value || 'random';
   sel.replaceChildren(el('option', { value: 'random', text: t('start.random') }), el('option', { value: 'seats', text: t('start.seats') }));
   sel.value = keep;
+}
+
+function disarmStop() {
+  if (stopArmed) clearTimeout(stopArmed);
+  stopArmed = null;
+  $('stop').textContent = t('ko.stop');
+  $('stop').classList.remove('armed');
 }
 
 function disarmResign() {
@@ -601,10 +673,50 @@ function renderBoard() {
   board.set(sameGame ? m : null, model.you, model.room.options);
 }
 
+/** A player of the tournament by member id, named as the page names people. */
+function personName(id) {
+  const m = model.room?.members.find((x) => x.id === id);
+  const e = model.room?.tournament?.entrants?.find((x) => x.member === id);
+  return displayName(m ?? e ?? null) ?? e?.name ?? '?';
+}
+
+/** Knockout rooms: the bracket, or the bar above the table the page shows. */
+function renderTournament() {
+  const { room } = model;
+  const knockout = isKnockoutRoom(room);
+  const onBracket = knockout && view?.kind === 'bracket';
+  $('play').dataset.view = onBracket ? 'bracket' : 'table';
+  $('bracket-panel').hidden = !onBracket;
+  $('watch-bar').hidden = !(knockout && view?.kind === 'table');
+  if (!knockout) return;
+  const bv = bracketView(room.tournament, { members: room.members, tables: room.tables, you: model.you });
+  const seated = room.members.filter((x) => x.seat != null).length;
+  if (onBracket) {
+    $('bracket-status').textContent = statusText(bv, { seated, nameOf: displayName });
+    const note = $('bracket-note');
+    note.hidden = !(bv?.out && bv.active);
+    note.textContent = note.hidden ? '' : t('ko.out');
+    renderBracket($('bracket'), bv, { nameOf: displayName, onWatch: watchTable, shown: tableId, seated });
+    return;
+  }
+  $('watch-title').textContent = watchTitle(bv);
+  $('watch-title').dataset.table = tableId ?? '';
+}
+
+/** "Watching Round 1: A vs B" (or "Your match, …") for the table shown. */
+function watchTitle(bv) {
+  const round = bv?.rounds.find((r) => r.matches.some((x) => x.table === tableId));
+  const m = round?.matches.find((x) => x.table === tableId);
+  if (!m) return '';
+  const [a, b] = m.players;
+  return t(m.mine ? 'ko.mine' : 'ko.watching', { round: roundName(round.label), a: displayName(a), b: displayName(b) });
+}
+
 function render() {
   if (!model.room) return;
   document.body.dataset.game = model.room.game;
   renderHeader();
+  renderTournament();
   renderName();
   renderSeats();
   renderMembers();
@@ -639,7 +751,7 @@ function onSnapshot(msg) {
   model.room = msg.room;
   model.room.chat = (model.room.chat ?? []).slice(-CHAT_KEEP);
   model.room.tables ??= [];
-  tableId = shownTableId(model.room.tables, model.you, tableId);
+  refreshView();
   setClockFrom(match());
   setCountdownFrom(model.room.autostart);
   $('loading').hidden = true;
@@ -661,17 +773,29 @@ function onEvent(ev) {
     case 'match': {
       applyMatchEvent(room.tables, ev);
       const shown = tableId;
-      tableId = shownTableId(room.tables, model.you, tableId);
-      // Another table's game is kept in the model, not shown.
-      if (ev.table !== tableId && tableId === shown) return;
-      setClockFrom(match());
-      if (ev.kind === 'start' && ev.table === tableId) {
-        // A new game ends any countdown.
+      refreshView(ev.kind === 'start' ? ev.table : null);
+      // Another table's game is kept in the model (and the bracket), not on the board.
+      if (ev.table === tableId || tableId !== shown) setClockFrom(match());
+      if (ev.kind === 'start') {
+        // A new game (a tournament's round) ends any countdown.
         room.autostart = { ...(room.autostart ?? {}), remaining_ms: null, paused: false };
         setCountdownFrom(null);
       }
       break;
     }
+    case 'tournament': {
+      // The end of a tournament (the champion, or stopped) is shown to everyone.
+      if (isActive(room.tournament) && ev.tournament && !isActive(ev.tournament)) view = { kind: 'bracket' };
+      room.tournament = ev.tournament;
+      room.tables = syncTables(room.tables, ev.tournament);
+      const shown = tableId;
+      refreshView();
+      if (tableId !== shown) setClockFrom(match());
+      break;
+    }
+    case 'coin_toss':
+      toast(t('ko.coin_toss', { name: personName(ev.winner) }), 'info', 'coin_toss', 12000);
+      return;
     case 'autostart':
       room.autostart = ev.autostart;
       setCountdownFrom(ev.autostart);
@@ -682,6 +806,8 @@ function onEvent(ev) {
       // The seats follow the options (Quoridor: players, or 8 for teams).
       if (typeof ev.seats === 'number') room.seats = ev.seats;
       if ('team_seats' in ev) room.team_seats = ev.team_seats;
+      // Knockout on or off: the bracket comes or goes.
+      refreshView();
       if (!$('options-form').hidden) {
         setOptionSelects(optionSelects(), ev.options, room.game);
         showGameFields($('options-form'), room.game);
@@ -754,6 +880,18 @@ function wireForms() {
     disarmResign();
     command('resign', atTable()).catch(() => {});
   });
+  $('stop').addEventListener('click', () => {
+    const b = $('stop');
+    if (!stopArmed) {
+      b.textContent = t('ko.stop_confirm');
+      b.classList.add('armed');
+      stopArmed = setTimeout(disarmStop, 4000);
+      return;
+    }
+    disarmStop();
+    command('stop').catch(() => {});
+  });
+  $('bracket-back').addEventListener('click', showBracket);
 
   $('copy-link').addEventListener('click', async () => {
     const link = $('invite-link').href;

@@ -1,0 +1,23 @@
+// The two DOM helpers the room page's render modules share.
+
+/** The element with id `id`. */
+export const $ = (id) => document.getElementById(id);
+
+/**
+ * A new element: `attrs` sets attributes (`class`, `text`, `dataset`,
+ * `on<event>` listeners; null and false skip one, true is an empty
+ * attribute), then `children` (nodes or strings; null skipped).
+ */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+}
