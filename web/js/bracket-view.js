@@ -8,6 +8,17 @@ import { t } from './i18n.js';
 import { el } from './dom.js';
 import { MIN_PLAYERS, MAX_PLAYERS } from './bracket.js';
 
+// Small icons drawn here (emoji fonts are not everywhere).
+const EYE = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z"/><circle cx="12" cy="12" r="3" fill="currentColor"/></svg>';
+const CUP = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M7 3h10v2h4v3a5 5 0 0 1-4.6 5A5 5 0 0 1 13 15.9V18h3v3H8v-3h3v-2.1A5 5 0 0 1 7.6 13 5 5 0 0 1 3 8V5h4V3zm0 4H5v1a3 3 0 0 0 2 2.8V7zm10 0v3.8A3 3 0 0 0 19 8V7h-2z"/></svg>';
+
+/** `html` (one of the icons above) in a span. */
+function icon(html) {
+  const span = el('span', { class: 'icon', 'aria-hidden': 'true' });
+  span.innerHTML = html;
+  return span;
+}
+
 /** A round's name: the final, the semi-finals, or round n. */
 export function roundName(label) {
   if (label.kind === 'final') return t('ko.final');
@@ -59,9 +70,8 @@ function matchItem(m, { nameOf, onWatch, shown }) {
   if (m.spectators != null) {
     foot.push(el('span', {
       class: 'bm-spectators', 'data-testid': 'bm-spectators', dataset: { n: String(m.spectators) },
-      title: t('ko.spectators', { n: m.spectators }), 'aria-label': t('ko.spectators', { n: m.spectators }),
-      text: `👁 ${m.spectators}`,
-    }));
+      title: t('ko.spectators', { n: m.spectators }),
+    }, icon(EYE), el('span', { class: 'sr-only', text: t('ko.spectators', { n: '' }) }), String(m.spectators)));
   }
   if (m.watchable) {
     foot.push(el('button', {
@@ -108,7 +118,7 @@ export function renderBracket(box, view, { nameOf, onWatch, shown = null, seated
   if (view.champion) {
     columns.push(el('section', { class: 'bracket-round champion', 'data-testid': 'bracket-champion', dataset: { member: view.champion.member } },
       el('h3', { text: t('ko.champion_title') }),
-      el('p', { class: 'bm-champion', text: `🏆 ${nameOf(view.champion)}` })));
+      el('p', { class: 'bm-champion' }, icon(CUP), el('span', { text: nameOf(view.champion) }))));
   }
   box.replaceChildren(...columns);
   if (focused) box.querySelector(`[data-testid="watch"][data-table="${focused}"]`)?.focus();
