@@ -9,7 +9,8 @@
 //    bracket shows two semi-finals, each player their own board; a match
 //    ends and the bracket says so; the knocked-out player opens the other
 //    match from the bracket (click, then keyboard) and sees its moves as
-//    they are played; the final starts by itself; the champion is shown
+//    they are played (a player of that match reloads and is back on
+//    their board); the final starts by itself; the champion is shown
 //    to everyone and the scoreboard has 3 a match won and 10 for the
 //    champion. A 360 px phone watches without horizontal scroll.
 // 2. In the same room three players, one with a bye; between rounds the
@@ -349,6 +350,11 @@ test('four players: a CrossyRay knockout tournament from the switch to the champ
   assert.equal(seen.ply, 0);
   assert.equal(await byId(hostOpp, 'resign').isVisible(), false);
   assert.equal(await byId(hostOpp, 'result').isVisible(), false, 'the result of the loser\'s own match is not on this board');
+
+  // A player of semi-final B reloads: back on their own board.
+  await b1.reload();
+  await waitOnline(b1);
+  await ownMatch(b1, 'Semi-finals');
 
   // Semi-final B is played move by move under the watcher's eyes.
   for (let n = 1; n <= 3; n++) {
