@@ -66,6 +66,38 @@ impl RoomState {
             .any(|r| r.person == Person::Member(member))
     }
 
+    /// `member`'s scoreboard row (created if they have none), its name and
+    /// account brought up to date (`fallback` names a member who is gone).
+    pub fn score_row(&mut self, member: MemberId, fallback: &str) -> &mut ScoreRow {
+        let person = self.person_of(member);
+        let m = self.member(member);
+        let account = m
+            .and_then(|m| m.account.as_ref())
+            .map(|a| a.username.clone());
+        let name = m
+            .and_then(|m| m.name.clone())
+            .unwrap_or_else(|| fallback.to_string());
+        let i = match self.scores.iter().position(|r| r.person == person) {
+            Some(i) => i,
+            None => {
+                self.scores.push(ScoreRow {
+                    person,
+                    name: name.clone(),
+                    account: None,
+                    points: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                });
+                self.scores.len() - 1
+            }
+        };
+        let row = &mut self.scores[i];
+        row.name = name;
+        row.account = account.or(row.account.take());
+        row
+    }
+
     /// Adds a finished game to the scoreboard: every player of a side (each
     /// member of a team) gets the side's points and its result.
     pub fn record_scores(&mut self, game: &Match, effects: &mut Vec<Effect>) {
@@ -78,33 +110,7 @@ impl RoomState {
         let points = game.game.points();
         for (side, team) in game.sides.iter().enumerate() {
             for player in team {
-                let person = self.person_of(player.member);
-                let account = self
-                    .member(player.member)
-                    .and_then(|m| m.account.as_ref())
-                    .map(|a| a.username.clone());
-                let name = self
-                    .member(player.member)
-                    .and_then(|m| m.name.clone())
-                    .unwrap_or_else(|| player.name.clone());
-                let i = match self.scores.iter().position(|r| r.person == person) {
-                    Some(i) => i,
-                    None => {
-                        self.scores.push(ScoreRow {
-                            person,
-                            name: name.clone(),
-                            account: None,
-                            points: 0,
-                            wins: 0,
-                            draws: 0,
-                            losses: 0,
-                        });
-                        self.scores.len() - 1
-                    }
-                };
-                let row = &mut self.scores[i];
-                row.name = name;
-                row.account = account.or(row.account.take());
+                let row = self.score_row(player.member, &player.name);
                 row.points += points
                     .as_ref()
                     .and_then(|p| p.get(side))

@@ -13,13 +13,7 @@ impl RoomState {
         text: String,
         now: u64,
     ) -> Applied {
-        let t = self.table_index(table, member)?;
-        let m = self.tables[t]
-            .running()
-            .ok_or_else(|| Refusal::new(Code::NoGame, "No game is running."))?;
-        let side = m
-            .side_of(member)
-            .ok_or_else(|| Refusal::new(Code::NotYourTurn, "You are not playing in this game."))?;
+        let (t, side, m) = self.playing(member, table, Code::NotYourTurn)?;
         if m.game.to_move() == Some(side) {
             if let Some(due) = m.player(side).filter(|p| p.member != member) {
                 return Err(Refusal::new(

@@ -10,7 +10,6 @@ use rules::Side;
 
 use super::event::{Effect, Event, Write};
 use super::ids::{MemberId, TableId};
-use super::scores::ScoreRow;
 use super::state::{Applied, Countdown, RoomState};
 use super::table::{Player, Table};
 use crate::protocol::{Code, Order, Refusal};
@@ -261,33 +260,12 @@ impl RoomState {
         (wins, draws, losses): (u32, u32, u32),
         effects: &mut Vec<Effect>,
     ) {
-        let person = self.person_of(member);
-        let m = self.member(member);
-        let name = m
-            .and_then(|m| m.name.clone())
-            .or_else(|| self.tournament.as_ref().map(|b| b.name(member).to_string()))
+        let fallback = self
+            .tournament
+            .as_ref()
+            .map(|b| b.name(member).to_string())
             .unwrap_or_default();
-        let account = m
-            .and_then(|m| m.account.as_ref())
-            .map(|a| a.username.clone());
-        let i = match self.scores.iter().position(|r| r.person == person) {
-            Some(i) => i,
-            None => {
-                self.scores.push(ScoreRow {
-                    person: person.clone(),
-                    name: name.clone(),
-                    account: None,
-                    points: 0,
-                    wins: 0,
-                    draws: 0,
-                    losses: 0,
-                });
-                self.scores.len() - 1
-            }
-        };
-        let row = &mut self.scores[i];
-        row.name = name;
-        row.account = account.or(row.account.take());
+        let row = self.score_row(member, &fallback);
         row.points += points;
         row.wins += wins;
         row.draws += draws;
