@@ -196,19 +196,19 @@ async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response
             format!("There is no room {code}."),
         );
     };
-    if let Some(room) = app.registry.running(&code) {
-        if let Ok(info) = room.info().await {
-            return Json(info).into_response();
-        }
-    }
-    match app.registry.store().room(&code).await {
-        Ok(Some(record)) => Json(json!({
-            "code": record.code, "game": record.game(), "options": record.options,
-            "players": 0, "spectators": 0,
-        }))
-        .into_response(),
-        Ok(None) => registry_error(RegistryError::NoRoom(code)),
-        Err(e) => registry_error(e.into()),
+    // A room that is not in memory is loaded (it goes again when idle), so
+    // the answer counts its stored seats too.
+    let room = match app.registry.get(&code).await {
+        Ok(room) => room,
+        Err(e) => return registry_error(e),
+    };
+    match room.info().await {
+        Ok(info) => Json(info).into_response(),
+        Err(_) => json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "full",
+            "The room is reloading; try again in a moment.",
+        ),
     }
 }
 

@@ -19,7 +19,7 @@ use crate::game::{SetupError, TimeControl, CLOCK_PRESETS};
 /// assert!(CrossyRay::new(&square).is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Cells from left to right: odd, 5 to 25.
     pub width: u32,

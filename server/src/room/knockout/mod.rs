@@ -171,23 +171,32 @@ impl RoomState {
                 }
             }
         }
-        self.emit_tournament(effects);
         let between = self
             .tournament
             .as_ref()
             .is_some_and(|b| b.status == Status::BetweenRounds);
-        if between {
-            let last = self
+        let last = between
+            && self
                 .tournament
                 .as_ref()
                 .and_then(|b| b.current())
                 .is_some_and(|r| r.advancing().len() == 1);
-            if last {
-                // The final is over: crown the champion at once.
-                if let Ok(more) = self.next_round(now) {
-                    effects.extend(more);
-                }
-            } else if self.autostart {
+        if last {
+            // The final is over: crown the champion at once.
+            if let Some(champion) = self
+                .tournament
+                .as_mut()
+                .and_then(|b| b.advance(&mut rand::rng(), TableId::new))
+            {
+                self.add_score(champion, CHAMPION_POINTS, (0, 0, 0), effects);
+            }
+        }
+        // One scoreboard and one bracket for everything that changed.
+        let scores = self.scores_view();
+        self.emit(effects, Event::Scores { scores });
+        self.emit_tournament(effects);
+        if between && !last {
+            if self.autostart {
                 self.countdown = Some(Countdown::Running {
                     at_ms: now + self.config.autostart_after_ms,
                 });
@@ -207,6 +216,8 @@ impl RoomState {
         match bracket.advance(&mut rand::rng(), TableId::new) {
             Some(champion) => {
                 self.add_score(champion, CHAMPION_POINTS, (0, 0, 0), &mut effects);
+                let scores = self.scores_view();
+                self.emit(&mut effects, Event::Scores { scores });
                 self.emit_tournament(&mut effects);
             }
             None => self.start_round(now, &mut effects)?,
@@ -228,9 +239,12 @@ impl RoomState {
             ));
         }
         bracket.stop();
-        self.countdown = None;
         let mut effects = Vec::new();
         self.emit_tournament(&mut effects);
+        if self.countdown.take().is_some() {
+            let autostart = self.autostart_view(0);
+            self.emit(&mut effects, Event::Autostart { autostart });
+        }
         Ok(effects)
     }
 
@@ -252,7 +266,7 @@ impl RoomState {
     }
 
     /// Adds a tournament result to `member`'s scoreboard row:
-    /// `(wins, draws, losses)`.
+    /// `(wins, draws, losses)`. The caller sends the scoreboard once.
     fn add_score(
         &mut self,
         member: MemberId,
@@ -271,8 +285,6 @@ impl RoomState {
         row.draws += draws;
         row.losses += losses;
         effects.push(Effect::Persist(Write::Score(row.clone())));
-        let scores = self.scores_view();
-        self.emit(effects, Event::Scores { scores });
     }
 }
 

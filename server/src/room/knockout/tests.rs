@@ -942,6 +942,14 @@ fn a_tournament_of_five_is_scored_3_a_match_10_for_the_champion_and_nothing_for_
         bracket["tournament"]["status"],
         json!({"kind": "finished", "champion": champion})
     );
+    // The final's end sends one scoreboard (with the +10) and one bracket,
+    // already finished: no in-between state.
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e["type"].as_str())
+        .filter(|t| matches!(*t, "scores" | "tournament"))
+        .collect();
+    assert_eq!(kinds, ["scores", "tournament"], "{events:?}");
     // The champion's row: 3 per match won, 10 more.
     let row = cup
         .state
@@ -1273,7 +1281,11 @@ fn refusals_during_a_tournament_change_nothing() {
     assert_eq!(cup.bracket().status, Status::Stopped);
     assert_eq!(cup.state.countdown, None);
     assert_eq!(cup.state.scores, scores);
-    assert_eq!(tags(&effects), ["store:tournament", "send:tournament"]);
+    assert_eq!(
+        tags(&effects),
+        ["store:tournament", "send:tournament", "send:autostart"],
+        "the dropped countdown is announced"
+    );
     assert_eq!(
         sent(&effects)[0]["tournament"]["status"],
         json!({"kind": "stopped"})
