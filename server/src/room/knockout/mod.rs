@@ -195,14 +195,12 @@ impl RoomState {
         let scores = self.scores_view();
         self.emit(effects, Event::Scores { scores });
         self.emit_tournament(effects);
-        if between && !last {
-            if self.autostart {
-                self.countdown = Some(Countdown::Running {
-                    at_ms: now + self.config.autostart_after_ms,
-                });
-                let autostart = self.autostart_view(now);
-                self.emit(effects, Event::Autostart { autostart });
-            }
+        if between && !last && self.autostart {
+            self.countdown = Some(Countdown::Running {
+                at_ms: now + self.config.autostart_after_ms,
+            });
+            let autostart = self.autostart_view(now);
+            self.emit(effects, Event::Autostart { autostart });
         }
     }
 
