@@ -141,6 +141,12 @@ impl RoomHandle {
         rx.await.map_err(|_| RoomClosed)
     }
 
+    /// Tests only: makes the room's task panic.
+    #[cfg(test)]
+    pub(crate) async fn inject_panic(&self) -> Result<(), RoomClosed> {
+        self.send(Msg::Panic).await
+    }
+
     /// Closes the room's connections and stops its task, after the
     /// commands already queued (and their writes) are done.
     pub async fn shutdown(&self) {

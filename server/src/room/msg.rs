@@ -32,6 +32,9 @@ pub(super) enum Msg {
     Shutdown {
         done: oneshot::Sender<()>,
     },
+    /// Tests only: make the task panic, to test its supervisor.
+    #[cfg(test)]
+    Panic,
 }
 
 /// A connection said `hello`.

@@ -178,6 +178,8 @@ impl RoomTask {
                 self.carry_out(effects, None).await
             }
             Msg::Shutdown { .. } => Ok(()),
+            #[cfg(test)]
+            Msg::Panic => panic!("a panic injected by a test"),
         }
     }
 

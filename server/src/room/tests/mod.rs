@@ -19,6 +19,7 @@ mod members;
 mod props;
 mod restore;
 mod sim;
+mod supervisor;
 mod timers;
 
 use serde_json::{json, Value};

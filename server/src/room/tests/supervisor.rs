@@ -1,0 +1,106 @@
+//! The registry's supervisor, through a real room task on a real SQLite
+//! store: a task that dies is started again from the store, its
+//! connections are closed with 1011, and nothing acknowledged is lost.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::protocol::Command;
+use crate::room::{close, Attach, Closer, ConnId, Registry, RoomConfig, RoomHandle, RoomSettings};
+use crate::store::Store;
+
+const HOST: &str = "host-token-0123456789abcdef";
+
+struct Conn {
+    rx: mpsc::Receiver<axum::extract::ws::Utf8Bytes>,
+    closer: Closer,
+}
+
+impl Conn {
+    async fn next(&mut self) -> Value {
+        let text = tokio::time::timeout(Duration::from_secs(5), self.rx.recv())
+            .await
+            .expect("a message in time")
+            .expect("the room keeps the queue");
+        serde_json::from_str(text.as_str()).expect("JSON")
+    }
+
+    /// Reads until the answer to `id`, returning it.
+    async fn answer(&mut self, id: i64) -> Value {
+        loop {
+            let msg = self.next().await;
+            if msg["id"] == id && matches!(msg["type"].as_str(), Some("ack" | "error")) {
+                return msg;
+            }
+        }
+    }
+}
+
+async fn attach(room: &RoomHandle, conn: u64) -> (Conn, Value) {
+    let (outbox, rx) = mpsc::channel(64);
+    let closer = Closer::new();
+    room.attach(Attach {
+        conn: ConnId(conn),
+        id: 1,
+        token: Some(HOST.to_string()),
+        name: Some("Minh".to_string()),
+        outbox,
+        closer: closer.clone(),
+        base_url: "http://example.test".to_string(),
+        account: None,
+    })
+    .await
+    .expect("the room takes the hello");
+    let mut c = Conn { rx, closer };
+    assert_eq!(c.answer(1).await["type"], "ack");
+    let snapshot = c.next().await;
+    assert_eq!(snapshot["type"], "snapshot");
+    (c, snapshot)
+}
+
+#[tokio::test]
+async fn a_room_task_that_panics_is_started_again_from_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(None, dir.path()).await.unwrap();
+    let settings = RoomSettings {
+        config: RoomConfig::default(),
+        idle_after: Duration::from_secs(600),
+        public_url: None,
+    };
+    let registry = Registry::new(store, settings, 10);
+    let room = registry
+        .create("crossyray", &Value::Null, HOST)
+        .await
+        .unwrap();
+    let (mut c, first) = attach(&room, 1).await;
+    assert_eq!(first["you"]["host"], true);
+    let sit = Command::Sit { seat: 0 };
+    room.command(ConnId(1), 2, sit).await.unwrap();
+    assert_eq!(c.answer(2).await["type"], "ack");
+    let chat = Command::Chat {
+        text: "before the crash".to_string(),
+    };
+    room.command(ConnId(1), 3, chat).await.unwrap();
+    assert_eq!(c.answer(3).await["type"], "ack");
+
+    room.inject_panic().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), c.closer.closed())
+        .await
+        .expect("the connection is closed");
+    assert_eq!(
+        c.closer.frame().map(|(code, _)| code),
+        Some(close::INTERNAL)
+    );
+
+    // The same handle reaches the room started again, with everything
+    // that was acknowledged.
+    let (_c, again) = attach(&room, 2).await;
+    assert_eq!(again["you"]["host"], true);
+    assert_eq!(again["you"]["seat"], 0);
+    assert_eq!(again["you"]["member"], first["you"]["member"]);
+    assert_eq!(again["room"]["chat"][0]["text"], "before the crash");
+    assert!(!room.is_closed());
+    assert_eq!(registry.open_rooms(), 1);
+}
