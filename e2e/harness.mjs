@@ -95,6 +95,10 @@ export async function startSite({ tag = 'e2e', args = [], pageErrors = [] } = {}
       page.sockets = 0;
       page.on('websocket', () => { page.sockets += 1; });
       page.label = label;
+      // A confirm() (the own-goal question) is accepted unless the test set
+      // page.onDialog to answer it itself.
+      page.onDialog = null;
+      page.on('dialog', (d) => (page.onDialog ? page.onDialog(d) : d.accept()));
       return page;
     },
     log: () => log,

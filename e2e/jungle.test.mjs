@@ -56,7 +56,7 @@ function boardInfo(page) {
       selected: b.dataset.selected,
       movable: squares('[data-movable="true"]'),
       targets: [...b.querySelectorAll('[data-target]')].map((e) => ({ square: e.dataset.square, move: e.dataset.target, mark: e.dataset.mark })),
-      moves: [...document.querySelectorAll('[data-testid="moves"] li')].map((li) => li.textContent),
+      moves: [...document.querySelectorAll('[data-testid="moves"] li')].map((li) => li.dataset.move),
     };
   });
 }

@@ -124,7 +124,7 @@ test('the page shows the snapshot\'s table, follows its match events and names i
 
   const move = await playOne([host, guest]);
   for (const p of [host, guest]) await waitPly(p, 1);
-  assert.equal(await host.locator('[data-testid="moves"] li').first().textContent(), move);
+  assert.equal(await host.locator('[data-testid="moves"] li').first().getAttribute('data-move'), move);
   const sent = [...frames.sent, ...guestFrames.sent].find((m) => m?.type === 'move');
   assert.equal(sent.move, move);
   assert.equal(sent.table, table.id, 'the move names the table the page shows');

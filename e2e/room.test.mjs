@@ -265,7 +265,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
   t.diagnostic(`game: ${played.join(' ')} -> ${results[0].head}, ${results[0].reason}`);
   assert.equal(host.sockets, 1, 'the host never had to resync (event versions have no gaps)');
   // The spectator saw every move, in order.
-  const specMoves = await spectator.locator('[data-testid="moves"] li').allTextContents();
+  const specMoves = await spectator.locator('[data-testid="moves"] li').evaluateAll((els) => els.map((e) => e.dataset.move));
   assert.deepEqual(specMoves, played, 'the spectator saw every move');
 
   // After the game: scoreboard, the host may start again, no resign.

@@ -13,7 +13,9 @@
 // a player's own running match by default; anyone can open a table from
 // the bracket and come back.
 
-import { t, initI18n, onLangChange } from './i18n.js';
+import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { moveListView, moveListItems } from './move-list.js';
+import { askOwnGoal, setAskOwnGoal } from './settings.js';
 import { RoomSocket, storeName } from './socket.js';
 import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
 import { createBoard as createCrossyRayBoard } from './crossyray/board.js';
@@ -645,16 +647,19 @@ function renderMoves() {
   const moves = m?.moves ?? [];
   $('move-count').textContent = String(moves.length);
   const list = $('moves');
-  if (list.children.length === moves.length && list.dataset.match === (m?.id ?? '')) return;
+  const game = model.room?.game;
+  if (list.children.length === moves.length && list.dataset.match === (m?.id ?? '') && list.dataset.lang === lang() && list.dataset.game === game) return;
   list.dataset.match = m?.id ?? '';
-  const sideOfMove = (i) => m?.move_sides?.[i] ?? i % 2;
-  const swatchOf = (side) => (model.room?.game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`);
-  list.replaceChildren(...moves.map((mv, i) => el('li', { class: swatchOf(sideOfMove(i)), 'data-testid': 'move', 'data-side': String(sideOfMove(i)), text: mv })));
+  list.dataset.lang = lang();
+  list.dataset.game = game ?? '';
+  const swatchOf = (side) => (game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`);
+  list.replaceChildren(...moveListItems(moveListView(moves, { game, sides: m?.move_sides, t }), swatchOf));
   list.scrollTop = list.scrollHeight;
 }
 
 function renderBoard() {
   const game = model.room.game;
+  $('ask-own-goal-box').hidden = game !== 'crossyray';
   if (!board || boardGame !== game) {
     board?.destroy();
     const container = $('board');
@@ -861,6 +866,8 @@ function wireForms() {
   });
 
   fillStartOrder();
+  $('ask-own-goal').checked = askOwnGoal();
+  $('ask-own-goal').addEventListener('change', (e) => setAskOwnGoal(e.target.checked));
   $('start-order').addEventListener('change', (e) => { e.target.dataset.touched = 'true'; });
   $('start').addEventListener('click', () => command('start', { order: $('start-order').value }).catch(() => {}));
   $('countdown-toggle').addEventListener('click', () => {

@@ -4,11 +4,14 @@
 // (the cursor) through setUi(), and proposes moves through play(); the
 // server decides, and the board is redrawn from the next match object.
 //
-// - Click or tap a marked target (a dot on a cell, a gold ring on a goal).
+// - Click or tap a marked target (a dot on a cell, a gold ring on a goal;
+//   a red ring on your own goal, which asks before it plays: it loses).
 // - Arrow keys move a cursor over the cells and the goal slots outside the
 //   board; Enter or Space plays the move under the cursor; Esc clears it.
 
-import { canPlay, moveAt } from './state.js';
+import { canPlay, moveAt, isOwnGoal } from './state.js';
+import { askOwnGoal } from '../settings.js';
+import { t } from '../i18n.js';
 
 const DIRS = {
   ArrowUp: [0, 1],
@@ -31,6 +34,8 @@ export function attachInput(el, api) {
     const state = api.getState();
     if (!state || api.getUi().pending) return;
     if (!canPlay(state, move)) return false;
+    // An own goal loses at once: ask first, unless the player turned that off.
+    if (isOwnGoal(state, move) && askOwnGoal() && !window.confirm(t('board.own_goal_confirm'))) return true;
     api.play(move);
     return true;
   }

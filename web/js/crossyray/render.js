@@ -70,7 +70,8 @@ export function describeCursor(state, ui) {
   if (cell) return cellLabel(cell, state);
   const goal = state.goals.find((g) => g.move === ui.cursorMove);
   if (!goal) return '';
-  return goal.legal ? `${goalLabel(goal)}, ${t('board.legal')}` : goalLabel(goal);
+  const label = goal.mine ? `${goalLabel(goal)}, ${t('board.own_goal')}` : goalLabel(goal);
+  return goal.legal ? `${label}, ${t('board.legal')}` : label;
 }
 
 function drawCells(state, geo) {
@@ -119,7 +120,7 @@ function drawGoals(state, geo) {
     if (g.legal) classes.push('legal');
     if (g.last) classes.push('last');
     if (g.mine) classes.push('mine');
-    const label = goalLabel(g);
+    const label = g.mine ? `${goalLabel(g)}, ${t('board.own_goal')}` : goalLabel(g);
     const vertical = g.side === 'left' || g.side === 'right';
     const cx = r.x + r.w / 2;
     const cy = r.y + r.h / 2;
@@ -127,13 +128,15 @@ function drawGoals(state, geo) {
     const rot = vertical ? ` transform="rotate(${g.side === 'left' ? -90 : 90} ${cx} ${cy})"` : '';
     let inner = `<rect class="goal-area" x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" rx="6"/>`;
     inner += `<text class="goal-label" x="${cx}" y="${cy}" dy="0.35em" text-anchor="middle"${rot}>${esc(text)}</text>`;
-    if (g.legal) inner += `<circle class="ring" cx="${cx}" cy="${cy}" r="${G * 0.36}"/>`;
+    // Your own goal gets a red ring: playing it loses.
+    if (g.legal) inner += `<circle class="ring${g.mine ? ' own' : ''}" data-testid="ring-${g.side}" cx="${cx}" cy="${cy}" r="${G * 0.36}"/>`;
     const attrs = [
       `class="${classes.join(' ')}"`,
       `data-testid="goal-${g.side}"`,
       `data-target="${g.move}"`,
       g.defender != null ? `data-defender="${g.defender}"` : '',
       g.legal ? 'data-legal="true"' : '',
+      g.mine ? 'data-own="true"' : '',
       g.last ? 'data-last="true"' : '',
       `aria-label="${esc(g.legal ? `${label}, ${t('board.legal')}` : label)}"`,
       'role="img"',

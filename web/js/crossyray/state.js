@@ -173,6 +173,19 @@ export function deriveState(match, you) {
   };
 }
 
+/** Whether `move` sends the ray into the viewer's own goal (a loss: RULES.md §1). */
+export function isOwnGoal(state, move) {
+  const side = parseGoal(move);
+  if (!state || side == null || state.mySide == null) return false;
+  return state.goals.some((g) => g.side === side && g.mine);
+}
+
+/** A move as people read it: `goal:left` -> "→ left goal"; cells as they are. */
+export function moveText(move, t) {
+  const side = parseGoal(move);
+  return side ? t('move.goal', { side: t(`side.${side}`) }) : move;
+}
+
 /** Whether `move` is a move the viewer may play now. */
 export function canPlay(state, move) {
   return !!state && state.myTurn && state.legal.has(move);

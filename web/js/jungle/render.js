@@ -30,6 +30,7 @@ function squareLabel(sq, target) {
   if (sq.kind === 'trap') parts.push(t('jungle.trap', { side: sideName(sq.owner) }));
   if (sq.kind === 'den') parts.push(t('jungle.den', { side: sideName(sq.owner) }));
   if (sq.piece) parts.push(pieceLabel(sq.piece));
+  if (sq.trapped) parts.push(t('jungle.trapped'));
   if (target) parts.push(t('board.legal'));
   return parts.join(', ');
 }
@@ -58,6 +59,7 @@ function drawSquares(state, ui) {
     if (sq.movable) classes.push('movable');
     if (ui.selected === sq.name) classes.push('selected');
     if (target) classes.push('target');
+    if (sq.trapped) classes.push('trapped');
     const attrs = [
       `class="${classes.join(' ')}"`,
       `data-testid="sq-${sq.name}"`,
@@ -65,6 +67,7 @@ function drawSquares(state, ui) {
       `data-kind="${sq.kind}"`,
       sq.piece ? `data-piece="${sq.piece.side}:${sq.piece.rank}"` : '',
       sq.movable ? 'data-movable="true"' : '',
+      sq.trapped ? 'data-trapped="true"' : '',
       ui.selected === sq.name ? 'data-selected="true"' : '',
       target ? `data-target="${esc(target.move)}"` : '',
       target ? `data-mark="${target.den ? 'den' : target.capture ? 'capture' : 'dot'}"` : '',
@@ -91,6 +94,8 @@ function drawSquares(state, ui) {
         + `<text class="animal" x="${x + U / 2}" y="${y + U / 2 - 2}" dy="0.35em" text-anchor="middle">${EMOJI[p.rank]}</text>`
         + `<text class="rank" x="${x + U - 6}" y="${y + U - 5}" text-anchor="end">${p.rank}</text>`
         + '</g>';
+      // An enemy animal on your trap: a red ring (any of your animals may take it).
+      if (sq.trapped) inner += `<circle class="trap-ring" data-testid="trap-ring-${sq.name}" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.46}"/>`;
     }
     if (target) {
       if (target.den) inner += `<circle class="mark ring den" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.4}"/>`;

@@ -61,6 +61,16 @@ export function terrain(name) {
   return { kind: 'land', owner: null };
 }
 
+/**
+ * Whether `piece`, on a square of terrain `ter`, is an enemy animal in one
+ * of the viewer's traps (any animal may take it there: RULES.md §3). A
+ * spectator (`mySide` null) sees every animal in an opposing trap.
+ */
+export function isTrapped(piece, ter, mySide) {
+  if (!piece || ter?.kind !== 'trap' || ter.owner === piece.side) return false;
+  return mySide == null || ter.owner === mySide;
+}
+
 /** A match-shaped object for a room with no game yet: the usual start. */
 export function previewMatch() {
   return {
@@ -109,11 +119,13 @@ export function deriveState(match, you) {
     for (let x = 0; x < FILES; x++) {
       const name = squareName(x, y);
       const ter = terrain(name);
+      const piece = pieceAt.get(name) ?? null;
       squares.push({
         x, y, name,
         kind: ter.kind,
         owner: ter.owner,
-        piece: pieceAt.get(name) ?? null,
+        piece,
+        trapped: isTrapped(piece, ter, mySide),
         movable: movesFrom.has(name),
         lastFrom: !!last && last.from === name,
         lastTo: !!last && last.to === name,

@@ -1,0 +1,35 @@
+// The move list as people read it (pure, no DOM): one entry per move with
+// its whole number, the side that played it, and the move in readable
+// notation (CrossyRay's `goal:left` reads "→ left goal").
+
+import { moveText } from './crossyray/state.js';
+import { el } from './dom.js';
+
+/**
+ * @param {string[]} moves     the match's moves, in wire notation
+ * @param {object} opts
+ *   game                      'crossyray' | 'jungle' | 'quoridor'
+ *   sides                     the side of each move (match.move_sides); else alternating
+ *   t                         the i18n function
+ * @returns {{n: string, side: number, text: string, move: string}[]}
+ */
+export function moveListView(moves, { game, sides, t }) {
+  return (moves ?? []).map((move, i) => ({
+    n: `${i + 1}.`,
+    side: sides?.[i] ?? i % 2,
+    text: game === 'crossyray' || !game ? moveText(move, t) : move,
+    move,
+  }));
+}
+
+/**
+ * The list's items for `view` (from moveListView): each entry a box that
+ * holds its number and its move, so entries never overlap and a number
+ * past 99 stays whole. `swatchOf(side)` is the entry's colour class.
+ */
+export function moveListItems(view, swatchOf) {
+  return view.map((e) =>
+    el('li', { class: swatchOf(e.side), 'data-testid': 'move', 'data-side': String(e.side), 'data-move': e.move },
+      el('span', { class: 'mv-n', 'aria-hidden': 'true', text: e.n }),
+      el('span', { class: 'mv-text', 'data-testid': 'move-text', text: e.text })));
+}
