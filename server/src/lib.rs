@@ -8,6 +8,7 @@ pub mod bots;
 pub mod code;
 pub mod config;
 pub mod games;
+pub mod history;
 pub mod limits;
 pub mod protocol;
 pub mod room;

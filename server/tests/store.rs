@@ -21,7 +21,9 @@ use server::room::{
     new_token, AccountRef, ChatLine, Entry, GameId, MemberId, Person, Player, ScoreRow, TableId,
     TokenHash, Write, CHAT_HISTORY,
 };
-use server::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom};
+use server::store::records::{
+    EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
+};
 use server::store::{Store, StoreError};
 use sqlx::{ConnectOptions, Connection, Row};
 use tokio::task::JoinSet;
@@ -151,6 +153,18 @@ fn finished(code: &str, game: &LiveGame, moves: &[&str]) -> FinishedGame {
         game: game.options.kind(),
         options: game.options.clone(),
         players: vec!["Minh".to_string(), "Computer".to_string()],
+        sides: game
+            .sides
+            .iter()
+            .map(|team| {
+                team.iter()
+                    .map(|p| SidePlayer {
+                        member: p.member,
+                        account: None,
+                    })
+                    .collect()
+            })
+            .collect(),
         moves: moves.iter().map(|m| m.to_string()).collect(),
         outcome: Outcome::Win {
             winner: Side(1),

@@ -10,7 +10,7 @@ use rules::{EndReason, Side, TimeControl};
 use super::event::{Effect, Entry, Event, MatchKind, Write};
 use super::state::{Applied, Countdown, RoomState};
 use crate::protocol::{Code, Refusal};
-use crate::store::records::{EntryRow, FinishedGame};
+use crate::store::records::{EntryRow, FinishedGame, SidePlayer};
 
 /// What happened to the position.
 #[derive(Clone, Debug)]
@@ -154,6 +154,23 @@ impl RoomState {
             game: m.game.kind(),
             options: m.options.clone(),
             players: m.side_names(),
+            sides: m
+                .sides
+                .iter()
+                .map(|team| {
+                    team.iter()
+                        .map(|p| SidePlayer {
+                            member: p.member,
+                            account: self
+                                .members
+                                .iter()
+                                .find(|x| x.id == p.member)
+                                .and_then(|x| x.account.as_ref())
+                                .map(|a| a.id),
+                        })
+                        .collect()
+                })
+                .collect(),
             moves: m.moves.clone(),
             outcome,
             started_at: m.started_at,

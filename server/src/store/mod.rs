@@ -9,12 +9,14 @@
 
 mod accounts;
 mod batch;
+pub mod history;
 pub mod records;
 mod rows;
 mod sqlite;
 
 use std::path::Path;
 
+pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
 pub use records::{GameRecord, RoomRow, SavedRoom};
 pub use sqlite::SqliteStore;
 
@@ -121,6 +123,20 @@ impl Store {
     pub async fn games(&self, code: &str) -> StoreResult<Vec<GameRecord>> {
         match self {
             Store::Sqlite(s) => s.games(code).await,
+        }
+    }
+
+    /// A page of the games a person played, newest first.
+    pub async fn history(&self, query: &HistoryQuery) -> StoreResult<HistoryPage> {
+        match self {
+            Store::Sqlite(s) => s.history(query).await,
+        }
+    }
+
+    /// One finished game by its id (UUID).
+    pub async fn game(&self, id: &str) -> StoreResult<Option<GameRecord>> {
+        match self {
+            Store::Sqlite(s) => s.game(id).await,
         }
     }
 

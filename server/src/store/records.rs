@@ -77,10 +77,20 @@ pub struct FinishedGame {
     pub options: GameOptions,
     /// Names per side, a team's joined by " + ".
     pub players: Vec<String>,
+    /// Who played each side: a team's members in order.
+    pub sides: Vec<Vec<SidePlayer>>,
     pub moves: Vec<String>,
     pub outcome: Outcome,
     pub started_at: u64,
     pub ended_at: u64,
+}
+
+/// One player of a finished game's side: the room member, and their
+/// account when the game ended (`None` for guests and the computer).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SidePlayer {
+    pub member: MemberId,
+    pub account: Option<i64>,
 }
 
 /// A finished game as read back (options and outcome as JSON).

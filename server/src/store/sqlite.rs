@@ -194,29 +194,11 @@ impl SqliteStore {
     }
 
     pub async fn games(&self, code: &str) -> StoreResult<Vec<GameRecord>> {
-        let rows = sqlx::query(
-            "SELECT game_id, room_code, number, game, options, players, moves, outcome,
-                    started_at, ended_at
-             FROM games WHERE room_code = ? ORDER BY number",
-        )
-        .bind(code)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|row| GameRecord {
-                id: row.get("game_id"),
-                room_code: row.get("room_code"),
-                number: row.get::<i64, _>("number") as u32,
-                game: row.get("game"),
-                options: json(row, "options").unwrap_or(Value::Null),
-                players: json(row, "players").unwrap_or_default(),
-                moves: json(row, "moves").unwrap_or_default(),
-                outcome: json(row, "outcome").unwrap_or(Value::Null),
-                started_at: row.get("started_at"),
-                ended_at: row.get("ended_at"),
-            })
-            .collect())
+        let rows = sqlx::query("SELECT * FROM games WHERE room_code = ? ORDER BY number")
+            .bind(code)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(super::history::record_of).collect())
     }
 }
 
@@ -390,8 +372,8 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
 async fn finish_game(tx: &mut SqliteConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
-                            started_at, ended_at, game_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            started_at, ended_at, game_id, sides)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(code)
     .bind(f.number)
@@ -403,8 +385,10 @@ async fn finish_game(tx: &mut SqliteConnection, code: &str, f: &FinishedGame) ->
     .bind(f.started_at as i64)
     .bind(f.ended_at as i64)
     .bind(f.id.to_string())
+    .bind(to_json(&f.sides))
     .execute(&mut *tx)
     .await?;
+    super::history::record_players(tx, code, f).await?;
     // The game's log stays in `live_games` until the table's next game
     // starts, so a reloaded room still shows its last game.
     Ok(())

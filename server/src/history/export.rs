@@ -1,0 +1,284 @@
+//! The text export of a finished game and its import: header lines
+//! `[Key "value"]`, a blank line, then the moves one per line (`1. e5`),
+//! in the game's own notation. An import replays every move with the
+//! rules, so a text that reads is a game that was legal.
+
+use rules::{EndReason, Outcome, Side};
+use serde_json::Value;
+
+use crate::games::{AnyGame, GameKind, GameOptions};
+use crate::store::GameRecord;
+
+/// A game read back from its text, every move checked.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    pub game: GameKind,
+    pub options: Value,
+    pub players: Vec<String>,
+    pub moves: Vec<String>,
+    pub outcome: Outcome,
+}
+
+/// Why a text is not a game: the first bad line (from 1) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+fn bad(line: usize, message: impl Into<String>) -> ImportError {
+    ImportError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// The game as text.
+pub fn export(g: &GameRecord) -> String {
+    let mut out = String::new();
+    let mut header = |key: &str, value: &str| {
+        out.push_str(&format!("[{key} \"{}\"]\n", escape(value)));
+    };
+    header("Game", &g.game);
+    header("Room", &g.room_code);
+    header("Number", &g.number.to_string());
+    header("Options", &g.options.to_string());
+    for (i, name) in g.players.iter().enumerate() {
+        header(&format!("Side{i}"), name);
+    }
+    header("Date", &date(g.ended_at));
+    let result = serde_json::from_value::<Outcome>(g.outcome.clone())
+        .map(|o| result_text(&o))
+        .unwrap_or_default();
+    header("Result", &result);
+    out.push('\n');
+    for (i, mv) in g.moves.iter().enumerate() {
+        out.push_str(&format!("{}. {mv}\n", i + 1));
+    }
+    out
+}
+
+/// `side 0 wins (goal)`, `draw (repetition)`, `aborted (abandon)`.
+pub fn result_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Win { winner, reason } => format!("side {} wins ({reason})", winner.0),
+        Outcome::Draw { reason } => format!("draw ({reason})"),
+        Outcome::Aborted { reason } => format!("aborted ({reason})"),
+    }
+}
+
+fn parse_result(text: &str) -> Option<Outcome> {
+    let (what, reason) = text.trim().strip_suffix(')')?.split_once(" (")?;
+    let reason: EndReason = serde_json::from_value(Value::String(reason.to_string())).ok()?;
+    Some(match what {
+        "draw" => Outcome::Draw { reason },
+        "aborted" => Outcome::Aborted { reason },
+        _ => {
+            let side = what.strip_prefix("side ")?.strip_suffix(" wins")?;
+            Outcome::Win {
+                winner: Side(side.parse().ok()?),
+                reason,
+            }
+        }
+    })
+}
+
+/// Reads a game's text back, replaying its moves.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kind = None;
+    let mut options = (0, Value::Null);
+    let mut players: Vec<(usize, String)> = Vec::new();
+    let mut result = None;
+    let mut i = 0;
+    while i < lines.len() && !lines[i].trim().is_empty() {
+        let n = i + 1;
+        let (key, value) = header_of(lines[i]).ok_or_else(|| {
+            bad(
+                n,
+                "expected a header like [Game \"jungle\"] or a blank line",
+            )
+        })?;
+        match key {
+            "Game" => kind = Some(GameKind::parse(&value).map_err(|e| bad(n, e))?),
+            "Options" => {
+                let v = serde_json::from_str(&value)
+                    .map_err(|e| bad(n, format!("options are not JSON: {e}")))?;
+                options = (n, v);
+            }
+            "Result" => {
+                let o = parse_result(&value).ok_or_else(|| {
+                    bad(
+                        n,
+                        format!("unreadable result {value:?} (e.g. \"side 0 wins (goal)\")"),
+                    )
+                })?;
+                result = Some((n, o));
+            }
+            _ => {
+                if let Some(side) = key.strip_prefix("Side") {
+                    let side: usize = side.parse().map_err(|_| bad(n, "bad side number"))?;
+                    if side != players.len() {
+                        return Err(bad(n, format!("expected Side{}", players.len())));
+                    }
+                    players.push((n, value));
+                }
+                // Other headers (Room, Number, Date, …) are informative.
+            }
+        }
+        i += 1;
+    }
+    let first = i + 1;
+    let kind = kind.ok_or_else(|| bad(first.min(lines.len().max(1)), "no [Game \"…\"] header"))?;
+    let parsed = GameOptions::parse(kind, &options.1).map_err(|e| bad(options.0.max(1), e))?;
+    let mut game = AnyGame::new(&parsed).map_err(|e| bad(options.0.max(1), e.to_string()))?;
+    if let Some((n, _)) = players.get(game.sides()).or(players.last()) {
+        if players.len() != game.sides() {
+            return Err(bad(
+                *n,
+                format!(
+                    "{} players for a game of {} sides",
+                    players.len(),
+                    game.sides()
+                ),
+            ));
+        }
+    }
+    let mut moves = Vec::new();
+    for (j, line) in lines.iter().enumerate().skip(i) {
+        let n = j + 1;
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (number, mv) = line
+            .split_once('.')
+            .ok_or_else(|| bad(n, format!("expected \"{}. <move>\"", moves.len() + 1)))?;
+        if number.trim().parse::<usize>().ok() != Some(moves.len() + 1) {
+            return Err(bad(n, format!("expected move number {}", moves.len() + 1)));
+        }
+        if game.is_over() {
+            return Err(bad(n, "the game is already over"));
+        }
+        let played = game
+            .play(mv.trim())
+            .map_err(|e| bad(n, format!("illegal move {:?}: {e}", mv.trim())))?;
+        moves.push(played);
+    }
+    let outcome = match (game.outcome(), result) {
+        (Some(o), Some((n, said))) if o != said => {
+            return Err(bad(
+                n,
+                format!("the moves end the game as {:?}", result_text(&o)),
+            ))
+        }
+        (Some(o), _) => o,
+        (None, Some((n, said))) => {
+            let outside = matches!(
+                said.reason(),
+                EndReason::Timeout
+                    | EndReason::Resign
+                    | EndReason::Abandon
+                    | EndReason::Default
+                    | EndReason::Agreement
+            );
+            let side_ok = said.winner().is_none_or(|w| w.index() < game.sides());
+            if !outside || !side_ok {
+                return Err(bad(n, "the moves do not end the game this way"));
+            }
+            said
+        }
+        (None, None) => return Err(bad(first, "the game is not over and there is no [Result]")),
+    };
+    Ok(Imported {
+        game: kind,
+        options: parsed.to_json(),
+        players: players.into_iter().map(|(_, p)| p).collect(),
+        moves,
+        outcome,
+    })
+}
+
+/// `[Key "value"]` → (key, unescaped value).
+fn header_of(line: &str) -> Option<(&str, String)> {
+    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let (key, rest) = inner.split_once(' ')?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next()?),
+            '"' => return None,
+            c => value.push(c),
+        }
+    }
+    Some((key, value))
+}
+
+fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+/// `YYYY-MM-DD` (UTC) of a time in unix milliseconds.
+pub fn date(ms: i64) -> String {
+    // Howard Hinnant's civil_from_days.
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(date(0), "1970-01-01");
+        assert_eq!(date(1_796_083_200_000), "2026-12-01");
+        assert_eq!(date(951_782_400_000), "2000-02-29");
+    }
+
+    #[test]
+    fn results_read_back() {
+        for o in [
+            Outcome::Win {
+                winner: Side(1),
+                reason: EndReason::Resign,
+            },
+            Outcome::Draw {
+                reason: EndReason::Repetition,
+            },
+            Outcome::Aborted {
+                reason: EndReason::Abandon,
+            },
+        ] {
+            assert_eq!(parse_result(&result_text(&o)), Some(o));
+        }
+    }
+
+    #[test]
+    fn headers_unescape() {
+        assert_eq!(
+            header_of(r#"[Options "{\"a\":\"b\\\\c\"}"]"#),
+            Some(("Options", r#"{"a":"b\\c"}"#.to_string()))
+        );
+        assert_eq!(header_of("[Game jungle]"), None);
+    }
+}

@@ -1,0 +1,238 @@
+//! Finished games over HTTP: a person's history, a room's games, one game,
+//! and the text export and import (`export.rs`).
+
+pub mod export;
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+
+use crate::app::{json_error, App};
+use crate::games::GameKind;
+use crate::room::{is_valid_token, TokenHash};
+use crate::store::{GameRecord, HistoryQuery, StoreError, PAGE_SIZE};
+
+/// The results a history can be filtered by.
+const RESULTS: [&str; 4] = ["win", "loss", "draw", "aborted"];
+
+fn internal(e: StoreError) -> Response {
+    tracing::error!(error = %e, "database error");
+    json_error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "Something went wrong on our side.",
+    )
+}
+
+fn bad_query(message: impl Into<String>) -> Response {
+    json_error(StatusCode::BAD_REQUEST, "bad_query", message)
+}
+
+fn no_game(id: &str) -> Response {
+    json_error(
+        StatusCode::NOT_FOUND,
+        "no_game",
+        format!("There is no finished game {id}."),
+    )
+}
+
+/// `?page=N` (from 1; default 1); `None` when it is not a page number.
+fn page_of(query: &HashMap<String, String>) -> Option<u32> {
+    match query.get("page") {
+        None => Some(1),
+        Some(p) => p.parse::<u32>().ok().filter(|&p| p >= 1),
+    }
+}
+
+const BAD_PAGE: &str = "page must be a whole number from 1";
+
+fn pages(total: u64) -> u64 {
+    total.div_ceil(u64::from(PAGE_SIZE)).max(1)
+}
+
+/// A game in a list; `result` is the caller's, when known.
+fn summary(g: &GameRecord, result: Option<&str>) -> Value {
+    let mut v = json!({
+        "id": g.id,
+        "game": g.game,
+        "room": g.room_code,
+        "number": g.number,
+        "players": g.players,
+        "outcome": g.outcome,
+        "ended_at": g.ended_at,
+    });
+    if let Some(result) = result {
+        v["result"] = json!(result);
+    }
+    v
+}
+
+/// `GET /api/games?token=…` (or `Authorization: Bearer …`), with optional
+/// `game`, `result` and `page`: the games the caller played, newest first.
+pub async fn history(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| t.trim().to_string());
+    let Some(token) = bearer
+        .or_else(|| query.get("token").cloned())
+        .filter(|t| is_valid_token(t))
+    else {
+        return json_error(
+            StatusCode::UNAUTHORIZED,
+            "no_token",
+            "Send your browser token (Authorization: Bearer TOKEN or ?token=).",
+        );
+    };
+    let game = match query.get("game") {
+        None => None,
+        Some(g) => match GameKind::parse(g) {
+            Ok(kind) => Some(kind.name().to_string()),
+            Err(e) => return bad_query(e),
+        },
+    };
+    let result = match query.get("result") {
+        Some(r) if !RESULTS.contains(&r.as_str()) => {
+            return bad_query("result must be win, loss, draw or aborted")
+        }
+        r => r.cloned(),
+    };
+    let Some(page) = page_of(&query) else {
+        return bad_query(BAD_PAGE);
+    };
+    let store = app.registry.store();
+    let account = match store.session_account(&token).await {
+        Ok(a) => a.map(|a| a.id),
+        Err(e) => return internal(e),
+    };
+    let q = HistoryQuery {
+        account,
+        token: TokenHash::of(&token),
+        game,
+        result,
+        page,
+    };
+    match store.history(&q).await {
+        Ok(found) => Json(json!({
+            "games": found
+                .games
+                .iter()
+                .map(|(g, r)| summary(g, Some(r)))
+                .collect::<Vec<_>>(),
+            "page": page,
+            "pages": pages(found.total),
+            "total": found.total,
+        }))
+        .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `GET /api/rooms/CODE/games?page=N`: a room's finished games, newest
+/// first.
+pub async fn room_games(
+    State(app): State<App>,
+    Path(code): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let no_room = || {
+        json_error(
+            StatusCode::NOT_FOUND,
+            "no_room",
+            format!("There is no room {code}."),
+        )
+    };
+    let Some(norm) = crate::code::normalize(&code) else {
+        return no_room();
+    };
+    let Some(page) = page_of(&query) else {
+        return bad_query(BAD_PAGE);
+    };
+    let store = app.registry.store();
+    match store.room(&norm).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return no_room(),
+        Err(e) => return internal(e),
+    }
+    let mut games = match store.games(&norm).await {
+        Ok(games) => games,
+        Err(e) => return internal(e),
+    };
+    games.reverse();
+    let total = games.len() as u64;
+    let list: Vec<Value> = games
+        .iter()
+        .skip((page as usize - 1) * PAGE_SIZE as usize)
+        .take(PAGE_SIZE as usize)
+        .map(|g| summary(g, None))
+        .collect();
+    Json(json!({"games": list, "page": page, "pages": pages(total), "total": total}))
+        .into_response()
+}
+
+async fn find(app: &App, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    if id.len() > 64 {
+        return Ok(None);
+    }
+    app.registry.store().game(id).await
+}
+
+/// `GET /api/games/ID`: one finished game with its moves.
+pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match find(&app, &id).await {
+        Ok(Some(g)) => {
+            let mut v = summary(&g, None);
+            v["options"] = g.options.clone();
+            v["moves"] = json!(g.moves);
+            v["started_at"] = json!(g.started_at);
+            Json(v).into_response()
+        }
+        Ok(None) => no_game(&id),
+        Err(e) => internal(e),
+    }
+}
+
+/// `GET /api/games/ID/export`: the game as text.
+pub async fn export_game(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match find(&app, &id).await {
+        Ok(Some(g)) => (
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    &format!("attachment; filename=\"{}-{}.txt\"", g.game, g.number),
+                ),
+            ],
+            export::export(&g),
+        )
+            .into_response(),
+        Ok(None) => no_game(&id),
+        Err(e) => internal(e),
+    }
+}
+
+/// `POST /api/games/import` with the text as the body: the game, every
+/// move replayed, or `400 bad_import` naming the first bad line.
+pub async fn import_game(body: String) -> Response {
+    match export::import(&body) {
+        Ok(g) => Json(json!({
+            "game": g.game.name(),
+            "options": g.options,
+            "players": g.players,
+            "moves": g.moves,
+            "outcome": g.outcome,
+        }))
+        .into_response(),
+        Err(e) => json_error(StatusCode::BAD_REQUEST, "bad_import", e.to_string()),
+    }
+}

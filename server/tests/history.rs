@@ -1,0 +1,294 @@
+//! History, replay and export: a person's finished games (guest and
+//! account), paging and filters, a room's games, one game by link, and the
+//! text export read back by the import.
+
+mod common;
+
+use common::{Client, TestServer};
+use serde_json::{json, Value};
+
+/// Two people seated at a fresh room of `game`, auto-start off.
+struct Pair {
+    code: String,
+    host: Client,
+    guest: Client,
+}
+
+async fn pair(server: &TestServer, game: &str, host: &str, guest: &str) -> Pair {
+    let (status, room) = server
+        .create_room(json!({"game": game, "token": host}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let (mut h, _, _) = server.join(&code, Some(host), Some("Minh")).await;
+    let (mut g, _, _) = server.join(&code, Some(guest), Some("Lan")).await;
+    h.ok(json!({"type": "autostart", "enabled": false})).await;
+    h.ok(json!({"type": "sit", "seat": 0})).await;
+    g.ok(json!({"type": "sit", "seat": 1})).await;
+    Pair {
+        code,
+        host: h,
+        guest: g,
+    }
+}
+
+/// Plays one game: `plies` legal moves (the first legal one each time),
+/// then the host (`host_loses`) or the guest resigns. The host plays side 0.
+async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
+    p.host.ok(json!({"type": "start", "order": "seats"})).await;
+    let mut last = p.host.next_match().await;
+    p.guest.next_match().await;
+    for ply in 0..plies {
+        let mv = last["match"]["legal"][0].as_str().unwrap().to_string();
+        let mover = if ply % 2 == 0 {
+            &mut p.host
+        } else {
+            &mut p.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+        last = p.host.next_match().await;
+        p.guest.next_match().await;
+    }
+    let loser = if host_loses {
+        &mut p.host
+    } else {
+        &mut p.guest
+    };
+    loser.ok(json!({"type": "resign"})).await;
+    let end = p.host.next_match().await;
+    assert_eq!(end["kind"], "end", "{end}");
+    p.guest.next_match().await;
+    end
+}
+
+async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {
+    let (status, text) = server.get(path).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+async fn history(server: &TestServer, token: &str, query: &str) -> Value {
+    let resp = reqwest::Client::new()
+        .get(format!("{}/api/games?{query}", server.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    resp.json().await.unwrap()
+}
+
+fn results(page: &Value) -> Vec<String> {
+    page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["result"].as_str().unwrap().to_string())
+        .collect()
+}
+
+const HOST: &str = "history-host-token-0001";
+const GUEST: &str = "history-guest-token-0001";
+const OTHER: &str = "history-other-token-0001";
+
+#[tokio::test]
+async fn a_guest_sees_their_games_others_open_them_by_link() {
+    let server = TestServer::start().await;
+    let mut p = pair(&server, "crossyray", HOST, GUEST).await;
+    play(&mut p, 2, false).await; // game 1: the host wins
+    play(&mut p, 3, true).await; // game 2: the guest wins
+
+    let guest = history(&server, GUEST, "").await;
+    assert_eq!(guest["total"], 2, "{guest}");
+    assert_eq!(
+        (guest["page"].clone(), guest["pages"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(results(&guest), ["win", "loss"]);
+    let newest = &guest["games"][0];
+    assert_eq!(newest["number"], 2);
+    assert_eq!(newest["game"], "crossyray");
+    assert_eq!(newest["room"], p.code);
+    assert_eq!(newest["players"], json!(["Minh", "Lan"]));
+    assert_eq!(newest["outcome"]["kind"], "win");
+    assert_eq!(newest["outcome"]["reason"], "resign");
+    assert!(newest["ended_at"].as_i64().unwrap() > 0);
+
+    // The host, by ?token= this time: the other way round.
+    let (status, host) = get_json(&server, &format!("/api/games?token={HOST}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(results(&host), ["loss", "win"]);
+    // Filters.
+    let wins = history(&server, HOST, "result=win").await;
+    assert_eq!(wins["total"], 1);
+    assert_eq!(wins["games"][0]["number"], 1);
+    assert_eq!(history(&server, HOST, "game=jungle").await["total"], 0);
+    assert_eq!(
+        history(&server, HOST, "game=crossyray&result=loss").await["total"],
+        1
+    );
+    for bad in ["game=chess", "result=won", "page=0", "page=x"] {
+        let (status, body) = get_json(&server, &format!("/api/games?token={HOST}&{bad}")).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (400, Some("bad_query")),
+            "{bad}"
+        );
+    }
+    let (status, body) = get_json(&server, "/api/games").await;
+    assert_eq!((status, body["error"].as_str()), (401, Some("no_token")));
+
+    // Another browser played nothing, but the link opens the game.
+    assert_eq!(history(&server, OTHER, "").await["total"], 0);
+    let id = newest["id"].as_str().unwrap();
+    let (status, game) = get_json(&server, &format!("/api/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(game["id"], id);
+    assert_eq!(game["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(game["options"]["width"], 9, "{game}");
+    assert!(game.get("result").is_none());
+    let (status, missing) = get_json(&server, "/api/games/nope").await;
+    assert_eq!((status, missing["error"].as_str()), (404, Some("no_game")));
+
+    // The room's games, newest first, for anyone.
+    let (status, room) = get_json(&server, &format!("/api/rooms/{}/games", p.code)).await;
+    assert_eq!(status, 200);
+    assert_eq!(room["total"], 2);
+    assert_eq!(room["games"][0]["number"], 2);
+    assert_eq!(room["games"][1]["number"], 1);
+    let (status, _) = get_json(&server, "/api/rooms/ZZZZZZ/games").await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn an_account_sees_its_games_from_every_browser_and_pages() {
+    let server = TestServer::start().await;
+    let (status, acct) = server
+        .post(
+            "/api/accounts",
+            json!({"username": "Lan", "password": "correct horse", "token": GUEST}),
+        )
+        .await;
+    assert_eq!(status, 201, "{acct}");
+    let mut p = pair(&server, "jungle", HOST, GUEST).await;
+    for i in 0..23 {
+        play(&mut p, 0, i % 3 == 0).await;
+    }
+    // A second browser logs in: the account's games are its history too.
+    let (status, _) = server
+        .post(
+            "/api/login",
+            json!({"username": "lan", "password": "correct horse", "token": OTHER}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    for token in [GUEST, OTHER] {
+        let first = history(&server, token, "").await;
+        assert_eq!(first["total"], 23, "{first}");
+        assert_eq!(first["pages"], 2);
+        assert_eq!(first["games"].as_array().unwrap().len(), 20);
+        assert_eq!(first["games"][0]["number"], 23);
+        let second = history(&server, token, "page=2").await;
+        assert_eq!(second["page"], 2);
+        let numbers: Vec<_> = second["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["number"].clone())
+            .collect();
+        assert_eq!(numbers, [json!(3), json!(2), json!(1)]);
+        // The guest won when the host resigned: games 1, 4, …, 22.
+        let wins = history(&server, token, "result=win&game=jungle").await;
+        assert_eq!(wins["total"], 8);
+        assert_eq!(history(&server, token, "result=loss").await["total"], 15);
+        assert_eq!(history(&server, token, "page=3").await["games"], json!([]));
+    }
+    // The host is a guest: only their own browser sees their games.
+    assert_eq!(history(&server, HOST, "").await["total"], 23);
+    assert_eq!(
+        history(&server, "someone-else-token-01", "").await["total"],
+        0
+    );
+}
+
+async fn export_text(server: &TestServer, id: &str) -> String {
+    let resp = reqwest::get(format!("{}/api/games/{id}/export", server.base))
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let kind = resp.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(kind.starts_with("text/plain"), "{kind}");
+    resp.text().await.unwrap()
+}
+
+async fn import(server: &TestServer, text: &str) -> (u16, Value) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/games/import", server.base))
+        .header("content-type", "text/plain")
+        .body(text.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn export_then_import_gives_the_game_back_for_every_game() {
+    let server = TestServer::start().await;
+    for (n, game) in ["crossyray", "quoridor", "jungle"].into_iter().enumerate() {
+        let host = format!("export-host-token-{n:04}");
+        let guest = format!("export-guest-token-{n:04}");
+        let mut p = pair(&server, game, &host, &guest).await;
+        play(&mut p, 6, true).await;
+        let list = history(&server, &host, "").await;
+        let id = list["games"][0]["id"].as_str().unwrap().to_string();
+        let (_, stored) = get_json(&server, &format!("/api/games/{id}")).await;
+        let text = export_text(&server, &id).await;
+        assert!(text.starts_with(&format!("[Game \"{game}\"]\n")), "{text}");
+        assert!(
+            text.contains("[Side0 \"Minh\"]\n[Side1 \"Lan\"]\n"),
+            "{text}"
+        );
+        assert!(text.contains("[Result \"side 1 wins ("), "{text}");
+        assert!(text.contains(")\"]\n\n1. "), "{text}");
+        assert!(text.contains("\n[Date \"20"), "{text}");
+        let (status, back) = import(&server, &text).await;
+        assert_eq!(status, 200, "{back}");
+        assert_eq!(back["game"], game);
+        assert_eq!(back["options"], stored["options"]);
+        assert_eq!(back["players"], json!(["Minh", "Lan"]));
+        assert_eq!(back["moves"], stored["moves"]);
+        assert_eq!(back["moves"].as_array().unwrap().len(), 6);
+        assert_eq!(back["outcome"], stored["outcome"]);
+    }
+}
+
+#[tokio::test]
+async fn a_bad_import_names_its_first_bad_line() {
+    let server = TestServer::start().await;
+    let good = "[Game \"jungle\"]\n[Result \"side 0 wins (resign)\"]\n\n1. 8 a3-a4\n2. 8 g7-g6\n";
+    let (status, ok) = import(&server, good).await;
+    assert_eq!(status, 200, "{ok}");
+    assert_eq!(ok["moves"], json!(["8 a3-a4", "8 g7-g6"]));
+    let cases = [
+        (
+            "[Game \"jungle\"]\n\n1. 8 a3-a4\n2. 8 a3-a4\n3. 8 a4-a5\n",
+            "line 4: ",
+        ),
+        ("[Game \"chess\"]\n\n1. e4\n", "line 1: "),
+        ("[Game \"jungle\"]\n[Options \"{oops\"]\n\n", "line 2: "),
+        ("[Game \"jungle\"]\nGame jungle\n", "line 2: "),
+        (
+            "[Game \"jungle\"]\n[Result \"side 0 wins (resign)\"]\n\n1. 8 a3-a4\n3. 8 g7-g6\n",
+            "line 5: ",
+        ),
+        ("[Game \"jungle\"]\n\n1. 8 a3-a4\n", "line 2: "),
+    ];
+    for (text, line) in cases {
+        let (status, body) = import(&server, text).await;
+        assert_eq!(status, 400, "{text}: {body}");
+        assert_eq!(body["error"], "bad_import");
+        let message = body["message"].as_str().unwrap();
+        assert!(message.starts_with(line), "{text}: {message}");
+    }
+}
