@@ -216,7 +216,9 @@ async fn export_text(server: &TestServer, id: &str) -> String {
         .unwrap();
     assert_eq!(resp.status().as_u16(), 200);
     let kind = resp.headers()["content-type"].to_str().unwrap().to_string();
-    assert!(kind.starts_with("text/plain"), "{kind}");
+    assert_eq!(kind, "text/plain; charset=utf-8");
+    let file = resp.headers()["content-disposition"].to_str().unwrap();
+    assert!(file.starts_with("attachment; filename=\""), "{file}");
     resp.text().await.unwrap()
 }
 
@@ -270,6 +272,12 @@ async fn a_bad_import_names_its_first_bad_line() {
     let (status, ok) = import(&server, good).await;
     assert_eq!(status, 200, "{ok}");
     assert_eq!(ok["moves"], json!(["8 a3-a4", "8 g7-g6"]));
+    assert_eq!(ok["players"], json!([]));
+    assert_eq!(ok["options"]["mode"], "single");
+    assert_eq!(
+        ok["outcome"],
+        json!({"kind": "win", "winner": 0, "reason": "resign"})
+    );
     let cases = [
         (
             "[Game \"jungle\"]\n\n1. 8 a3-a4\n2. 8 a3-a4\n3. 8 a4-a5\n",
@@ -284,6 +292,9 @@ async fn a_bad_import_names_its_first_bad_line() {
         ),
         ("[Game \"jungle\"]\n\n1. 8 a3-a4\n", "line 2: "),
     ];
+    let huge = format!("[Game \"jungle\"]\n\n{}", "x".repeat(20_000));
+    let (status, body) = import(&server, &huge).await;
+    assert_eq!((status, body["error"].as_str()), (413, Some("too_large")));
     for (text, line) in cases {
         let (status, body) = import(&server, text).await;
         assert_eq!(status, 400, "{text}: {body}");

@@ -5,13 +5,14 @@ pub mod export;
 
 use std::collections::HashMap;
 
+use axum::extract::rejection::StringRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::app::{json_error, App};
+use crate::app::{json_error, App, MAX_BODY};
 use crate::games::GameKind;
 use crate::room::{is_valid_token, TokenHash};
 use crate::store::{GameRecord, HistoryQuery, StoreError, PAGE_SIZE};
@@ -223,7 +224,18 @@ pub async fn export_game(State(app): State<App>, Path(id): Path<String>) -> Resp
 
 /// `POST /api/games/import` with the text as the body: the game, every
 /// move replayed, or `400 bad_import` naming the first bad line.
-pub async fn import_game(body: String) -> Response {
+pub async fn import_game(body: Result<String, StringRejection>) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return json_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
+            )
+        }
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_import", e.body_text()),
+    };
     match export::import(&body) {
         Ok(g) => Json(json!({
             "game": g.game.name(),
