@@ -62,6 +62,17 @@ pub fn router(app: App) -> Router {
         .with_state(app)
 }
 
+/// The token of an `Authorization: Bearer TOKEN` header (any case of
+/// "Bearer"), if the request has one.
+pub fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| t.trim().to_string())
+}
+
 /// `{"error": code, "message": text}` with `status`.
 pub fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
     (

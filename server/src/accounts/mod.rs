@@ -11,7 +11,7 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -337,12 +337,7 @@ pub async fn me(
     headers: HeaderMap,
     Query(query): Query<TokenQuery>,
 ) -> Response {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, t)| t.trim().to_string());
+    let bearer = crate::app::bearer_token(&headers);
     let token = bearer.or(query.token).filter(|t| is_valid_token(t));
     let account = match token {
         Some(token) => match app.registry.store().session_account(&token).await {

@@ -79,12 +79,7 @@ pub async fn history(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, t)| t.trim().to_string());
+    let bearer = crate::app::bearer_token(&headers);
     let Some(token) = bearer
         .or_else(|| query.get("token").cloned())
         .filter(|t| is_valid_token(t))
