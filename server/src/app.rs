@@ -55,6 +55,8 @@ pub fn router(app: App) -> Router {
         .route("/ws/{code}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
+        .route_service("/g/{id}", ServeFile::new(web.join("game.html")))
+        .route_service("/games", ServeFile::new(web.join("games.html")))
         .route("/rules", get(rules))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -30,6 +30,7 @@ import {
   MIN_PLAYERS, MAX_PLAYERS,
 } from './bracket.js';
 import { renderBracket, statusText, roundName } from './bracket-view.js';
+import { getJson, gameEntry } from './history.js';
 
 /** Renderers by game name; each has createBoard(el, {onMove, onNotice}). */
 const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard, quoridor: createQuoridorBoard };
@@ -717,8 +718,52 @@ function watchTitle(bv) {
   return t(m.mine ? 'ko.mine' : 'ko.watching', { round: roundName(round.label), a: displayName(a), b: displayName(b) });
 }
 
+// ---------------------------------------------------------------- past games
+
+let pastGames = null; // the room's finished games (GET /api/rooms/CODE/games), newest first
+const pastSeen = new Set(); // ids of finished matches already asked about
+let pastSeq = 0;
+
+/**
+ * Fetch the room's finished games again; when `want` (ids of matches that
+ * just ended) are not stored yet, ask again a little later, a few times.
+ */
+async function loadPastGames(want = [], tries = 6) {
+  const mine = ++pastSeq;
+  const r = await getJson(`/api/rooms/${encodeURIComponent(code)}/games`);
+  if (mine !== pastSeq) return;
+  if (r.ok) {
+    pastGames = r.data.games ?? [];
+    renderPastGames();
+  }
+  const missing = want.filter((id) => !pastGames?.some((g) => g.id === id));
+  if ((missing.length || !r.ok) && tries > 1) {
+    setTimeout(() => { if (mine === pastSeq) loadPastGames(missing, tries - 1); }, 700);
+  }
+}
+
+/** A match that just ended (or one the page has not asked about) refreshes the list. */
+function checkPastGames() {
+  const fresh = [];
+  for (const table of model.room?.tables ?? []) {
+    const m = table.match;
+    if (m?.outcome && m.id && !pastSeen.has(m.id)) {
+      pastSeen.add(m.id);
+      fresh.push(m.id);
+    }
+  }
+  if (fresh.length || pastGames === null) loadPastGames(fresh);
+}
+
+function renderPastGames() {
+  const list = pastGames ?? [];
+  $('past-games').replaceChildren(...list.map((g) => gameEntry(g, { showRoom: false })));
+  $('past-empty').hidden = list.length > 0;
+}
+
 function render() {
   if (!model.room) return;
+  checkPastGames();
   document.body.dataset.game = model.room.game;
   renderHeader();
   renderTournament();
@@ -1021,6 +1066,7 @@ async function init() {
     renderConn();
     renderRefused();
     render();
+    renderPastGames();
   });
 }
 

@@ -1,0 +1,73 @@
+// Finished games as the history API gives them (docs/PROTOCOL.md, "History
+// and export"): a game's outcome and date as people read them, and the
+// list entry the games page and the room's "Past games" both draw. The
+// replay page (replay.js) and the games page (games.js) share these.
+
+import { t, lang } from './i18n.js';
+import { el } from './dom.js';
+
+export const GAMES = ['crossyray', 'jungle', 'quoridor'];
+export const RESULTS = ['win', 'loss', 'draw', 'aborted'];
+
+/** The reason of an outcome in words (Quoridor's goal reads its own way). */
+export function reasonText(game, reason) {
+  return game === 'quoridor' && reason === 'goal' ? t('quoridor.reason.goal') : t(`reason.${reason}`);
+}
+
+/** `{head, reason}` for a finished game's `outcome` with its `players` (names per side). */
+export function outcomeText(g) {
+  const o = g.outcome ?? {};
+  const reason = o.reason ? reasonText(g.game, o.reason) : '';
+  if (o.kind === 'win') return { head: t('result.win', { name: g.players?.[o.winner] ?? '?' }), reason };
+  if (o.kind === 'draw') return { head: t('result.draw'), reason };
+  return { head: t('result.aborted'), reason };
+}
+
+/** The outcome in one line: "Lan wins, by resignation". */
+export function outcomeLine(g) {
+  const { head, reason } = outcomeText(g);
+  return reason ? `${head}, ${t('result.by', { reason })}` : head;
+}
+
+/** Unix milliseconds as a local date and time in the page's language. */
+export function dateText(ms) {
+  if (ms == null) return '';
+  const locale = lang() === 'vi' ? 'vi-VN' : 'en-GB';
+  return new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * GET `url` as JSON: `{ok, status, data}`; a network failure is
+ * `{ok: false, status: 0}`.
+ */
+export async function getJson(url) {
+  try {
+    const res = await fetch(url, { headers: { Accept: 'application/json' } });
+    const data = await res.json().catch(() => null);
+    return { ok: res.ok, status: res.status, data };
+  } catch {
+    return { ok: false, status: 0, data: null };
+  }
+}
+
+/**
+ * One list entry for a game summary `g`: game, players, the outcome (and
+ * the caller's `result` when the list has it), date and room; the entry
+ * links to the replay at /g/ID.
+ */
+export function gameEntry(g, { showRoom = true } = {}) {
+  const players = (g.players ?? []).join(' – ');
+  return el('li', { class: 'game-entry', 'data-testid': 'game-entry', 'data-id': g.id, 'data-game': g.game, 'data-result': g.result ?? null },
+    el('a', { class: 'game-link', href: `/g/${encodeURIComponent(g.id)}`, 'data-testid': 'game-link' },
+      el('span', { class: 'ge-game', text: `${t(`game.${g.game}`)} #${g.number}` }),
+      ' ',
+      el('span', { class: 'ge-players', 'data-testid': 'game-players', text: players })),
+    el('span', { class: 'ge-meta' },
+      g.result ? el('span', { class: `badge res-${g.result}`, 'data-testid': 'game-result', text: t(`history.res.${g.result}`) }) : null,
+      g.result ? ' ' : null,
+      el('span', { class: 'ge-outcome', 'data-testid': 'game-outcome', text: outcomeLine(g) }),
+      ' · ',
+      el('time', { class: 'ge-date', datetime: new Date(g.ended_at ?? 0).toISOString(), text: dateText(g.ended_at) }),
+      showRoom ? ' · ' : null,
+      showRoom ? el('a', { class: 'ge-room', href: `/r/${encodeURIComponent(g.room)}`, 'data-testid': 'game-room', text: t('room.title', { code: g.room }) }) : null));
+}

@@ -1,0 +1,168 @@
+// The replay page (/g/ID): one finished game from GET /api/games/ID, its
+// players, options, dates and how it ended, and its moves to step through
+// (buttons, the arrow keys, Home/End, a click on a move, or autoplay at a
+// chosen speed). The client computes no rule, and the board modules only
+// draw the server's match objects, which the history API does not keep
+// per move: so the replay walks the move list and marks the current move
+// rather than drawing the board. Export downloads /api/games/ID/export.
+
+import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { moveListView, moveListItems } from './move-list.js';
+import { optionsSummary } from './options.js';
+import { colorOf } from './quoridor/state.js';
+import { $, el } from './dom.js';
+import { getJson, outcomeText, dateText } from './history.js';
+
+/** Seconds between moves when autoplaying. */
+const SPEEDS = [0.5, 1, 2, 4];
+const DEFAULT_SPEED = 1;
+
+const id = (() => {
+  const m = /^\/g\/([^/?#]+)/.exec(location.pathname);
+  return m ? decodeURIComponent(m[1]) : '';
+})();
+
+let game = null;
+let ply = 0; // moves shown as played: 0 = the start, game.moves.length = the end
+let timer = null;
+
+/** The side of each move: sides take turns in order (a Quoridor game has as many as its players). */
+function sidesOf(g) {
+  const n = Math.max(2, g.players?.length ?? 2);
+  return g.moves.map((_, i) => i % n);
+}
+
+function swatchOf(side) {
+  return game.game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`;
+}
+
+function renderInfo() {
+  const g = game;
+  document.title = t('replay.title', { game: t(`game.${g.game}`), n: g.number, code: g.room });
+  $('replay-title').textContent = document.title;
+  $('replay-players').replaceChildren(...(g.players ?? []).map((name, side) =>
+    el('span', { class: 'replay-player', 'data-side': String(side) },
+      el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', name)));
+  $('replay-options').textContent = optionsSummary(g.options, g.game);
+  $('replay-room').textContent = g.room;
+  $('replay-room').href = `/r/${encodeURIComponent(g.room)}`;
+  $('replay-started').textContent = dateText(g.started_at);
+  $('replay-ended').textContent = dateText(g.ended_at);
+  const { head, reason } = outcomeText(g);
+  const box = $('result');
+  box.replaceChildren(el('strong', { 'data-testid': 'result-head', text: head }), ' ',
+    reason ? el('span', { class: 'reason', 'data-testid': 'result-reason', text: t('result.by', { reason }) }) : null);
+  box.dataset.kind = g.outcome?.kind ?? '';
+  box.dataset.reason = g.outcome?.reason ?? '';
+  if (g.outcome?.kind === 'win') box.dataset.winner = String(g.outcome.winner);
+  $('move-count').textContent = String(g.moves.length);
+  $('export').href = `/api/games/${encodeURIComponent(g.id)}/export`;
+  $('export').setAttribute('download', `${g.game}-${g.number}.txt`);
+
+  const view = moveListView(g.moves, { game: g.game, sides: sidesOf(g), t });
+  const items = moveListItems(view, swatchOf);
+  items.forEach((li, i) => {
+    li.tabIndex = -1;
+    li.dataset.ply = String(i + 1);
+    li.addEventListener('click', () => { stop(); go(i + 1); });
+  });
+  $('moves').replaceChildren(...items);
+  fillSpeed();
+}
+
+function fillSpeed() {
+  const sel = $('speed');
+  const value = sel.value || String(DEFAULT_SPEED);
+  sel.replaceChildren(...SPEEDS.map((s) => el('option', { value: String(s), text: t('replay.every', { s: s.toLocaleString(lang()) }) })));
+  sel.value = value;
+}
+
+function renderPosition() {
+  const total = game.moves.length;
+  const items = $('moves').children;
+  for (let i = 0; i < items.length; i += 1) {
+    const li = items[i];
+    li.classList.toggle('played', i < ply);
+    li.classList.toggle('current', i === ply - 1);
+    if (i === ply - 1) li.setAttribute('aria-current', 'step');
+    else li.removeAttribute('aria-current');
+  }
+  items[ply - 1]?.scrollIntoView?.({ block: 'nearest' });
+  const text = ply === 0
+    ? t('replay.at_start', { total })
+    : t('replay.at_move', { n: ply, total, move: items[ply - 1]?.querySelector('.mv-text')?.textContent ?? game.moves[ply - 1] });
+  const pos = $('position');
+  pos.textContent = text;
+  pos.dataset.ply = String(ply);
+  pos.dataset.atEnd = String(ply === total);
+  $('to-start').disabled = ply === 0;
+  $('step-back').disabled = ply === 0;
+  $('step-forward').disabled = ply === total;
+  $('to-end').disabled = ply === total;
+  $('autoplay').textContent = timer ? t('replay.pause') : t('replay.play');
+  $('autoplay').dataset.playing = String(!!timer);
+}
+
+function go(n) {
+  ply = Math.max(0, Math.min(game.moves.length, n));
+  if (timer && ply === game.moves.length) stop();
+  renderPosition();
+}
+
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+}
+
+function play() {
+  stop();
+  if (ply === game.moves.length) ply = 0;
+  timer = setInterval(() => go(ply + 1), Number($('speed').value || DEFAULT_SPEED) * 1000);
+  renderPosition();
+}
+
+function wire() {
+  $('to-start').addEventListener('click', () => { stop(); go(0); });
+  $('step-back').addEventListener('click', () => { stop(); go(ply - 1); });
+  $('step-forward').addEventListener('click', () => { stop(); go(ply + 1); });
+  $('to-end').addEventListener('click', () => { stop(); go(game.moves.length); });
+  $('autoplay').addEventListener('click', () => (timer ? (stop(), renderPosition()) : play()));
+  $('speed').addEventListener('change', () => { if (timer) play(); });
+  document.addEventListener('keydown', (e) => {
+    if (!game || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target instanceof HTMLElement && e.target.matches('input, select, textarea')) return;
+    const to = { ArrowRight: ply + 1, ArrowDown: ply + 1, ArrowLeft: ply - 1, ArrowUp: ply - 1, Home: 0, End: game.moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    stop();
+    go(to);
+  });
+}
+
+function showNotFound() {
+  $('loading').hidden = true;
+  $('not-found').hidden = false;
+  $('not-found-text').textContent = t('replay.not_found', { id });
+}
+
+async function init() {
+  initI18n($('lang'));
+  if (!id) {
+    showNotFound();
+    return;
+  }
+  const r = await getJson(`/api/games/${encodeURIComponent(id)}`);
+  if (!r.ok || !r.data) {
+    showNotFound();
+    return;
+  }
+  game = { ...r.data, moves: r.data.moves ?? [] };
+  wire();
+  renderInfo();
+  $('loading').hidden = true;
+  $('replay-main').hidden = false;
+  go(0);
+  onLangChange(() => { renderInfo(); renderPosition(); });
+}
+
+init();
