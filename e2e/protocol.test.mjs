@@ -97,13 +97,27 @@ function assertNoPageErrors() {
   assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');
 }
 
+/**
+ * The first recorded frame `pick` finds, waiting for it: Playwright reports
+ * a frame a little after the page has acted on it.
+ */
+async function frame(pick, what) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const found = pick();
+    if (found) return found;
+    assert.ok(Date.now() < deadline, `no ${what} frame recorded`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 // ---------------------------------------------------------------- tests
 
 test('the page shows the snapshot\'s table, follows its match events and names it in moves and resignations', { timeout: 90_000 }, async () => {
   const host = await newPage('tables-host');
   const frames = recordFrames(host);
   const code = await createRoom(host);
-  const snapshot = frames.received.find((m) => m?.type === 'snapshot');
+  const snapshot = await frame(() => frames.received.find((m) => m?.type === 'snapshot'), 'snapshot');
   assert.ok(snapshot, 'the host got a snapshot');
   assert.equal(snapshot.room.match, undefined, 'the room has no `match` of its own any more');
   assert.equal(snapshot.room.tables.length, 1, 'an ordinary room has one table');
@@ -118,23 +132,23 @@ test('the page shows the snapshot\'s table, follows its match events and names i
 
   await byId(host, 'start').click();
   for (const p of [host, guest]) await waitPly(p, 0);
-  const started = frames.received.find((m) => m?.type === 'match' && m.kind === 'start');
+  const started = await frame(() => frames.received.find((m) => m?.type === 'match' && m.kind === 'start'), 'match start');
   assert.equal(started.table, table.id, 'a match event names its table');
   assert.match(started.match.id, /^[0-9a-f-]{36}$/, 'a match has its game\'s id');
 
   const move = await playOne([host, guest]);
   for (const p of [host, guest]) await waitPly(p, 1);
   assert.equal(await host.locator('[data-testid="moves"] li').first().getAttribute('data-move'), move);
-  const sent = [...frames.sent, ...guestFrames.sent].find((m) => m?.type === 'move');
+  const sent = await frame(() => [...frames.sent, ...guestFrames.sent].find((m) => m?.type === 'move'), 'move');
   assert.equal(sent.move, move);
   assert.equal(sent.table, table.id, 'the move names the table the page shows');
-  const moved = guestFrames.received.find((m) => m?.type === 'match' && m.kind === 'move');
+  const moved = await frame(() => guestFrames.received.find((m) => m?.type === 'match' && m.kind === 'move'), 'match move');
   assert.equal(moved.table, table.id);
 
   await byId(host, 'resign').click();
   await byId(host, 'resign').click();
   for (const p of [host, guest]) await byId(p, 'result').waitFor({ state: 'visible' });
-  const resign = frames.sent.find((m) => m?.type === 'resign');
+  const resign = await frame(() => frames.sent.find((m) => m?.type === 'resign'), 'resign');
   assert.equal(resign.table, table.id, 'so does the resignation');
   assert.equal(await byId(guest, 'result').getAttribute('data-reason'), 'resign');
 
