@@ -11,7 +11,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline } from './harness.mjs';
 
 let site;
 let base;
@@ -28,28 +28,6 @@ after(() => site?.stop());
 // ---------------------------------------------------------------- helpers
 
 const newPage = (label, options) => site.newPage(label, options);
-
-async function waitOnline(page) {
-  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  await page.waitForSelector('[data-testid="board"] svg g');
-}
-
-async function setName(page, name) {
-  await byId(page, 'name-input').fill(name);
-  await byId(page, 'name-save').click();
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
-    name,
-  );
-}
-
-async function sit(page, seat, name) {
-  await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(
-    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
-    [seat, name],
-  );
-}
 
 function assertNoPageErrors() {
   assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');

@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, startSite } from './harness.mjs';
+import { byId, setName, sit, startSite, waitOnline } from './harness.mjs';
 
 let site;
 let base;
@@ -21,22 +21,6 @@ before(async () => {
 after(() => site?.stop());
 
 // ---------------------------------------------------------------- helpers
-
-async function waitOnline(page) {
-  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  await page.waitForSelector('[data-testid="board"] svg g');
-}
-
-async function setName(page, name) {
-  await byId(page, 'name-input').fill(name);
-  await byId(page, 'name-save').click();
-  await page.waitForFunction((n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n), name);
-}
-
-async function sit(page, seat, name) {
-  await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n, [seat, name]);
-}
 
 const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
 

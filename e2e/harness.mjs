@@ -38,6 +38,40 @@ export async function noHorizontalScroll(page, what) {
   assert.ok(scroll <= width, `${what}: no horizontal scroll at ${width}px (content is ${scroll}px wide)`);
 }
 
+/** The socket is online and `drawn` (the board, by default) is on the page. */
+export async function waitOnline(page, drawn = '[data-testid="board"] svg g') {
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector(drawn);
+}
+
+/** Types a display name and waits until the page shows it. */
+export async function setName(page, name) {
+  await byId(page, 'name-input').fill(name);
+  await byId(page, 'name-save').click();
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
+    name,
+  );
+}
+
+/** Takes `seat` (by click, or by `tap`) and waits until it shows `name`. */
+export async function sit(page, seat, name, { tap = false } = {}) {
+  if (tap) await byId(page, `sit-${seat}`).tap();
+  else await byId(page, `sit-${seat}`).click();
+  await page.waitForFunction(
+    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
+    [seat, name],
+  );
+}
+
+/** Waits until the board shows `ply` moves played. */
+export async function waitPly(page, ply) {
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(n),
+    ply,
+  );
+}
+
 /**
  * Starts the server (extra command-line `args`) and a browser. Pages made
  * with `newPage` report their script errors into `pageErrors`.

@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 let site;
 let base;
@@ -22,28 +22,6 @@ after(() => site?.stop());
 
 // ---------------------------------------------------------------- helpers
 
-async function waitOnline(page) {
-  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  await page.waitForSelector('[data-testid="board"] svg g');
-}
-
-async function setName(page, name) {
-  await byId(page, 'name-input').fill(name);
-  await byId(page, 'name-save').click();
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
-    name,
-  );
-}
-
-async function sit(page, seat, name) {
-  await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(
-    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
-    [seat, name],
-  );
-}
-
 function boardInfo(page) {
   return page.evaluate(() => {
     const b = document.querySelector('[data-testid="board"]');
@@ -53,13 +31,6 @@ function boardInfo(page) {
       legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target })),
     };
   });
-}
-
-async function waitPly(page, ply) {
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(n),
-    ply,
-  );
 }
 
 /** The player whose board says it is their turn. */

@@ -21,7 +21,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS } from './harness.mjs';
 
 let site;
 let base;
@@ -43,23 +43,6 @@ const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch:
 async function waitOnline(page) {
   await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
   await page.waitForSelector('#room-main:not([hidden])');
-}
-
-async function setName(page, name) {
-  await byId(page, 'name-input').fill(name);
-  await byId(page, 'name-save').click();
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
-    name,
-  );
-}
-
-async function sit(page, seat, name) {
-  await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(
-    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
-    [seat, name],
-  );
 }
 
 async function join(label, code, name, options) {

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, startSite, STEP_MS } from './harness.mjs';
+import { byId, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 let site;
 let base;
@@ -38,11 +38,6 @@ function recordFrames(page) {
   return frames;
 }
 
-async function waitOnline(page) {
-  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  await page.waitForSelector('[data-testid="board"] svg g');
-}
-
 async function createRoom(page) {
   await page.goto(`${base}/`);
   await byId(page, 'create-room').click();
@@ -66,10 +61,6 @@ async function seat(page, name, seat) {
 }
 
 const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
-
-async function waitPly(page, n) {
-  await page.waitForFunction((k) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(k), n);
-}
 
 /** If `page`'s board offers a move, clicks its first marked target; returns the move or null. */
 async function playIfMyTurn(page) {

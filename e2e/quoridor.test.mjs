@@ -13,7 +13,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS } from './harness.mjs';
 
 let site;
 let base;
@@ -48,24 +48,6 @@ async function createQuoridorRoom(page, { size = '9', turn = '90' } = {}) {
   await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
   await waitOnline(page);
   return new URL(page.url()).pathname.slice(3);
-}
-
-async function setName(page, name) {
-  await byId(page, 'name-input').fill(name);
-  await byId(page, 'name-save').click();
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
-    name,
-  );
-}
-
-async function sit(page, seat, name, tap = false) {
-  if (tap) await byId(page, `sit-${seat}`).tap();
-  else await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(
-    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
-    [seat, name],
-  );
 }
 
 /** Board facts as the page shows them. */
@@ -215,7 +197,7 @@ test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a w
   const code = await createQuoridorRoom(phone, { size: '13' });
   await noHorizontalScroll(phone, 'room page');
   await setName(phone, 'Chi');
-  await sit(phone, 0, 'Chi', true);
+  await sit(phone, 0, 'Chi', { tap: true });
 
   const desk = await newPage('desk');
   await desk.goto(`${base}/r/${code}`);

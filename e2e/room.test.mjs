@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 let site;
 let base;
@@ -28,11 +28,6 @@ after(() => site?.stop());
 
 const newPage = (label, options) => site.newPage(label, options);
 
-async function waitOnline(page) {
-  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  await page.waitForSelector('[data-testid="board"] svg g');
-}
-
 async function createRoom(page, { width, height } = {}) {
   await page.goto(`${base}/`);
   assert.equal(await byId(page, 'create-width').inputValue(), '9', 'default width is 9');
@@ -45,23 +40,6 @@ async function createRoom(page, { width, height } = {}) {
   assert.ok(token && token.length >= 16, 'the token from POST /api/rooms is kept in localStorage');
   await waitOnline(page);
   return new URL(page.url()).pathname.slice(3);
-}
-
-async function setName(page, name) {
-  await byId(page, 'name-input').fill(name);
-  await byId(page, 'name-save').click();
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n),
-    name,
-  );
-}
-
-async function sit(page, seat, name) {
-  await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(
-    ([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n,
-    [seat, name],
-  );
 }
 
 /** Board facts as the page shows them. */
@@ -79,13 +57,6 @@ function boardInfo(page) {
       legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target, defender: e.dataset.defender ?? null })),
     };
   });
-}
-
-async function waitPly(page, ply) {
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(n),
-    ply,
-  );
 }
 
 /** The one player whose board says it is their turn. */
