@@ -14,6 +14,11 @@ use super::rows::{json, live_of, member_of, room_of, score_of};
 use super::{now_millis, StoreError, StoreResult};
 use crate::room::{ChatLine, MemberId, TokenHash, Write};
 
+/// A room's own row (and its tournament, read by `load_room`).
+const ROOM_ROW: &str = "SELECT code, game, options, host_hash, autostart, games_played,
+                               next_member, table_id, tournament
+                        FROM rooms WHERE code = ?";
+
 #[derive(Clone)]
 pub struct SqliteStore {
     pub(super) pool: SqlitePool,
@@ -91,28 +96,24 @@ impl SqliteStore {
     }
 
     pub async fn room(&self, code: &str) -> StoreResult<Option<RoomRow>> {
-        let row = sqlx::query(
-            "SELECT code, game, options, host_hash, autostart, games_played, next_member, table_id
-             FROM rooms WHERE code = ?",
-        )
-        .bind(code)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(ROOM_ROW)
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?;
         Ok(row.map(|row| room_of(&row)))
     }
 
     pub async fn load_room(&self, code: &str) -> StoreResult<Option<SavedRoom>> {
         let mut tx = self.pool.begin().await?;
-        let Some(room) = sqlx::query(
-            "SELECT code, game, options, host_hash, autostart, games_played, next_member, table_id
-             FROM rooms WHERE code = ?",
-        )
-        .bind(code)
-        .fetch_optional(&mut *tx)
-        .await?
-        .map(|row| room_of(&row)) else {
+        let Some(row) = sqlx::query(ROOM_ROW)
+            .bind(code)
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
             return Ok(None);
         };
+        let room = room_of(&row);
+        let tournament = json(&row, "tournament");
         let rows = |sql| sqlx::query(sql).bind(code);
         let members = rows("SELECT * FROM room_members WHERE room_code = ? ORDER BY id")
             .fetch_all(&mut *tx)
@@ -167,12 +168,6 @@ impl SqliteStore {
                 .unwrap_or_default();
             live.push((game, entries));
         }
-        let tournament = sqlx::query("SELECT tournament FROM rooms WHERE code = ?")
-            .bind(code)
-            .fetch_one(&mut *tx)
-            .await
-            .ok()
-            .and_then(|row| json(&row, "tournament"));
         tx.commit().await?;
         Ok(Some(SavedRoom {
             tournament,
