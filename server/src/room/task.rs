@@ -210,8 +210,7 @@ impl RoomTask {
             }
         };
         let (writes, rest) = split(effects);
-        if let Err(e) = self.store.write(&self.state.code, writes).await {
-            error!(room = %self.state.code, error = %e, "could not store a member; restarting the room");
+        if let Err(failed) = self.persist(writes).await {
             let refusal = Refusal::new(
                 Code::Internal,
                 "Something went wrong on our side; reconnecting.",
@@ -221,7 +220,7 @@ impl RoomTask {
                 .try_send(Utf8Bytes::from(refusal.to_message(Some(a.id))));
             a.closer
                 .close(close::INTERNAL, "The room restarted; reconnecting.");
-            return Err(StoreFailed);
+            return Err(failed);
         }
         self.deliver(rest);
         let base = self.settings.public_url.clone().unwrap_or(a.base_url);
@@ -242,6 +241,18 @@ impl RoomTask {
         Ok(())
     }
 
+    /// Stores one call's writes and waits for them; a failure is logged
+    /// and means the room must restart from the store.
+    async fn persist(&self, writes: Vec<Write>) -> Result<(), StoreFailed> {
+        self.store
+            .write(&self.state.code, writes)
+            .await
+            .map_err(|e| {
+                error!(room = %self.state.code, error = %e, "could not store the room's changes; restarting the room");
+                StoreFailed
+            })
+    }
+
     /// Carries out a call's effects: the writes first (one transaction,
     /// awaited), then the events, then `answer` to the command's sender,
     /// then the searches. If the writes fail, nothing is sent but an
@@ -252,8 +263,7 @@ impl RoomTask {
         answer: Option<(ConnId, i64, String)>,
     ) -> Result<(), StoreFailed> {
         let (writes, rest) = split(effects);
-        if let Err(e) = self.store.write(&self.state.code, writes).await {
-            error!(room = %self.state.code, error = %e, "could not store the room's changes; restarting the room");
+        if let Err(failed) = self.persist(writes).await {
             if let Some((conn, id, _)) = answer {
                 let refusal = Refusal::new(
                     Code::Internal,
@@ -261,7 +271,7 @@ impl RoomTask {
                 );
                 self.send_to(conn, refusal.to_message(Some(id)));
             }
-            return Err(StoreFailed);
+            return Err(failed);
         }
         self.deliver(rest);
         if let Some((conn, _, text)) = answer {
