@@ -24,7 +24,7 @@ use server::room::{
 use server::store::records::{
     EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
 };
-use server::store::{Store, StoreError};
+use server::store::{HistoryQuery, Store, StoreError};
 use sqlx::{ConnectOptions, Connection, Row};
 use tokio::task::JoinSet;
 
@@ -1123,6 +1123,185 @@ async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce(
     store.close().await;
 }
 
+/// A person's history: the games their member played, newest first, with
+/// their result, filtered by game and result, a page at a time.
+async fn history_of_a_member(store: &Store) {
+    let room = new_room(&store, "hi").await;
+    let code = room.code.clone();
+    let minh = member(1, "Minh");
+    let token = minh.token.clone().expect("a guest's token");
+    let mut writes = vec![Write::Member(minh)];
+    let mut games = Vec::new();
+    // Member 1 (side 0) loses games 1-3 (side 1 wins); game 4 is a draw.
+    for number in 1..=4 {
+        let g = live_game(room.table, number, crossyray_options());
+        let mut done = finished(&code, &g, &["m0"]);
+        if number == 4 {
+            done.outcome = Outcome::Draw {
+                reason: EndReason::Agreement,
+            };
+        }
+        writes.push(Write::GameStarted(g.clone()));
+        writes.push(Write::GameEnded(done));
+        games.push(g);
+    }
+    store.write(&code, writes).await.expect("write");
+    let query = |result: Option<&str>, page: u32| HistoryQuery {
+        account: None,
+        token: token.clone(),
+        game: Some("crossyray".to_string()),
+        result: result.map(str::to_string),
+        page,
+    };
+    let all = store.history(&query(None, 1)).await.expect("history");
+    assert_eq!(all.total, 4);
+    let ids: Vec<Option<String>> = all.games.iter().map(|(g, _)| g.id.clone()).collect();
+    let newest_first: Vec<Option<String>> =
+        games.iter().rev().map(|g| Some(g.id.to_string())).collect();
+    assert_eq!(ids, newest_first);
+    let results: Vec<&str> = all.games.iter().map(|(_, r)| r.as_str()).collect();
+    assert_eq!(results, ["draw", "loss", "loss", "loss"]);
+    let losses = store
+        .history(&query(Some("loss"), 1))
+        .await
+        .expect("history");
+    assert_eq!(losses.total, 3);
+    assert!(losses.games.iter().all(|(_, r)| r == "loss"));
+    assert_eq!(
+        store
+            .history(&query(Some("win"), 1))
+            .await
+            .expect("history")
+            .total,
+        0
+    );
+    let past_the_end = store.history(&query(None, 2)).await.expect("history");
+    assert_eq!((past_the_end.total, past_the_end.games.len()), (4, 0));
+    let other_game = HistoryQuery {
+        game: Some("jungle".to_string()),
+        ..query(None, 1)
+    };
+    assert_eq!(store.history(&other_game).await.expect("history").total, 0);
+}
+
+/// Leases and fencing: one node holds a room at a time; a take raises the
+/// token; a write with a stale token stores nothing; renew and release
+/// work only for the holder.
+async fn leases_fence_stale_owners(store: &Store) {
+    let room = new_room(&store, "ls").await;
+    let code = room.code.clone();
+    let t0 = 1_000_000u64;
+    let a = store
+        .acquire(&code, "node-a", t0, 3_000)
+        .await
+        .expect("acquire")
+        .expect("a free room is taken");
+    assert_eq!(
+        store
+            .acquire(&code, "node-b", t0 + 1_000, 3_000)
+            .await
+            .expect("acquire"),
+        None,
+        "a live lease keeps another node out"
+    );
+    let lease = store.lease(&code).await.expect("lease").expect("stored");
+    assert_eq!(
+        (lease.node.as_str(), lease.token, lease.expires_at),
+        ("node-a", a.0, t0 + 3_000)
+    );
+    store
+        .write_as(&code, Some(a), vec![Write::Chat(chat(1, "by a", 1))])
+        .await
+        .expect("the holder writes");
+    assert!(store
+        .renew(&code, a, t0 + 2_000, 3_000)
+        .await
+        .expect("renew"));
+    assert_eq!(
+        store
+            .acquire(&code, "node-b", t0 + 4_000, 3_000)
+            .await
+            .expect("acquire"),
+        None,
+        "a renewed lease runs to its new end"
+    );
+
+    // node-a stops renewing (paused); node-b takes the room after expiry.
+    let b = store
+        .acquire(&code, "node-b", t0 + 5_000, 3_000)
+        .await
+        .expect("acquire")
+        .expect("an expired lease is taken");
+    assert!(b.0 > a.0, "the token goes up: {a:?} then {b:?}");
+    // node-a wakes up: its writes, renewals and releases do nothing.
+    let stale = store
+        .write_as(&code, Some(a), vec![Write::Chat(chat(1, "stale", 2))])
+        .await
+        .expect_err("a stale token cannot write");
+    assert!(
+        matches!(stale, StoreError::Fenced(ref c) if *c == code),
+        "{stale:?}"
+    );
+    assert!(!store
+        .renew(&code, a, t0 + 5_500, 3_000)
+        .await
+        .expect("renew"));
+    store.release(&code, a).await.expect("release");
+    assert_eq!(
+        store.lease(&code).await.expect("lease").map(|l| l.token),
+        Some(b.0)
+    );
+    // A stale write in a batch with good ones fails alone.
+    let mut pending = JoinSet::new();
+    for (fence, text) in [
+        (Some(a), "stale again"),
+        (Some(b), "by b"),
+        (None, "unfenced"),
+    ] {
+        let store = store.clone();
+        let code = code.clone();
+        pending.spawn(async move {
+            let done = store
+                .write_as(&code, fence, vec![Write::Chat(chat(2, text, 3))])
+                .await;
+            (text, done.is_ok())
+        });
+    }
+    let mut results = Vec::new();
+    while let Some(done) = pending.join_next().await {
+        results.push(done.expect("task"));
+    }
+    results.sort();
+    assert_eq!(
+        results,
+        vec![("by b", true), ("stale again", false), ("unfenced", true)]
+    );
+    let texts: Vec<String> = saved(&store, &code)
+        .await
+        .chat
+        .into_iter()
+        .map(|c| c.text)
+        .collect();
+    assert!(texts.contains(&"by a".to_string()) && texts.contains(&"by b".to_string()));
+    assert!(!texts.iter().any(|t| t.starts_with("stale")), "{texts:?}");
+
+    // A release hands the room over at once.
+    store.release(&code, b).await.expect("release");
+    let c = store
+        .acquire(&code, "node-c", t0 + 5_600, 3_000)
+        .await
+        .expect("acquire")
+        .expect("a released room is free");
+    assert!(c.0 > b.0);
+    // A room nobody ever took has no lease to write with.
+    let other = new_room(&store, "ls").await;
+    let unleased = store
+        .write_as(&other.code, Some(c), vec![Write::Chat(chat(1, "x", 1))])
+        .await
+        .expect_err("no lease, no fenced write");
+    assert!(matches!(unleased, StoreError::Fenced(_)));
+}
+
 async fn accounts_and_sessions_for_reopen(store: &Store) -> (String, String, i64) {
     let name = format!("Khoa_{}", &new_token()[..8]);
     let token = new_token();
@@ -1204,6 +1383,16 @@ async fn sqlite_two_requests_racing_for_one_game_number() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sqlite_concurrent_calls_do_not_fail_each_other() {
     on_sqlite!(concurrent_calls_do_not_fail_each_other);
+}
+
+#[tokio::test]
+async fn sqlite_history_of_a_member() {
+    on_sqlite!(history_of_a_member);
+}
+
+#[tokio::test]
+async fn sqlite_leases_fence_stale_owners() {
+    on_sqlite!(leases_fence_stale_owners);
 }
 
 #[tokio::test]
@@ -1325,4 +1514,154 @@ async fn sqlite_plain_host_tokens_are_hashed_on_open() {
     let got = store.room(&room.code).await.expect("room").expect("stored");
     assert_eq!(got.host, Some(TokenHash::of(PLAIN)));
     store.close().await;
+}
+
+// ---------------------------------------------------------------------
+// PostgreSQL: the same checks on this machine's server (`TEST_DATABASE_URL`,
+// by default postgres://postgres@127.0.0.1:5432/test), each in a schema of
+// its own that is dropped afterwards. Without a server they are skipped,
+// saying so, except under CI (`CI` set), where they fail.
+
+mod postgres {
+    use super::*;
+
+    fn server_url() -> String {
+        std::env::var("TEST_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+    }
+
+    /// A fresh schema on the test server, or `None` (skip) without one.
+    pub(super) async fn schema() -> Option<Schema> {
+        let url = server_url();
+        let admin = match sqlx::PgPool::connect(&url).await {
+            Ok(pool) => pool,
+            Err(e) if std::env::var_os("CI").is_none() => {
+                eprintln!("skipped: no PostgreSQL at {url} ({e})");
+                return None;
+            }
+            Err(e) => panic!("PostgreSQL at {url} is needed under CI: {e}"),
+        };
+        let name = format!(
+            "store_{}",
+            new_token()[..12].to_lowercase().replace('-', "_")
+        );
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{name}\"")))
+            .execute(&admin)
+            .await
+            .expect("create schema");
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let url = format!("{url}{sep}options=-c%20search_path%3D{name}");
+        Some(Schema { admin, name, url })
+    }
+
+    pub(super) struct Schema {
+        admin: sqlx::PgPool,
+        name: String,
+        pub(super) url: String,
+    }
+
+    impl Schema {
+        pub(super) async fn open(&self) -> Store {
+            Store::open(Some(&self.url), Path::new("."))
+                .await
+                .expect("open a PostgreSQL store")
+        }
+
+        pub(super) async fn drop(self) {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP SCHEMA \"{}\" CASCADE",
+                self.name
+            )))
+            .execute(&self.admin)
+            .await
+            .expect("drop schema");
+            self.admin.close().await;
+        }
+    }
+}
+
+/// Runs `check` on a PostgreSQL store in a fresh schema.
+macro_rules! on_postgres {
+    ($check:ident) => {{
+        if let Some(schema) = postgres::schema().await {
+            let store = schema.open().await;
+            $check(&store).await;
+            store.close().await;
+            schema.drop().await;
+        }
+    }};
+}
+
+#[tokio::test]
+async fn postgres_rooms_round_trip() {
+    on_postgres!(rooms_round_trip);
+}
+
+#[tokio::test]
+async fn postgres_members_round_trip() {
+    on_postgres!(members_round_trip);
+}
+
+#[tokio::test]
+async fn postgres_scores_upsert_by_person() {
+    on_postgres!(scores_upsert_by_person);
+}
+
+#[tokio::test]
+async fn postgres_chat_keeps_the_last_50_lines_in_order() {
+    on_postgres!(chat_keeps_the_last_50_lines_in_order);
+}
+
+#[tokio::test]
+async fn postgres_live_game_lifecycle() {
+    on_postgres!(live_game_lifecycle);
+}
+
+#[tokio::test]
+async fn postgres_a_repeated_game_number_fails_the_whole_request() {
+    on_postgres!(a_repeated_game_number_fails_the_whole_request);
+}
+
+#[tokio::test]
+async fn postgres_group_commit_isolates_a_bad_request() {
+    on_postgres!(group_commit_isolates_a_bad_request);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_group_commit_isolates_a_bad_request_on_threads() {
+    on_postgres!(group_commit_isolates_a_bad_request);
+}
+
+#[tokio::test]
+async fn postgres_two_requests_racing_for_one_game_number() {
+    on_postgres!(two_requests_racing_for_one_game_number);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_concurrent_calls_do_not_fail_each_other() {
+    on_postgres!(concurrent_calls_do_not_fail_each_other);
+}
+
+#[tokio::test]
+async fn postgres_accounts_and_sessions() {
+    on_postgres!(accounts_and_sessions);
+}
+
+#[tokio::test]
+async fn postgres_history_of_a_member() {
+    on_postgres!(history_of_a_member);
+}
+
+#[tokio::test]
+async fn postgres_leases_fence_stale_owners() {
+    on_postgres!(leases_fence_stale_owners);
+}
+
+#[tokio::test]
+async fn postgres_a_reopened_store_has_everything() {
+    if let Some(schema) = postgres::schema().await {
+        let store = schema.open().await;
+        a_reopened_store_has_everything(store, async || schema.open().await).await;
+        schema.drop().await;
+    }
 }

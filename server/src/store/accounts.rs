@@ -4,15 +4,15 @@
 
 use sqlx::Row;
 
-use super::sqlite::SqliteStore;
+use super::Store;
 use super::{now_millis, Account, Credentials, StoreResult};
 use crate::room::TokenHash;
 
-impl SqliteStore {
+impl Store {
     /// Creates an account; `Ok(None)` when the username is taken (in any
     /// case). When `token` is given, it becomes the account's first
     /// session in the same transaction.
-    pub(super) async fn create_account(
+    pub async fn create_account(
         &self,
         username: &str,
         password_hash: &str,
@@ -21,19 +21,19 @@ impl SqliteStore {
     ) -> StoreResult<Option<Account>> {
         let mut tx = self.pool.begin().await?;
         let now = now_millis() as i64;
-        let inserted = sqlx::query(
+        let inserted = sqlx::query_scalar::<_, i64>(
             "INSERT INTO accounts (username, display_name, password_hash, email, created_at)
-             VALUES (?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(username)
         .bind(username)
         .bind(password_hash)
         .bind(email)
         .bind(now)
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await;
         let id = match inserted {
-            Ok(done) => done.last_insert_rowid(),
+            Ok(id) => id,
             Err(e)
                 if e.as_database_error()
                     .is_some_and(|d| d.is_unique_violation()) =>
@@ -55,9 +55,10 @@ impl SqliteStore {
     }
 
     /// The account named `username` (any case) with its password hash.
-    pub(super) async fn credentials(&self, username: &str) -> StoreResult<Option<Credentials>> {
+    pub async fn credentials(&self, username: &str) -> StoreResult<Option<Credentials>> {
         let row = sqlx::query(
-            "SELECT id, username, display_name, email, password_hash FROM accounts WHERE username = ?",
+            "SELECT id, username, display_name, email, password_hash FROM accounts
+             WHERE lower(username) = lower($1)",
         )
         .bind(username)
         .fetch_optional(&self.pool)
@@ -70,26 +71,22 @@ impl SqliteStore {
 
     /// Binds the token to the account (a login). A token bound to another
     /// account before moves to this one.
-    pub(super) async fn start_session(
-        &self,
-        token: &TokenHash,
-        account_id: i64,
-    ) -> StoreResult<()> {
+    pub async fn start_session(&self, token: &str, account_id: i64) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
-        bind_session(&mut tx, token, account_id, now_millis()).await?;
+        bind_session(&mut tx, &TokenHash::of(token), account_id, now_millis()).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// The account whose session `token` is, if any; notes the time as
     /// the session's `last_seen`.
-    pub(super) async fn session_account(&self, token: &TokenHash) -> StoreResult<Option<Account>> {
-        let hash = token.as_str();
+    pub async fn session_account(&self, token: &str) -> StoreResult<Option<Account>> {
+        let hash = TokenHash::of(token);
         let row = sqlx::query(
-            "UPDATE sessions SET last_seen = ? WHERE token_hash = ? RETURNING account_id",
+            "UPDATE sessions SET last_seen = $1 WHERE token_hash = $2 RETURNING account_id",
         )
         .bind(now_millis() as i64)
-        .bind(hash)
+        .bind(hash.as_str())
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else {
@@ -97,7 +94,7 @@ impl SqliteStore {
         };
         let id: i64 = row.get("account_id");
         let row =
-            sqlx::query("SELECT id, username, display_name, email FROM accounts WHERE id = ?")
+            sqlx::query("SELECT id, username, display_name, email FROM accounts WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -105,9 +102,9 @@ impl SqliteStore {
     }
 
     /// Logs the token out; true when it was a session.
-    pub(super) async fn end_session(&self, token: &TokenHash) -> StoreResult<bool> {
-        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = ?")
-            .bind(token.as_str())
+    pub async fn end_session(&self, token: &str) -> StoreResult<bool> {
+        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(TokenHash::of(token).as_str())
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() > 0)
@@ -115,14 +112,17 @@ impl SqliteStore {
 }
 
 async fn bind_session(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut sqlx::AnyConnection,
     token: &TokenHash,
     account_id: i64,
     now: u64,
 ) -> StoreResult<()> {
     sqlx::query(
-        "INSERT OR REPLACE INTO sessions (token_hash, account_id, created_at, last_seen)
-         VALUES (?, ?, ?, ?)",
+        "INSERT INTO sessions (token_hash, account_id, created_at, last_seen)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (token_hash) DO UPDATE SET
+            account_id = excluded.account_id, created_at = excluded.created_at,
+            last_seen = excluded.last_seen",
     )
     .bind(token.as_str())
     .bind(account_id)
@@ -133,7 +133,7 @@ async fn bind_session(
     Ok(())
 }
 
-fn account_of(row: &sqlx::sqlite::SqliteRow) -> Account {
+fn account_of(row: &sqlx::any::AnyRow) -> Account {
     Account {
         id: row.get("id"),
         username: row.get("username"),

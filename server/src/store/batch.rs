@@ -1,4 +1,4 @@
-//! Group commit: one writer task per SQLite store. Rooms hand it their
+//! Group commit: one writer task per store. Rooms hand it their
 //! writes and wait; it takes every request waiting at that moment and
 //! stores them in one transaction, so a hundred busy rooms pay for one
 //! disk sync, not a hundred, and each room's writes still land in the
@@ -6,10 +6,11 @@
 //! next). If a batch fails, its requests are retried one by one, so one
 //! bad request fails alone.
 
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::sqlite::apply;
+use super::lease::{check_fence, Fence};
+use super::sql::{apply, Backend};
 use super::{StoreError, StoreResult};
 use crate::room::Write;
 
@@ -20,6 +21,7 @@ const QUEUE: usize = 4096;
 
 pub(super) struct Job {
     code: String,
+    fence: Option<Fence>,
     writes: Vec<Write>,
     done: oneshot::Sender<StoreResult<()>>,
 }
@@ -30,17 +32,24 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    pub(super) fn spawn(pool: SqlitePool) -> Writer {
+    pub(super) fn spawn(pool: AnyPool, backend: Backend) -> Writer {
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, rx));
+        tokio::spawn(run(pool, backend, rx));
         Writer { tx }
     }
 
-    /// Stores `writes` for room `code`; returns once they are committed.
-    pub(super) async fn write(&self, code: &str, writes: Vec<Write>) -> StoreResult<()> {
+    /// Stores `writes` for room `code` (by the holder of `fence`);
+    /// returns once they are committed.
+    pub(super) async fn write(
+        &self,
+        code: &str,
+        fence: Option<Fence>,
+        writes: Vec<Write>,
+    ) -> StoreResult<()> {
         let (done, answer) = oneshot::channel();
         let job = Job {
             code: code.to_string(),
+            fence,
             writes,
             done,
         };
@@ -50,7 +59,7 @@ impl Writer {
     }
 }
 
-async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
+async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>) {
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -59,7 +68,7 @@ async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        match commit(&pool, &batch).await {
+        match commit(&pool, backend, &batch).await {
             Ok(()) => {
                 for job in batch {
                     let _ = job.done.send(Ok(()));
@@ -71,7 +80,7 @@ async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
             Err(e) => {
                 tracing::warn!(error = %e, jobs = batch.len(), "a batch failed; storing its requests one by one");
                 for job in batch {
-                    let result = commit(&pool, std::slice::from_ref(&job)).await;
+                    let result = commit(&pool, backend, std::slice::from_ref(&job)).await;
                     let _ = job.done.send(result);
                 }
             }
@@ -79,15 +88,15 @@ async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
     }
 }
 
-async fn commit(pool: &SqlitePool, jobs: &[Job]) -> StoreResult<()> {
+async fn commit(pool: &AnyPool, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
     if jobs.iter().all(|j| j.writes.is_empty()) {
         return Ok(());
     }
-    // IMMEDIATE: take the write lock at once. A deferred transaction that
-    // reads first (the chat line's next number) would fail outright, not
-    // wait, if another connection wrote in between.
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_with(backend.begin_write()).await?;
     for job in jobs {
+        if let Some(fence) = job.fence {
+            check_fence(&mut tx, &job.code, fence).await?;
+        }
         for write in &job.writes {
             apply(&mut tx, &job.code, write).await?;
         }

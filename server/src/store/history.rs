@@ -1,14 +1,15 @@
-//! History queries on the SQLite backend: who played a finished game
+//! History queries: who played a finished game
 //! (`game_players`), a person's games, a room's games, one game.
 
 use serde_json::Value;
-use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteConnection};
+use sqlx::any::AnyRow;
+use sqlx::AnyConnection;
+use sqlx::Row;
 
 use super::records::{FinishedGame, GameRecord};
 use super::rows::json;
-use super::sqlite::SqliteStore;
 use super::StoreResult;
+use super::{Backend, Store};
 use crate::room::TokenHash;
 
 /// Games per page of a history.
@@ -38,51 +39,87 @@ pub struct HistoryPage {
 
 /// The caller's games with the side they played (the first, if several),
 /// and the caller's result, as rows `h`, filtered by game and result.
-/// (A macro so the queries stay literals.)
+/// `$kind` and `$winner` read the outcome's JSON, which each database
+/// spells its own way. (A macro so the queries stay literals.)
 macro_rules! mine {
-    ($tail:literal) => {
+    ($kind:literal, $winner:literal, $tail:literal) => {
         concat!(
             "
 WITH played AS (
-    SELECT game_id, side FROM game_players WHERE account_id = ?1
+    SELECT game_id, side FROM game_players WHERE account_id = $1
     UNION
     SELECT p.game_id, p.side FROM room_members rm
       JOIN game_players p ON p.room_code = rm.room_code AND p.member = rm.id
-     WHERE rm.token_hash = ?2 OR rm.account_id = ?1
+     WHERE rm.token_hash = $2 OR rm.account_id = $1
 ), mine AS (
     SELECT game_id, MIN(side) AS side FROM played GROUP BY game_id
 ), h AS (
-    SELECT g.*, CASE json_extract(g.outcome, '$.kind')
-        WHEN 'win' THEN CASE WHEN json_extract(g.outcome, '$.winner') = mine.side
-                             THEN 'win' ELSE 'loss' END
+    SELECT g.*, CASE ",
+            $kind,
+            "
+        WHEN 'win' THEN CASE WHEN ",
+            $winner,
+            " = mine.side THEN 'win' ELSE 'loss' END
         WHEN 'draw' THEN 'draw'
         ELSE 'aborted' END AS result
       FROM games g JOIN mine ON mine.game_id = g.game_id
 )",
-            " SELECT * FROM h WHERE (?3 IS NULL OR game = ?3) AND (?4 IS NULL OR result = ?4)",
+            " SELECT * FROM h WHERE ($3 IS NULL OR game = $3) AND ($4 IS NULL OR result = $4)",
+            $tail
+        )
+    };
+    (sqlite, $tail:literal) => {
+        mine!(
+            "json_extract(g.outcome, '$.kind')",
+            "json_extract(g.outcome, '$.winner')",
+            $tail
+        )
+    };
+    (postgres, $tail:literal) => {
+        mine!(
+            "(g.outcome::jsonb ->> 'kind')",
+            "(g.outcome::jsonb ->> 'winner')::bigint",
             $tail
         )
     };
 }
 
-impl SqliteStore {
+/// The history's two queries (how many, which) in each dialect.
+const COUNT: [&str; 2] = [
+    concat!("SELECT COUNT(*) FROM (", mine!(sqlite, ""), ") AS n"),
+    concat!("SELECT COUNT(*) FROM (", mine!(postgres, ""), ") AS n"),
+];
+const LIST: [&str; 2] = [
+    mine!(
+        sqlite,
+        " ORDER BY ended_at DESC, id DESC LIMIT $5 OFFSET $6"
+    ),
+    mine!(
+        postgres,
+        " ORDER BY ended_at DESC, id DESC LIMIT $5 OFFSET $6"
+    ),
+];
+
+impl Store {
     /// A page of the games the caller played, newest first.
     pub async fn history(&self, q: &HistoryQuery) -> StoreResult<HistoryPage> {
-        let count = concat!("SELECT COUNT(*) FROM (", mine!(""), ")");
-        let total: i64 = sqlx::query_scalar(count)
+        let dialect = match self.backend {
+            Backend::Sqlite => 0,
+            Backend::Postgres => 1,
+        };
+        let total: i64 = sqlx::query_scalar(COUNT[dialect])
             .bind(q.account)
             .bind(q.token.as_str())
             .bind(&q.game)
             .bind(&q.result)
             .fetch_one(&self.pool)
             .await?;
-        let list = mine!(" ORDER BY ended_at DESC, id DESC LIMIT ?5 OFFSET ?6");
-        let rows = sqlx::query(list)
+        let rows = sqlx::query(LIST[dialect])
             .bind(q.account)
             .bind(q.token.as_str())
             .bind(&q.game)
             .bind(&q.result)
-            .bind(PAGE_SIZE)
+            .bind(i64::from(PAGE_SIZE))
             .bind(i64::from(q.page.max(1) - 1) * i64::from(PAGE_SIZE))
             .fetch_all(&self.pool)
             .await?;
@@ -97,7 +134,7 @@ impl SqliteStore {
 
     /// One finished game by its id.
     pub async fn game(&self, id: &str) -> StoreResult<Option<GameRecord>> {
-        let row = sqlx::query("SELECT * FROM games WHERE game_id = ?")
+        let row = sqlx::query("SELECT * FROM games WHERE game_id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -106,7 +143,7 @@ impl SqliteStore {
 }
 
 /// A `games` row read back.
-pub(super) fn record_of(row: &SqliteRow) -> GameRecord {
+pub(super) fn record_of(row: &AnyRow) -> GameRecord {
     GameRecord {
         id: row.get("game_id"),
         room_code: row.get("room_code"),
@@ -123,20 +160,20 @@ pub(super) fn record_of(row: &SqliteRow) -> GameRecord {
 
 /// Records who played each side of a finished game.
 pub(super) async fn record_players(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     code: &str,
     f: &FinishedGame,
 ) -> StoreResult<()> {
     for (side, team) in f.sides.iter().enumerate() {
         for p in team {
             sqlx::query(
-                "INSERT OR IGNORE INTO game_players (game_id, room_code, side, member, account_id)
-                 VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO game_players (game_id, room_code, side, member, account_id)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             )
             .bind(f.id.to_string())
             .bind(code)
             .bind(side as i64)
-            .bind(p.member.0)
+            .bind(i64::from(p.member.0))
             .bind(p.account)
             .execute(&mut *tx)
             .await?;

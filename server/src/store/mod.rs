@@ -1,26 +1,30 @@
-//! Persistence behind one interface. [`Store`] is an enum of backends, so
-//! another database is one more variant and one more file, with the same
-//! methods and the same tests; today SQLite (`sqlite.rs`, the embedded
-//! default: one file, nothing to install).
+//! Persistence behind one interface, on two databases: SQLite (the
+//! embedded default: one file, nothing to install) and PostgreSQL (the
+//! shared store of several server nodes). Both run the same SQL through
+//! sqlx's `Any` driver (`sql.rs`); the few places where the two dialects
+//! differ are named in [`Backend`]. Each has its own migrations
+//! (`migrations/sqlite/`, `migrations/postgres/`).
 //!
 //! Rooms write through [`Store::write`]: all the changes of one command in
 //! one transaction, awaited by the room's task before it answers anyone,
-//! so an acknowledged move is on disk (see `room/task.rs`).
+//! so an acknowledged move is stored (see `room/task.rs`). On several
+//! nodes each write also carries the room's fencing token ([`Fence`],
+//! `lease.rs`), so a node that lost a room can never write for it again.
 
 mod accounts;
 mod batch;
 pub mod history;
+pub mod lease;
 pub mod records;
 mod rows;
-mod sqlite;
+mod sql;
 
 use std::path::Path;
 
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
+pub use lease::{Fence, Lease};
 pub use records::{GameRecord, RoomRow, SavedRoom};
-pub use sqlite::SqliteStore;
-
-use crate::room::{TokenHash, Write};
+pub use sql::{Backend, Store};
 
 /// A store failure. Callers log it and answer `internal`; a room whose
 /// write failed restarts from what is stored.
@@ -29,6 +33,10 @@ pub enum StoreError {
     /// A unique key is taken (a room code, a username).
     #[error("already exists")]
     Conflict,
+    /// The write's fencing token is no longer the room's: another node
+    /// owns the room now, and this one must let it go.
+    #[error("this node no longer owns room {0}")]
+    Fenced(String),
     #[error("database error: {0}")]
     Database(sqlx::Error),
     #[error("could not open the database: {0}")]
@@ -63,126 +71,24 @@ pub struct Credentials {
     pub password_hash: String,
 }
 
-#[derive(Clone)]
-pub enum Store {
-    Sqlite(SqliteStore),
-}
-
 impl Store {
-    /// Opens the database `url` (`sqlite:` URLs), or `site.db` in
-    /// `data_dir`, applying its migrations.
+    /// Opens the database `url` (`sqlite:` or `postgres://` URLs), or
+    /// `site.db` in `data_dir`, applying its migrations.
     pub async fn open(url: Option<&str>, data_dir: &Path) -> StoreResult<Store> {
         match url {
-            None => Ok(Store::Sqlite(SqliteStore::open(None, data_dir).await?)),
-            Some(url) if url.starts_with("sqlite:") => {
-                Ok(Store::Sqlite(SqliteStore::open(Some(url), data_dir).await?))
+            None => {
+                std::fs::create_dir_all(data_dir).map_err(|e| StoreError::Open(e.to_string()))?;
+                let file = data_dir.join("site.db");
+                Store::connect(Backend::Sqlite, &format!("sqlite://{}", file.display())).await
+            }
+            Some(url) if url.starts_with("sqlite:") => Store::connect(Backend::Sqlite, url).await,
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Store::connect(Backend::Postgres, url).await
             }
             Some(other) => Err(StoreError::Open(format!(
-                "unsupported DATABASE_URL {:?}: use a sqlite: URL",
+                "unsupported DATABASE_URL {:?}: use a sqlite: or postgres:// URL",
                 other.split(':').next().unwrap_or("")
             ))),
-        }
-    }
-
-    /// Waits for pending writes and closes the connections.
-    pub async fn close(&self) {
-        match self {
-            Store::Sqlite(s) => s.close().await,
-        }
-    }
-
-    /// Stores a new room; `Conflict` if the code is taken.
-    pub async fn insert_room(&self, room: &RoomRow) -> StoreResult<()> {
-        match self {
-            Store::Sqlite(s) => s.insert_room(room).await,
-        }
-    }
-
-    /// The room's own row, if it exists.
-    pub async fn room(&self, code: &str) -> StoreResult<Option<RoomRow>> {
-        match self {
-            Store::Sqlite(s) => s.room(code).await,
-        }
-    }
-
-    /// Everything stored about a room, to bring it back.
-    pub async fn load_room(&self, code: &str) -> StoreResult<Option<SavedRoom>> {
-        match self {
-            Store::Sqlite(s) => s.load_room(code).await,
-        }
-    }
-
-    /// Applies `writes` for room `code`, all or none.
-    pub async fn write(&self, code: &str, writes: Vec<Write>) -> StoreResult<()> {
-        match self {
-            Store::Sqlite(s) => s.write(code, writes).await,
-        }
-    }
-
-    /// The finished games of a room, oldest first.
-    pub async fn games(&self, code: &str) -> StoreResult<Vec<GameRecord>> {
-        match self {
-            Store::Sqlite(s) => s.games(code).await,
-        }
-    }
-
-    /// A page of the games a person played, newest first.
-    pub async fn history(&self, query: &HistoryQuery) -> StoreResult<HistoryPage> {
-        match self {
-            Store::Sqlite(s) => s.history(query).await,
-        }
-    }
-
-    /// One finished game by its id (UUID).
-    pub async fn game(&self, id: &str) -> StoreResult<Option<GameRecord>> {
-        match self {
-            Store::Sqlite(s) => s.game(id).await,
-        }
-    }
-
-    /// Creates an account; `Ok(None)` when the username is taken (in any
-    /// case). When `token` is given, it becomes the account's first
-    /// session in the same transaction.
-    pub async fn create_account(
-        &self,
-        username: &str,
-        password_hash: &str,
-        email: Option<&str>,
-        token: Option<&str>,
-    ) -> StoreResult<Option<Account>> {
-        match self {
-            Store::Sqlite(s) => {
-                s.create_account(username, password_hash, email, token)
-                    .await
-            }
-        }
-    }
-
-    /// The account named `username` (any case) with its password hash.
-    pub async fn credentials(&self, username: &str) -> StoreResult<Option<Credentials>> {
-        match self {
-            Store::Sqlite(s) => s.credentials(username).await,
-        }
-    }
-
-    /// Binds `token` to the account (a login).
-    pub async fn start_session(&self, token: &str, account_id: i64) -> StoreResult<()> {
-        match self {
-            Store::Sqlite(s) => s.start_session(&TokenHash::of(token), account_id).await,
-        }
-    }
-
-    /// The account whose session `token` is, if any.
-    pub async fn session_account(&self, token: &str) -> StoreResult<Option<Account>> {
-        match self {
-            Store::Sqlite(s) => s.session_account(&TokenHash::of(token)).await,
-        }
-    }
-
-    /// Logs the token out; true when it was a session.
-    pub async fn end_session(&self, token: &str) -> StoreResult<bool> {
-        match self {
-            Store::Sqlite(s) => s.end_session(&TokenHash::of(token)).await,
         }
     }
 }

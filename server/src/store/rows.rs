@@ -1,21 +1,21 @@
-//! Reading the SQLite backend's rows back into records. A row that no
+//! Reading the rows back into records. A row that no
 //! longer reads (written by another version) is skipped or defaulted, never
 //! a reason to refuse the whole room.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::records::{LiveGame, MemberRow, RoomRow};
 use crate::games::{GameKind, GameOptions};
 use crate::room::{AccountRef, MemberId, Person, ScoreRow, TableId, TokenHash};
 
-pub(super) fn json<T: DeserializeOwned>(row: &SqliteRow, column: &str) -> Option<T> {
+pub(super) fn json<T: DeserializeOwned>(row: &AnyRow, column: &str) -> Option<T> {
     serde_json::from_str(row.try_get::<&str, _>(column).ok()?).ok()
 }
 
-pub(super) fn room_of(row: &SqliteRow) -> RoomRow {
+pub(super) fn room_of(row: &AnyRow) -> RoomRow {
     let game: String = row.get("game");
     let kind = GameKind::parse(&game).unwrap_or(GameKind::CrossyRay);
     let options = json::<Value>(row, "options")
@@ -28,7 +28,7 @@ pub(super) fn room_of(row: &SqliteRow) -> RoomRow {
         host: row
             .get::<Option<String>, _>("host_hash")
             .map(TokenHash::from_stored),
-        autostart: row.get("autostart"),
+        autostart: row.get::<i64, _>("autostart") != 0,
         games_played: row.get::<i64, _>("games_played") as u32,
         next_member: row.get::<i64, _>("next_member").max(1) as u32,
         table: row
@@ -38,7 +38,7 @@ pub(super) fn room_of(row: &SqliteRow) -> RoomRow {
     }
 }
 
-pub(super) fn member_of(row: &SqliteRow) -> MemberRow {
+pub(super) fn member_of(row: &AnyRow) -> MemberRow {
     let account = match (
         row.get::<Option<i64>, _>("account_id"),
         row.get::<Option<String>, _>("account_name"),
@@ -59,7 +59,7 @@ pub(super) fn member_of(row: &SqliteRow) -> MemberRow {
             .map(TokenHash::from_stored),
         name: row.get("name"),
         seat: row.get::<Option<i64>, _>("seat").map(|s| s as usize),
-        host: row.get("host"),
+        host: row.get::<i64, _>("host") != 0,
         computer: row
             .get::<Option<String>, _>("computer")
             .and_then(|l| l.parse().ok()),
@@ -67,7 +67,7 @@ pub(super) fn member_of(row: &SqliteRow) -> MemberRow {
     }
 }
 
-pub(super) fn score_of(row: &SqliteRow) -> Option<ScoreRow> {
+pub(super) fn score_of(row: &AnyRow) -> Option<ScoreRow> {
     Some(ScoreRow {
         person: Person::from_key(row.get("person"))?,
         name: row.get("name"),
@@ -79,7 +79,7 @@ pub(super) fn score_of(row: &SqliteRow) -> Option<ScoreRow> {
     })
 }
 
-pub(super) fn live_of(row: &SqliteRow) -> Option<LiveGame> {
+pub(super) fn live_of(row: &AnyRow) -> Option<LiveGame> {
     let kind = GameKind::parse(row.get("game")).ok()?;
     Some(LiveGame {
         id: row.get::<String, _>("id").parse().ok()?,

@@ -1,59 +1,103 @@
-//! The SQLite backend: one file in the data folder, WAL mode, migrations
-//! in `migrations/sqlite/`.
+//! The store's queries, one set for both databases through sqlx's `Any`
+//! driver. The SQL is the common part of SQLite and PostgreSQL: `$N`
+//! parameters, `INSERT … ON CONFLICT`, `RETURNING`, integers as 64-bit
+//! and JSON as text. Where the two differ, [`Backend`] says how.
 
-use std::path::Path;
-use std::str::FromStr;
+use std::time::Duration;
 
 use serde_json::Value;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
-use sqlx::{Row, SqliteConnection, SqlitePool};
+use sqlx::any::AnyPoolOptions;
+use sqlx::AnyConnection;
+use sqlx::{AnyPool, Executor, Row};
 
 use super::batch::Writer;
+use super::lease::Fence;
 use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
 use super::{now_millis, StoreError, StoreResult};
 use crate::room::{ChatLine, MemberId, TokenHash, Write};
 
+/// Which database a store is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// One file, one process: the embedded default.
+    Sqlite,
+    /// The shared store of several nodes.
+    Postgres,
+}
+
+impl Backend {
+    /// How a write transaction starts. SQLite's IMMEDIATE takes the write
+    /// lock at once: a deferred transaction that reads first (the chat
+    /// line's next number) would fail outright, not wait, if another
+    /// connection wrote in between. PostgreSQL locks rows as it goes.
+    pub(super) fn begin_write(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        }
+    }
+}
+
 /// A room's own row (and its tournament, read by `load_room`).
 const ROOM_ROW: &str = "SELECT code, game, options, host_hash, autostart, games_played,
                                next_member, table_id, tournament
-                        FROM rooms WHERE code = ?";
+                        FROM rooms WHERE code = $1";
 
 #[derive(Clone)]
-pub struct SqliteStore {
-    pub(super) pool: SqlitePool,
+pub struct Store {
+    pub(super) pool: AnyPool,
+    pub(super) backend: Backend,
     writer: Writer,
 }
 
-impl SqliteStore {
-    pub async fn open(url: Option<&str>, data_dir: &Path) -> StoreResult<SqliteStore> {
-        let options = match url {
-            Some(url) => SqliteConnectOptions::from_str(url)?,
-            None => {
-                std::fs::create_dir_all(data_dir).map_err(|e| StoreError::Open(e.to_string()))?;
-                SqliteConnectOptions::new().filename(data_dir.join("site.db"))
+impl Store {
+    pub(super) async fn connect(backend: Backend, url: &str) -> StoreResult<Store> {
+        sqlx::any::install_default_drivers();
+        let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
+        let pool = match backend {
+            Backend::Sqlite => {
+                let url = if url.contains('?') {
+                    url.to_string()
+                } else {
+                    format!("{url}?mode=rwc")
+                };
+                options
+                    .max_connections(4)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;")
+                                .await?;
+                            Ok(())
+                        })
+                    })
+                    .connect(&url)
+                    .await?
             }
-        }
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .busy_timeout(std::time::Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await?;
-        sqlx::migrate!("../migrations/sqlite")
-            .run(&pool)
-            .await
-            .map_err(|e| StoreError::Open(e.to_string()))?;
-        let writer = Writer::spawn(pool.clone());
-        let store = SqliteStore { pool, writer };
+            Backend::Postgres => options.max_connections(16).connect(url).await?,
+        };
+        let migrated = match backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
+        };
+        migrated.map_err(|e| StoreError::Open(e.to_string()))?;
+        let writer = Writer::spawn(pool.clone(), backend);
+        let store = Store {
+            pool,
+            backend,
+            writer,
+        };
         store.hash_plain_host_tokens().await?;
         Ok(store)
     }
 
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Waits for the writes already handed to the writer, then closes.
     pub async fn close(&self) {
-        let _ = self.writer.write("", Vec::new()).await;
+        let _ = self.writer.write("", None, Vec::new()).await;
         self.pool.close().await;
     }
 
@@ -66,7 +110,7 @@ impl SqliteStore {
         for row in rows {
             let code: String = row.get("code");
             let token: String = row.get("host_token");
-            sqlx::query("UPDATE rooms SET host_hash = ?, host_token = '' WHERE code = ?")
+            sqlx::query("UPDATE rooms SET host_hash = $1, host_token = '' WHERE code = $2")
                 .bind(TokenHash::of(&token).as_str())
                 .bind(code)
                 .execute(&self.pool)
@@ -75,19 +119,20 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// Stores a new room; `Conflict` if the code is taken.
     pub async fn insert_room(&self, room: &RoomRow) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO rooms (code, game, options, host_token, host_hash, autostart,
                                 games_played, next_member, table_id, created_at)
-             VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9)",
         )
         .bind(&room.code)
         .bind(room.game().name())
         .bind(room.options.to_json().to_string())
         .bind(room.host.as_ref().map(TokenHash::as_str))
-        .bind(room.autostart)
-        .bind(room.games_played)
-        .bind(room.next_member)
+        .bind(i64::from(room.autostart))
+        .bind(i64::from(room.games_played))
+        .bind(i64::from(room.next_member))
         .bind(room.table.to_string())
         .bind(now_millis() as i64)
         .execute(&self.pool)
@@ -95,6 +140,7 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// The room's own row, if it exists.
     pub async fn room(&self, code: &str) -> StoreResult<Option<RoomRow>> {
         let row = sqlx::query(ROOM_ROW)
             .bind(code)
@@ -103,6 +149,7 @@ impl SqliteStore {
         Ok(row.map(|row| room_of(&row)))
     }
 
+    /// Everything stored about a room, to bring it back.
     pub async fn load_room(&self, code: &str) -> StoreResult<Option<SavedRoom>> {
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(ROOM_ROW)
@@ -115,19 +162,19 @@ impl SqliteStore {
         let room = room_of(&row);
         let tournament = json(&row, "tournament");
         let rows = |sql| sqlx::query(sql).bind(code);
-        let members = rows("SELECT * FROM room_members WHERE room_code = ? ORDER BY id")
+        let members = rows("SELECT * FROM room_members WHERE room_code = $1 ORDER BY id")
             .fetch_all(&mut *tx)
             .await?
             .iter()
             .map(member_of)
             .collect();
-        let scores = rows("SELECT * FROM room_scores WHERE room_code = ?")
+        let scores = rows("SELECT * FROM room_scores WHERE room_code = $1")
             .fetch_all(&mut *tx)
             .await?
             .iter()
             .filter_map(score_of)
             .collect();
-        let chat = rows("SELECT * FROM room_chat WHERE room_code = ? ORDER BY seq")
+        let chat = rows("SELECT * FROM room_chat WHERE room_code = $1 ORDER BY seq")
             .fetch_all(&mut *tx)
             .await?
             .iter()
@@ -138,7 +185,7 @@ impl SqliteStore {
                 at: row.get::<i64, _>("at") as u64,
             })
             .collect();
-        let games = rows("SELECT * FROM live_games WHERE room_code = ? ORDER BY number")
+        let games = rows("SELECT * FROM live_games WHERE room_code = $1 ORDER BY number")
             .fetch_all(&mut *tx)
             .await?;
         let mut live = Vec::new();
@@ -150,7 +197,7 @@ impl SqliteStore {
                 );
                 continue;
             };
-            let entries = sqlx::query("SELECT * FROM live_entries WHERE game_id = ? ORDER BY seq")
+            let entries = sqlx::query("SELECT * FROM live_entries WHERE game_id = $1 ORDER BY seq")
                 .bind(game.id.to_string())
                 .fetch_all(&mut *tx)
                 .await?
@@ -179,17 +226,31 @@ impl SqliteStore {
         }))
     }
 
-    /// Stores a room's writes in one transaction, shared with other rooms'
-    /// writes waiting at the same moment (`batch.rs`).
+    /// Applies `writes` for room `code`, all or none, in one transaction
+    /// shared with other rooms' writes waiting at the same moment
+    /// (`batch.rs`). For a single node: no fencing token.
     pub async fn write(&self, code: &str, writes: Vec<Write>) -> StoreResult<()> {
+        self.write_as(code, None, writes).await
+    }
+
+    /// [`Store::write`] by the holder of `fence`: refused with
+    /// [`StoreError::Fenced`], storing nothing, unless the fence is still
+    /// the room's lease.
+    pub async fn write_as(
+        &self,
+        code: &str,
+        fence: Option<Fence>,
+        writes: Vec<Write>,
+    ) -> StoreResult<()> {
         if writes.is_empty() {
             return Ok(());
         }
-        self.writer.write(code, writes).await
+        self.writer.write(code, fence, writes).await
     }
 
+    /// The finished games of a room, oldest first.
     pub async fn games(&self, code: &str) -> StoreResult<Vec<GameRecord>> {
-        let rows = sqlx::query("SELECT * FROM games WHERE room_code = ? ORDER BY number")
+        let rows = sqlx::query("SELECT * FROM games WHERE room_code = $1 ORDER BY number")
             .bind(code)
             .fetch_all(&self.pool)
             .await?;
@@ -197,20 +258,20 @@ impl SqliteStore {
     }
 }
 
-pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) -> StoreResult<()> {
+pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> StoreResult<()> {
     match write {
         Write::Room(room) => {
             sqlx::query(
-                "UPDATE rooms SET game = ?, options = ?, host_hash = ?, autostart = ?,
-                        games_played = ?, next_member = ?, table_id = ?
-                 WHERE code = ?",
+                "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
+                        games_played = $5, next_member = $6, table_id = $7
+                 WHERE code = $8",
             )
             .bind(room.game().name())
             .bind(room.options.to_json().to_string())
             .bind(room.host.as_ref().map(TokenHash::as_str))
-            .bind(room.autostart)
-            .bind(room.games_played)
-            .bind(room.next_member)
+            .bind(i64::from(room.autostart))
+            .bind(i64::from(room.games_played))
+            .bind(i64::from(room.next_member))
             .bind(room.table.to_string())
             .bind(code)
             .execute(&mut *tx)
@@ -218,17 +279,22 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
         }
         Write::Member(m) => {
             sqlx::query(
-                "INSERT OR REPLACE INTO room_members
+                "INSERT INTO room_members
                  (room_code, id, token_hash, name, seat, host, computer, account_id,
                   account_name, display_name)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                 ON CONFLICT (room_code, id) DO UPDATE SET
+                    token_hash = excluded.token_hash, name = excluded.name,
+                    seat = excluded.seat, host = excluded.host, computer = excluded.computer,
+                    account_id = excluded.account_id, account_name = excluded.account_name,
+                    display_name = excluded.display_name",
             )
             .bind(code)
-            .bind(m.id.0)
+            .bind(i64::from(m.id.0))
             .bind(m.token.as_ref().map(TokenHash::as_str))
             .bind(&m.name)
             .bind(m.seat.map(|s| s as i64))
-            .bind(m.host)
+            .bind(i64::from(m.host))
             .bind(m.computer.map(|l| l.name()))
             .bind(m.account.as_ref().map(|a| a.id))
             .bind(m.account.as_ref().map(|a| a.username.as_str()))
@@ -237,49 +303,53 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
             .await?;
         }
         Write::RemoveMember(id) => {
-            sqlx::query("DELETE FROM room_members WHERE room_code = ? AND id = ?")
+            sqlx::query("DELETE FROM room_members WHERE room_code = $1 AND id = $2")
                 .bind(code)
-                .bind(id.0)
+                .bind(i64::from(id.0))
                 .execute(&mut *tx)
                 .await?;
         }
         Write::Score(row) => {
             sqlx::query(
-                "INSERT OR REPLACE INTO room_scores
+                "INSERT INTO room_scores
                  (room_code, person, name, account, points, wins, draws, losses)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                 ON CONFLICT (room_code, person) DO UPDATE SET
+                    name = excluded.name, account = excluded.account,
+                    points = excluded.points, wins = excluded.wins,
+                    draws = excluded.draws, losses = excluded.losses",
             )
             .bind(code)
             .bind(row.person.key())
             .bind(&row.name)
             .bind(&row.account)
-            .bind(row.points)
-            .bind(row.wins)
-            .bind(row.draws)
-            .bind(row.losses)
+            .bind(i64::from(row.points))
+            .bind(i64::from(row.wins))
+            .bind(i64::from(row.draws))
+            .bind(i64::from(row.losses))
             .execute(&mut *tx)
             .await?;
         }
         Write::Chat(line) => {
             let seq: i64 = sqlx::query_scalar(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM room_chat WHERE room_code = ?",
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM room_chat WHERE room_code = $1",
             )
             .bind(code)
             .fetch_one(&mut *tx)
             .await?;
             sqlx::query(
                 "INSERT INTO room_chat (room_code, seq, member, name, text, at)
-                 VALUES (?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(code)
             .bind(seq)
-            .bind(line.member.0)
+            .bind(i64::from(line.member.0))
             .bind(&line.from)
             .bind(&line.text)
             .bind(line.at as i64)
             .execute(&mut *tx)
             .await?;
-            sqlx::query("DELETE FROM room_chat WHERE room_code = ? AND seq <= ?")
+            sqlx::query("DELETE FROM room_chat WHERE room_code = $1 AND seq <= $2")
                 .bind(code)
                 .bind(seq - crate::room::CHAT_HISTORY as i64)
                 .execute(&mut *tx)
@@ -287,28 +357,16 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
         }
         Write::GameStarted(g) => {
             // The table's previous game (finished, kept for display) goes.
-            sqlx::query(
-                "DELETE FROM live_entries WHERE game_id IN
-                 (SELECT id FROM live_games WHERE room_code = ? AND table_id = ?)",
-            )
-            .bind(code)
-            .bind(g.table.to_string())
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query("DELETE FROM live_games WHERE room_code = ? AND table_id = ?")
-                .bind(code)
-                .bind(g.table.to_string())
-                .execute(&mut *tx)
-                .await?;
+            forget_tables(tx, code, |table| table == g.table.to_string()).await?;
             sqlx::query(
                 "INSERT INTO live_games
                  (id, room_code, table_id, number, game, options, sides, play_order, started_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(g.id.to_string())
             .bind(code)
             .bind(g.table.to_string())
-            .bind(g.number)
+            .bind(i64::from(g.number))
             .bind(g.options.kind().name())
             .bind(g.options.to_json().to_string())
             .bind(to_json(&g.sides))
@@ -319,10 +377,11 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
         }
         Write::Entry(e) => {
             sqlx::query(
-                "INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO live_entries (game_id, seq, entry, clock, turn)
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(e.game.to_string())
-            .bind(e.seq)
+            .bind(i64::from(e.seq))
             .bind(to_json(&e.entry))
             .bind(to_json(&e.clock))
             .bind(to_json(&e.turn))
@@ -331,47 +390,70 @@ pub(super) async fn apply(tx: &mut SqliteConnection, code: &str, write: &Write) 
         }
         Write::GameEnded(f) => finish_game(tx, code, f).await?,
         Write::Tournament(bracket) => {
-            sqlx::query("UPDATE rooms SET tournament = ? WHERE code = ?")
+            sqlx::query("UPDATE rooms SET tournament = $1 WHERE code = $2")
                 .bind(bracket.as_ref().map(to_json))
                 .bind(code)
                 .execute(&mut *tx)
                 .await?;
             // The logs of earlier rounds' tables are history now (their
-            // games are in `games`).
-            let keep: Vec<String> = bracket
+            // games are in `games`); the room's own table and the current
+            // round's stay.
+            let mut keep: Vec<String> = bracket
                 .as_ref()
                 .and_then(|b| b.current())
                 .map(|r| r.pairings.iter().map(|p| p.table.to_string()).collect())
                 .unwrap_or_default();
-            let keep = to_json(&keep);
-            for sql in [
-                "DELETE FROM live_entries WHERE game_id IN (SELECT id FROM live_games
-                   WHERE room_code = ?1 AND table_id NOT IN (SELECT value FROM json_each(?2))
-                   AND table_id != COALESCE((SELECT table_id FROM rooms WHERE code = ?1), ''))",
-                "DELETE FROM live_games WHERE room_code = ?1
-                   AND table_id NOT IN (SELECT value FROM json_each(?2))
-                   AND table_id != COALESCE((SELECT table_id FROM rooms WHERE code = ?1), '')",
-            ] {
-                sqlx::query(sql)
+            let own: Option<String> =
+                sqlx::query_scalar("SELECT table_id FROM rooms WHERE code = $1")
                     .bind(code)
-                    .bind(&keep)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .flatten();
+            keep.extend(own);
+            forget_tables(tx, code, |table| !keep.iter().any(|k| k == table)).await?;
         }
     }
     Ok(())
 }
 
+/// Deletes the live games (and their logs) of the room's tables that
+/// `gone` picks.
+async fn forget_tables(
+    tx: &mut AnyConnection,
+    code: &str,
+    gone: impl Fn(&str) -> bool,
+) -> StoreResult<()> {
+    let games = sqlx::query("SELECT id, table_id FROM live_games WHERE room_code = $1")
+        .bind(code)
+        .fetch_all(&mut *tx)
+        .await?;
+    for row in games {
+        let table: String = row.get("table_id");
+        if !gone(&table) {
+            continue;
+        }
+        let id: String = row.get("id");
+        sqlx::query("DELETE FROM live_entries WHERE game_id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM live_games WHERE id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
+}
+
 /// A finished game is recorded in `games`, for history.
-async fn finish_game(tx: &mut SqliteConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
+async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
                             started_at, ended_at, game_id, sides)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(code)
-    .bind(f.number)
+    .bind(i64::from(f.number))
     .bind(f.game.name())
     .bind(f.options.to_json().to_string())
     .bind(Value::from(f.players.clone()).to_string())

@@ -1,0 +1,131 @@
+//! Room leases with fencing tokens: which node owns a live room.
+//!
+//! The lease lives in the store (`room_leases`), not in NATS: the check
+//! that makes a stale owner harmless must happen inside the same
+//! transaction as its write, and only the database can do that. Taking a
+//! room raises its token; every write of a room's task carries the token
+//! it was given ([`Fence`]) and is refused, storing nothing, once the
+//! token has moved on (`check_fence`, run by the group-commit writer at
+//! the start of the room's part of the transaction). A node that was
+//! paused past its lease can therefore never write for that room again.
+//!
+//! Time is the nodes' wall clock in milliseconds. Clock skew between nodes
+//! only moves when a lease counts as expired (liveness), never who may
+//! write (safety): that is the token alone.
+
+use sqlx::AnyConnection;
+use sqlx::Row;
+
+use super::{Store, StoreError, StoreResult};
+
+/// The token a room's owner writes with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fence(pub i64);
+
+/// A room's lease as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    pub node: String,
+    pub token: i64,
+    /// Unix milliseconds.
+    pub expires_at: u64,
+}
+
+impl Store {
+    /// Takes room `code` for `node` until `now + ttl_ms`, if no other node
+    /// holds a lease on it that is still running at `now`. The token goes
+    /// up by one on every take, so the previous holder (even this node's
+    /// own earlier task) is fenced off. `None` when another node holds it.
+    pub async fn acquire(
+        &self,
+        code: &str,
+        node: &str,
+        now: u64,
+        ttl_ms: u64,
+    ) -> StoreResult<Option<Fence>> {
+        let token: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO room_leases (room_code, node, token, expires_at)
+             VALUES ($1, $2, 1, $3)
+             ON CONFLICT (room_code) DO UPDATE SET
+                node = excluded.node, token = room_leases.token + 1,
+                expires_at = excluded.expires_at
+             WHERE room_leases.expires_at <= $4 OR room_leases.node = $2
+             RETURNING token",
+        )
+        .bind(code)
+        .bind(node)
+        .bind((now + ttl_ms) as i64)
+        .bind(now as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(token.map(Fence))
+    }
+
+    /// Extends the lease held with `fence` to `now + ttl_ms`; false when
+    /// it is no longer this holder's.
+    pub async fn renew(
+        &self,
+        code: &str,
+        fence: Fence,
+        now: u64,
+        ttl_ms: u64,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE room_leases SET expires_at = $1 WHERE room_code = $2 AND token = $3",
+        )
+        .bind((now + ttl_ms) as i64)
+        .bind(code)
+        .bind(fence.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Lets the room go at once (a node shutting down hands it over): the
+    /// next node to ask takes it without waiting for the lease to run out.
+    pub async fn release(&self, code: &str, fence: Fence) -> StoreResult<()> {
+        sqlx::query("UPDATE room_leases SET expires_at = 0 WHERE room_code = $1 AND token = $2")
+            .bind(code)
+            .bind(fence.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The room's lease, if it was ever taken.
+    pub async fn lease(&self, code: &str) -> StoreResult<Option<Lease>> {
+        let row =
+            sqlx::query("SELECT node, token, expires_at FROM room_leases WHERE room_code = $1")
+                .bind(code)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|row| Lease {
+            node: row.get("node"),
+            token: row.get("token"),
+            expires_at: row.get::<i64, _>("expires_at").max(0) as u64,
+        }))
+    }
+}
+
+/// Refuses the transaction's writes for room `code` unless `fence` is
+/// still its token. The update locks the lease row until the transaction
+/// ends, so a node taking the room over waits for this write and then
+/// reads it.
+pub(super) async fn check_fence(
+    tx: &mut AnyConnection,
+    code: &str,
+    fence: Fence,
+) -> StoreResult<()> {
+    let done = sqlx::query(
+        "UPDATE room_leases SET expires_at = expires_at WHERE room_code = $1 AND token = $2",
+    )
+    .bind(code)
+    .bind(fence.0)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Fenced(code.to_string()))
+    }
+}
