@@ -1,13 +1,15 @@
 // Browser test of the game history: two people finish a short CrossyRay
 // game (two moves, then a resignation), one opens it from the games page
 // (/games), steps through the replay (/g/ID) to the end with the keyboard
-// and sees every move and the result; the room's "Past games" lists it.
+// and sees every move, the board at each move as the server's position
+// string for that move, and the result; the room's "Past games" lists it.
 //
 //   SERVER_BIN=../target/debug/server node --test history.test.mjs
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { boardShape, serverShape } from './boards.mjs';
 
 let site;
 let base;
@@ -113,18 +115,35 @@ test('a finished game is listed on the games page, replays to its end with the k
   await entry.first().waitFor();
   assert.equal(await byId(host, 'game-link').getAttribute('href'), pastHref, 'the room and the games page link the same game');
 
-  // The replay: starts before the first move; the arrow keys step to the end.
+  // The replay: starts before the first move; the arrow keys step to the
+  // end, and the board at each move is the server's position for it.
   await byId(host, 'game-link').click();
   await host.waitForURL(/\/g\/[0-9a-f-]{36}$/);
   await byId(host, 'position').waitFor();
   assert.equal(await byId(host, 'position').getAttribute('data-ply'), '0');
   assert.deepEqual(await listedMoves(host), played, 'the move list is the game\'s moves');
   assert.equal(await byId(host, 'move-count').textContent(), String(played.length));
+  const gameId = new URL(host.url()).pathname.slice(3);
+  const { positions } = await (await fetch(`${base}/api/games/${gameId}`)).json();
+  assert.equal(positions.length, played.length + 1, 'a position for the start and each move');
+  const boardIsPosition = async (n) => {
+    await host.waitForFunction((k) => document.querySelector('[data-testid="board"]').dataset.ply === String(k), n);
+    assert.deepEqual(await boardShape(host, 'crossyray'), serverShape('crossyray', positions[n]), `the board at move ${n}`);
+    assert.equal(await byId(host, 'position-string').textContent(), positions[n].position);
+  };
+  await boardIsPosition(0);
+  assert.equal(Object.keys((await boardShape(host, 'crossyray')).cells).length, 1, 'the start: the 1 alone');
   for (let n = 1; n <= played.length; n++) {
     await host.keyboard.press('ArrowRight');
     await host.waitForFunction((k) => document.querySelector('[data-testid="position"]').dataset.ply === String(k), n);
     assert.equal(await host.locator('[data-testid="moves"] li.current').getAttribute('data-move'), played[n - 1]);
+    await boardIsPosition(n);
+    assert.equal(await byId(host, 'board').getAttribute('data-last-move'), played[n - 1]);
   }
+  assert.equal(await byId(host, 'board').getAttribute('data-over'), 'true', 'the end shows the game over');
+  assert.equal(await byId(host, 'board-stops').isVisible(), false);
+  await byId(host, 'copy-position').click();
+  await byId(host, 'copy-status').filter({ hasText: 'Position copied' }).waitFor();
   await host.keyboard.press('ArrowRight');
   assert.equal(await byId(host, 'position').getAttribute('data-ply'), String(played.length), 'no step past the end');
   assert.equal(await byId(host, 'position').getAttribute('data-at-end'), 'true');

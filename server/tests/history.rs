@@ -34,6 +34,7 @@ async fn pair(server: &TestServer, game: &str, host: &str, guest: &str) -> Pair 
 
 /// Plays one game: `plies` legal moves (the first legal one each time),
 /// then the host (`host_loses`) or the guest resigns. The host plays side 0.
+/// Returns the match as it stood before the resignation.
 async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
     p.host.ok(json!({"type": "start", "order": "seats"})).await;
     let mut last = p.host.next_match().await;
@@ -58,7 +59,7 @@ async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
     let end = p.host.next_match().await;
     assert_eq!(end["kind"], "end", "{end}");
     p.guest.next_match().await;
-    end
+    last["match"].clone()
 }
 
 async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {
@@ -241,10 +242,38 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
         let host = format!("export-host-token-{n:04}");
         let guest = format!("export-guest-token-{n:04}");
         let mut p = pair(&server, game, &host, &guest).await;
-        play(&mut p, 6, true).await;
+        let live = play(&mut p, 6, true).await;
         let list = history(&server, &host, "").await;
         let id = list["games"][0]["id"].as_str().unwrap().to_string();
         let (_, stored) = get_json(&server, &format!("/api/games/{id}")).await;
+
+        // Each ply's position, replayed by the rules; the last is the
+        // room's own state after the last move (less Jungle's move lists).
+        let positions = stored["positions"].as_array().unwrap();
+        assert_eq!(positions.len(), 7, "{game}: the start and six plies");
+        for (n, pos) in positions.iter().enumerate() {
+            assert_eq!(pos["ply"], n, "{game} ply {n}");
+            let last_move = if n == 0 {
+                Value::Null
+            } else {
+                stored["moves"][n - 1].clone()
+            };
+            assert_eq!(pos["last_move"], last_move, "{game} ply {n}");
+            assert_eq!(
+                pos["position"].is_string(),
+                game != "quoridor",
+                "{game}: {pos}"
+            );
+        }
+        let mut state = live["state"].clone();
+        if let Some(fields) = state.as_object_mut() {
+            fields.remove("moves");
+            fields.remove("legal_moves");
+        }
+        assert_eq!(
+            positions[6], state,
+            "{game}: the replay ends where the room was"
+        );
         let text = export_text(&server, &id).await;
         assert!(text.starts_with(&format!("[Game \"{game}\"]\n")), "{text}");
         assert!(
@@ -262,6 +291,10 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
         assert_eq!(back["moves"], stored["moves"]);
         assert_eq!(back["moves"].as_array().unwrap().len(), 6);
         assert_eq!(back["outcome"], stored["outcome"]);
+        assert_eq!(
+            back["positions"], stored["positions"],
+            "{game}: the import replays to the same positions"
+        );
     }
 }
 

@@ -14,17 +14,23 @@
  *   onMove(move) -> Promise      send the move; settles on the server's answer
  *   onNotice(kind, where)        an input that did nothing, and why
  *   className                    class the game's renderer adds to `el`
+ *   readOnly                     draw only (a replay, a rules diagram): no
+ *                                input, and the board takes no focus
  * @returns {{ state(): object, setState(s), ui(): object, patchUi(p), redraw(), destroy() }}
  */
-export function boardController(el, { mount, render, attachInput, ui: initialUi, onMove, onNotice, className }) {
+export function boardController(el, { mount, render, attachInput, ui: initialUi, onMove, onNotice, className, readOnly = false }) {
   let state = null;
   let ui = { ...initialUi, pending: false };
   mount(el);
+  if (readOnly) {
+    el.removeAttribute('tabindex');
+    el.setAttribute('role', 'img');
+  }
   const redraw = () => render(el, state, ui);
   const patchUi = (patch) => {
     ui = { ...ui, ...patch };
   };
-  const detach = attachInput(el, {
+  const detach = readOnly ? () => {} : attachInput(el, {
     getState: () => state,
     getUi: () => ui,
     setUi(patch) {

@@ -1,4 +1,4 @@
-// The two DOM helpers the room page's render modules share.
+// The DOM helpers the pages' modules share.
 
 /** The element with id `id`. */
 export const $ = (id) => document.getElementById(id);
@@ -20,4 +20,26 @@ export function el(tag, attrs = {}, ...children) {
   }
   for (const c of children) if (c != null) node.append(c);
   return node;
+}
+
+/**
+ * Copies `text` to the clipboard (the Clipboard API, or a selected
+ * textarea where that is unavailable, e.g. over plain http); resolves to
+ * whether it worked.
+ */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch { /* fall back below */ }
+  const ta = el('textarea', { class: 'offscreen', readonly: true });
+  ta.value = text;
+  document.body.append(ta);
+  ta.select();
+  let ok;
+  try { ok = document.execCommand('copy'); } catch { ok = false; }
+  ta.remove();
+  return ok;
 }

@@ -1,17 +1,19 @@
 // The replay page (/g/ID): one finished game from GET /api/games/ID, its
 // players, options, dates and how it ended, and its moves to step through
 // (buttons, the arrow keys, Home/End, a click on a move, or autoplay at a
-// chosen speed). The client computes no rule, and the board modules only
-// draw the server's match objects, which the history API does not keep
-// per move: so the replay walks the move list and marks the current move
-// rather than drawing the board. Export downloads /api/games/ID/export.
+// chosen speed). The board at each move is the server's: the API gives
+// every ply's state (`positions`, replayed by the rules crate), drawn by
+// the game's own board renderer, read-only; the client applies no move.
+// A CrossyRay or Jungle position string copies to the clipboard. Export
+// downloads /api/games/ID/export.
 
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
 import { colorOf } from './quoridor/state.js';
-import { $, el } from './dom.js';
+import { $, el, copyText } from './dom.js';
 import { getJson, outcomeText, dateText } from './history.js';
+import { createBoardFor } from './boards.js';
 
 /** Seconds between moves when autoplaying. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -23,6 +25,7 @@ const id = (() => {
 })();
 
 let game = null;
+let board = null;
 let ply = 0; // moves shown as played: 0 = the start, game.moves.length = the end
 let timer = null;
 
@@ -77,8 +80,40 @@ function fillSpeed() {
   sel.value = value;
 }
 
+/**
+ * The match the board draws at `n` moves played: the server's state after
+ * them (or the last one that replayed), the game's outcome at the end.
+ */
+function matchAt(n) {
+  const positions = game.positions ?? [];
+  const shown = Math.min(n, positions.length - 1);
+  return {
+    shown,
+    match: shown < 0 ? null : {
+      players: (game.players ?? []).map((name) => ({ name })),
+      state: positions[shown],
+      moves: game.moves.slice(0, shown),
+      legal: [],
+      outcome: shown === game.moves.length ? game.outcome : null,
+    },
+  };
+}
+
+function renderBoard() {
+  const { shown, match } = matchAt(ply);
+  board.set(match, null, game.options);
+  const stops = $('board-stops');
+  stops.hidden = shown >= ply;
+  stops.textContent = stops.hidden ? '' : t('replay.board_stops', { n: Math.max(shown, 0) });
+  const text = match?.state?.position ?? '';
+  $('position-string-box').hidden = !text;
+  $('position-string').textContent = text;
+  $('copy-status').textContent = '';
+}
+
 function renderPosition() {
   const total = game.moves.length;
+  renderBoard();
   const items = $('moves').children;
   for (let i = 0; i < items.length; i += 1) {
     const li = items[i];
@@ -128,6 +163,11 @@ function wire() {
   $('to-end').addEventListener('click', () => { stop(); go(game.moves.length); });
   $('autoplay').addEventListener('click', () => (timer ? (stop(), renderPosition()) : play()));
   $('speed').addEventListener('change', () => { if (timer) play(); });
+  $('copy-position').addEventListener('click', async () => {
+    const ok = await copyText($('position-string').textContent);
+    $('copy-status').textContent = ok ? t('position.copied') : t('position.copy_failed');
+    if (!ok) getSelection().selectAllChildren($('position-string'));
+  });
   document.addEventListener('keydown', (e) => {
     if (!game || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target instanceof HTMLElement && e.target.matches('input, select, textarea')) return;
@@ -157,6 +197,7 @@ async function init() {
     return;
   }
   game = { ...r.data, moves: r.data.moves ?? [] };
+  board = createBoardFor(game.game, $('board'), { readOnly: true });
   wire();
   renderInfo();
   $('loading').hidden = true;

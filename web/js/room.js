@@ -18,13 +18,11 @@ import { moveListView, moveListItems } from './move-list.js';
 import { askOwnGoal, setAskOwnGoal } from './settings.js';
 import { RoomSocket, storeName } from './socket.js';
 import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
-import { createBoard as createCrossyRayBoard } from './crossyray/board.js';
-import { createBoard as createJungleBoard } from './jungle/board.js';
-import { createBoard as createQuoridorBoard } from './quoridor/board.js';
+import { createBoardFor, isMatchOf } from './boards.js';
 import { colorOf, sideOf } from './quoridor/state.js';
 import { LEVELS } from './solo.js';
 import { tableById, shownTableId, applyMatchEvent } from './tables.js';
-import { $, el } from './dom.js';
+import { $, el, copyText } from './dom.js';
 import {
   isKnockoutRoom, isKnockoutMode, isActive, statusOf, bracketView, syncTables, nextView, visibleSeats,
   MIN_PLAYERS, MAX_PLAYERS,
@@ -32,8 +30,6 @@ import {
 import { renderBracket, statusText, roundName } from './bracket-view.js';
 import { getJson, gameEntry } from './history.js';
 
-/** Renderers by game name; each has createBoard(el, {onMove, onNotice}). */
-const RENDERERS = { crossyray: createCrossyRayBoard, jungle: createJungleBoard, quoridor: createQuoridorBoard };
 /** Games with a computer player on the server. */
 const BOT_GAMES = new Set(['jungle']);
 
@@ -658,6 +654,14 @@ function renderMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
+/** A Jungle or CrossyRay game's position string, with its Copy button. */
+function renderPositionString() {
+  const m = match();
+  const text = isMatchOf(model.room?.game, m) ? m.state.position ?? '' : '';
+  $('position-string-box').hidden = !text;
+  $('position-string').textContent = text;
+}
+
 function renderBoard() {
   const game = model.room.game;
   $('ask-own-goal-box').hidden = game !== 'crossyray';
@@ -665,8 +669,7 @@ function renderBoard() {
     board?.destroy();
     const container = $('board');
     container.className = 'board';
-    const create = RENDERERS[game] ?? createCrossyRayBoard;
-    board = create(container, {
+    board = createBoardFor(game, container, {
       onMove: (move) => command('move', { move, ...atTable() }),
       onNotice: (kind, where) => toast(kind === 'not_your_turn' ? t('board.not_your_turn') : t('board.not_legal', { cell: where }), 'info'),
     });
@@ -674,9 +677,7 @@ function renderBoard() {
   }
   // A match of another game (the host just switched) is not drawn.
   const m = match();
-  const shape = { jungle: 'pieces', quoridor: 'pawns' }[game] ?? 'cells';
-  const sameGame = m && Array.isArray(m.state?.[shape]);
-  board.set(sameGame ? m : null, model.you, model.room.options);
+  board.set(isMatchOf(game, m) ? m : null, model.you, model.room.options);
 }
 
 /** A player of the tournament by member id, named as the page names people. */
@@ -780,6 +781,7 @@ function render() {
   renderResult();
   renderActions();
   renderMoves();
+  renderPositionString();
 }
 
 // ---------------------------------------------------------------- model updates
@@ -945,24 +947,15 @@ function wireForms() {
   });
   $('bracket-back').addEventListener('click', showBracket);
 
-  $('copy-link').addEventListener('click', async () => {
-    const link = $('invite-link').href;
-    let ok = false;
-    try {
-      if (navigator.clipboard && window.isSecureContext) {
-        await navigator.clipboard.writeText(link);
-        ok = true;
-      }
-    } catch { /* fall back below */ }
-    if (!ok) {
-      const ta = el('textarea', { class: 'offscreen', readonly: true });
-      ta.value = link;
-      document.body.append(ta);
-      ta.select();
-      try { ok = document.execCommand('copy'); } catch { ok = false; }
-      ta.remove();
+  $('copy-position').addEventListener('click', async () => {
+    if (await copyText($('position-string').textContent)) toast(t('position.copied'), 'info');
+    else {
+      toast(t('position.copy_failed'));
+      getSelection().selectAllChildren($('position-string'));
     }
-    if (ok) toast(t('invite.copied'), 'info');
+  });
+  $('copy-link').addEventListener('click', async () => {
+    if (await copyText($('invite-link').href)) toast(t('invite.copied'), 'info');
     else {
       toast(t('invite.copy_failed'));
       const range = document.createRange();

@@ -10,9 +10,11 @@ use crate::game::{EndReason, Game, Outcome, SetupError, Side, TimeControl, Timeo
 ///
 /// Its serialised form is the view the browser draws: `options`, `width`,
 /// `height`, `cells`, `origin`, `current`, `next`, `to_move`, `ply`,
-/// `outcome`, `last_move`, `defends`. Deserialising checks that the view
-/// is a consistent state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// `outcome`, `last_move`, `defends`, `position` (the
+/// [position string](CrossyRay::position_string)). Deserialising checks
+/// that the view is a consistent state (`position` is derived, and not
+/// read).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "Snapshot")]
 pub struct CrossyRay {
     pub(super) options: Options,
@@ -64,6 +66,53 @@ impl CrossyRay {
     /// Who plays in the goal on `edge`, if there is a goal there.
     pub fn goal_owner(&self, edge: Edge) -> Option<Side> {
         (0..2u8).map(Side).find(|&s| self.defends(s) == edge)
+    }
+
+    /// The position string (RULES.md §1, "Position string"): the board
+    /// from the top rank down (`.` an empty cell, a block its number, two
+    /// numbers side by side split by `,`; ranks split by `/`), the origin,
+    /// the side to move (`-` once over) and the moves played.
+    ///
+    /// ```
+    /// use rules::crossyray::{CrossyRay, Options};
+    /// use rules::game::Game;
+    ///
+    /// let mut game = CrossyRay::new(&Options::default()).unwrap();
+    /// game.play(&"f4".parse().unwrap()).unwrap();
+    /// assert_eq!(
+    ///     game.position_string(),
+    ///     "........./........./........./....1,2.../........./........./......... f4 1 1"
+    /// );
+    /// ```
+    pub fn position_string(&self) -> String {
+        let (width, height) = (self.board.width(), self.board.height());
+        let ranks: Vec<String> = (0..height)
+            .rev()
+            .map(|rank| {
+                let mut row = String::new();
+                let mut after_number = false;
+                for file in 0..width {
+                    match Cell::new(file, rank).and_then(|c| self.board.get(c)) {
+                        Some(n) => {
+                            if after_number {
+                                row.push(',');
+                            }
+                            row.push_str(&n.to_string());
+                            after_number = true;
+                        }
+                        None => {
+                            row.push('.');
+                            after_number = false;
+                        }
+                    }
+                }
+                row
+            })
+            .collect();
+        let to_move = self
+            .to_move
+            .map_or_else(|| "-".to_string(), |s| s.0.to_string());
+        format!("{} {} {to_move} {}", ranks.join("/"), self.origin, self.ply)
     }
 
     /// Calls `f` with every legal move in order: direction by direction
@@ -277,6 +326,42 @@ impl Game for CrossyRay {
 
     fn ply(&self) -> usize {
         self.ply
+    }
+}
+
+/// The serialised view: the game's fields and its position string.
+#[derive(Serialize)]
+struct View<'a> {
+    options: &'a Options,
+    #[serde(flatten)]
+    board: &'a Board,
+    origin: Cell,
+    current: Number,
+    next: Number,
+    to_move: Option<Side>,
+    ply: usize,
+    outcome: &'a Option<Outcome>,
+    last_move: Option<Move>,
+    defends: [Edge; 2],
+    position: String,
+}
+
+impl Serialize for CrossyRay {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        View {
+            options: &self.options,
+            board: &self.board,
+            origin: self.origin,
+            current: self.current,
+            next: self.next,
+            to_move: self.to_move,
+            ply: self.ply,
+            outcome: &self.outcome,
+            last_move: self.last_move,
+            defends: self.defends,
+            position: self.position_string(),
+        }
+        .serialize(s)
     }
 }
 

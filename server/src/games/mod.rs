@@ -341,6 +341,22 @@ impl AnyGame {
         each_game!(self, g => Game::forfeit(g, side, reason))
     }
 
+    /// The game's `state` (as a `match` event carries it) for one ply of a
+    /// replay: without the fields that list the moves (Jungle's `moves`
+    /// and `legal_moves`), which a list of every ply's position would
+    /// repeat at each ply.
+    pub fn replay_view(&self) -> Value {
+        let mut view = serde_json::to_value(self).unwrap_or(Value::Null);
+        match (self, &mut view) {
+            (AnyGame::Jungle(_), Value::Object(fields)) => {
+                fields.remove("moves");
+                fields.remove("legal_moves");
+            }
+            (AnyGame::CrossyRay(_) | AnyGame::Quoridor(_) | AnyGame::Jungle(_), _) => {}
+        }
+        view
+    }
+
     /// A fresh clock for this game's time control.
     pub fn clock(&self) -> Clock {
         Clock::new(self.time_control(), self.sides())

@@ -6,7 +6,8 @@
 use rules::{EndReason, Outcome, Side};
 use serde_json::Value;
 
-use crate::games::{AnyGame, GameKind, GameOptions};
+use super::replay::Replay;
+use crate::games::{GameKind, GameOptions};
 use crate::store::GameRecord;
 
 /// A game read back from its text, every move checked.
@@ -17,6 +18,8 @@ pub struct Imported {
     pub players: Vec<String>,
     pub moves: Vec<String>,
     pub outcome: Outcome,
+    /// The position after each ply (`positions[0]` the start).
+    pub positions: Vec<Value>,
 }
 
 /// Why a text is not a game: the first bad line (from 1) and what is wrong.
@@ -137,16 +140,13 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     let first = i + 1;
     let kind = kind.ok_or_else(|| bad(first.min(lines.len().max(1)), "no [Game \"…\"] header"))?;
     let parsed = GameOptions::parse(kind, &options.1).map_err(|e| bad(options.0.max(1), e))?;
-    let mut game = AnyGame::new(&parsed).map_err(|e| bad(options.0.max(1), e.to_string()))?;
-    if let Some((n, _)) = players.get(game.sides()).or(players.last()) {
-        if players.len() != game.sides() {
+    let mut replay = Replay::new(&parsed).map_err(|e| bad(options.0.max(1), e.to_string()))?;
+    let sides = replay.game().sides();
+    if let Some((n, _)) = players.get(sides).or(players.last()) {
+        if players.len() != sides {
             return Err(bad(
                 *n,
-                format!(
-                    "{} players for a game of {} sides",
-                    players.len(),
-                    game.sides()
-                ),
+                format!("{} players for a game of {} sides", players.len(), sides),
             ));
         }
     }
@@ -163,14 +163,15 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         if number.trim().parse::<usize>().ok() != Some(moves.len() + 1) {
             return Err(bad(n, format!("expected move number {}", moves.len() + 1)));
         }
-        if game.is_over() {
+        if replay.game().is_over() {
             return Err(bad(n, "the game is already over"));
         }
-        let played = game
+        let played = replay
             .play(mv.trim())
             .map_err(|e| bad(n, format!("illegal move {:?}: {e}", mv.trim())))?;
         moves.push(played);
     }
+    let game = replay.game();
     let outcome = match (game.outcome(), result) {
         (Some(o), Some((n, said))) if o != said => {
             return Err(bad(
@@ -202,6 +203,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         players: players.into_iter().map(|(_, p)| p).collect(),
         moves,
         outcome,
+        positions: replay.into_positions(),
     })
 }
 

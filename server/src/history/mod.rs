@@ -2,6 +2,7 @@
 //! and the text export and import (`export.rs`).
 
 pub mod export;
+pub mod replay;
 
 use std::collections::HashMap;
 
@@ -191,6 +192,10 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
             v["options"] = g.options.clone();
             v["moves"] = json!(g.moves);
             v["started_at"] = json!(g.started_at);
+            v["positions"] = match GameKind::parse(&g.game) {
+                Ok(kind) => json!(replay::positions(kind, &g.options, &g.moves)),
+                Err(_) => json!([]),
+            };
             Json(v).into_response()
         }
         Ok(None) => no_game(&id),
@@ -238,6 +243,7 @@ pub async fn import_game(body: Result<String, StringRejection>) -> Response {
             "players": g.players,
             "moves": g.moves,
             "outcome": g.outcome,
+            "positions": g.positions,
         }))
         .into_response(),
         Err(e) => json_error(StatusCode::BAD_REQUEST, "bad_import", e.to_string()),

@@ -12,8 +12,9 @@ import { boardController } from '../board-kit.js';
  * @param {object} opts
  *   onMove(move) -> Promise   send the move; settles on the server's answer
  *   onNotice(kind, move)      a keyboard action that did nothing, and why
+ *   readOnly                  draw only: no input (board-kit.js)
  */
-export function createBoard(el, { onMove, onNotice } = {}) {
+export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
   const board = boardController(el, {
     mount: mountBoard,
     render,
@@ -21,6 +22,7 @@ export function createBoard(el, { onMove, onNotice } = {}) {
     ui: { cursor: null, cursorMove: null },
     onMove,
     onNotice,
+    readOnly,
   });
   return {
     /** Show `match` (or, when null, an empty board for `options`) as seen by `you`. */

@@ -13,8 +13,9 @@ import { boardController } from '../board-kit.js';
  * @param {object} opts
  *   onMove(move) -> Promise   send the move; settles on the server's answer
  *   onNotice(kind, square)    a keyboard action that did nothing, and why
+ *   readOnly                  draw only: no input (board-kit.js)
  */
-export function createBoard(el, { onMove, onNotice } = {}) {
+export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
   const board = boardController(el, {
     mount: mountBoard,
     render,
@@ -22,6 +23,7 @@ export function createBoard(el, { onMove, onNotice } = {}) {
     ui: { selected: null, cursor: null },
     onMove,
     onNotice,
+    readOnly,
     className: 'jg',
   });
   return {

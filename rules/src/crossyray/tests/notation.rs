@@ -65,3 +65,43 @@ fn moves_serialize_as_their_notation() {
     assert_eq!(serde_json::to_value(m).unwrap(), "goal:bottom");
     assert!(serde_json::from_str::<Move>("\"nope\"").is_err());
 }
+
+/// RULES.md §1, "Position string": the worked examples.
+#[test]
+fn position_strings_write_the_board_origin_turn_and_ply() {
+    use super::{arrange, mv, new_game};
+    use crate::game::{EndReason, Game, Side};
+
+    let mut game = new_game(9, 7);
+    let empty = ".........";
+    assert_eq!(
+        game.position_string(),
+        format!("{empty}/{empty}/{empty}/....1..../{empty}/{empty}/{empty} e4 0 0")
+    );
+    for text in ["f4", "h4", "i4"] {
+        game.play(&mv(text)).unwrap();
+    }
+    assert_eq!(
+        game.position_string(),
+        format!("{empty}/{empty}/{empty}/....1,2.3,4/{empty}/{empty}/{empty} i4 1 3")
+    );
+    // Over: no side to move.
+    game.forfeit(Side(1), EndReason::Resign);
+    assert!(game.position_string().ends_with(" i4 - 3"));
+    // Two-digit numbers, a tall board, the rank order (top first).
+    let tall = arrange(
+        5,
+        7,
+        &[("a1", 12), ("b1", 19), ("e7", 1), ("c4", 18)],
+        "b1",
+        18,
+    );
+    assert_eq!(
+        tall.position_string(),
+        "....1/...../...../..18../...../...../12,19... b1 0 18"
+    );
+    // The serialised view carries it.
+    let view = serde_json::to_value(&tall).unwrap();
+    assert_eq!(view["position"], tall.position_string());
+    assert_eq!(view["origin"], "b1");
+}

@@ -1,0 +1,135 @@
+// Browser test of the replay viewer's board for Jungle and Quoridor (the
+// CrossyRay game, played by clicks, is history.test.mjs): two people
+// finish a game over the room's own protocol (two sockets in a page:
+// hello, sit, start, the first legal moves, a resignation); the replay
+// (/g/ID), stepped to the end with the keyboard, draws at each move the
+// position the server gives for it (Jungle: its position string;
+// Quoridor: the state's pawns and walls).
+//
+//   SERVER_BIN=../target/debug/server node --test replay.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, startSite } from './harness.mjs';
+import { boardShape, serverShape } from './boards.mjs';
+
+let site;
+let base;
+const pageErrors = [];
+
+before(async () => {
+  site = await startSite({ tag: 'replay', pageErrors });
+  ({ base } = site);
+});
+
+after(() => site?.stop());
+
+// ---------------------------------------------------------------- helpers
+
+/**
+ * In `page` (on the site), two people play a game of `game` over the room
+ * protocol (PROTOCOL.md): each ply the mover plays `choose(legal, ply)`,
+ * then side 1 resigns. Returns the finished game's id.
+ */
+async function playOver(page, game, plies, choose) {
+  await page.goto(`${base}/games`);
+  return page.evaluate(async ({ game, plies, choose }) => {
+    const pick = new Function('legal', 'ply', `return (${choose})(legal, ply);`);
+    const res = await fetch('/api/rooms', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game }),
+    });
+    const { code, token } = await res.json();
+    const connect = (tok, name) => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${code}`);
+      const answers = new Map();
+      const matches = [];
+      let wake = () => {};
+      let id = 0;
+      ws.onmessage = (e) => {
+        const msg = JSON.parse(e.data);
+        if (msg.type === 'ack' || msg.type === 'error') answers.get(msg.id)?.(msg);
+        if (msg.type === 'match') { matches.push(msg.match); wake(); }
+      };
+      ws.onerror = () => reject(new Error('socket failed'));
+      const send = (cmd) => new Promise((ok, fail) => {
+        id += 1;
+        answers.set(id, (m) => (m.type === 'ack' ? ok(m) : fail(new Error(`${cmd.type}: ${m.message}`))));
+        ws.send(JSON.stringify({ id, ...cmd }));
+      });
+      const nextMatch = async () => {
+        while (!matches.length) await new Promise((r) => { wake = r; });
+        return matches.shift();
+      };
+      ws.onopen = async () => {
+        await send({ type: 'hello', token: tok, name });
+        resolve({ send, nextMatch });
+      };
+    });
+    const host = await connect(token, 'Minh');
+    const guest = await connect(`guest-${crypto.randomUUID()}`, 'Lan');
+    await host.send({ type: 'autostart', enabled: false });
+    await host.send({ type: 'sit', seat: 0 });
+    await guest.send({ type: 'sit', seat: 1 });
+    await host.send({ type: 'start', order: 'seats' });
+    let m = await host.nextMatch();
+    for (let ply = 0; ply < plies; ply++) {
+      await (ply % 2 ? guest : host).send({ type: 'move', move: pick(m.legal, ply) });
+      m = await host.nextMatch();
+    }
+    await guest.send({ type: 'resign' });
+    m = await host.nextMatch();
+    if (!m.outcome) throw new Error('the game did not end');
+    return m.id;
+  }, { game, plies, choose: choose.toString() });
+}
+
+const plyShown = (page, n) =>
+  page.waitForFunction((k) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(k), n);
+
+/** Opens game `id`'s replay and steps it to the end with the arrow key, checking the board at each move. */
+async function replayMatchesServer(page, game, id) {
+  const stored = await (await fetch(`${base}/api/games/${id}`)).json();
+  assert.equal(stored.positions.length, stored.moves.length + 1, `${game}: a position for the start and each move`);
+  await page.goto(`${base}/g/${id}`);
+  await plyShown(page, 0);
+  for (let n = 0; n <= stored.moves.length; n++) {
+    if (n > 0) {
+      await page.keyboard.press('ArrowRight');
+      await plyShown(page, n);
+      assert.equal(await byId(page, 'board').getAttribute('data-last-move'), stored.moves[n - 1]);
+    }
+    assert.deepEqual(await boardShape(page, game), serverShape(game, stored.positions[n]), `${game}: the board at move ${n}`);
+    const text = stored.positions[n].position ?? '';
+    assert.equal(await byId(page, 'position-string-box').isVisible(), text !== '', `${game}: a position string only where the game has one`);
+    if (text) assert.equal(await byId(page, 'position-string').textContent(), text);
+  }
+  assert.equal(await byId(page, 'board').getAttribute('data-over'), 'true');
+  return stored;
+}
+
+// ---------------------------------------------------------------- tests
+
+test('a Jungle replay draws the server\'s position string at every move', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('jungle');
+  // Elephants and rats walk forward: pieces move, the last move is marked.
+  const id = await playOver(page, 'jungle', 6, (legal, ply) => legal[ply % legal.length]);
+  const stored = await replayMatchesServer(page, 'jungle', id);
+  assert.equal(Object.keys((await boardShape(page, 'jungle')).pieces).length, 16);
+  assert.notDeepEqual(serverShape('jungle', stored.positions[0]), serverShape('jungle', stored.positions[6]), 'the pieces moved');
+  // Back to the start with Home: the usual start.
+  await page.keyboard.press('Home');
+  await plyShown(page, 0);
+  assert.equal(await byId(page, 'position-string').textContent(), 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1');
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a Quoridor replay draws the server\'s pawns and walls at every move', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('quoridor');
+  // Pawn steps and walls in turn.
+  const id = await playOver(page, 'quoridor', 6, (legal, ply) =>
+    (ply % 3 === 2 ? legal.find((m) => /[hv]$/.test(m)) : legal[0]));
+  const stored = await replayMatchesServer(page, 'quoridor', id);
+  assert.equal(stored.positions[6].walls.length, 2, 'two walls were placed');
+  assert.equal((await boardShape(page, 'quoridor')).walls.length, 2);
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,104 @@
+//! A game replayed move by move with the rules, keeping each ply's
+//! position (`AnyGame::replay_view`): the replay viewer draws these, so
+//! the browser never applies a move itself and cannot disagree with the
+//! server.
+
+use rules::game::SetupError;
+use serde_json::Value;
+
+use crate::games::{AnyGame, GameKind, GameOptions, MoveError};
+
+/// A game being replayed, with the position after every ply so far
+/// (`positions[n]` after `n` moves; `positions[0]` is the start).
+pub struct Replay {
+    game: AnyGame,
+    positions: Vec<Value>,
+}
+
+impl Replay {
+    pub fn new(options: &GameOptions) -> Result<Replay, SetupError> {
+        let game = AnyGame::new(options)?;
+        let positions = vec![game.replay_view()];
+        Ok(Replay { game, positions })
+    }
+
+    /// Plays `text`; returns it in canonical notation. A refused move
+    /// changes nothing.
+    pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        let played = self.game.play(text)?;
+        self.positions.push(self.game.replay_view());
+        Ok(played)
+    }
+
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    pub fn into_positions(self) -> Vec<Value> {
+        self.positions
+    }
+}
+
+/// Each ply's position of a stored game, from its options (as stored) and
+/// moves. It stops at the first move that does not replay: a Quoridor
+/// game in which a player left part-way lists no move for the leaving,
+/// so the moves after it may not replay.
+pub fn positions(kind: GameKind, options: &Value, moves: &[String]) -> Vec<Value> {
+    let Some(mut replay) = GameOptions::parse(kind, options)
+        .ok()
+        .and_then(|o| Replay::new(&o).ok())
+    else {
+        return Vec::new();
+    };
+    for mv in moves {
+        if replay.play(mv).is_err() {
+            break;
+        }
+    }
+    replay.into_positions()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_ply_has_its_position() {
+        let moves: Vec<String> = ["8 a3-a4", "8 g7-g6", "8 a4-a5"].map(String::from).into();
+        let p = positions(GameKind::Jungle, &json!({"mode": "single"}), &moves);
+        assert_eq!(p.len(), 4);
+        assert_eq!(
+            p[0]["position"],
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
+        );
+        assert_eq!(
+            p[1]["position"],
+            "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L r 1 1"
+        );
+        assert_eq!(p[3]["ply"], 3);
+        assert_eq!(p[3]["last_move"], "8 a4-a5");
+        // The move list is not repeated at every ply.
+        assert!(p[3].get("moves").is_none() && p[3].get("legal_moves").is_none());
+        assert!(p[3]["pieces"].as_array().is_some_and(|a| a.len() == 16));
+    }
+
+    #[test]
+    fn a_move_that_does_not_replay_ends_the_positions() {
+        let moves: Vec<String> = ["f4", "a1", "h4"].map(String::from).into();
+        let p = positions(
+            GameKind::CrossyRay,
+            &json!({"width": 9, "height": 7}),
+            &moves,
+        );
+        assert_eq!(p.len(), 2, "the start and f4; a1 is out of range");
+        assert_eq!(p[1]["origin"], "f4");
+        let q = positions(
+            GameKind::Quoridor,
+            &json!({"mode": "ffa"}),
+            &["e2".to_string()],
+        );
+        assert_eq!(q[1]["pawns"][0], "e2");
+        assert!(positions(GameKind::Quoridor, &json!({"size": 4}), &[]).is_empty());
+    }
+}
