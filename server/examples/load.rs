@@ -5,7 +5,13 @@
 //! ```text
 //! cargo run --release -p server --example load -- --rooms 200 --games 3
 //! cargo run --release -p server --example load -- --url http://127.0.0.1:8080 --rooms 50
+//! cargo run --release -p server --example load -- --url http://127.0.0.1:8081 \
+//!     --peer http://127.0.0.1:8082 --rooms 50
 //! ```
+//!
+//! With `--peer` (another node of the same cluster), each room is created
+//! on `--url` with its first player there, and its second player joins
+//! through the peer, so every move crosses nodes.
 //!
 //! Without `--url` it starts a server in-process on an ephemeral port with
 //! a temporary database (the clients then share the process's cores).
@@ -27,7 +33,7 @@ async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flags = Flags::parse(&args).map_err(anyhow::Error::msg)?;
     flags
-        .only(&["url", "rooms", "games"])
+        .only(&["url", "peer", "rooms", "games"])
         .map_err(anyhow::Error::msg)?;
     let rooms: usize = flags.get_or("rooms", 100).map_err(anyhow::Error::msg)?;
     let games: usize = flags.get_or("games", 2).map_err(anyhow::Error::msg)?;
@@ -48,12 +54,16 @@ async fn main() -> anyhow::Result<()> {
         }
     };
 
-    eprintln!("load: {rooms} rooms × {games} games against {base}");
+    let peer = flags
+        .get("peer")
+        .map(|url| url.trim_end_matches('/').to_string())
+        .unwrap_or_else(|| base.clone());
+    eprintln!("load: {rooms} rooms × {games} games against {base} (second players on {peer})");
     let started = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..rooms {
-        let base = base.clone();
-        tasks.push(tokio::spawn(async move { play_room(&base, games).await }));
+        let bases = [base.clone(), peer.clone()];
+        tasks.push(tokio::spawn(async move { play_room(&bases, games).await }));
     }
     let mut latencies = Vec::new();
     let mut failures = 0;
@@ -90,9 +100,11 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One room: create, two players sit, the host starts `games` games in a
-/// row and both play the first legal move until each game ends.
-async fn play_room(base: &str, games: usize) -> anyhow::Result<Vec<Duration>> {
+/// One room: create (on `bases[0]`), two players sit (the first through
+/// `bases[0]`, the second through `bases[1]`), the host starts `games`
+/// games in a row and both play the first legal move until each game ends.
+async fn play_room(bases: &[String; 2], games: usize) -> anyhow::Result<Vec<Duration>> {
+    let base = &bases[0];
     let room: Value = reqwest::Client::new()
         .post(format!("{base}/api/rooms"))
         .json(&json!({"game": "crossyray"}))
@@ -104,9 +116,9 @@ async fn play_room(base: &str, games: usize) -> anyhow::Result<Vec<Duration>> {
         .as_str()
         .ok_or_else(|| anyhow::anyhow!("no code: {room}"))?;
     let token = room["token"].as_str().unwrap_or_default();
-    let ws = base.replace("http://", "ws://");
     let mut players = Vec::new();
     for (i, name) in ["A", "B"].iter().enumerate() {
+        let ws = bases[i].replace("http://", "ws://");
         let (socket, _) =
             tokio_tungstenite::connect_async_with_config(format!("{ws}/ws/{code}"), None, true)
                 .await?;

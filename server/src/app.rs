@@ -16,7 +16,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
 use crate::limits::{too_many, ClientIp};
-use crate::room::{Registry, RegistryError};
+use crate::room::{Registry, RegistryError, Route};
 use crate::{code, socket};
 
 /// Shared by every request: cheap to clone.
@@ -31,6 +31,8 @@ pub struct App {
     /// Per-address limits on room creation, registration and failed
     /// logins, and who the client is behind `--trusted-proxy`.
     pub limits: Arc<crate::limits::Limits>,
+    /// This node's link to the others, when it is one of several.
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 /// Largest HTTP request body we read (room creation is a few hundred
@@ -102,6 +104,9 @@ pub fn registry_error(e: RegistryError) -> Response {
     match e {
         RegistryError::NoRoom(_) => json_error(StatusCode::NOT_FOUND, "no_room", e.to_string()),
         RegistryError::Full => json_error(StatusCode::SERVICE_UNAVAILABLE, "full", e.to_string()),
+        RegistryError::Moving => {
+            json_error(StatusCode::SERVICE_UNAVAILABLE, "moving", e.to_string())
+        }
         RegistryError::BadOptions(m) => json_error(StatusCode::BAD_REQUEST, "bad_options", m),
         RegistryError::Store(e) => {
             tracing::error!(error = %e, "database error");
@@ -215,9 +220,21 @@ async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response
         );
     };
     // A room that is not in memory is loaded (it goes again when idle), so
-    // the answer counts its stored seats too.
-    let room = match app.registry.get(&code).await {
-        Ok(room) => room,
+    // the answer counts its stored seats too. A room another node runs
+    // answers from there.
+    let room = match app.registry.route(&code).await {
+        Ok(Route::Local(room)) => room,
+        Ok(Route::Remote(owner)) => {
+            return match app.cluster.as_ref() {
+                Some(cluster) => match cluster.info(&owner, &code).await {
+                    Some(info) => {
+                        ([(header::CONTENT_TYPE, "application/json")], info).into_response()
+                    }
+                    None => registry_error(RegistryError::Moving),
+                },
+                None => registry_error(RegistryError::Moving),
+            };
+        }
         Err(e) => return registry_error(e),
     };
     match room.info().await {

@@ -21,9 +21,19 @@ pub struct Config {
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
 
-    /// Database URL; overrides `--data-dir`. Only `sqlite:` URLs for now.
+    /// Database URL; overrides `--data-dir`: `sqlite:` or `postgres://`.
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: Option<String>,
+
+    /// NATS server of a cluster (e.g. `nats://127.0.0.1:4222`). With it,
+    /// this is one node of several sharing a PostgreSQL `--database-url`:
+    /// each room runs on one node, and the others forward its sockets.
+    #[arg(long, env = "NATS_URL")]
+    pub nats_url: Option<String>,
+
+    /// This node's id in the cluster (default: a fresh UUID each start).
+    #[arg(long, env = "NODE_ID")]
+    pub node_id: Option<String>,
 
     /// Folder of the static web client. Defaults to `web/` next to the
     /// workspace, so `cargo run` works from any directory.

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod app;
 pub mod bots;
+pub mod cluster;
 pub mod code;
 pub mod config;
 pub mod games;
@@ -31,6 +32,7 @@ pub struct Running {
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
     registry: room::Registry,
+    cluster: Option<cluster::Cluster>,
 }
 
 impl Running {
@@ -39,7 +41,12 @@ impl Running {
     /// open requests to end, and closes the database.
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(());
+        // Rooms close their sockets (here and relayed elsewhere) and let
+        // their leases go, so other nodes take them at once.
         self.registry.shutdown().await;
+        if let Some(cluster) = &self.cluster {
+            cluster.shutdown().await;
+        }
         self.task.await.unwrap_or(Ok(()))
     }
 
@@ -54,15 +61,33 @@ impl Running {
 /// Opens the store, binds the address and starts serving.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
+    let cluster = match &config.nats_url {
+        None => None,
+        Some(url) => {
+            if store.backend() != store::Backend::Postgres {
+                anyhow::bail!("several nodes (--nats-url) share a PostgreSQL store: set --database-url to a postgres:// URL");
+            }
+            Some(cluster::Cluster::connect(url, config.node_id.clone()).await?)
+        }
+    };
     let settings = room::settings(&config);
-    let registry = room::Registry::new(store, settings, config.max_rooms);
+    let registry = room::Registry::with_owner(
+        store,
+        settings,
+        config.max_rooms,
+        cluster.as_ref().map(cluster::Cluster::owner),
+    );
     let app = app::App {
+        cluster: cluster.clone(),
         registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         accounts: Arc::new(accounts::Accounts::new()),
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
     };
+    if let Some(cluster) = &cluster {
+        cluster.start(app.clone()).await?;
+    }
     let listener = TcpListener::bind(app.config.addr).await?;
     let addr = listener.local_addr()?;
     tracing::info!("listening on http://{addr}");
@@ -90,6 +115,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         shutdown,
         task,
         registry,
+        cluster,
     })
 }
 

@@ -8,19 +8,18 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Response;
-use futures_util::stream::SplitSink;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
 use tracing::debug;
 
 use crate::app::{base_url, json_error, App};
 use crate::protocol::{self, Code, Command, Refusal};
-use crate::room::{close, is_valid_token, Attach, Closer, ConnId, RoomHandle};
+use crate::room::{close, is_valid_token, Attach, Closer, ConnId, RoomHandle, Route};
 
 /// Messages queued for one client before it counts as too slow and is
 /// dropped: a snapshot plus a burst of events fits easily.
-const SEND_QUEUE: usize = 256;
+pub(crate) const SEND_QUEUE: usize = 256;
 /// Hard cap on a frame; larger ones close the connection with 1009.
 /// Between `protocol::MAX_MESSAGE_BYTES` and this, the client gets
 /// `too_large`.
@@ -29,15 +28,20 @@ const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// `MAX_FRAME_BYTES` and this get our own 1009 with a reason.
 const LIBRARY_FRAME_BYTES: usize = 128 * 1024;
 /// A client that takes longer than this to take one message is gone.
-const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// After a close: how long queued messages may take to go out, and how
 /// long the client has to answer the close frame.
-const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+pub(crate) const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// Commands per second a connection may send on average, and its burst.
 const RATE_PER_SEC: f64 = 20.0;
 const RATE_BURST: f64 = 40.0;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A connection id unique in this process.
+pub(crate) fn next_conn() -> ConnId {
+    ConnId(NEXT_CONN.fetch_add(1, Ordering::Relaxed))
+}
 
 /// `GET /ws/CODE`.
 pub async fn upgrade(
@@ -60,8 +64,8 @@ pub async fn upgrade(
             format!("There is no room {code}."),
         );
     };
-    let room = match app.registry.get(&code).await {
-        Ok(room) => room,
+    let route = match app.registry.route(&code).await {
+        Ok(route) => route,
         Err(e) => return crate::app::registry_error(e),
     };
     let Ok(permit) = app.connections.clone().try_acquire_owned() else {
@@ -77,7 +81,16 @@ pub async fn upgrade(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .max_write_buffer_size(256 * 1024)
-        .on_upgrade(move |socket| connection(socket, app, room, base, permit))
+        .on_upgrade(move |socket| async move {
+            match (route, app.cluster.clone()) {
+                (Route::Local(room), _) => connection(socket, app, room, base, permit).await,
+                (Route::Remote(owner), Some(cluster)) => {
+                    cluster.forward(socket, owner, code, base).await;
+                    drop(permit);
+                }
+                (Route::Remote(_), None) => {}
+            }
+        })
 }
 
 /// Browsers always send `Origin` on a WebSocket upgrade; a page from
@@ -100,12 +113,29 @@ fn origin_allowed(app: &App, headers: &HeaderMap) -> bool {
 async fn connection(
     socket: WebSocket,
     app: App,
-    mut room: RoomHandle,
+    room: RoomHandle,
     base_url: String,
     _permit: OwnedSemaphorePermit,
 ) {
-    let conn = ConnId(NEXT_CONN.fetch_add(1, Ordering::Relaxed));
-    let (sink, mut stream) = socket.split();
+    let (sink, stream) = socket.split();
+    serve(stream, sink, app, room, base_url).await;
+}
+
+/// One client of a room running here: read its frames from `stream`
+/// (limits, parsing, `hello`, commands to the room) and write the room's
+/// messages to `sink`. The client is a WebSocket on this node, or one on
+/// another node whose frames come over NATS (`cluster/hosted.rs`).
+pub(crate) async fn serve<St, Si>(
+    mut stream: St,
+    sink: Si,
+    app: App,
+    mut room: RoomHandle,
+    base_url: String,
+) where
+    St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
+    Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
+{
+    let conn = next_conn();
     let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
     let closer = Closer::new();
     let writer = tokio::spawn(write_loop(sink, queue, closer.clone()));
@@ -278,11 +308,10 @@ async fn reply(outbox: &mpsc::Sender<Utf8Bytes>, closer: &Closer, text: String) 
 /// with a reason, what is already queued (an answer such as `room_full`
 /// that explains the close) still goes out, for at most `CLOSE_GRACE`,
 /// then the close frame.
-async fn write_loop(
-    mut sink: SplitSink<WebSocket, Message>,
-    mut queue: mpsc::Receiver<Utf8Bytes>,
-    closer: Closer,
-) {
+async fn write_loop<Si>(mut sink: Si, mut queue: mpsc::Receiver<Utf8Bytes>, closer: Closer)
+where
+    Si: Sink<Message, Error = axum::Error> + Unpin,
+{
     loop {
         let text = tokio::select! {
             biased;

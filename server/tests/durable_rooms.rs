@@ -6,143 +6,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{table_of, Client, TestServer};
+use common::process::Proc;
+use common::{keep_going, local_game, next_match_of, table_of, TestServer};
 use serde_json::{json, Value};
-use server::games::{AnyGame, GameKind, GameOptions};
 use server::store::Store;
-
-// ---------------------------------------------------------------------
-// The real binary.
-
-/// The server binary running as a child process on a data folder. Killed
-/// when dropped, so a failing test leaves no process behind.
-struct Proc {
-    child: Child,
-    /// `running` is `None`: only `base` and `dir` are used.
-    server: Option<TestServer>,
-}
-
-impl Proc {
-    /// Starts the binary on a free port with `dir` as its data folder and
-    /// waits until `/healthz` answers.
-    async fn launch(dir: tempfile::TempDir) -> Proc {
-        let port = free_port();
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log_path(dir.path()))
-            .expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_server"))
-            .args(["--addr", &format!("127.0.0.1:{port}"), "--data-dir"])
-            .arg(dir.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("the server binary starts");
-        let base = format!("http://127.0.0.1:{port}");
-        let mut proc = Proc {
-            child,
-            server: Some(TestServer::at(base.clone(), dir)),
-        };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(status) = proc.child.try_wait().expect("wait") {
-                panic!(
-                    "the server exited at start ({status}):\n{}",
-                    proc.log_tail()
-                );
-            }
-            if let Ok(resp) = reqwest::get(format!("{base}/healthz")).await {
-                if resp.status() == 200 {
-                    return proc;
-                }
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no /healthz:\n{}",
-                proc.log_tail()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
-    fn s(&self) -> &TestServer {
-        self.server.as_ref().expect("server")
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    fn log_tail(&self) -> String {
-        let text = self
-            .server
-            .as_ref()
-            .and_then(|s| std::fs::read_to_string(log_path(s.dir.path())).ok())
-            .unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(30)..].join("\n")
-    }
-
-    /// `kill -9`: no chance to drain anything. Returns the data folder.
-    fn kill9(mut self) -> tempfile::TempDir {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("reaped");
-        self.server.take().expect("server").dir
-    }
-
-    /// Sends SIGTERM (`kill -TERM pid`).
-    fn sigterm(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.pid().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(status.success(), "kill -TERM failed: {status}");
-    }
-
-    /// Waits up to `within` for the process to exit; its status, or
-    /// `None` if it is still running.
-    async fn exited(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
-        let deadline = Instant::now() + within;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return Some(status);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// The data folder of a process that has exited.
-    fn into_dir(mut self) -> tempfile::TempDir {
-        self.server.take().expect("server").dir
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-fn log_path(dir: &Path) -> PathBuf {
-    dir.join("server.log")
-}
-
-/// A port nobody listens on right now.
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    listener.local_addr().expect("addr").port()
-}
 
 // ---------------------------------------------------------------------
 // Shared helpers.
@@ -163,47 +32,6 @@ fn texts(chat: &Value) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-/// A local copy of the game, to choose moves that keep it going.
-fn local_game(game: &str, options: &Value) -> AnyGame {
-    let kind = GameKind::parse(game).expect("game");
-    AnyGame::new(&GameOptions::parse(kind, options).expect("options")).expect("new game")
-}
-
-/// A legal move (from the server's `legal`) that does not end the game and
-/// after which the opponent still has a move that does not end it either:
-/// no `goal:*` in CrossyRay, no den entry in Jungle, no last step in
-/// Quoridor. `ply` varies the choice.
-fn keep_going(game: &AnyGame, legal: &Value, ply: usize) -> String {
-    let safe: Vec<String> = legal
-        .as_array()
-        .expect("legal list")
-        .iter()
-        .map(|m| m.as_str().expect("notation").to_string())
-        .filter(|m| !m.starts_with("goal:"))
-        .filter(|m| {
-            let mut after = game.clone();
-            after.play(m).is_ok()
-                && !after.is_over()
-                && after.legal().iter().any(|reply| {
-                    let mut next = after.clone();
-                    next.play(reply).is_ok() && !next.is_over()
-                })
-        })
-        .collect();
-    assert!(!safe.is_empty(), "no move keeps the game going: {legal}");
-    safe[(ply * 7 + 3) % safe.len()].clone()
-}
-
-/// The next `match` event of `kind`, skipping others.
-async fn next_match_of(client: &mut Client, kind: &str) -> Value {
-    loop {
-        let event = client.next_match().await;
-        if event["kind"] == kind {
-            return event;
-        }
-    }
 }
 
 /// The side (0/1) `member` plays in `m`.

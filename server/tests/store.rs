@@ -10,8 +10,12 @@
 //! The last section holds the SQLite-only checks (the file on disk, the
 //! migration of plaintext host tokens).
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
+
+use common::postgres;
 
 use rules::{EndReason, Level, Outcome, Side};
 use serde_json::json;
@@ -1126,7 +1130,7 @@ async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce(
 /// A person's history: the games their member played, newest first, with
 /// their result, filtered by game and result, a page at a time.
 async fn history_of_a_member(store: &Store) {
-    let room = new_room(&store, "hi").await;
+    let room = new_room(store, "hi").await;
     let code = room.code.clone();
     let minh = member(1, "Minh");
     let token = minh.token.clone().expect("a guest's token");
@@ -1188,7 +1192,7 @@ async fn history_of_a_member(store: &Store) {
 /// token; a write with a stale token stores nothing; renew and release
 /// work only for the holder.
 async fn leases_fence_stale_owners(store: &Store) {
-    let room = new_room(&store, "ls").await;
+    let room = new_room(store, "ls").await;
     let code = room.code.clone();
     let t0 = 1_000_000u64;
     let a = store
@@ -1276,7 +1280,7 @@ async fn leases_fence_stale_owners(store: &Store) {
         results,
         vec![("by b", true), ("stale again", false), ("unfenced", true)]
     );
-    let texts: Vec<String> = saved(&store, &code)
+    let texts: Vec<String> = saved(store, &code)
         .await
         .chat
         .into_iter()
@@ -1294,7 +1298,7 @@ async fn leases_fence_stale_owners(store: &Store) {
         .expect("a released room is free");
     assert!(c.0 > b.0);
     // A room nobody ever took has no lease to write with.
-    let other = new_room(&store, "ls").await;
+    let other = new_room(store, "ls").await;
     let unleased = store
         .write_as(&other.code, Some(c), vec![Write::Chat(chat(1, "x", 1))])
         .await
@@ -1521,64 +1525,6 @@ async fn sqlite_plain_host_tokens_are_hashed_on_open() {
 // by default postgres://postgres@127.0.0.1:5432/test), each in a schema of
 // its own that is dropped afterwards. Without a server they are skipped,
 // saying so, except under CI (`CI` set), where they fail.
-
-mod postgres {
-    use super::*;
-
-    fn server_url() -> String {
-        std::env::var("TEST_DATABASE_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
-    }
-
-    /// A fresh schema on the test server, or `None` (skip) without one.
-    pub(super) async fn schema() -> Option<Schema> {
-        let url = server_url();
-        let admin = match sqlx::PgPool::connect(&url).await {
-            Ok(pool) => pool,
-            Err(e) if std::env::var_os("CI").is_none() => {
-                eprintln!("skipped: no PostgreSQL at {url} ({e})");
-                return None;
-            }
-            Err(e) => panic!("PostgreSQL at {url} is needed under CI: {e}"),
-        };
-        let name = format!(
-            "store_{}",
-            new_token()[..12].to_lowercase().replace('-', "_")
-        );
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{name}\"")))
-            .execute(&admin)
-            .await
-            .expect("create schema");
-        let sep = if url.contains('?') { '&' } else { '?' };
-        let url = format!("{url}{sep}options=-c%20search_path%3D{name}");
-        Some(Schema { admin, name, url })
-    }
-
-    pub(super) struct Schema {
-        admin: sqlx::PgPool,
-        name: String,
-        pub(super) url: String,
-    }
-
-    impl Schema {
-        pub(super) async fn open(&self) -> Store {
-            Store::open(Some(&self.url), Path::new("."))
-                .await
-                .expect("open a PostgreSQL store")
-        }
-
-        pub(super) async fn drop(self) {
-            sqlx::query(sqlx::AssertSqlSafe(format!(
-                "DROP SCHEMA \"{}\" CASCADE",
-                self.name
-            )))
-            .execute(&self.admin)
-            .await
-            .expect("drop schema");
-            self.admin.close().await;
-        }
-    }
-}
 
 /// Runs `check` on a PostgreSQL store in a fresh schema.
 macro_rules! on_postgres {

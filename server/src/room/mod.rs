@@ -45,7 +45,7 @@ pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, Toke
 pub use knockout::bracket::{Bracket, Entrant, GameResult, Pairing, PairingState, Round, Status};
 pub use msg::Attach;
 pub use play::Change;
-pub use registry::{Registry, RegistryError};
+pub use registry::{Owner, Registry, RegistryError, Route, LEASE_TTL};
 pub use scores::{Person, ScoreRow};
 pub use state::{AccountRef, Countdown, Member, RoomConfig, RoomState, CHAT_HISTORY};
 pub use table::{Match, Player, Table};
@@ -99,6 +99,8 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
 pub struct RoomHandle {
     code: String,
     tx: mpsc::Sender<Msg>,
+    /// The lease this node runs the room under (several nodes only).
+    fence: Option<crate::store::Fence>,
 }
 
 /// The room's task has ended (it went idle); ask the registry again.
@@ -112,6 +114,10 @@ impl RoomHandle {
 
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+
+    pub fn fence(&self) -> Option<crate::store::Fence> {
+        self.fence
     }
 
     async fn send(&self, msg: Msg) -> Result<(), RoomClosed> {

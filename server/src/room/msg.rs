@@ -54,14 +54,33 @@ pub struct Attach {
 pub(super) enum Exit {
     /// Nobody was here for the idle time: unloaded, reloaded on demand.
     Idle,
-    Shutdown,
+    /// Asked to stop (the server is shutting down, or another node owns
+    /// the room now): connections are closed; `done` is answered once
+    /// the room has let go of its lease.
+    Shutdown(oneshot::Sender<()>),
     /// A store write failed: the state in memory may be ahead of the
     /// store, so the room restarts from the store.
     StoreFailed,
+    /// A write was refused because another node took the room over: this
+    /// node stops running it, and never writes for it again.
+    Fenced,
 }
 
-/// A store write failed; the room must restart from the store.
-pub(super) struct StoreFailed;
+/// A store write failed; the room must restart from the store, or stop
+/// running here if `fenced` (another node owns it now).
+pub(super) struct StoreFailed {
+    pub(super) fenced: bool,
+}
+
+impl StoreFailed {
+    pub(super) fn exit(self) -> Exit {
+        if self.fenced {
+            Exit::Fenced
+        } else {
+            Exit::StoreFailed
+        }
+    }
+}
 
 /// Messages that arrived while the room was closing: connections that
 /// attached too late are told to come back (the room reloads).

@@ -5,6 +5,13 @@
 //! Each room's task runs under a supervisor: if it dies (a panic, or a
 //! store write that failed) the room is reloaded from the store and
 //! started again; its connections are closed with a code and reconnect.
+//!
+//! On several nodes ([`Owner`]), a room runs on the node that holds its
+//! lease (`store/lease.rs`): [`Registry::route`] either runs the room
+//! here, taking a free or expired lease, or names the node that owns it,
+//! for the connection to be forwarded there (`cluster/`). The registry
+//! renews its rooms' leases, stops a room whose lease another node took,
+//! and lets its leases go when a room goes idle or the node shuts down.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -23,11 +30,31 @@ use super::task::{Exit, Msg, RoomTask};
 use super::{RoomHandle, RoomSettings, INBOX};
 use crate::code;
 use crate::games::{GameKind, GameOptions};
-use crate::store::{now_millis, Store, StoreError};
+use crate::store::{now_millis, Fence, Store, StoreError};
 
 /// Restarts allowed in a row before a room is left closed (it is loaded
 /// afresh when someone next asks for it).
 const MAX_RESTARTS: u32 = 5;
+/// How long a lease runs without renewal, and how often it is renewed: a
+/// node that dies is replaced within `LEASE_TTL` plus a reconnect.
+pub const LEASE_TTL: Duration = Duration::from_secs(3);
+const RENEW_EVERY: Duration = Duration::from_secs(1);
+
+/// This node's part in a cluster: its id (the leases' holder) and how to
+/// tell whether another node is alive.
+#[derive(Clone)]
+pub struct Owner {
+    pub node: String,
+    pub alive: Arc<dyn Fn(String) -> futures_util::future::BoxFuture<'static, bool> + Send + Sync>,
+}
+
+/// Where a room runs.
+pub enum Route {
+    /// Here.
+    Local(RoomHandle),
+    /// On this other node, which answers over NATS.
+    Remote(String),
+}
 
 #[derive(Clone)]
 pub struct Registry {
@@ -39,6 +66,11 @@ struct Inner {
     store: Store,
     settings: RoomSettings,
     max_rooms: usize,
+    owner: Option<Owner>,
+    /// One claim at a time per room code on this node, so two requests
+    /// never take the same lease twice (the second take would fence the
+    /// first's room).
+    claims: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +79,8 @@ pub enum RegistryError {
     NoRoom(String),
     #[error("The server is full right now; try again in a minute.")]
     Full,
+    #[error("The room is moving to another server; try again in a moment.")]
+    Moving,
     #[error("{0}")]
     BadOptions(String),
     #[error("database error: {0}")]
@@ -55,14 +89,35 @@ pub enum RegistryError {
 
 impl Registry {
     pub fn new(store: Store, settings: RoomSettings, max_rooms: usize) -> Registry {
-        Registry {
+        Registry::with_owner(store, settings, max_rooms, None)
+    }
+
+    /// A registry of one node among several: rooms run under leases.
+    pub fn with_owner(
+        store: Store,
+        settings: RoomSettings,
+        max_rooms: usize,
+        owner: Option<Owner>,
+    ) -> Registry {
+        let registry = Registry {
             inner: Arc::new(Inner {
                 rooms: DashMap::new(),
                 store,
                 settings,
                 max_rooms,
+                owner,
+                claims: DashMap::new(),
             }),
+        };
+        if registry.inner.owner.is_some() {
+            tokio::spawn(renew_leases(Arc::downgrade(&registry.inner)));
         }
+        registry
+    }
+
+    /// This node's id, on several nodes.
+    pub fn node(&self) -> Option<&str> {
+        self.inner.owner.as_ref().map(|o| o.node.as_str())
     }
 
     pub fn store(&self) -> &Store {
@@ -90,7 +145,25 @@ impl Registry {
                 self.inner.settings.config.clone(),
             );
             match self.inner.store.insert_room(&state.row()).await {
-                Ok(()) => return Ok(self.spawn(state, Vec::new())),
+                Ok(()) => {
+                    let code = state.code.clone();
+                    let fence = match &self.inner.owner {
+                        None => None,
+                        Some(owner) => Some(
+                            self.inner
+                                .store
+                                .acquire(
+                                    &code,
+                                    &owner.node,
+                                    now_millis(),
+                                    LEASE_TTL.as_millis() as u64,
+                                )
+                                .await?
+                                .ok_or(RegistryError::Moving)?,
+                        ),
+                    };
+                    return Ok(self.spawn(state, Vec::new(), fence));
+                }
                 Err(StoreError::Conflict) => continue,
                 Err(e) => return Err(e.into()),
             }
@@ -99,16 +172,65 @@ impl Registry {
     }
 
     /// The running room `code`, reloading it from the store if its task
-    /// went idle or the server restarted.
+    /// went idle or the server restarted; on several nodes, only if this
+    /// node can own it (else `Moving`: see [`Registry::route`]).
     pub async fn get(&self, code: &str) -> Result<RoomHandle, RegistryError> {
-        if let Some(handle) = self.running(code) {
-            return Ok(handle);
+        match self.route(code).await? {
+            Route::Local(handle) => Ok(handle),
+            Route::Remote(_) => Err(RegistryError::Moving),
         }
-        let (state, effects) = load(&self.inner.store, &self.inner.settings, code)
-            .await?
-            .ok_or_else(|| RegistryError::NoRoom(code.to_string()))?;
-        self.check_capacity()?;
-        Ok(self.spawn(state, effects))
+    }
+
+    /// Where room `code` runs: here (loading it, and on several nodes
+    /// taking its lease), or on the node that holds its lease. A lease
+    /// whose node does not answer is waited out (at most [`LEASE_TTL`])
+    /// and taken.
+    pub async fn route(&self, code: &str) -> Result<Route, RegistryError> {
+        if let Some(handle) = self.running(code) {
+            return Ok(Route::Local(handle));
+        }
+        let Some(owner) = self.inner.owner.clone() else {
+            let (state, effects) = load(&self.inner.store, &self.inner.settings, code)
+                .await?
+                .ok_or_else(|| RegistryError::NoRoom(code.to_string()))?;
+            self.check_capacity()?;
+            return Ok(Route::Local(self.spawn(state, effects, None)));
+        };
+        if self.inner.store.room(code).await?.is_none() {
+            return Err(RegistryError::NoRoom(code.to_string()));
+        }
+        let claim = self
+            .inner
+            .claims
+            .entry(code.to_string())
+            .or_default()
+            .clone();
+        let _claiming = claim.lock().await;
+        let give_up = tokio::time::Instant::now() + LEASE_TTL + Duration::from_secs(2);
+        loop {
+            if let Some(handle) = self.running(code) {
+                return Ok(Route::Local(handle));
+            }
+            let store = &self.inner.store;
+            let ttl = LEASE_TTL.as_millis() as u64;
+            if let Some(fence) = store.acquire(code, &owner.node, now_millis(), ttl).await? {
+                self.check_capacity()?;
+                let Some((state, effects)) = load(store, &self.inner.settings, code).await? else {
+                    return Err(RegistryError::NoRoom(code.to_string()));
+                };
+                self.inner.claims.remove(code);
+                return Ok(Route::Local(self.spawn(state, effects, Some(fence))));
+            }
+            if let Some(lease) = store.lease(code).await? {
+                if lease.node != owner.node && (owner.alive)(lease.node.clone()).await {
+                    return Ok(Route::Remote(lease.node));
+                }
+            }
+            if tokio::time::Instant::now() >= give_up {
+                return Err(RegistryError::Moving);
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     /// The handle of a room whose task is running, if any.
@@ -143,7 +265,7 @@ impl Registry {
         Ok(())
     }
 
-    fn spawn(&self, state: RoomState, effects: Vec<Effect>) -> RoomHandle {
+    fn spawn(&self, state: RoomState, effects: Vec<Effect>, fence: Option<Fence>) -> RoomHandle {
         let code = state.code.clone();
         let entry = self.inner.rooms.entry(code.clone());
         if let dashmap::Entry::Occupied(e) = &entry {
@@ -156,11 +278,19 @@ impl Registry {
         // The room's own address, for search results; weak, so the task
         // still ends when every handle is gone.
         let own_inbox = tx.downgrade();
-        let handle = RoomHandle { code, tx };
+        let handle = RoomHandle { code, tx, fence };
         entry.insert(handle.clone());
         let store = self.inner.store.clone();
         let settings = self.inner.settings.clone();
-        tokio::spawn(supervise(state, effects, rx, own_inbox, store, settings));
+        let owner = self.inner.owner.clone();
+        tokio::spawn(supervise(
+            (state, effects, fence),
+            rx,
+            own_inbox,
+            store,
+            settings,
+            owner,
+        ));
         handle
     }
 }
@@ -181,22 +311,87 @@ async fn load(
     )))
 }
 
-/// Runs a room's task, and runs it again from the store if it dies.
+/// [`load`] for a restart: on several nodes, under a new lease, if this
+/// node can still have one.
+async fn reload(
+    store: &Store,
+    settings: &RoomSettings,
+    owner: Option<&Owner>,
+    code: &str,
+) -> Result<Option<(RoomState, Vec<Effect>, Option<Fence>)>, StoreError> {
+    let fence = match owner {
+        None => None,
+        Some(owner) => {
+            let ttl = LEASE_TTL.as_millis() as u64;
+            match store.acquire(code, &owner.node, now_millis(), ttl).await? {
+                Some(fence) => Some(fence),
+                None => return Ok(None),
+            }
+        }
+    };
+    Ok(load(store, settings, code)
+        .await?
+        .map(|(state, effects)| (state, effects, fence)))
+}
+
+/// Every `RENEW_EVERY`, extends the leases of this node's running rooms.
+/// A room whose lease another node took is stopped (its connections
+/// reconnect and reach the new owner); its writes were already refused.
+async fn renew_leases(inner: std::sync::Weak<Inner>) {
+    let mut every = tokio::time::interval(RENEW_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        let held: Vec<RoomHandle> = inner
+            .rooms
+            .iter()
+            .filter(|h| !h.is_closed() && h.fence.is_some())
+            .map(|h| h.clone())
+            .collect();
+        let ttl = LEASE_TTL.as_millis() as u64;
+        for handle in held {
+            let Some(fence) = handle.fence else { continue };
+            match inner
+                .store
+                .renew(&handle.code, fence, now_millis(), ttl)
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => {
+                    warn!(room = %handle.code, "the room's lease was taken by another node; stopping it here");
+                    inner
+                        .rooms
+                        .remove_if(&handle.code, |_, h| h.fence == Some(fence));
+                    tokio::spawn(async move { handle.shutdown().await });
+                }
+                Err(e) => {
+                    warn!(room = %handle.code, error = %e, "could not renew the room's lease")
+                }
+            }
+        }
+    }
+}
+
+/// Runs a room's task, and runs it again from the store if it dies (on
+/// several nodes, under a new lease: the dead task's token is fenced).
 async fn supervise(
-    state: RoomState,
-    effects: Vec<Effect>,
+    start: (RoomState, Vec<Effect>, Option<Fence>),
     mut inbox: mpsc::Receiver<Msg>,
     own_inbox: mpsc::WeakSender<Msg>,
     store: Store,
     settings: RoomSettings,
+    owner: Option<Owner>,
 ) {
-    let code = state.code.clone();
-    let mut next = Some((state, effects));
+    let code = start.0.code.clone();
+    let mut next = Some(start);
     let mut restarts = 0;
     loop {
-        let (state, effects) = match next.take() {
+        let (state, effects, fence) = match next.take() {
             Some(start) => start,
-            None => match load(&store, &settings, &code).await {
+            None => match reload(&store, &settings, owner.as_ref(), &code).await {
                 Ok(Some(start)) => start,
                 Ok(None) => return,
                 Err(e) => {
@@ -208,17 +403,42 @@ async fn supervise(
         let task = RoomTask::new(
             state,
             store.clone(),
+            fence,
             settings.clone(),
             own_inbox.clone(),
             now_millis(),
         );
-        match AssertUnwindSafe(task.run(&mut inbox, effects))
+        let exit = AssertUnwindSafe(task.run(&mut inbox, effects))
             .catch_unwind()
-            .await
-        {
-            Ok(Exit::Idle | Exit::Shutdown) => return,
-            Ok(Exit::StoreFailed) => warn!(room = %code, "room restarting after a store failure"),
-            Err(_) => error!(room = %code, "room task panicked; restarting it from the store"),
+            .await;
+        // Whatever happened, this task's lease goes: a restart takes a new
+        // one, and a stopped room is free for any node at once.
+        let let_go = async {
+            if let Some(fence) = fence {
+                if let Err(e) = store.release(&code, fence).await {
+                    warn!(room = %code, error = %e, "could not release the room's lease; it runs out");
+                }
+            }
+        };
+        match exit {
+            Ok(Exit::Idle) => {
+                let_go.await;
+                return;
+            }
+            Ok(Exit::Shutdown(done)) => {
+                let_go.await;
+                let _ = done.send(());
+                return;
+            }
+            Ok(Exit::Fenced) => return,
+            Ok(Exit::StoreFailed) => {
+                let_go.await;
+                warn!(room = %code, "room restarting after a store failure")
+            }
+            Err(_) => {
+                let_go.await;
+                error!(room = %code, "room task panicked; restarting it from the store")
+            }
         }
         restarts += 1;
         if restarts > MAX_RESTARTS {

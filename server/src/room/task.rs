@@ -24,12 +24,15 @@ use super::state::{AccountRef, RoomState};
 use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
 use crate::protocol::{self, Code, Refusal};
-use crate::store::Store;
+use crate::store::{Fence, Store, StoreError};
 
 pub(super) struct RoomTask {
     pub(super) state: RoomState,
     pub(super) conns: HashMap<ConnId, Conn>,
     store: Store,
+    /// The lease this node runs the room under (several nodes only);
+    /// every write carries it.
+    fence: Option<Fence>,
     settings: RoomSettings,
     pub(super) own_inbox: mpsc::WeakSender<Msg>,
     pub(super) thinking: HashMap<TableId, Thinking>,
@@ -44,6 +47,7 @@ impl RoomTask {
     pub(super) fn new(
         state: RoomState,
         store: Store,
+        fence: Option<Fence>,
         settings: RoomSettings,
         own_inbox: mpsc::WeakSender<Msg>,
         wall_at_epoch: u64,
@@ -52,6 +56,7 @@ impl RoomTask {
             state,
             conns: HashMap::new(),
             store,
+            fence,
             settings,
             own_inbox,
             thinking: HashMap::new(),
@@ -78,8 +83,8 @@ impl RoomTask {
     ) -> Exit {
         let code = self.state.code.clone();
         info!(room = %code, "room opened");
-        if self.carry_out(effects, None).await.is_err() {
-            return Exit::StoreFailed;
+        if let Err(failed) = self.carry_out(effects, None).await {
+            return failed.exit();
         }
         loop {
             let timer = self.state.next_deadline();
@@ -96,11 +101,10 @@ impl RoomTask {
                     let Some(msg) = msg else { return Exit::Idle };
                     if let Msg::Shutdown { done } = msg {
                         self.close_all(close::RESTART, "The server is restarting; reconnect in a moment.");
-                        let _ = done.send(());
-                        return Exit::Shutdown;
+                        return Exit::Shutdown(done);
                     }
-                    if self.handle(msg).await.is_err() {
-                        return Exit::StoreFailed;
+                    if let Err(failed) = self.handle(msg).await {
+                        return failed.exit();
                     }
                 }
                 _ = sleep_until(wake), if wake.is_some() => {
@@ -113,8 +117,8 @@ impl RoomTask {
                         if effects.is_empty() {
                             break;
                         }
-                        if self.carry_out(effects, None).await.is_err() {
-                            return Exit::StoreFailed;
+                        if let Err(failed) = self.carry_out(effects, None).await {
+                            return failed.exit();
                         }
                     }
                     if self.conns.is_empty()
@@ -242,15 +246,24 @@ impl RoomTask {
     }
 
     /// Stores one call's writes and waits for them; a failure is logged
-    /// and means the room must restart from the store.
+    /// and means the room must restart from the store (or, if another
+    /// node took the room over, stop here).
     async fn persist(&self, writes: Vec<Write>) -> Result<(), StoreFailed> {
-        self.store
-            .write(&self.state.code, writes)
+        match self
+            .store
+            .write_as(&self.state.code, self.fence, writes)
             .await
-            .map_err(|e| {
+        {
+            Ok(()) => Ok(()),
+            Err(StoreError::Fenced(_)) => {
+                info!(room = %self.state.code, "another node owns the room now; letting it go");
+                Err(StoreFailed { fenced: true })
+            }
+            Err(e) => {
                 error!(room = %self.state.code, error = %e, "could not store the room's changes; restarting the room");
-                StoreFailed
-            })
+                Err(StoreFailed { fenced: false })
+            }
+        }
     }
 
     /// Carries out a call's effects: the writes first (one transaction,

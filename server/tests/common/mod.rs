@@ -3,10 +3,14 @@
 
 #![allow(dead_code)]
 
+pub mod postgres;
+pub mod process;
+
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use server::games::{AnyGame, GameKind, GameOptions};
 use server::{Config, Running};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -73,12 +77,7 @@ impl TestServer {
         let (ws, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("ws connects");
-        Client {
-            ws,
-            next_id: 1,
-            wait: Duration::from_secs(10),
-            events: Vec::new(),
-        }
+        Client::new(ws)
     }
 
     /// Opens a socket and says hello; returns the client, its token and the
@@ -110,6 +109,15 @@ pub struct Client {
 }
 
 impl Client {
+    pub fn new(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+        Client {
+            ws,
+            next_id: 1,
+            wait: Duration::from_secs(10),
+            events: Vec::new(),
+        }
+    }
+
     pub async fn send_text(&mut self, text: String) {
         self.ws
             .send(Message::Text(text.into()))
@@ -417,5 +425,49 @@ impl Client {
         text: String,
     ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
         self.ws.send(Message::Text(text.into())).await
+    }
+}
+
+// ---------------------------------------------------------------------
+// Playing a game move by move (durable_rooms.rs, cluster.rs).
+
+/// A local copy of the game, to choose moves that keep it going.
+pub fn local_game(game: &str, options: &Value) -> AnyGame {
+    let kind = GameKind::parse(game).expect("game");
+    AnyGame::new(&GameOptions::parse(kind, options).expect("options")).expect("new game")
+}
+
+/// A legal move (from the server's `legal`) that does not end the game and
+/// after which the opponent still has a move that does not end it either:
+/// no `goal:*` in CrossyRay, no den entry in Jungle, no last step in
+/// Quoridor. `ply` varies the choice.
+pub fn keep_going(game: &AnyGame, legal: &Value, ply: usize) -> String {
+    let safe: Vec<String> = legal
+        .as_array()
+        .expect("legal list")
+        .iter()
+        .map(|m| m.as_str().expect("notation").to_string())
+        .filter(|m| !m.starts_with("goal:"))
+        .filter(|m| {
+            let mut after = game.clone();
+            after.play(m).is_ok()
+                && !after.is_over()
+                && after.legal().iter().any(|reply| {
+                    let mut next = after.clone();
+                    next.play(reply).is_ok() && !next.is_over()
+                })
+        })
+        .collect();
+    assert!(!safe.is_empty(), "no move keeps the game going: {legal}");
+    safe[(ply * 7 + 3) % safe.len()].clone()
+}
+
+/// The next `match` event of `kind`, skipping others.
+pub async fn next_match_of(client: &mut Client, kind: &str) -> Value {
+    loop {
+        let event = client.next_match().await;
+        if event["kind"] == kind {
+            return event;
+        }
     }
 }

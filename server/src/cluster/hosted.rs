@@ -1,0 +1,167 @@
+//! The owner's side: clients of rooms running here whose sockets are on
+//! other nodes. Each runs through `socket::serve`, like a local socket: its
+//! frames arrive on `bg.node.N.room`, its messages leave for the relaying
+//! node's `bg.node.R.conn`.
+
+use async_nats::{HeaderMap, Subscriber};
+use axum::extract::ws::{Message, Utf8Bytes};
+use bytes::Bytes;
+use futures_util::{Sink, StreamExt};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tracing::debug;
+
+use super::{conn_subject, header, Cluster, BASE, CODE, CONN, OP, RELAY, ROOM};
+use crate::app::App;
+use crate::room::close;
+use crate::socket;
+
+/// Frames from a relayed client waiting for the owner to read them. The
+/// client's own rate limit (20 a second) is applied by `serve`; a relay
+/// that sends more than this without the owner keeping up is cut off.
+const INBOX: usize = 128;
+
+/// A relayed client as the owner holds it: where its frames go.
+pub(super) struct Hosted {
+    frames: mpsc::Sender<Message>,
+}
+
+/// Reads `bg.node.N.room` and hands each message to its client.
+pub(super) async fn dispatch(cluster: Cluster, app: App, mut inbox: Subscriber) {
+    while let Some(msg) = inbox.next().await {
+        let headers = msg.headers.as_ref();
+        let op = header(headers, OP).unwrap_or("");
+        match op {
+            "info" => {
+                let code = header(headers, ROOM).unwrap_or("").to_string();
+                let reply = match app.registry.running(&code) {
+                    Some(room) => match room.info().await {
+                        Ok(info) => serde_json::to_string(&info).unwrap_or_default(),
+                        Err(_) => "gone".to_string(),
+                    },
+                    None => "gone".to_string(),
+                };
+                if let Some(to) = msg.reply {
+                    let _ = cluster.inner.nats.publish(to, reply.into()).await;
+                }
+            }
+            "open" => {
+                let answer = open(&cluster, &app, headers);
+                if let Some(to) = msg.reply {
+                    let _ = cluster
+                        .inner
+                        .nats
+                        .publish(to, Bytes::from_static(answer.as_bytes()))
+                        .await;
+                }
+            }
+            "text" | "binary" | "close" => {
+                let Some(key) = client_key(headers) else {
+                    continue;
+                };
+                if op == "close" {
+                    // Dropping the sender ends the client's stream: `serve`
+                    // detaches it from the room.
+                    cluster.inner.hosted.remove(&key);
+                    continue;
+                }
+                let frame = if op == "text" {
+                    match Utf8Bytes::try_from(msg.payload) {
+                        Ok(text) => Message::Text(text),
+                        Err(_) => Message::Binary(Bytes::new()),
+                    }
+                } else {
+                    Message::Binary(msg.payload)
+                };
+                let full = match cluster.inner.hosted.get(&key) {
+                    Some(client) => client.frames.try_send(frame).is_err(),
+                    None => false,
+                };
+                if full {
+                    cluster.inner.hosted.remove(&key);
+                    tell_relay_to_close(&cluster, &key, close::POLICY, "Too many messages.").await;
+                }
+            }
+            _ => debug!(op, "an unknown message from another node"),
+        }
+    }
+}
+
+/// `(relay node, its connection id)` from the headers.
+fn client_key(headers: Option<&HeaderMap>) -> Option<(String, u64)> {
+    let relay = header(headers, RELAY)?.to_string();
+    let conn = header(headers, CONN)?.parse().ok()?;
+    Some((relay, conn))
+}
+
+/// A relay asks to run a client here: `ok` if the room runs here (the
+/// client is then served), `gone` if not (the relay's client reconnects
+/// and finds the room's owner again).
+fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static str {
+    let (Some(code), Some(key)) = (header(headers, ROOM), client_key(headers)) else {
+        return "gone";
+    };
+    let Some(room) = app.registry.running(code) else {
+        return "gone";
+    };
+    let base_url = header(headers, BASE).unwrap_or("").to_string();
+    let (frames, rx) = mpsc::channel(INBOX);
+    cluster.inner.hosted.insert(key.clone(), Hosted { frames });
+    let stream = ReceiverStream::new(rx).map(Ok::<_, axum::Error>);
+    let sink = to_relay(cluster.clone(), key.clone());
+    let cluster = cluster.clone();
+    let app = app.clone();
+    tokio::spawn(async move {
+        socket::serve(stream, sink, app, room, base_url).await;
+        cluster.inner.hosted.remove(&key);
+    });
+    "ok"
+}
+
+/// The sink of a hosted client: each message is published to its relay.
+fn to_relay(
+    cluster: Cluster,
+    key: (String, u64),
+) -> impl Sink<Message, Error = axum::Error> + Unpin + Send + 'static {
+    Box::pin(futures_util::sink::unfold(
+        (cluster, key),
+        |(cluster, key), message: Message| async move {
+            let mut headers = HeaderMap::new();
+            headers.insert(CONN, key.1.to_string().as_str());
+            let payload = match message {
+                Message::Text(text) => {
+                    headers.insert(OP, "text");
+                    Bytes::from(text)
+                }
+                Message::Close(frame) => {
+                    headers.insert(OP, "close");
+                    let (code, reason) = frame
+                        .map(|f| (f.code, f.reason.to_string()))
+                        .unwrap_or((close::TRY_AGAIN, String::new()));
+                    headers.insert(CODE, code.to_string().as_str());
+                    Bytes::from(reason)
+                }
+                _ => return Ok((cluster, key)),
+            };
+            cluster
+                .inner
+                .nats
+                .publish_with_headers(conn_subject(&key.0), headers, payload)
+                .await
+                .map_err(axum::Error::new)?;
+            Ok((cluster, key))
+        },
+    ))
+}
+
+async fn tell_relay_to_close(cluster: &Cluster, key: &(String, u64), code: u16, reason: &str) {
+    let mut headers = HeaderMap::new();
+    headers.insert(OP, "close");
+    headers.insert(CONN, key.1.to_string().as_str());
+    headers.insert(CODE, code.to_string().as_str());
+    let _ = cluster
+        .inner
+        .nats
+        .publish_with_headers(conn_subject(&key.0), headers, reason.to_string().into())
+        .await;
+}

@@ -1,0 +1,242 @@
+//! Several server nodes behind one address: each live room runs on the one
+//! node that holds its lease (`store/lease.rs`), and any node accepts any
+//! WebSocket. A node that does not own a client's room forwards the
+//! client's frames to the owner over NATS and relays the owner's frames
+//! back (`relay.rs`); the owner runs that client exactly like one of its
+//! own sockets (`hosted.rs`, through `socket::serve`). All protocol
+//! checks, limits and answers therefore happen in one place, the owner,
+//! and the relaying node is a pipe.
+//!
+//! Subjects, per node `N` (its id, a UUID chosen at start):
+//! - `bg.node.N.room`: to the owner: `open` (a request, answered `ok` or
+//!   `gone`), `text`, `binary` and `close` for a relayed client, and
+//!   `info` (a request: the room's summary as JSON, or `gone`).
+//! - `bg.node.N.conn`: to the relay: `text` for its client, or `close`
+//!   with a code and a reason.
+//! - `bg.node.N.ping`: answered `pong` while the node lives.
+//!
+//! The frame's text is the NATS payload as is; the rest travels in
+//! headers. One NATS connection per node keeps each direction in order.
+//!
+//! Liveness: every second each node pings the nodes it relays to and
+//! hosts for. A relay whose owner stopped answering closes its clients
+//! with 1012 (they reconnect, and the room is taken over once its lease
+//! runs out); an owner whose relay died drops the clients it hosted for
+//! it, as if their sockets had closed.
+
+mod hosted;
+mod relay;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_nats::{HeaderMap, HeaderValue};
+use bytes::Bytes;
+use dashmap::DashMap;
+use futures_util::StreamExt;
+use tracing::{info, warn};
+
+use crate::app::App;
+use crate::room::{close, Closer, Owner};
+
+/// How often peers are pinged, and how long a ping may take.
+const PING_EVERY: Duration = Duration::from_secs(1);
+const PING_TIMEOUT: Duration = Duration::from_millis(800);
+/// How long an `open` or `info` request waits for the owner.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Header names.
+const OP: &str = "Bg-Op";
+const ROOM: &str = "Bg-Room";
+const RELAY: &str = "Bg-Relay";
+const CONN: &str = "Bg-Conn";
+const BASE: &str = "Bg-Base";
+const CODE: &str = "Bg-Code";
+
+fn room_subject(node: &str) -> String {
+    format!("bg.node.{node}.room")
+}
+
+fn conn_subject(node: &str) -> String {
+    format!("bg.node.{node}.conn")
+}
+
+fn ping_subject(node: &str) -> String {
+    format!("bg.node.{node}.ping")
+}
+
+/// This node's link to the others. Cheap to clone.
+#[derive(Clone)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    node: String,
+    nats: async_nats::Client,
+    /// Clients of rooms running here whose sockets are on other nodes,
+    /// by (relaying node, its connection id).
+    hosted: DashMap<(String, u64), hosted::Hosted>,
+    /// Sockets here whose rooms run on other nodes, by connection id.
+    relayed: DashMap<u64, relay::Relayed>,
+}
+
+impl Cluster {
+    /// Connects to NATS as node `node` (a fresh UUID if `None`).
+    pub async fn connect(url: &str, node: Option<String>) -> anyhow::Result<Cluster> {
+        let node = node.unwrap_or_else(|| uuid::Uuid::now_v7().simple().to_string());
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("boardgames-{node}"))
+            .connect(url)
+            .await?;
+        info!(%node, "joined the cluster");
+        Ok(Cluster {
+            inner: Arc::new(Inner {
+                node,
+                nats,
+                hosted: DashMap::new(),
+                relayed: DashMap::new(),
+            }),
+        })
+    }
+
+    pub fn node(&self) -> &str {
+        &self.inner.node
+    }
+
+    /// What the registry needs to hold leases: this node's id, and a way
+    /// to ask whether another node is alive.
+    pub fn owner(&self) -> Owner {
+        let cluster = self.clone();
+        Owner {
+            node: self.inner.node.clone(),
+            alive: Arc::new(move |node| {
+                let cluster = cluster.clone();
+                Box::pin(async move { cluster.ping(&node).await })
+            }),
+        }
+    }
+
+    /// Starts answering other nodes: pings, clients to host, frames for
+    /// relayed clients; and the watch on peers.
+    pub async fn start(&self, app: App) -> anyhow::Result<()> {
+        let nats = &self.inner.nats;
+        let mut pings = nats.subscribe(ping_subject(&self.inner.node)).await?;
+        let pong = nats.clone();
+        tokio::spawn(async move {
+            while let Some(msg) = pings.next().await {
+                if let Some(reply) = msg.reply {
+                    let _ = pong.publish(reply, Bytes::from_static(b"pong")).await;
+                }
+            }
+        });
+        let to_owner = nats.subscribe(room_subject(&self.inner.node)).await?;
+        tokio::spawn(hosted::dispatch(self.clone(), app, to_owner));
+        let to_relay = nats.subscribe(conn_subject(&self.inner.node)).await?;
+        tokio::spawn(relay::dispatch(self.clone(), to_relay));
+        tokio::spawn(watch_peers(Arc::downgrade(&self.inner)));
+        Ok(())
+    }
+
+    /// Whether `node` answers a ping.
+    pub async fn ping(&self, node: &str) -> bool {
+        let request = async_nats::Request::new()
+            .payload(Bytes::new())
+            .timeout(Some(PING_TIMEOUT));
+        self.inner
+            .nats
+            .send_request(ping_subject(node), request)
+            .await
+            .is_ok()
+    }
+
+    /// The summary of room `code` from its owner `node`, as JSON text.
+    pub async fn info(&self, node: &str, code: &str) -> Option<String> {
+        let mut headers = HeaderMap::new();
+        headers.insert(OP, "info");
+        headers.insert(ROOM, code);
+        let reply = self.request(node, headers).await?;
+        let text = String::from_utf8(reply.to_vec()).ok()?;
+        (text != "gone").then_some(text)
+    }
+
+    async fn request(&self, node: &str, headers: HeaderMap) -> Option<Bytes> {
+        let request = async_nats::Request::new()
+            .headers(headers)
+            .payload(Bytes::new())
+            .timeout(Some(REQUEST_TIMEOUT));
+        match self
+            .inner
+            .nats
+            .send_request(room_subject(node), request)
+            .await
+        {
+            Ok(msg) => Some(msg.payload),
+            Err(e) => {
+                warn!(%node, error = %e, "a node did not answer");
+                None
+            }
+        }
+    }
+
+    /// Closes the clients this node relays (the node is going away: they
+    /// reconnect elsewhere), and sends what is still queued to NATS.
+    pub async fn shutdown(&self) {
+        for r in self.inner.relayed.iter() {
+            r.closer.close(
+                close::RESTART,
+                "The server is restarting; reconnect in a moment.",
+            );
+        }
+        // The relays' close frames, and the hosted clients' (closed by the
+        // rooms), go out before the connection does.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let _ = self.inner.nats.flush().await;
+    }
+}
+
+fn header<'a>(headers: Option<&'a HeaderMap>, name: &str) -> Option<&'a str> {
+    headers?.get(name).map(HeaderValue::as_str)
+}
+
+/// Every `PING_EVERY`, pings the nodes this one relays to or hosts for,
+/// and lets go of the clients of those that stopped answering.
+async fn watch_peers(inner: std::sync::Weak<Inner>) {
+    let mut every = tokio::time::interval(PING_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        let cluster = Cluster { inner };
+        let mut peers: Vec<String> = cluster
+            .inner
+            .hosted
+            .iter()
+            .map(|e| e.key().0.clone())
+            .chain(cluster.inner.relayed.iter().map(|e| e.owner.clone()))
+            .collect();
+        peers.sort();
+        peers.dedup();
+        for peer in peers {
+            if cluster.ping(&peer).await {
+                continue;
+            }
+            warn!(%peer, "a node stopped answering; letting go of its clients");
+            cluster.inner.hosted.retain(|(relay, _), _| *relay != peer);
+            for r in cluster.inner.relayed.iter().filter(|r| r.owner == peer) {
+                r.closer
+                    .close(close::RESTART, "The room's server went away; reconnecting.");
+            }
+        }
+    }
+}
+
+/// A closer for a client whose close code came over NATS.
+fn close_with(closer: &Closer, headers: Option<&HeaderMap>, reason: &[u8]) {
+    let code = header(headers, CODE)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(close::TRY_AGAIN);
+    closer.close(code, &String::from_utf8_lossy(reason));
+}

@@ -1,0 +1,383 @@
+//! Several nodes: two server processes on 127.0.0.1 sharing this machine's
+//! PostgreSQL (a fresh schema per test) and NATS, as in docker-compose.yml
+//! but as plain processes. Players and spectators sit on different nodes;
+//! the owner of a room is killed (`kill -9`), paused (SIGSTOP) or stopped
+//! (SIGTERM), and the game goes on on the other node with every
+//! acknowledged move.
+//!
+//! Without PostgreSQL or NATS the tests are skipped, saying so, except
+//! under CI (`CI` set), where they fail.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::process::Proc;
+use common::{keep_going, local_game, next_match_of, postgres, Client};
+use serde_json::{json, Value};
+use server::games::AnyGame;
+
+fn nats_url() -> String {
+    std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".to_string())
+}
+
+/// NATS answers, or the test is skipped (failed under CI).
+async fn nats_up() -> bool {
+    match async_nats::connect(nats_url()).await {
+        Ok(_) => true,
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped: no NATS at {} ({e})", nats_url());
+            false
+        }
+        Err(e) => panic!("NATS at {} is needed under CI: {e}", nats_url()),
+    }
+}
+
+/// Two nodes, `a` and `b`, on one fresh schema.
+struct Pair {
+    a: Proc,
+    b: Proc,
+    schema: postgres::Schema,
+}
+
+async fn node(url: &str, id: &str) -> Proc {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let nats = nats_url();
+    Proc::launch_with(
+        dir,
+        &["--database-url", url, "--nats-url", &nats, "--node-id", id],
+    )
+    .await
+}
+
+async fn pair() -> Option<Pair> {
+    if !nats_up().await {
+        return None;
+    }
+    let schema = postgres::schema().await?;
+    // Node ids are unique per test: the tests share one NATS server.
+    let run = &server::room::new_token()[..10];
+    let a = node(&schema.url, &format!("a-{run}")).await;
+    let b = node(&schema.url, &format!("b-{run}")).await;
+    Some(Pair { a, b, schema })
+}
+
+/// A Jungle room created on node A, with the host on A, the guest and a
+/// spectator on B; the game started (host plays side 0).
+struct Game {
+    code: String,
+    host: Client,
+    host_token: String,
+    host_member: Value,
+    guest: Client,
+    guest_token: String,
+    spectator: Client,
+    local: AnyGame,
+    last: Value,
+    moves: Vec<String>,
+}
+
+const OPTIONS: &str = r#"{"clock": {"minutes": 10, "increment": 5}}"#;
+
+async fn start_game(p: &Pair) -> Game {
+    let options: Value = serde_json::from_str(OPTIONS).unwrap();
+    let (status, room) =
+        p.a.s()
+            .create_room(json!({"game": "jungle", "options": options}))
+            .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let host_token = room["token"].as_str().unwrap().to_string();
+    // The room, created on A, is opened through B.
+    let (status, info) = p.b.s().get(&format!("/api/rooms/{code}")).await;
+    assert_eq!(status, 200, "{info}");
+    let info: Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(info["code"], code);
+    assert_eq!(info["game"], "jungle");
+
+    let (mut host, _, snap) = p.a.s().join(&code, Some(&host_token), Some("Minh")).await;
+    assert_eq!(snap["you"]["host"], true);
+    let host_member = snap["you"]["member"].clone();
+    let (mut guest, guest_token, _) = p.b.s().join(&code, None, Some("Lan")).await;
+    let (spectator, _, snap) = p.b.s().join(&code, None, Some("Khoa")).await;
+    assert_eq!(
+        snap["room"]["members"].as_array().unwrap().len(),
+        3,
+        "{snap}"
+    );
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.ok(json!({"type": "sit", "seat": 1})).await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = next_match_of(&mut host, "start").await;
+    Game {
+        code,
+        host,
+        host_token,
+        host_member,
+        guest,
+        guest_token,
+        spectator,
+        local: local_game("jungle", &options),
+        last: start["match"].clone(),
+        moves: Vec::new(),
+    }
+}
+
+impl Game {
+    /// Whoever is to play sends a move that keeps the game going; the
+    /// event is awaited on the host's socket.
+    async fn play(&mut self, ply: usize) {
+        let mv = keep_going(&self.local, &self.last["legal"], ply);
+        let notation = self.local.play(&mv).expect("legal locally");
+        let mover = if self.last["to_play"] == self.host_member {
+            &mut self.host
+        } else {
+            &mut self.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+        let event = next_match_of(&mut self.host, "move").await;
+        assert_eq!(event["move"], notation, "{event}");
+        self.moves.push(notation);
+        self.last = event["match"].clone();
+    }
+
+    /// The move the next player would send now.
+    fn next_move(&self, ply: usize) -> String {
+        keep_going(&self.local, &self.last["legal"], ply)
+    }
+
+    fn host_to_play(&self) -> bool {
+        self.last["to_play"] == self.host_member
+    }
+}
+
+/// The `v` of every versioned message a client kept, in arrival order.
+fn versions(events: &[Value]) -> Vec<u64> {
+    events.iter().filter_map(|e| e["v"].as_u64()).collect()
+}
+
+/// The moves of every `match` move event a client kept.
+fn moves_seen(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "match" && e["kind"] == "move")
+        .map(|e| e["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Joins `code` on `node` until the room answers (it may be moving):
+/// the client and its snapshot.
+async fn rejoin(node: &Proc, code: &str, token: &str) -> (Client, Value) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = node.s().ws_url(code);
+        if let Ok((ws, _)) = tokio_tungstenite::connect_async(url).await {
+            let mut client = Client::new(ws);
+            let ack = client
+                .command(json!({"type": "hello", "token": token}))
+                .await;
+            if ack["type"] == "ack" {
+                let snapshot = client.next_of("snapshot").await;
+                return (client, snapshot);
+            }
+        }
+        assert!(Instant::now() < deadline, "the room never came back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn match_of(snapshot: &Value) -> &Value {
+    &snapshot["room"]["tables"][0]["match"]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_a_spectator_on_two_nodes_see_every_event_in_order() {
+    let Some(p) = pair().await else { return };
+    let mut g = start_game(&p).await;
+    for ply in 0..12 {
+        g.play(ply).await;
+    }
+    // Every client on B saw every move, in order, with versions rising.
+    for client in [&mut g.guest, &mut g.spectator] {
+        client.silent_for("none", Duration::from_millis(500)).await;
+        assert_eq!(moves_seen(&client.events), g.moves, "every move, in order");
+        let v = versions(&client.events);
+        assert!(v.windows(2).all(|w| w[1] > w[0]), "disorder: {v:?}");
+    }
+    // Chat from B reaches A, and the other way round.
+    g.guest
+        .ok(json!({"type": "chat", "text": "xin chào từ B"}))
+        .await;
+    let line = g.host.next_of("chat").await;
+    assert_eq!(line["message"]["text"], "xin chào từ B", "{line}");
+    g.host
+        .ok(json!({"type": "chat", "text": "hello from A"}))
+        .await;
+    assert_eq!(
+        g.spectator.next_of("chat").await["message"]["text"],
+        "xin chào từ B"
+    );
+    assert_eq!(
+        g.spectator.next_of("chat").await["message"]["text"],
+        "hello from A"
+    );
+
+    // The guest resigns: the result, then the auto-start countdown, on
+    // both nodes.
+    g.guest.ok(json!({"type": "resign"})).await;
+    for client in [&mut g.host, &mut g.guest, &mut g.spectator] {
+        let end = next_match_of(client, "end").await;
+        assert_eq!(end["match"]["outcome"]["reason"], "resign");
+        let countdown = client.next_of("autostart").await;
+        assert!(
+            countdown["autostart"]["remaining_ms"].as_u64().unwrap() > 0,
+            "{countdown}"
+        );
+    }
+    p.schema.drop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_plays_for_a_player_on_another_node() {
+    let Some(p) = pair().await else { return };
+    let (status, room) =
+        p.a.s()
+            .create_room(json!({"game": "jungle", "options": {}}))
+            .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    // The host (owner of the room's lease: A) plays from B.
+    let (mut host, _, _) = p.b.s().join(&code, Some(&token), Some("Minh")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = next_match_of(&mut host, "start").await;
+    let mut local = local_game("jungle", &json!({}));
+    let mut last = start["match"].clone();
+    for ply in 0..3 {
+        let mv = keep_going(&local, &last["legal"], ply);
+        local.play(&mv).unwrap();
+        host.ok(json!({"type": "move", "move": mv})).await;
+        next_match_of(&mut host, "move").await;
+        let reply = next_match_of(&mut host, "move").await;
+        assert_eq!(reply["side"], 1, "the computer answered: {reply}");
+        local.play(reply["move"].as_str().unwrap()).unwrap();
+        last = reply["match"].clone();
+    }
+    p.schema.drop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_the_owner_mid_game_the_other_node_takes_over_within_5_s() {
+    let Some(mut p) = pair().await else { return };
+    let mut g = start_game(&p).await;
+    for ply in 0..8 {
+        g.play(ply).await;
+    }
+    let killed = Instant::now();
+    p.a.child.kill().expect("SIGKILL");
+    p.a.child.wait().expect("reaped");
+
+    // B notices and closes its relayed sockets, which reconnect to B.
+    let ending = g.guest.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1012), "{ending:?}");
+    let (mut guest, snap) = rejoin(&p.b, &g.code, &g.guest_token).await;
+    let took = killed.elapsed();
+    assert!(took < Duration::from_secs(5), "the takeover took {took:?}");
+    let m = match_of(&snap);
+    assert_eq!(
+        m["moves"],
+        json!(g.moves),
+        "every acknowledged move is kept"
+    );
+    assert_eq!(m["outcome"], Value::Null);
+
+    // The host's browser reconnects (to B) and the game goes on.
+    let (host, snap) = rejoin(&p.b, &g.code, &g.host_token).await;
+    assert_eq!(snap["you"]["member"], g.host_member);
+    g.host = host;
+    std::mem::swap(&mut g.guest, &mut guest);
+    for ply in 8..12 {
+        g.play(ply).await;
+    }
+    let (_, snap) = rejoin(&p.b, &g.code, &g.guest_token).await;
+    assert_eq!(match_of(&snap)["moves"], json!(g.moves));
+    p.schema.drop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_owner_whose_lease_ran_out_cannot_write() {
+    let Some(p) = pair().await else { return };
+    let mut g = start_game(&p).await;
+    for ply in 0..6 {
+        g.play(ply).await;
+    }
+    if !g.host_to_play() {
+        g.play(6).await;
+    }
+    assert!(g.host_to_play());
+    let stale = g.next_move(99);
+    p.a.signal("STOP");
+    // The host's move reaches A's socket while A is paused.
+    let id = g.host.take_id();
+    g.host
+        .send_text(json!({"id": id, "type": "move", "move": stale}).to_string())
+        .await;
+    // B takes the room over once A's lease has run out.
+    let (mut guest, snap) = rejoin(&p.b, &g.code, &g.guest_token).await;
+    assert_eq!(match_of(&snap)["moves"], json!(g.moves));
+    p.a.signal("CONT");
+    // A wakes up: the move it then reads is never acknowledged.
+    let ending = g.host.ending(Duration::from_secs(5)).await;
+    assert!(
+        ending.code().is_some(),
+        "A closes the host's socket: {ending:?}"
+    );
+    assert!(
+        !g.host
+            .events
+            .iter()
+            .any(|e| e["type"] == "ack" && e["id"] == id),
+        "a fenced node acknowledged a move: {:?}",
+        g.host.events
+    );
+    guest.silent_for("match", Duration::from_millis(1500)).await;
+    let (_, snap) = rejoin(&p.b, &g.code, &g.guest_token).await;
+    assert_eq!(
+        match_of(&snap)["moves"],
+        json!(g.moves),
+        "nothing A wrote after its lease"
+    );
+    // The host plays the move again, on B.
+    let (host, _) = rejoin(&p.b, &g.code, &g.host_token).await;
+    g.host = host;
+    g.guest = guest;
+    g.play(99).await;
+    p.schema.drop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_hands_the_rooms_over_without_losing_a_move() {
+    let Some(mut p) = pair().await else { return };
+    let mut g = start_game(&p).await;
+    for ply in 0..9 {
+        g.play(ply).await;
+    }
+    let signalled = Instant::now();
+    p.a.signal("TERM");
+    let ending = g.guest.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1012), "{ending:?}");
+    let (_, snap) = rejoin(&p.b, &g.code, &g.guest_token).await;
+    let took = signalled.elapsed();
+    // The lease was released: no waiting for it to run out.
+    assert!(
+        took < Duration::from_millis(2500),
+        "the hand-over took {took:?}"
+    );
+    assert_eq!(match_of(&snap)["moves"], json!(g.moves));
+    let status = p.a.exited(Duration::from_secs(10)).await.expect("A exits");
+    assert!(status.success(), "{status}");
+    p.schema.drop().await;
+}
