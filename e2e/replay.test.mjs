@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, startSite } from './harness.mjs';
+import { byId, noHorizontalScroll, startSite } from './harness.mjs';
 import { boardShape, serverShape } from './boards.mjs';
 
 let site;
@@ -131,5 +131,59 @@ test('a Quoridor replay draws the server\'s pawns and walls at every move', { ti
   const stored = await replayMatchesServer(page, 'quoridor', id);
   assert.equal(stored.positions[6].walls.length, 2, 'two walls were placed');
   assert.equal((await boardShape(page, 'quoridor')).walls.length, 2);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('the import page opens a game from its text, and a bad text names its first bad line', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('import');
+  const id = await playOver(page, 'crossyray', 4, (legal) => legal.find((m) => !m.startsWith('goal:')));
+  const text = await (await fetch(`${base}/api/games/${id}/export`)).text();
+  const stored = await (await fetch(`${base}/api/games/${id}`)).json();
+
+  // From the games page, by its link; the text pasted; opened.
+  await page.goto(`${base}/games`);
+  await byId(page, 'import-link').click();
+  await page.waitForURL(/\/import$/);
+  await byId(page, 'import-text').fill(text);
+  await byId(page, 'import-open').click();
+  await byId(page, 'replay-title').filter({ hasText: 'CrossyRay, opened from text' }).waitFor();
+  assert.equal(await byId(page, 'import-error').isVisible(), false);
+  assert.equal(await byId(page, 'export').isVisible(), false, 'an imported game is not stored: no export link');
+  assert.equal(await byId(page, 'replay-room').isVisible(), false);
+  assert.equal(await byId(page, 'result').getAttribute('data-reason'), 'resign');
+  // Its board, stepped by keyboard, is the stored game's at every move.
+  await byId(page, 'step-forward').focus();
+  for (let n = 0; n <= stored.moves.length; n++) {
+    if (n > 0) await page.keyboard.press('ArrowRight');
+    await plyShown(page, n);
+    assert.deepEqual(await boardShape(page, 'crossyray'), serverShape('crossyray', stored.positions[n]), `imported, move ${n}`);
+  }
+
+  // A bad third move: the server's message names its line, which is selected.
+  const lines = text.split('\n');
+  const bad = lines.findIndex((l) => l.startsWith('3. '));
+  lines[bad] = '3. a1';
+  await byId(page, 'import-text').fill(lines.join('\n'));
+  await byId(page, 'import-open').click();
+  const error = byId(page, 'import-error');
+  await error.filter({ hasText: `line ${bad + 1}: illegal move "a1"` }).waitFor();
+  assert.equal(await byId(page, 'replay-main').isVisible(), false, 'the last game is no longer shown');
+  assert.equal(await byId(page, 'import-text').getAttribute('aria-invalid'), 'true');
+  const selected = await page.evaluate(() => {
+    const a = document.querySelector('[data-testid="import-text"]');
+    return a.value.slice(a.selectionStart, a.selectionEnd);
+  });
+  assert.equal(selected, '3. a1', 'the bad line is selected');
+
+  // Not a game at all; then nothing pasted; in Vietnamese.
+  await byId(page, 'import-text').fill('hello');
+  await byId(page, 'import-open').click();
+  await error.filter({ hasText: /^line 1: / }).waitFor();
+  await byId(page, 'lang').selectOption('vi');
+  await byId(page, 'import-text').fill('');
+  await byId(page, 'import-open').click();
+  await error.filter({ hasText: 'Hãy dán văn bản của một ván trước.' }).waitFor();
+  await page.setViewportSize({ width: 360, height: 800 });
+  await noHorizontalScroll(page, 'import page');
   assert.deepEqual(pageErrors, []);
 });

@@ -58,6 +58,7 @@ pub fn router(app: App) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
         .route_service("/g/{id}", ServeFile::new(web.join("game.html")))
+        .route_service("/import", ServeFile::new(web.join("game.html")))
         .route_service("/games", ServeFile::new(web.join("games.html")))
         .route("/rules", get(rules))
         .fallback_service(ServeDir::new(web))

@@ -6,6 +6,12 @@
 // the game's own board renderer, read-only; the client applies no move.
 // A CrossyRay or Jungle position string copies to the clipboard. Export
 // downloads /api/games/ID/export.
+//
+// The same page at /import opens a game from its text: pasted or read
+// from a file, sent to POST /api/games/import, which replays every move;
+// the answer (the same game with its positions) opens in the viewer, and
+// a refusal shows the server's message, which names the first bad line,
+// and selects that line in the text.
 
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
@@ -23,6 +29,7 @@ const id = (() => {
   const m = /^\/g\/([^/?#]+)/.exec(location.pathname);
   return m ? decodeURIComponent(m[1]) : '';
 })();
+const importing = location.pathname === '/import';
 
 let game = null;
 let board = null;
@@ -41,8 +48,11 @@ function swatchOf(side) {
 
 function renderInfo() {
   const g = game;
-  document.title = t('replay.title', { game: t(`game.${g.game}`), n: g.number, code: g.room });
+  document.title = g.imported
+    ? t('import.game_title', { game: t(`game.${g.game}`) })
+    : t('replay.title', { game: t(`game.${g.game}`), n: g.number, code: g.room });
   $('replay-title').textContent = document.title;
+  for (const node of document.querySelectorAll('.stored')) node.hidden = !!g.imported;
   $('replay-players').replaceChildren(...(g.players ?? []).map((name, side) =>
     el('span', { class: 'replay-player', 'data-side': String(side) },
       el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', name)));
@@ -59,8 +69,10 @@ function renderInfo() {
   box.dataset.reason = g.outcome?.reason ?? '';
   if (g.outcome?.kind === 'win') box.dataset.winner = String(g.outcome.winner);
   $('move-count').textContent = String(g.moves.length);
-  $('export').href = `/api/games/${encodeURIComponent(g.id)}/export`;
-  $('export').setAttribute('download', `${g.game}-${g.number}.txt`);
+  if (!g.imported) {
+    $('export').href = `/api/games/${encodeURIComponent(g.id)}/export`;
+    $('export').setAttribute('download', `${g.game}-${g.number}.txt`);
+  }
 
   const view = moveListView(g.moves, { game: g.game, sides: sidesOf(g), t });
   const items = moveListItems(view, swatchOf);
@@ -185,25 +197,95 @@ function showNotFound() {
   $('not-found-text').textContent = t('replay.not_found', { id });
 }
 
+/** Opens `data` (a game with its moves and positions) in the viewer. */
+function show(data) {
+  stop();
+  game = { ...data, moves: data.moves ?? [] };
+  board?.destroy();
+  board = createBoardFor(game.game, $('board'), { readOnly: true });
+  renderInfo();
+  $('replay-main').hidden = false;
+  go(0);
+}
+
+// ---------------------------------------------------------------- import
+
+/** Selects line `n` (from 1) of the textarea, so the bad line is the one in view. */
+function selectLine(area, n) {
+  const lines = area.value.split('\n');
+  const start = lines.slice(0, n - 1).reduce((sum, line) => sum + line.length + 1, 0);
+  area.focus();
+  area.setSelectionRange(start, start + (lines[n - 1]?.length ?? 0));
+}
+
+function showImportError(message) {
+  const box = $('import-error');
+  box.hidden = !message;
+  box.textContent = message ?? '';
+  $('import-text').setAttribute('aria-invalid', String(!!message));
+}
+
+async function openImport(e) {
+  e.preventDefault();
+  const area = $('import-text');
+  if (!area.value.trim()) {
+    showImportError(t('import.empty'));
+    area.focus();
+    return;
+  }
+  $('import-open').disabled = true;
+  let answer;
+  try {
+    const res = await fetch('/api/games/import', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: area.value });
+    answer = { ok: res.ok, data: await res.json().catch(() => null) };
+  } catch {
+    answer = { ok: false, data: null };
+  } finally {
+    $('import-open').disabled = false;
+  }
+  if (!answer.ok) {
+    showImportError(answer.data?.message ?? t('import.failed'));
+    $('replay-main').hidden = true;
+    const line = /^line (\d+):/.exec(answer.data?.message ?? '');
+    if (line) selectLine(area, Number(line[1]));
+    return;
+  }
+  showImportError(null);
+  show({ ...answer.data, imported: true });
+  $('replay-main').scrollIntoView?.({ block: 'start' });
+}
+
+function wireImport() {
+  $('import-form').addEventListener('submit', openImport);
+  $('import-file').addEventListener('change', async () => {
+    const file = $('import-file').files?.[0];
+    if (!file) return;
+    $('import-text').value = await file.text();
+    showImportError(null);
+  });
+}
+
 async function init() {
   initI18n($('lang'));
+  wire();
+  onLangChange(() => { if (game) { renderInfo(); renderPosition(); } });
+  if (importing) {
+    wireImport();
+    $('loading').hidden = true;
+    $('import-main').hidden = false;
+    return;
+  }
   if (!id) {
     showNotFound();
     return;
   }
   const r = await getJson(`/api/games/${encodeURIComponent(id)}`);
+  $('loading').hidden = true;
   if (!r.ok || !r.data) {
     showNotFound();
     return;
   }
-  game = { ...r.data, moves: r.data.moves ?? [] };
-  board = createBoardFor(game.game, $('board'), { readOnly: true });
-  wire();
-  renderInfo();
-  $('loading').hidden = true;
-  $('replay-main').hidden = false;
-  go(0);
-  onLangChange(() => { renderInfo(); renderPosition(); });
+  show(r.data);
 }
 
 init();
