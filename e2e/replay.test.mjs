@@ -27,20 +27,26 @@ after(() => site?.stop());
 // ---------------------------------------------------------------- helpers
 
 /**
- * In `page` (on the site), two people play a game of `game` over the room
- * protocol (PROTOCOL.md): each ply the mover plays `choose(legal, ply)`,
- * then side 1 resigns. Returns the finished game's id.
+ * In `page` (on the site), two people play `games` games of `game` over the
+ * room protocol (PROTOCOL.md) in a new room, or in `room` (from an earlier
+ * call): each ply the mover plays `choose(legal, ply)`, then side 1
+ * resigns. Returns `{ids, id, room}`: the games' ids (`id` the last one)
+ * and the room with both people's tokens, to play on in it.
  */
-async function playOver(page, game, plies, choose) {
+async function playOver(page, game, plies, choose, { games = 1, room = null } = {}) {
   await page.goto(`${base}/games`);
-  return page.evaluate(async ({ game, plies, choose }) => {
+  return page.evaluate(async ({ game, plies, choose, games, room }) => {
     const pick = new Function('legal', 'ply', `return (${choose})(legal, ply);`);
-    const res = await fetch('/api/rooms', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game }),
-    });
-    const { code, token } = await res.json();
+    let where = room;
+    if (!where) {
+      const res = await fetch('/api/rooms', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game }),
+      });
+      const { code, token } = await res.json();
+      where = { code, tokens: [token, `guest-${crypto.randomUUID()}`] };
+    }
     const connect = (tok, name) => new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${code}`);
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${where.code}`);
       const answers = new Map();
       const matches = [];
       let wake = () => {};
@@ -62,25 +68,33 @@ async function playOver(page, game, plies, choose) {
       };
       ws.onopen = async () => {
         await send({ type: 'hello', token: tok, name });
-        resolve({ send, nextMatch });
+        resolve({ send, nextMatch, close: () => ws.close() });
       };
     });
-    const host = await connect(token, 'Minh');
-    const guest = await connect(`guest-${crypto.randomUUID()}`, 'Lan');
-    await host.send({ type: 'autostart', enabled: false });
-    await host.send({ type: 'sit', seat: 0 });
-    await guest.send({ type: 'sit', seat: 1 });
-    await host.send({ type: 'start', order: 'seats' });
-    let m = await host.nextMatch();
-    for (let ply = 0; ply < plies; ply++) {
-      await (ply % 2 ? guest : host).send({ type: 'move', move: pick(m.legal, ply) });
-      m = await host.nextMatch();
+    const host = await connect(where.tokens[0], 'Minh');
+    const guest = await connect(where.tokens[1], 'Lan');
+    if (!room) {
+      await host.send({ type: 'autostart', enabled: false });
+      await host.send({ type: 'sit', seat: 0 });
+      await guest.send({ type: 'sit', seat: 1 });
     }
-    await guest.send({ type: 'resign' });
-    m = await host.nextMatch();
-    if (!m.outcome) throw new Error('the game did not end');
-    return m.id;
-  }, { game, plies, choose: choose.toString() });
+    const ids = [];
+    for (let g = 0; g < games; g++) {
+      await host.send({ type: 'start', order: 'seats' });
+      let m = await host.nextMatch();
+      while (m.outcome || m.moves.length) m = await host.nextMatch(); // the last game's end, if it is still queued
+      for (let ply = 0; ply < plies; ply++) {
+        await (ply % 2 ? guest : host).send({ type: 'move', move: pick(m.legal, ply) });
+        m = await host.nextMatch();
+      }
+      await guest.send({ type: 'resign' });
+      do m = await host.nextMatch(); while (!m.outcome);
+      ids.push(m.id);
+    }
+    host.close();
+    guest.close();
+    return { ids, id: ids[ids.length - 1], room: where };
+  }, { game, plies, choose: choose.toString(), games, room });
 }
 
 const plyShown = (page, n) =>
@@ -112,7 +126,7 @@ async function replayMatchesServer(page, game, id) {
 test('a Jungle replay draws the server\'s position string at every move', { timeout: 120_000 }, async () => {
   const page = await site.newPage('jungle');
   // Elephants and rats walk forward: pieces move, the last move is marked.
-  const id = await playOver(page, 'jungle', 6, (legal, ply) => legal[ply % legal.length]);
+  const { id } = await playOver(page, 'jungle', 6, (legal, ply) => legal[ply % legal.length]);
   const stored = await replayMatchesServer(page, 'jungle', id);
   assert.equal(Object.keys((await boardShape(page, 'jungle')).pieces).length, 16);
   assert.notDeepEqual(serverShape('jungle', stored.positions[0]), serverShape('jungle', stored.positions[6]), 'the pieces moved');
@@ -126,7 +140,7 @@ test('a Jungle replay draws the server\'s position string at every move', { time
 test('a Quoridor replay draws the server\'s pawns and walls at every move', { timeout: 120_000 }, async () => {
   const page = await site.newPage('quoridor');
   // Pawn steps and walls in turn.
-  const id = await playOver(page, 'quoridor', 6, (legal, ply) =>
+  const { id } = await playOver(page, 'quoridor', 6, (legal, ply) =>
     (ply % 3 === 2 ? legal.find((m) => /[hv]$/.test(m)) : legal[0]));
   const stored = await replayMatchesServer(page, 'quoridor', id);
   assert.equal(stored.positions[6].walls.length, 2, 'two walls were placed');
@@ -136,7 +150,7 @@ test('a Quoridor replay draws the server\'s pawns and walls at every move', { ti
 
 test('the import page opens a game from its text, and a bad text names its first bad line', { timeout: 120_000 }, async () => {
   const page = await site.newPage('import');
-  const id = await playOver(page, 'crossyray', 4, (legal) => legal.find((m) => !m.startsWith('goal:')));
+  const { id } = await playOver(page, 'crossyray', 4, (legal) => legal.find((m) => !m.startsWith('goal:')));
   const text = await (await fetch(`${base}/api/games/${id}/export`)).text();
   const stored = await (await fetch(`${base}/api/games/${id}`)).json();
 
@@ -185,5 +199,36 @@ test('the import page opens a game from its text, and a bad text names its first
   await error.filter({ hasText: 'Hãy dán văn bản của một ván trước.' }).waitFor();
   await page.setViewportSize({ width: 360, height: 800 });
   await noHorizontalScroll(page, 'import page');
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a room\'s past games are paged, 20 a page, and follow a game that ends meanwhile', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('pages');
+  const first = await playOver(page, 'crossyray', 0, (legal) => legal[0], { games: 21 });
+  await page.goto(`${base}/r/${first.room.code}`);
+  const entries = page.locator('[data-testid="past-games"] [data-testid="game-entry"]');
+  await byId(page, 'past-page-info').filter({ hasText: 'Page 1 of 2' }).waitFor();
+  assert.equal(await entries.count(), 20);
+  assert.equal(await entries.first().getAttribute('data-id'), first.ids[20], 'newest first');
+  assert.equal(await byId(page, 'past-prev').isDisabled(), true);
+  // Older: the oldest game alone; Newer goes back.
+  await byId(page, 'past-next').click();
+  await byId(page, 'past-page-info').filter({ hasText: 'Page 2 of 2' }).waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="past-games"] [data-testid="game-entry"]').length === 1);
+  assert.equal(await entries.first().getAttribute('data-id'), first.ids[0]);
+  assert.equal(await byId(page, 'past-next').isDisabled(), true);
+  assert.equal(await byId(page, 'past-empty').isVisible(), false);
+  await byId(page, 'past-prev').click();
+  await byId(page, 'past-page-info').filter({ hasText: 'Page 1 of 2' }).waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="past-games"] [data-testid="game-entry"]').length === 20);
+  // A game that ends while page 2 is shown: page 2 now holds the two oldest.
+  await byId(page, 'past-next').click();
+  await byId(page, 'past-page-info').filter({ hasText: 'Page 2 of 2' }).waitFor();
+  const other = await site.newPage('players');
+  await playOver(other, 'crossyray', 0, (legal) => legal[0], { room: first.room });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="past-games"] [data-testid="game-entry"]').length === 2);
+  assert.deepEqual(await entries.evaluateAll((lis) => lis.map((li) => li.dataset.id)), [first.ids[1], first.ids[0]]);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await noHorizontalScroll(page, 'room page with the past games pager');
   assert.deepEqual(pageErrors, []);
 });

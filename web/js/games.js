@@ -7,7 +7,7 @@
 import { t, initI18n, onLangChange } from './i18n.js';
 import { storedToken } from './socket.js';
 import { $, el } from './dom.js';
-import { GAMES, RESULTS, getJson, gameEntry } from './history.js';
+import { GAMES, RESULTS, getJson, gameEntry, renderPager } from './history.js';
 
 const params = new URLSearchParams(location.search);
 const filters = {
@@ -45,10 +45,7 @@ function render() {
   }
   status.textContent = last.games.length ? '' : t('history.empty');
   list.replaceChildren(...last.games.map((g) => gameEntry(g)));
-  pager.hidden = last.pages <= 1 && last.page <= 1;
-  $('page-info').textContent = t('history.page', { page: last.page, pages: last.pages });
-  $('page-prev').disabled = last.page <= 1;
-  $('page-next').disabled = last.page >= last.pages;
+  renderPager(pager, last);
 }
 
 async function load() {

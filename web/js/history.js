@@ -37,6 +37,18 @@ export function dateText(ms) {
 }
 
 /**
+ * Shows a paged list's pager for `{page, pages}` (the API's answer): a
+ * `nav` holding `.page-prev`, `.page-info` and `.page-next`; hidden while
+ * there is only one page.
+ */
+export function renderPager(nav, { page, pages }) {
+  nav.hidden = pages <= 1 && page <= 1;
+  nav.querySelector('.page-info').textContent = t('history.page', { page, pages });
+  nav.querySelector('.page-prev').disabled = page <= 1;
+  nav.querySelector('.page-next').disabled = page >= pages;
+}
+
+/**
  * GET `url` as JSON: `{ok, status, data}`; a network failure is
  * `{ok: false, status: 0}`.
  */

@@ -28,7 +28,7 @@ import {
   MIN_PLAYERS, MAX_PLAYERS,
 } from './bracket.js';
 import { renderBracket, statusText, roundName } from './bracket-view.js';
-import { getJson, gameEntry } from './history.js';
+import { getJson, gameEntry, renderPager } from './history.js';
 
 /** Games with a computer player on the server. */
 const BOT_GAMES = new Set(['jungle']);
@@ -721,23 +721,25 @@ function watchTitle(bv) {
 
 // ---------------------------------------------------------------- past games
 
-let pastGames = null; // the room's finished games (GET /api/rooms/CODE/games), newest first
+let pastGames = null; // one page of the room's finished games (GET /api/rooms/CODE/games), newest first
+let pastPage = 1; // the page shown
 const pastSeen = new Set(); // ids of finished matches already asked about
 let pastSeq = 0;
 
 /**
- * Fetch the room's finished games again; when `want` (ids of matches that
- * just ended) are not stored yet, ask again a little later, a few times.
+ * Fetch the page shown of the room's finished games again; on the first
+ * page, when `want` (ids of matches that just ended) are not listed yet,
+ * ask again a little later, a few times.
  */
 async function loadPastGames(want = [], tries = 6) {
   const mine = ++pastSeq;
-  const r = await getJson(`/api/rooms/${encodeURIComponent(code)}/games`);
+  const r = await getJson(`/api/rooms/${encodeURIComponent(code)}/games?page=${pastPage}`);
   if (mine !== pastSeq) return;
   if (r.ok) {
-    pastGames = r.data.games ?? [];
+    pastGames = r.data;
     renderPastGames();
   }
-  const missing = want.filter((id) => !pastGames?.some((g) => g.id === id));
+  const missing = pastPage === 1 ? want.filter((id) => !pastGames?.games.some((g) => g.id === id)) : [];
   if ((missing.length || !r.ok) && tries > 1) {
     setTimeout(() => { if (mine === pastSeq) loadPastGames(missing, tries - 1); }, 700);
   }
@@ -757,9 +759,15 @@ function checkPastGames() {
 }
 
 function renderPastGames() {
-  const list = pastGames ?? [];
+  const list = pastGames?.games ?? [];
   $('past-games').replaceChildren(...list.map((g) => gameEntry(g, { showRoom: false })));
-  $('past-empty').hidden = list.length > 0;
+  $('past-empty').hidden = list.length > 0 || pastPage > 1;
+  if (pastGames) renderPager($('past-pager'), pastGames);
+}
+
+function showPastPage(page) {
+  pastPage = Math.max(1, page);
+  loadPastGames();
 }
 
 function render() {
@@ -947,6 +955,8 @@ function wireForms() {
   });
   $('bracket-back').addEventListener('click', showBracket);
 
+  $('past-prev').addEventListener('click', () => showPastPage(pastPage - 1));
+  $('past-next').addEventListener('click', () => showPastPage(pastPage + 1));
   $('copy-position').addEventListener('click', async () => {
     if (await copyText($('position-string').textContent)) toast(t('position.copied'), 'info');
     else {
