@@ -336,3 +336,63 @@ async fn a_bad_import_names_its_first_bad_line() {
         assert!(message.starts_with(line), "{text}: {message}");
     }
 }
+
+#[tokio::test]
+async fn a_position_is_played_from_its_moves_with_its_legal_moves() {
+    let server = TestServer::start().await;
+    // RULES.md §1, the goal example: f4, h4, then side 0 may enter the right goal.
+    let (status, p) = get_json(&server, "/api/position?game=crossyray&moves=f4,h4").await;
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["moves"], json!(["f4", "h4"]));
+    assert_eq!(p["state"]["origin"], "h4");
+    assert_eq!(p["state"]["to_move"], 0);
+    assert_eq!(
+        p["legal"],
+        json!(["h5", "h6", "h7", "h3", "h2", "h1", "g4", "i4", "goal:right"])
+    );
+    assert_eq!(p["options"]["width"], 9);
+    // Jungle from a position string; a move with its space, URL-encoded.
+    let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L%20b%200%201";
+    let (status, j) = get_json(
+        &server,
+        &format!(
+            "/api/position?game=jungle&options=%7B%22start%22%3A%22{start}%22%7D&moves=8%20a3-a4"
+        ),
+    )
+    .await;
+    assert_eq!(status, 200, "{j}");
+    assert_eq!(
+        j["state"]["position"],
+        "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L r 1 1"
+    );
+    assert!(j["legal"].as_array().is_some_and(|l| !l.is_empty()));
+    // The start alone; Quoridor options.
+    let (status, q) = get_json(
+        &server,
+        "/api/position?game=quoridor&options=%7B%22size%22%3A11%7D",
+    )
+    .await;
+    assert_eq!(status, 200, "{q}");
+    assert_eq!(q["state"]["size"], 11);
+    assert_eq!(q["state"]["ply"], 0);
+    // Refusals name what is wrong.
+    for (query, wanted) in [
+        ("game=chess", "Unknown game"),
+        ("game=crossyray&options=%7B", "options are not JSON"),
+        (
+            "game=crossyray&options=%7B%22width%22%3A8%7D",
+            "must be odd",
+        ),
+        ("game=crossyray&moves=f4,a1", "move 2: illegal move \"a1\""),
+        ("game=crossyray&moves=f4,h4,goal:right,e5", "move 4"),
+    ] {
+        let (status, e) = get_json(&server, &format!("/api/position?{query}")).await;
+        assert_eq!(
+            (status, e["error"].as_str()),
+            (400, Some("bad_query")),
+            "{query}: {e}"
+        );
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains(wanted), "{query}: {message}");
+    }
+}

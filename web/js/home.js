@@ -6,14 +6,15 @@
 // token becomes the session, so seats and host rights carry over.
 
 import { t, initI18n, onLangChange } from './i18n.js';
+import { RULES_GAMES } from './rules/index.js';
 import { storedToken, storeToken, storedName, storeName, RoomSocket, TOKEN_KEY } from './socket.js';
 import {
   fillOptionSelects, readOptionSelects, showGameFields, clockText, clockKey, clockSetting, CLOCKS, DEFAULT_OPTIONS,
 } from './options.js';
 import { LEVELS, SIDES, soloSeats } from './solo.js';
+import { $, el } from './dom.js';
 
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
-const $ = (id) => document.getElementById(id);
 
 const selects = {
   game: $('create-game'), width: $('create-width'), height: $('create-height'), clock: $('create-clock'),
@@ -318,8 +319,15 @@ function initAccount() {
   loadAccount();
 }
 
+/** The home page's links to the games' rules pages. */
+function renderRulesLinks() {
+  $('rules-links').replaceChildren(...RULES_GAMES.map((g) =>
+    el('a', { href: `/rules/${g}`, 'data-testid': `rules-page-${g}`, text: t(`game.${g}`) })));
+}
+
 function init() {
   initI18n($('lang'));
+  renderRulesLinks();
   fillOptionSelects(selects, DEFAULT_OPTIONS);
   for (const s of Object.values(selects)) s.addEventListener('change', checkSquare);
   checkSquare();
@@ -345,6 +353,7 @@ function init() {
     showError($('join-error'), '');
   });
   onLangChange(() => {
+    renderRulesLinks();
     showAccount();
     fillOptionSelects(selects);
     fillSoloSelects();

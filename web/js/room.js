@@ -19,6 +19,7 @@ import { askOwnGoal, setAskOwnGoal } from './settings.js';
 import { RoomSocket, storeName } from './socket.js';
 import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
 import { createBoardFor, isMatchOf } from './boards.js';
+import { RULES_GAMES } from './rules/index.js';
 import { colorOf, sideOf } from './quoridor/state.js';
 import { LEVELS } from './solo.js';
 import { tableById, shownTableId, applyMatchEvent } from './tables.js';
@@ -654,6 +655,18 @@ function renderMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
+/** "How to play" opens the game's rules page in a dialog, over the game. */
+function renderRulesButton() {
+  $('rules-open').hidden = !RULES_GAMES.includes(model.room?.game);
+}
+
+function openRules() {
+  const frame = $('rules-frame');
+  const src = `/rules/${model.room.game}?embed`;
+  if (frame.getAttribute('src') !== src) frame.setAttribute('src', src);
+  $('rules-dialog').showModal();
+}
+
 /** A Jungle or CrossyRay game's position string, with its Copy button. */
 function renderPositionString() {
   const m = match();
@@ -790,6 +803,7 @@ function render() {
   renderActions();
   renderMoves();
   renderPositionString();
+  renderRulesButton();
 }
 
 // ---------------------------------------------------------------- model updates
@@ -955,6 +969,12 @@ function wireForms() {
   });
   $('bracket-back').addEventListener('click', showBracket);
 
+  $('rules-open').addEventListener('click', openRules);
+  $('rules-close').addEventListener('click', () => $('rules-dialog').close());
+  // Escape pressed inside the rules page (an iframe) closes its dialog too.
+  window.addEventListener('message', (e) => {
+    if (e.origin === location.origin && e.data?.type === 'rules-close') $('rules-dialog').close();
+  });
   $('past-prev').addEventListener('click', () => showPastPage(pastPage - 1));
   $('past-next').addEventListener('click', () => showPastPage(pastPage + 1));
   $('copy-position').addEventListener('click', async () => {

@@ -203,6 +203,53 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
     }
 }
 
+/// `GET /api/position?game=G&options=JSON&moves=M1,M2`: the position
+/// after `moves` played from a fresh game of `game` with `options` (both
+/// optional), with the legal moves there: the rules pages draw their
+/// diagrams from these, so every diagram is a position the rules reach.
+pub async fn position(Query(query): Query<HashMap<String, String>>) -> Response {
+    let kind = match GameKind::parse(query.get("game").map_or("", String::as_str)) {
+        Ok(kind) => kind,
+        Err(e) => return bad_query(e),
+    };
+    let options = match query
+        .get("options")
+        .map(|o| serde_json::from_str::<Value>(o))
+    {
+        None => Value::Null,
+        Some(Ok(o)) => o,
+        Some(Err(e)) => return bad_query(format!("options are not JSON: {e}")),
+    };
+    let parsed = match crate::games::GameOptions::parse(kind, &options) {
+        Ok(o) => o,
+        Err(e) => return bad_query(e),
+    };
+    let mut replay = match replay::Replay::new(&parsed) {
+        Ok(r) => r,
+        Err(e) => return bad_query(e.to_string()),
+    };
+    let moves: Vec<&str> = query
+        .get("moves")
+        .map(|m| m.split(',').filter(|m| !m.trim().is_empty()).collect())
+        .unwrap_or_default();
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, mv) in moves.iter().enumerate() {
+        match replay.play(mv) {
+            Ok(mv) => played.push(mv),
+            Err(e) => return bad_query(format!("move {}: illegal move {mv:?}: {e}", i + 1)),
+        }
+    }
+    let game = replay.game();
+    Json(json!({
+        "game": kind.name(),
+        "options": parsed.to_json(),
+        "moves": played,
+        "state": game,
+        "legal": game.legal(),
+    }))
+    .into_response()
+}
+
 /// `GET /api/games/ID/export`: the game as text.
 pub async fn export_game(State(app): State<App>, Path(id): Path<String>) -> Response {
     match find(&app, &id).await {

@@ -1,0 +1,116 @@
+// A game's rules page (/rules/GAME; web/rules.html): the rules from
+// docs/RULES.md in the page's language, and an illustrated walkthrough
+// ("pick a step to see the change"). Each step's diagram is a position
+// the server plays with the rules crate (GET /api/position), drawn by the
+// game's own board renderer, read-only; the page computes no rule.
+// `?embed` drops the page's header: the room shows the page in a dialog,
+// and Escape inside the page asks the room to close it.
+
+import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { $, el } from './dom.js';
+import { getJson } from './history.js';
+import { createBoardFor } from './boards.js';
+import { RULES_GAMES } from './rules/index.js';
+
+const game = (() => {
+  const m = /^\/rules\/([a-z]+)\/?$/.exec(location.pathname);
+  return m && RULES_GAMES.includes(m[1]) ? m[1] : null;
+})();
+const embedded = new URLSearchParams(location.search).has('embed');
+
+let content = null;
+let board = null;
+let step = 0;
+const positions = new Map(); // step index -> the server's answer (or its error)
+
+const words = () => content.text[lang()] ?? content.text.en;
+
+function renderNav() {
+  $('rules-nav').replaceChildren(...RULES_GAMES.map((g) =>
+    el('a', {
+      href: `/rules/${g}${embedded ? '?embed' : ''}`,
+      'data-testid': `rules-nav-${g}`,
+      'aria-current': g === game ? 'page' : null,
+      text: t(`game.${g}`),
+    })));
+}
+
+function renderText() {
+  const w = words();
+  document.title = t('rules.page_title', { game: w.title });
+  $('rules-title').textContent = w.title;
+  $('rules-intro').textContent = w.intro;
+  $('rules-sections').replaceChildren(...w.sections.map((s) =>
+    el('section', { class: 'rules-section' },
+      el('h2', { text: s.h }),
+      ...s.ps.map((p) => el('p', { text: p })))));
+  $('walk-title').textContent = w.walkthrough;
+  $('walk-steps').replaceChildren(...content.steps.map((s, i) =>
+    el('li', {},
+      el('button', {
+        type: 'button',
+        class: 'walk-step',
+        'data-testid': `walk-step-${s.id}`,
+        'aria-pressed': String(i === step),
+        onclick: () => show(i),
+        text: `${i + 1}. ${w.steps[s.id][0]}`,
+      }))));
+}
+
+/** The step's position from the server, asked once. */
+async function positionOf(i) {
+  if (!positions.has(i)) {
+    const s = content.steps[i];
+    const q = new URLSearchParams({ game, moves: s.moves.join(',') });
+    if (s.options) q.set('options', JSON.stringify(s.options));
+    positions.set(i, getJson(`/api/position?${q}`));
+  }
+  return positions.get(i);
+}
+
+async function show(i) {
+  step = Math.max(0, Math.min(content.steps.length - 1, i));
+  const shown = step;
+  for (const [k, b] of [...$('walk-steps').querySelectorAll('button')].entries()) b.setAttribute('aria-pressed', String(k === step));
+  const s = content.steps[step];
+  const w = words();
+  $('walk-caption').textContent = w.steps[s.id][1];
+  $('walk-prev').disabled = step === 0;
+  $('walk-next').disabled = step === content.steps.length - 1;
+  const r = await positionOf(step);
+  if (shown !== step) return;
+  if (!r.ok) {
+    $('walk-caption').textContent = t('rules.diagram_failed');
+    return;
+  }
+  const players = w.sides.map((name, side) => ({ member: `side-${side}`, name }));
+  board.set({ players, state: r.data.state, legal: r.data.legal, moves: r.data.moves },
+    { member: `side-${s.as}` }, r.data.options);
+  $('walk-board').dataset.step = s.id;
+}
+
+async function init() {
+  initI18n($('lang'));
+  document.body.classList.toggle('embedded', embedded);
+  if (embedded) {
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') parent.postMessage({ type: 'rules-close' }, location.origin);
+    });
+  }
+  renderNav();
+  if (!game) {
+    $('rules-missing').hidden = false;
+    $('rules-missing').textContent = t('rules.missing');
+    return;
+  }
+  content = (await import(`./rules/${game}.js`)).default;
+  board = createBoardFor(game, $('walk-board'), { readOnly: true });
+  renderText();
+  $('rules-article').hidden = false;
+  $('walk-prev').addEventListener('click', () => show(step - 1));
+  $('walk-next').addEventListener('click', () => show(step + 1));
+  onLangChange(() => { renderNav(); renderText(); show(step); });
+  await show(0);
+}
+
+init();
