@@ -45,7 +45,17 @@ async fn node(url: &str, id: &str) -> Proc {
     let nats = nats_url();
     Proc::launch_with(
         dir,
-        &["--database-url", url, "--nats-url", &nats, "--node-id", id],
+        &[
+            "--database-url",
+            url,
+            "--nats-url",
+            &nats,
+            "--node-id",
+            id,
+            // Tournament rounds follow each other after 1 s.
+            "--autostart-secs",
+            "1",
+        ],
     )
     .await
 }
@@ -379,5 +389,85 @@ async fn sigterm_hands_the_rooms_over_without_losing_a_move() {
     assert_eq!(match_of(&snap)["moves"], json!(g.moves));
     let status = p.a.exited(Duration::from_secs(10)).await.expect("A exits");
     assert!(status.success(), "{status}");
+    p.schema.drop().await;
+}
+
+/// The first kept or new message that `pred` accepts.
+async fn wait_for(client: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
+    if let Some(i) = client.events.iter().position(&pred) {
+        return client.events.remove(i);
+    }
+    loop {
+        let msg = client.recv().await;
+        if pred(&msg) {
+            return msg;
+        }
+        client.events.push(msg);
+    }
+}
+
+fn tournament_is(status: &'static str, rounds: usize) -> impl Fn(&Value) -> bool {
+    move |e| {
+        e["type"] == "tournament"
+            && e["tournament"]["status"]["kind"] == status
+            && e["tournament"]["rounds"].as_array().map(Vec::len) == Some(rounds)
+    }
+}
+
+/// A three-player knockout with players on both nodes: round 1 (one
+/// match, one bye), the countdown, the final, the champion; every player
+/// sees every step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_knockout_tournament_is_played_across_nodes() {
+    let Some(p) = pair().await else { return };
+    let (status, room) =
+        p.a.s()
+            .create_room(json!({"game": "crossyray", "options": {"mode": "knockout"}}))
+            .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let host_token = room["token"].as_str().unwrap().to_string();
+    let mut clients = Vec::new();
+    let mut members = Vec::new();
+    for (i, name) in ["Minh", "Lan", "Khoa"].iter().enumerate() {
+        let (node, token) = match i {
+            0 => (&p.a, Some(host_token.as_str())),
+            _ => (&p.b, None),
+        };
+        let (mut client, _, snap) = node.s().join(&code, token, Some(name)).await;
+        client.ok(json!({"type": "sit", "seat": i})).await;
+        members.push(snap["you"]["member"].clone());
+        clients.push(client);
+    }
+    clients[0].ok(json!({"type": "start"})).await;
+    for round in 1..=2 {
+        let playing = wait_for(&mut clients[0], tournament_is("playing", round)).await;
+        let pairing = playing["tournament"]["rounds"][round - 1]["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["players"].as_array().map(Vec::len) == Some(2))
+            .expect("a match")
+            .clone();
+        // The second player resigns at the match's table.
+        let loser = members
+            .iter()
+            .position(|m| *m == pairing["players"][1])
+            .unwrap();
+        wait_for(&mut clients[loser], |e| {
+            e["type"] == "match" && e["kind"] == "start" && e["table"] == pairing["table"]
+        })
+        .await;
+        clients[loser]
+            .ok(json!({"type": "resign", "table": pairing["table"]}))
+            .await;
+    }
+    for client in &mut clients {
+        let done = wait_for(client, tournament_is("finished", 2)).await;
+        assert!(
+            done["tournament"]["status"]["champion"].is_string(),
+            "{done}"
+        );
+    }
     p.schema.drop().await;
 }

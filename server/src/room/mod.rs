@@ -99,8 +99,10 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
 pub struct RoomHandle {
     code: String,
     tx: mpsc::Sender<Msg>,
-    /// The lease this node runs the room under (several nodes only).
+    /// The lease this node runs the room under (several nodes only), and
+    /// when it was taken.
     fence: Option<crate::store::Fence>,
+    since: tokio::time::Instant,
 }
 
 /// The room's task has ended (it went idle); ask the registry again.

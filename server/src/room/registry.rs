@@ -278,7 +278,12 @@ impl Registry {
         // The room's own address, for search results; weak, so the task
         // still ends when every handle is gone.
         let own_inbox = tx.downgrade();
-        let handle = RoomHandle { code, tx, fence };
+        let handle = RoomHandle {
+            code,
+            tx,
+            fence,
+            since: tokio::time::Instant::now(),
+        };
         entry.insert(handle.clone());
         let store = self.inner.store.clone();
         let settings = self.inner.settings.clone();
@@ -334,9 +339,10 @@ async fn reload(
         .map(|(state, effects)| (state, effects, fence)))
 }
 
-/// Every `RENEW_EVERY`, extends the leases of this node's running rooms.
-/// A room whose lease another node took is stopped (its connections
-/// reconnect and reach the new owner); its writes were already refused.
+/// Every `RENEW_EVERY`, extends the leases of this node's running rooms,
+/// all in one statement. A room whose lease another node took (or that
+/// ran out, this node having been paused) is stopped: its connections
+/// reconnect and reach the room's owner; its writes were already refused.
 async fn renew_leases(inner: std::sync::Weak<Inner>) {
     let mut every = tokio::time::interval(RENEW_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -345,32 +351,36 @@ async fn renew_leases(inner: std::sync::Weak<Inner>) {
         let Some(inner) = inner.upgrade() else {
             return;
         };
-        let held: Vec<RoomHandle> = inner
+        let Some(owner) = &inner.owner else {
+            return;
+        };
+        let ttl = LEASE_TTL.as_millis() as u64;
+        // Rooms taken while the renewal runs are not in its answer.
+        let asked = tokio::time::Instant::now();
+        let kept: std::collections::HashSet<(String, Fence)> =
+            match inner.store.renew_all(&owner.node, now_millis(), ttl).await {
+                Ok(kept) => kept.into_iter().collect(),
+                Err(e) => {
+                    warn!(error = %e, "could not renew the rooms' leases");
+                    continue;
+                }
+            };
+        let lost: Vec<RoomHandle> = inner
             .rooms
             .iter()
-            .filter(|h| !h.is_closed() && h.fence.is_some())
+            .filter(|h| !h.is_closed() && h.since < asked)
+            .filter(|h| {
+                h.fence
+                    .is_some_and(|f| !kept.contains(&(h.code.clone(), f)))
+            })
             .map(|h| h.clone())
             .collect();
-        let ttl = LEASE_TTL.as_millis() as u64;
-        for handle in held {
-            let Some(fence) = handle.fence else { continue };
-            match inner
-                .store
-                .renew(&handle.code, fence, now_millis(), ttl)
-                .await
-            {
-                Ok(true) => {}
-                Ok(false) => {
-                    warn!(room = %handle.code, "the room's lease was taken by another node; stopping it here");
-                    inner
-                        .rooms
-                        .remove_if(&handle.code, |_, h| h.fence == Some(fence));
-                    tokio::spawn(async move { handle.shutdown().await });
-                }
-                Err(e) => {
-                    warn!(room = %handle.code, error = %e, "could not renew the room's lease")
-                }
-            }
+        for handle in lost {
+            warn!(room = %handle.code, "this node no longer holds the room's lease; stopping it here");
+            inner
+                .rooms
+                .remove_if(&handle.code, |_, h| h.fence == handle.fence);
+            tokio::spawn(async move { handle.shutdown().await });
         }
     }
 }

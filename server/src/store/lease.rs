@@ -19,7 +19,7 @@ use sqlx::Row;
 use super::{Store, StoreError, StoreResult};
 
 /// The token a room's owner writes with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fence(pub i64);
 
 /// A room's lease as stored.
@@ -79,6 +79,31 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Extends, in one statement, every lease `node` holds that is still
+    /// running at `now`, to `now + ttl_ms`; returns them (room code and
+    /// token). A room this node runs that is missing from the answer, or
+    /// comes back with another token, is no longer this node's.
+    pub async fn renew_all(
+        &self,
+        node: &str,
+        now: u64,
+        ttl_ms: u64,
+    ) -> StoreResult<Vec<(String, Fence)>> {
+        let rows = sqlx::query(
+            "UPDATE room_leases SET expires_at = $1 WHERE node = $2 AND expires_at > $3
+             RETURNING room_code, token",
+        )
+        .bind((now + ttl_ms) as i64)
+        .bind(node)
+        .bind(now as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get("room_code"), Fence(row.get("token"))))
+            .collect())
     }
 
     /// Lets the room go at once (a node shutting down hands it over): the
