@@ -229,8 +229,8 @@ test('a host switches a CrossyRay room to Jungle, seats the computer in the room
   await byId(host, 'name-save').click();
   await byId(host, 'sit-0').click();
   await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-0"]')?.textContent === 'Bao');
-  // CrossyRay has no computer player: no button for it.
-  assert.equal(await byId(host, 'computer-add-1').count(), 0);
+  // CrossyRay has a computer player too: the free seat offers it.
+  assert.equal(await byId(host, 'computer-add-1').count(), 1);
 
   // Switch the game: the size fields go, the board becomes a Jungle board.
   await byId(host, 'opt-game').selectOption('jungle');

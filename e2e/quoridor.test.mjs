@@ -8,8 +8,10 @@
 // marked cell and place a wall by hovering a groove crossing and clicking
 // it (one of them after turning it with H/V); the spectator sees the walls,
 // the last one highlighted. After the game the host pauses the auto-start
-// countdown. Then a 360 px phone: no horizontal scroll on a 13×13 board,
-// and tapping moves and places a wall (tap a crossing, tap again).
+// countdown. A host alone adds two computers to a 3-player room (never in
+// the last free seat) and plays them. Then a 360 px phone: no horizontal
+// scroll on a 13×13 board, and tapping moves and places a wall (tap a
+// crossing, tap again).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +23,8 @@ let browser;
 const pageErrors = [];
 
 before(async () => {
-  site = await startSite({ tag: 'quoridor', pageErrors });
+  // The computer's Master thinks 0.3 s at most (Amateur 15% of it).
+  site = await startSite({ tag: 'quoridor', args: ['--bot-ms', '300'], pageErrors });
   ({ base, browser } = site);
 });
 
@@ -37,12 +40,13 @@ async function waitOnline(page) {
 }
 
 /** From the home page: a Quoridor room with these options; lands in the room. */
-async function createQuoridorRoom(page, { size = '9', turn = '90' } = {}) {
+async function createQuoridorRoom(page, { size = '9', turn = '90', players = '2' } = {}) {
   await page.goto(`${base}/`);
   await byId(page, 'create-game').selectOption('quoridor');
   await byId(page, 'create-qsize').waitFor({ state: 'visible' });
   assert.equal(await byId(page, 'create-width').isVisible(), false, 'CrossyRay fields are hidden');
   await byId(page, 'create-qsize').selectOption(size);
+  await byId(page, 'create-players').selectOption(players);
   await byId(page, 'create-turn').selectOption(turn);
   await byId(page, 'create-room').click();
   await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
@@ -187,6 +191,43 @@ test('two players move pawns and place walls by clicking; a spectator sees the w
   await spectator.waitForFunction(() => /Minh\s*10/.test(document.querySelector('[data-testid="scores"]')?.innerText ?? ''));
 
   for (const p of [host, guest, spectator]) await p.context().close();
+  assertNoPageErrors();
+});
+
+test('a host adds two computers to a 3-player Quoridor room and plays them', { timeout: 120_000 }, async () => {
+  const host = await newPage('solo');
+  await createQuoridorRoom(host, { players: '3' });
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+  for (const [seat, level] of [[1, 'beginner'], [2, 'amateur']]) {
+    await byId(host, `computer-level-${seat}`).selectOption(level);
+    await byId(host, `computer-add-${seat}`).click();
+    await host.waitForFunction(
+      ([s, l]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.dataset.computer === l,
+      [seat, level],
+    );
+  }
+  // The last seat a person could take is never offered to the computer.
+  await byId(host, 'stand').click();
+  await byId(host, 'sit-0').waitFor();
+  assert.equal(await byId(host, 'computer-add-0').count(), 0, 'no computer in the last free seat');
+  await sit(host, 0, 'Minh');
+
+  // Seat 1 plays Red and moves first; the two computers answer in turn.
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').click();
+  let info = await waitFor(host, (i) => i.myTurn, 'the host to move');
+  assert.deepEqual(info.pawns, { 0: 'e1', 1: 'a5', 2: 'e9' });
+  await byId(host, 'cell-e2').click();
+  info = await waitFor(host, (i) => i.myTurn && i.ply === 3, 'both computers to answer');
+  assert.equal(info.pawns[0], 'e2');
+  assert.equal(await byId(host, 'move').count(), 3, 'three moves in the list');
+  // Wherever their walls left the pawn a way: its first marked target.
+  const target = info.targets[0];
+  await byId(host, `cell-${target}`).click();
+  info = await waitFor(host, (i) => i.myTurn && i.ply === 6, 'the computers\' second answers');
+  assert.equal(info.pawns[0], target);
+  await host.context().close();
   assertNoPageErrors();
 });
 

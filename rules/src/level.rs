@@ -9,7 +9,13 @@
 //! assert_eq!(Level::Amateur.display_name(), "Computer (Amateur)");
 //! ```
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
+
+/// Master's default time per move, in every game; the weaker levels take
+/// a share of it (each game's `Settings`).
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(2);
 
 /// Serialized in snake_case: `"beginner"`, `"amateur"`, `"professional"`,
 /// `"master"`.

@@ -8,12 +8,15 @@
 pub mod cli;
 pub mod clock;
 pub mod crossyray;
+pub mod deepening;
 pub mod direction;
 pub mod game;
 pub mod jungle;
 pub mod level;
 pub mod notation;
 pub mod quoridor;
+pub mod rng;
+pub mod triage;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};
-pub use level::Level;
+pub use level::{Level, DEFAULT_BUDGET};

@@ -1,24 +1,26 @@
-//! Computer players: one [`Bot`] per game that has one, chosen by the
-//! game's name, answering with a move in notation.
+//! Computer players: every game's bot, chosen by the game, answering with
+//! a move in notation.
 //!
 //! A bot runs on a blocking thread (`tokio::task::spawn_blocking`, started
-//! by the room's task, `room/task.rs`), never on the room's task: a search
+//! by the room's task, `room/think.rs`), never on the room's task: a search
 //! takes up to its whole budget, and the room must keep answering chat,
 //! clocks and resignations meanwhile. The search polls a cancel flag, so a
 //! game that ends (or a room that closes) stops it early.
 //!
-//! Adding a bot for another game is one `impl Bot` and one line in
-//! [`bot_for`].
+//! Every game has one: a new game gets its computer player with one arm
+//! in [`choose`] (the compiler asks for it).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use rules::crossyray::bot as crossyray_bot;
 use rules::jungle::bot as jungle_bot;
+use rules::quoridor::bot as quoridor_bot;
 pub use rules::Level;
 use tokio::sync::Semaphore;
 
-use crate::games::{AnyGame, GameKind};
+use crate::games::AnyGame;
 
 /// Searches that may run at once in the whole server: one per core. A
 /// search keeps a core busy for its whole budget, so more at once would
@@ -34,53 +36,33 @@ pub fn search_slots() -> Arc<Semaphore> {
         .clone()
 }
 
-/// A game's computer player.
-pub trait Bot: Send + Sync {
-    /// The move `level` plays in `game` for the side to move, in notation,
-    /// thinking at most `budget` (Master's time; weaker levels take a
-    /// share of it) or until `cancel` is set. `None` when the game is over
-    /// or is not this bot's game.
-    fn choose(
-        &self,
-        game: &AnyGame,
-        level: Level,
-        budget: Duration,
-        cancel: &AtomicBool,
-        seed: u64,
-    ) -> Option<String>;
-}
-
-/// The bot for `game`, if it has one.
-pub fn bot_for(game: GameKind) -> Option<&'static dyn Bot> {
+/// The move `level` plays in `game` for the side to move, in notation,
+/// thinking at most `budget` (Master's time; weaker levels take a share of
+/// it) or until `cancel` is set. `None` when the game is over.
+pub fn choose(
+    game: &AnyGame,
+    level: Level,
+    budget: Duration,
+    cancel: &AtomicBool,
+    seed: u64,
+) -> Option<String> {
     match game {
-        GameKind::Jungle => Some(&JungleBot),
-        GameKind::CrossyRay | GameKind::Quoridor => None,
-    }
-}
-
-/// The Jungle search of `rules::jungle::bot`.
-struct JungleBot;
-
-impl Bot for JungleBot {
-    fn choose(
-        &self,
-        game: &AnyGame,
-        level: Level,
-        budget: Duration,
-        cancel: &AtomicBool,
-        seed: u64,
-    ) -> Option<String> {
-        let AnyGame::Jungle(jungle) = game else {
-            return None;
-        };
-        jungle_bot::choose_move(jungle, level, budget, cancel, seed).map(|mv| mv.to_string())
+        AnyGame::CrossyRay(g) => {
+            crossyray_bot::choose_move(g, level, budget, cancel, seed).map(|m| m.to_string())
+        }
+        AnyGame::Quoridor(g) => {
+            quoridor_bot::choose_move(g, level, budget, cancel, seed).map(|m| m.to_string())
+        }
+        AnyGame::Jungle(g) => {
+            jungle_bot::choose_move(g, level, budget, cancel, seed).map(|m| m.to_string())
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::GameOptions;
+    use crate::games::{GameKind, GameOptions};
     use serde_json::{json, Value};
 
     fn new_game(kind: GameKind) -> AnyGame {
@@ -88,11 +70,10 @@ mod tests {
     }
 
     #[test]
-    fn the_jungle_bot_answers_a_legal_move_in_notation() {
-        let game = new_game(GameKind::Jungle);
-        let bot = bot_for(GameKind::Jungle).expect("Jungle has a bot");
-        let mv = bot
-            .choose(
+    fn every_game_has_a_bot_that_answers_a_legal_move_in_notation() {
+        for kind in [GameKind::CrossyRay, GameKind::Quoridor, GameKind::Jungle] {
+            let game = new_game(kind);
+            let mv = choose(
                 &game,
                 Level::Beginner,
                 Duration::from_millis(20),
@@ -100,22 +81,8 @@ mod tests {
                 7,
             )
             .expect("a move");
-        assert!(game.legal().contains(&mv), "{mv} is legal");
-    }
-
-    #[test]
-    fn a_bot_given_another_game_declines() {
-        let crossy = new_game(GameKind::CrossyRay);
-        let bot = bot_for(GameKind::Jungle).unwrap();
-        let none = bot.choose(
-            &crossy,
-            Level::Master,
-            Duration::from_millis(5),
-            &AtomicBool::new(false),
-            1,
-        );
-        assert_eq!(none, None);
-        assert!(bot_for(GameKind::CrossyRay).is_none());
+            assert!(game.legal().contains(&mv), "{kind:?}: {mv} is legal");
+        }
     }
 
     #[test]

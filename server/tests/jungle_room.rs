@@ -231,19 +231,8 @@ async fn the_computer_moves_first_when_it_holds_blue_with_fixed_order() {
 }
 
 #[tokio::test]
-async fn computer_is_refused_for_crossyray_and_for_non_hosts() {
+async fn computer_is_refused_for_non_hosts_and_on_a_person() {
     let server = TestServer::start().await;
-    let mut t = table_of(&server, "crossyray", Value::Null).await;
-    t.host.ok(json!({"type": "stand"})).await;
-    let why = t
-        .host
-        .refused(
-            json!({"type": "computer", "seat": 0, "level": "beginner"}),
-            "no_bot",
-        )
-        .await;
-    assert!(why.contains("crossyray"), "{why}");
-
     let mut j = table_of(&server, "jungle", Value::Null).await;
     j.guest.ok(json!({"type": "stand"})).await;
     j.guest
@@ -351,8 +340,8 @@ async fn the_host_switches_the_room_between_games() {
         )
         .await;
 
-    // With the computer seated, switching to a game without a bot
-    // takes it out of its seat.
+    // The computer seated in Jungle stays for CrossyRay: every game has
+    // one.
     t.guest.ok(json!({"type": "stand"})).await;
     t.host
         .ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
@@ -363,8 +352,10 @@ async fn the_host_switches_the_room_between_games() {
     let (_, _, snap) = server.join(&t.code, None, None).await;
     assert_eq!(snap["room"]["game"], "crossyray");
     let members = snap["room"]["members"].as_array().unwrap();
-    assert!(
-        members.iter().all(|m| m["computer"].is_null()),
+    let computer = members.iter().find(|m| !m["computer"].is_null());
+    assert_eq!(
+        computer.map(|m| (&m["seat"], &m["computer"])),
+        Some((&json!(1), &json!("beginner"))),
         "{members:?}"
     );
     let (status, body) = server.get(&format!("/api/rooms/{}", t.code)).await;

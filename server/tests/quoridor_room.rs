@@ -499,3 +499,72 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
     assert_eq!(points_of(&scores["scores"], "Minh"), 10);
     assert_eq!(points_of(&scores["scores"], "Lan"), 10);
 }
+
+#[tokio::test]
+async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
+    let server = TestServer::start_with(|c| c.bot_ms = 30).await;
+    let options = json!({"players": 4, "move_limit": 20});
+    let (_, mut clients) = seated(&server, options, &[("Minh", 0)]).await;
+    let (host, _) = &mut clients[0];
+    for (seat, level) in [(1, "beginner"), (2, "amateur"), (3, "master")] {
+        host.ok(json!({"type": "computer", "seat": seat, "level": level}))
+            .await;
+    }
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    let mut latest = host.next_match().await;
+    assert_eq!(latest["kind"], "start");
+    let players = latest["match"]["players"].as_array().unwrap().clone();
+    let levels: Vec<&Value> = players.iter().map(|p| &p["computer"]).collect();
+    assert_eq!(
+        levels,
+        [
+            &Value::Null,
+            &json!("beginner"),
+            &json!("amateur"),
+            &json!("master")
+        ]
+    );
+    let mut moves_by_side = [0; 4];
+    while latest["match"]["outcome"].is_null() {
+        let legal: Vec<String> = latest["match"]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        let side = latest["match"]["state"]["to_move"].as_u64().unwrap() as usize;
+        if side == 0 {
+            // The person passes when allowed, and leaves the race to the
+            // computers.
+            let mv = if legal.iter().any(|m| m == "pass") {
+                "pass"
+            } else {
+                &legal[0]
+            };
+            host.ok(json!({"type": "move", "move": mv})).await;
+        }
+        let next = host.next_match().await;
+        assert_eq!(next["kind"], "move", "{next}");
+        assert_eq!(next["side"], side);
+        let played = next["move"].as_str().unwrap();
+        assert!(legal.iter().any(|m| m == played), "{played} was legal");
+        moves_by_side[side] += 1;
+        latest = next;
+    }
+    let outcome = &latest["match"]["outcome"];
+    match outcome["kind"].as_str() {
+        Some("win") => {
+            assert_eq!(outcome["reason"], "goal");
+            assert_ne!(outcome["winner"], 0, "the person only passed");
+        }
+        _ => assert_eq!(outcome["reason"], "move_limit", "{outcome}"),
+    }
+    assert!(
+        moves_by_side[1..].iter().all(|&n| n >= 5),
+        "every computer played: {moves_by_side:?}"
+    );
+    assert_eq!(
+        latest["match"]["state"]["ply"],
+        json!(moves_by_side.iter().sum::<usize>())
+    );
+}

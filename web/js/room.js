@@ -31,8 +31,6 @@ import {
 import { renderBracket, statusText, roundName } from './bracket-view.js';
 import { getJson, gameEntry, renderPager } from './history.js';
 
-/** Games with a computer player on the server. */
-const BOT_GAMES = new Set(['jungle']);
 
 
 const CHAT_KEEP = 200;
@@ -282,7 +280,10 @@ function renderSeats() {
           onclick: () => command('sit', { seat: i }).catch(() => {}),
         }));
       }
-      if (!running && isHost() && BOT_GAMES.has(room.game)) {
+      // Every game has a computer player, but it never takes the last
+      // seat a person could have (the server refuses it with no_seat).
+      const computers = room.members.filter((x) => x.computer && x.seat != null).length;
+      if (!running && isHost() && computers + 1 < room.seats) {
         // The choice survives redraws (any event redraws the seats).
         const level = el('select', {
           class: 'small', 'data-testid': `computer-level-${i}`, 'aria-label': t('solo.level'),

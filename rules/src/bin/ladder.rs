@@ -1,11 +1,15 @@
-//! `ladder`: matches between the Jungle bot levels, to check that each level
-//! is clearly stronger than the one below.
+//! `ladder`: matches between the bot levels of each game, to check that each
+//! level is clearly stronger than the one below.
 //!
 //! ```text
-//! cargo run --release -p rules --bin ladder -- [--games 100] [--ms 50] [--threads N]
-//! cargo run --release -p rules --bin ladder -- --match real --games 10 --ms 2000
-//! cargo run --release -p rules --bin ladder -- --match think --ms 2000
+//! cargo run --release -p rules --bin ladder -- [--game jungle|quoridor|crossyray|all] [--games 100] [--ms 50] [--threads N]
+//! cargo run --release -p rules --bin ladder -- --game jungle --match real --games 10 --ms 2000
+//! cargo run --release -p rules --bin ladder -- --game quoridor --match think --ms 2000
 //! ```
+//!
+//! `--game` picks the game (default `jungle`; `all` runs the three in
+//! turn). Quoridor is the classic 2-pawn race on 9×9 unless `--size`
+//! (9, 11, 13) says otherwise.
 //!
 //! `--match think` runs one search per level from the start position with
 //! Master's budget `--ms` and prints the depth reached, nodes and speed.
@@ -14,10 +18,10 @@
 //! Professional vs Amateur, Amateur vs Beginner and Beginner vs a random
 //! mover; `--match real` plays only Master vs Professional. `--ms` is
 //! Master's time per move (the other levels take their usual share of it,
-//! see `rules::jungle::bot`). Games come in pairs from the same random
-//! 4-ply opening with the colours swapped, and run in parallel on
-//! `--threads` threads (default: every core). Scores count a win 1 and a
-//! draw ½, from the stronger side's point of view.
+//! see each game's `bot` module). Games come in pairs from the same random
+//! opening with the sides swapped, and run in parallel on `--threads`
+//! threads (default: every core). Scores count a win 1 and a draw ½, from
+//! the stronger side's point of view.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -25,9 +29,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rules::cli::Flags;
-use rules::game::{Game, Outcome};
-use rules::jungle::bot::{analyse, search, Level, Limits, Rng};
-use rules::jungle::{Color, Jungle, Move};
+use rules::crossyray::{self, CrossyRay};
+use rules::deepening::SearchResult;
+use rules::game::{Game, Outcome, Side};
+use rules::jungle::{self, Jungle};
+use rules::quoridor::{self, Quoridor};
+use rules::rng::Rng;
+use rules::Level;
 
 /// A player in the ladder.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,9 +53,185 @@ impl Player {
     }
 }
 
-/// Plies after which a game is called a draw (the rules end every game far
-/// sooner: 100 moves without a capture draw).
+/// Plies after which a game is called a draw (the rules of every game end
+/// it far sooner).
 const MAX_PLIES: usize = 2000;
+
+/// What the ladder needs of a game besides the rules.
+trait Contest: Game + Sync {
+    /// The position the pairs of games start from: a few random plies
+    /// into the game.
+    fn opening(setup: &Setup, rng: &mut Rng) -> Self;
+    /// The bot's move for the side to move.
+    fn bot(&self, level: Level, budget: Duration, cancel: &AtomicBool, seed: u64) -> Self::Move;
+    /// The level's settings, in one line.
+    fn describe(level: Level, budget: Duration) -> String;
+    /// One search from the start, in one line.
+    fn think(setup: &Setup, level: Level, budget: Duration) -> String;
+}
+
+/// The game options the command line chose.
+struct Setup {
+    quoridor_size: u8,
+}
+
+impl Setup {
+    /// A fresh 2-pawn Quoridor game on the chosen board.
+    fn quoridor(&self) -> Quoridor {
+        let options = quoridor::Options {
+            size: self.quoridor_size,
+            ..quoridor::Options::default()
+        };
+        Quoridor::new(&options).expect("a size the command line checked")
+    }
+}
+
+/// `plies` random legal moves from `game`.
+fn random_plies<G: Game>(mut game: G, plies: usize, rng: &mut Rng) -> G {
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play(&moves[rng.below(moves.len())]).expect("legal");
+    }
+    game
+}
+
+fn searched(depth: u32, nodes: u64, elapsed: Duration, best: String, score: i32) -> String {
+    format!(
+        "depth {depth:>2}  best {best:<10} score {score:>6}  {nodes:>9} nodes in {:>7.1} ms  ({:.2} M nodes/s)",
+        elapsed.as_secs_f64() * 1e3,
+        nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6
+    )
+}
+
+/// One line for what `analyse` answered.
+fn analysed<M: std::fmt::Display>(answer: Option<(M, Option<SearchResult<M>>)>) -> String {
+    match answer {
+        Some((_, Some(r))) => searched(r.depth, r.nodes, r.elapsed, r.best.to_string(), r.score),
+        Some((mv, None)) => format!("played {mv} without a search"),
+        None => "no move".to_string(),
+    }
+}
+
+impl Contest for Jungle {
+    fn opening(_: &Setup, rng: &mut Rng) -> Jungle {
+        random_plies(Jungle::start(), 4, rng)
+    }
+
+    fn bot(&self, level: Level, budget: Duration, cancel: &AtomicBool, seed: u64) -> jungle::Move {
+        jungle::bot::choose_move(self, level, budget, cancel, seed)
+            .expect("a move while the game is on")
+    }
+
+    fn describe(level: Level, budget: Duration) -> String {
+        let s = level.settings();
+        format!(
+            "depth <= {:<2} time {:>7.1} ms  noise {:>3}  random move {:>4.0}%",
+            s.max_depth,
+            budget.as_secs_f64() * 1e3 * s.time_share,
+            s.noise,
+            s.blunder * 100.0
+        )
+    }
+
+    fn think(_: &Setup, level: Level, budget: Duration) -> String {
+        let game = Jungle::start();
+        let s = level.settings();
+        let limits = jungle::bot::Limits {
+            max_depth: s.max_depth,
+            time: budget.mul_f64(s.time_share),
+            noise: s.noise,
+            contempt: s.contempt,
+            tt_bits: s.tt_bits,
+            ..jungle::bot::Limits::default()
+        };
+        let r = jungle::bot::search(&game, game.legal(), &limits, &AtomicBool::new(false));
+        let best = r.best.map_or("-".to_string(), |m| m.to_string());
+        searched(r.depth, r.nodes, r.elapsed, best, r.score)
+    }
+}
+
+impl Contest for Quoridor {
+    fn opening(setup: &Setup, rng: &mut Rng) -> Quoridor {
+        random_plies(setup.quoridor(), 2, rng)
+    }
+
+    fn bot(
+        &self,
+        level: Level,
+        budget: Duration,
+        cancel: &AtomicBool,
+        seed: u64,
+    ) -> quoridor::Move {
+        quoridor::bot::choose_move(self, level, budget, cancel, seed)
+            .expect("a move while the game is on")
+    }
+
+    fn describe(level: Level, budget: Duration) -> String {
+        let s = quoridor::bot::settings(level);
+        format!(
+            "depth <= {:<2} time {:>7.1} ms  walls tried {:>2}  noise {:>3}  random move {:>4.0}%",
+            s.max_depth,
+            budget.as_secs_f64() * 1e3 * s.time_share,
+            s.walls,
+            s.noise,
+            s.blunder * 100.0
+        )
+    }
+
+    fn think(setup: &Setup, level: Level, budget: Duration) -> String {
+        let game = setup.quoridor();
+        analysed(quoridor::bot::analyse(
+            &game,
+            level,
+            budget,
+            &AtomicBool::new(false),
+            1,
+        ))
+    }
+}
+
+impl Contest for CrossyRay {
+    fn opening(_: &Setup, rng: &mut Rng) -> CrossyRay {
+        let game = CrossyRay::new(&crossyray::Options::default()).expect("the default board");
+        random_plies(game, 2, rng)
+    }
+
+    fn bot(
+        &self,
+        level: Level,
+        budget: Duration,
+        cancel: &AtomicBool,
+        seed: u64,
+    ) -> crossyray::Move {
+        crossyray::bot::choose_move(self, level, budget, cancel, seed)
+            .expect("a move while the game is on")
+    }
+
+    fn describe(level: Level, budget: Duration) -> String {
+        let s = crossyray::bot::settings(level);
+        format!(
+            "depth <= {:<2} time {:>7.1} ms  noise {:>3}  random move {:>4.0}%",
+            s.max_depth,
+            budget.as_secs_f64() * 1e3 * s.time_share,
+            s.noise,
+            s.blunder * 100.0
+        )
+    }
+
+    fn think(_: &Setup, level: Level, budget: Duration) -> String {
+        let game = CrossyRay::new(&crossyray::Options::default()).expect("the default board");
+        analysed(crossyray::bot::analyse(
+            &game,
+            level,
+            budget,
+            &AtomicBool::new(false),
+            1,
+        ))
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,27 +239,77 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ladder: {e}");
-            eprintln!("usage: ladder [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S]");
+            eprintln!("usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13]");
             ExitCode::from(2)
         }
     }
 }
 
+/// The matches of one run.
+struct Run {
+    kind: String,
+    games: usize,
+    budget: Duration,
+    threads: usize,
+    seed: u64,
+    setup: Setup,
+}
+
 fn run(args: &[String]) -> Result<(), String> {
     let flags = Flags::parse(args)?;
-    flags.only(&["match", "games", "ms", "threads", "seed"])?;
-    let kind = flags.get("match").unwrap_or("ladder");
-    let games: usize = flags.get_or("games", if kind == "real" { 10 } else { 100 })?;
-    let ms: u64 = flags.get_or("ms", if kind == "real" { 2000 } else { 50 })?;
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let threads: usize = flags.get_or("threads", cores)?;
-    let seed: u64 = flags.get_or("seed", 2026)?;
-    let budget = Duration::from_millis(ms);
-    if kind == "think" {
-        return think(budget);
+    flags.only(&["game", "match", "games", "ms", "threads", "seed", "size"])?;
+    let kind = flags.get("match").unwrap_or("ladder").to_string();
+    if !["ladder", "real", "think"].contains(&kind.as_str()) {
+        return Err(format!("--match is ladder, real or think, not {kind:?}"));
     }
-    let pairings: Vec<(Player, Player)> = match kind {
-        "ladder" => vec![
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let real = kind == "real";
+    let quoridor_size: u8 = flags.get_or("size", 9)?;
+    if !quoridor::SIZES.contains(&quoridor_size) {
+        return Err(format!("--size is 9, 11 or 13, not {quoridor_size}"));
+    }
+    let run = Run {
+        games: flags.get_or("games", if real { 10 } else { 100 })?,
+        budget: Duration::from_millis(flags.get_or("ms", if real { 2000 } else { 50 })?),
+        threads: flags.get_or("threads", cores)?,
+        seed: flags.get_or("seed", 2026)?,
+        kind,
+        setup: Setup { quoridor_size },
+    };
+    match flags.get("game").unwrap_or("jungle") {
+        "jungle" => run_game::<Jungle>(&run),
+        "quoridor" => run_game::<Quoridor>(&run),
+        "crossyray" => run_game::<CrossyRay>(&run),
+        "all" => {
+            run_game::<Jungle>(&run);
+            run_game::<Quoridor>(&run);
+            run_game::<CrossyRay>(&run);
+        }
+        other => {
+            return Err(format!(
+                "--game is jungle, quoridor, crossyray or all, not {other:?}"
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn run_game<G: Contest>(run: &Run) {
+    println!("== {}", G::NAME);
+    if run.kind == "think" {
+        for level in Level::ALL {
+            println!(
+                "{:<12} {}",
+                level.name(),
+                G::think(&run.setup, level, run.budget)
+            );
+        }
+        return;
+    }
+    let pairings: Vec<(Player, Player)> = if run.kind == "real" {
+        vec![(Player::Bot(Level::Master), Player::Bot(Level::Professional))]
+    } else {
+        vec![
             (Player::Bot(Level::Master), Player::Bot(Level::Professional)),
             (
                 Player::Bot(Level::Professional),
@@ -83,88 +317,57 @@ fn run(args: &[String]) -> Result<(), String> {
             ),
             (Player::Bot(Level::Amateur), Player::Bot(Level::Beginner)),
             (Player::Bot(Level::Beginner), Player::Random),
-        ],
-        "real" => vec![(Player::Bot(Level::Master), Player::Bot(Level::Professional))],
-        other => return Err(format!("--match is ladder, real or think, not {other:?}")),
+        ]
     };
-    println!("budget: master {ms} ms per move (others take their share); {games} games per match; {threads} threads");
+    println!(
+        "budget: master {} ms per move (others take their share); {} games per match; {} threads",
+        run.budget.as_millis(),
+        run.games,
+        run.threads
+    );
     for level in Level::ALL {
-        let s = level.settings();
-        println!(
-            "  {:<12} depth <= {:<2} time {:>7.1} ms  noise {:>3}  random move {:>4.0}%",
-            level.name(),
-            s.max_depth,
-            ms as f64 * s.time_share,
-            s.noise,
-            s.blunder * 100.0
-        );
+        println!("  {:<12} {}", level.name(), G::describe(level, run.budget));
     }
     let start = Instant::now();
     for (strong, weak) in pairings {
         let t = Instant::now();
-        let results = play_match(strong, weak, games, budget, threads, seed);
-        let wins = results.iter().filter(|r| r.score == 1.0).count();
-        let draws = results.iter().filter(|r| r.score == 0.5).count();
-        let losses = results.len() - wins - draws;
-        let score: f64 = results.iter().map(|r| r.score).sum();
-        let mut reasons: Vec<(String, usize)> = Vec::new();
-        for r in &results {
-            match reasons.iter_mut().find(|(name, _)| *name == r.reason) {
-                Some((_, n)) => *n += 1,
-                None => reasons.push((r.reason.clone(), 1)),
-            }
-        }
-        reasons.sort();
-        let plies: usize = results.iter().map(|r| r.plies).sum();
-        println!(
-            "{} vs {}: {:.1}% ({} wins, {} draws, {} losses in {} games, {:.0} s; {:.0} plies a game; endings: {})",
-            strong.name(),
-            weak.name(),
-            100.0 * score / results.len().max(1) as f64,
-            wins,
-            draws,
-            losses,
-            results.len(),
-            t.elapsed().as_secs_f64(),
-            plies as f64 / results.len().max(1) as f64,
-            reasons
-                .iter()
-                .map(|(name, n)| format!("{name} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let results = play_match::<G>(strong, weak, run);
+        report(strong, weak, &results, t.elapsed());
     }
     println!("total {:.0} s", start.elapsed().as_secs_f64());
-    Ok(())
 }
 
-/// One search per level from the start position.
-fn think(budget: Duration) -> Result<(), String> {
-    let game = Jungle::start();
-    let cancel = AtomicBool::new(false);
-    for level in Level::ALL {
-        let settings = level.settings();
-        let limits = Limits {
-            max_depth: settings.max_depth,
-            time: budget.mul_f64(settings.time_share),
-            noise: settings.noise,
-            contempt: settings.contempt,
-            tt_bits: settings.tt_bits,
-            ..Limits::default()
-        };
-        let r = search(&game, game.legal(), &limits, &cancel);
-        let best = r.best.map_or("-".to_string(), |m| m.to_string());
-        println!(
-            "{:<12} depth {:>2}  best {best}  score {:>5}  {:>9} nodes in {:>7.1} ms  ({:.2} M nodes/s)",
-            level.name(),
-            r.depth,
-            r.score,
-            r.nodes,
-            r.elapsed.as_secs_f64() * 1e3,
-            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e6
-        );
+fn report(strong: Player, weak: Player, results: &[GameResult], took: Duration) {
+    let wins = results.iter().filter(|r| r.score == 1.0).count();
+    let draws = results.iter().filter(|r| r.score == 0.5).count();
+    let losses = results.len() - wins - draws;
+    let score: f64 = results.iter().map(|r| r.score).sum();
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for r in results {
+        match reasons.iter_mut().find(|(name, _)| *name == r.reason) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((r.reason.clone(), 1)),
+        }
     }
-    Ok(())
+    reasons.sort();
+    let plies: usize = results.iter().map(|r| r.plies).sum();
+    println!(
+        "{} vs {}: {:.1}% ({} wins, {} draws, {} losses in {} games, {:.0} s; {:.0} plies a game; endings: {})",
+        strong.name(),
+        weak.name(),
+        100.0 * score / results.len().max(1) as f64,
+        wins,
+        draws,
+        losses,
+        results.len(),
+        took.as_secs_f64(),
+        plies as f64 / results.len().max(1) as f64,
+        reasons
+            .iter()
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 }
 
 /// How one game went, from the stronger side's point of view.
@@ -175,90 +378,64 @@ struct GameResult {
     plies: usize,
 }
 
-/// Plays `games` games (colours alternating, pairs sharing an opening) and
-/// returns how each went for `strong`.
-fn play_match(
-    strong: Player,
-    weak: Player,
-    games: usize,
-    budget: Duration,
-    threads: usize,
-    seed: u64,
-) -> Vec<GameResult> {
+/// Plays `run.games` games (sides alternating, pairs sharing an opening)
+/// and returns how each went for `strong`.
+fn play_match<G: Contest>(strong: Player, weak: Player, run: &Run) -> Vec<GameResult> {
     let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::with_capacity(games));
+    let results = Mutex::new(Vec::with_capacity(run.games));
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..run.threads.max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
+                if i >= run.games {
                     break;
                 }
-                let strong_is_blue = i.is_multiple_of(2);
-                let opening = opening(seed.wrapping_add((i / 2) as u64));
-                let score = play_game(
+                let strong_side = Side((i % 2) as u8);
+                let opening = G::opening(
+                    &run.setup,
+                    &mut Rng::new(run.seed.wrapping_add((i / 2) as u64)),
+                );
+                let result = play_game(
                     strong,
                     weak,
-                    strong_is_blue,
+                    strong_side,
                     opening,
-                    budget,
-                    seed ^ (i as u64) << 20,
+                    run.budget,
+                    run.seed ^ (i as u64) << 20,
                 );
-                results.lock().expect("results").push(score);
+                results.lock().expect("results").push(result);
             });
         }
     });
     results.into_inner().expect("results")
 }
 
-/// A random 4-ply opening.
-fn opening(seed: u64) -> Jungle {
-    let mut rng = Rng::new(seed);
-    let mut game = Jungle::start();
-    for _ in 0..4 {
-        let moves = game.legal_moves();
-        let mv = moves[rng.below(moves.len())];
-        game.play(&mv).expect("legal");
-    }
-    game
-}
-
-fn play_game(
+fn play_game<G: Contest>(
     strong: Player,
     weak: Player,
-    strong_is_blue: bool,
-    mut game: Jungle,
+    strong_side: Side,
+    mut game: G,
     budget: Duration,
     seed: u64,
 ) -> GameResult {
     let cancel = AtomicBool::new(false);
     let mut rng = Rng::new(seed);
-    let strong_color = if strong_is_blue {
-        Color::Blue
-    } else {
-        Color::Red
-    };
-    while !game.is_over() && game.ply() < MAX_PLIES {
-        let player = if game.turn() == strong_color {
-            strong
-        } else {
-            weak
-        };
-        let mv: Move = match player {
+    while let Some(side) = game.to_move() {
+        if game.ply() >= MAX_PLIES {
+            break;
+        }
+        let player = if side == strong_side { strong } else { weak };
+        let mv = match player {
             Player::Random => {
-                let moves = game.legal();
-                moves[rng.below(moves.len())]
+                let moves = game.legal_moves();
+                moves[rng.below(moves.len())].clone()
             }
-            Player::Bot(level) => {
-                analyse(&game, level, budget, &cancel, rng.next_u64())
-                    .expect("a move while the game is on")
-                    .0
-            }
+            Player::Bot(level) => game.bot(level, budget, &cancel, rng.next_u64()),
         };
         game.play(&mv).expect("the bot plays legal moves");
     }
     let (score, reason) = match game.outcome() {
-        Some(Outcome::Win { winner, reason }) if *winner == strong_color.side() => {
+        Some(Outcome::Win { winner, reason }) if *winner == strong_side => {
             (1.0, reason.to_string())
         }
         Some(Outcome::Win { reason, .. }) => (0.0, format!("lost by {reason}")),

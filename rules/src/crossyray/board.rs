@@ -83,6 +83,12 @@ impl Board {
         self.cells[i] = number.get();
     }
 
+    /// Empties `cell` (a move taken back).
+    pub(super) fn clear(&mut self, cell: Cell) {
+        let i = self.index(cell);
+        self.cells[i] = 0;
+    }
+
     /// The raw cell values, row by row from the bottom, 0 for empty.
     pub fn cells(&self) -> &[u8] {
         &self.cells

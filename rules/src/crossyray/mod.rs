@@ -28,6 +28,7 @@
 //! ```
 
 mod board;
+pub mod bot;
 mod cell;
 mod direction;
 mod error;

@@ -118,7 +118,7 @@ impl CrossyRay {
     /// Calls `f` with every legal move in order: direction by direction
     /// (up, down, left, right), nearest cell first, then the goal the ray
     /// reaches, if any. Empty once the game is over.
-    fn for_each_move(&self, mut f: impl FnMut(Move)) {
+    pub(super) fn for_each_move(&self, mut f: impl FnMut(Move)) {
         if self.outcome.is_some() {
             return;
         }
@@ -222,10 +222,74 @@ impl CrossyRay {
         }
     }
 
+    /// Plays `mv`, already checked legal, and returns what
+    /// [`CrossyRay::unmake`] needs to take it back.
+    pub(super) fn make(&mut self, mv: Move) -> Undo {
+        let mover = self.to_move.expect("a legal move while the game is on");
+        let undo = Undo {
+            origin: self.origin,
+            current: self.current,
+            last_move: self.last_move,
+        };
+        self.ply += 1;
+        self.last_move = Some(mv);
+        match mv {
+            Move::Goal(edge) => {
+                if edge == self.defends(mover) {
+                    self.finish(other(mover), EndReason::OwnGoal);
+                } else {
+                    self.finish(mover, EndReason::Goal);
+                }
+            }
+            Move::Place(cell) => {
+                self.board.set(cell, self.next);
+                self.origin = cell;
+                self.current = self.next;
+                self.next = self.next.next();
+                self.to_move = Some(other(mover));
+                if !self.has_legal_move() {
+                    self.finish(mover, EndReason::Lock);
+                }
+            }
+        }
+        undo
+    }
+
+    /// Takes back `mv`, the last move [`CrossyRay::make`] played.
+    pub(super) fn unmake(&mut self, mv: Move, undo: Undo) {
+        let mover = match &self.outcome {
+            // A goal or own goal ends the game on the mover's turn; a lock
+            // after the mover placed its number.
+            Some(Outcome::Win { winner, reason }) => match reason {
+                EndReason::Goal | EndReason::Lock => *winner,
+                _ => other(*winner),
+            },
+            _ => other(self.to_move.expect("the game went on")),
+        };
+        self.outcome = None;
+        self.to_move = Some(mover);
+        self.ply -= 1;
+        self.last_move = undo.last_move;
+        if let Move::Place(cell) = mv {
+            self.board.clear(cell);
+            self.next = self.current;
+            self.current = undo.current;
+            self.origin = undo.origin;
+        }
+    }
+
     fn finish(&mut self, winner: Side, reason: EndReason) {
         self.outcome = Some(Outcome::Win { winner, reason });
         self.to_move = None;
     }
+}
+
+/// What [`CrossyRay::unmake`] restores.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Undo {
+    origin: Cell,
+    current: Number,
+    last_move: Option<Move>,
 }
 
 fn other(side: Side) -> Side {
@@ -276,30 +340,7 @@ impl Game for CrossyRay {
 
     fn play(&mut self, mv: &Move) -> Result<(), PlayError> {
         self.check(mv)?;
-        let mover = self
-            .to_move
-            .expect("check refuses moves once the game is over");
-        self.ply += 1;
-        self.last_move = Some(*mv);
-        match *mv {
-            Move::Goal(edge) => {
-                if edge == self.defends(mover) {
-                    self.finish(other(mover), EndReason::OwnGoal);
-                } else {
-                    self.finish(mover, EndReason::Goal);
-                }
-            }
-            Move::Place(cell) => {
-                self.board.set(cell, self.next);
-                self.origin = cell;
-                self.current = self.next;
-                self.next = self.next.next();
-                self.to_move = Some(other(mover));
-                if !self.has_legal_move() {
-                    self.finish(mover, EndReason::Lock);
-                }
-            }
-        }
+        self.make(*mv);
         Ok(())
     }
 

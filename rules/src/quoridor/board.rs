@@ -288,6 +288,37 @@ impl Board {
         }
     }
 
+    /// The fewest steps from `from` to `goal` around walls (pawns
+    /// ignored) and the cells that lie on at least one such shortest way,
+    /// `from` and the goal cell included; `None` if walled off.
+    ///
+    /// Floods forward from `from` level by level, then walks back from the
+    /// goal cells reached first, keeping at each level only the cells next
+    /// to the way already found.
+    pub fn shortest_ways(&self, from: Cell, goal: Bitboard) -> Option<(u32, Bitboard)> {
+        const MAX_LEVELS: usize = 13 * 13;
+        let mut levels = [Bitboard::EMPTY; MAX_LEVELS];
+        levels[0] = Bitboard::from_index(from.index());
+        let mut seen = levels[0];
+        let mut d = 0;
+        while (levels[d] & goal).is_empty() {
+            let next = self.expand(seen);
+            if next == seen {
+                return None;
+            }
+            d += 1;
+            levels[d] = next & !seen;
+            seen = next;
+        }
+        let mut on_way = levels[d] & goal;
+        let mut layer = on_way;
+        for level in levels[..d].iter().rev() {
+            layer = self.expand(layer) & *level;
+            on_way |= layer;
+        }
+        Some((d as u32, on_way))
+    }
+
     /// The regions wall `w`, already placed, has closed off: the pieces
     /// its face of the board fell into, all but one (the unnamed rest).
     ///
@@ -514,6 +545,31 @@ mod tests {
         let pocket =
             Bitboard::from_index(cell("a1").index()) | Bitboard::from_index(cell("b1").index());
         assert_eq!(b.split_by(shut), [Some(pocket), None, None]);
+    }
+
+    #[test]
+    fn shortest_ways_hold_every_cell_of_every_shortest_way_and_no_other() {
+        let mut b = Board::new(9);
+        let top = Bitboard::rectangle(9, 9) & !Bitboard::rectangle(9, 8);
+        let (d, way) = b.shortest_ways(cell("e1"), top).unwrap();
+        assert_eq!(d, 8);
+        // Straight up file e: the only shortest way on an empty board.
+        assert_eq!(way.count(), 9);
+        assert!((1..=9).all(|r| way.contains(cell(&format!("e{r}")).index())));
+        // A wall above e1-f1 and one to e1's left: round by g1.
+        b.place(wall("e1h"));
+        b.place(wall("d1v"));
+        let (d, way) = b.shortest_ways(cell("e1"), top).unwrap();
+        assert_eq!(d, 10);
+        // e1, f1, then straight up file g: no other way is as short.
+        assert_eq!(way.count(), 11);
+        for c in ["e1", "f1", "g1", "g2", "g9"] {
+            assert!(way.contains(cell(c).index()), "{c}");
+        }
+        for c in ["d1", "e2", "f2", "h1"] {
+            assert!(!way.contains(cell(c).index()), "{c}");
+        }
+        assert_eq!(b.distance(cell("e1"), top), Some(d));
     }
 
     #[test]

@@ -27,6 +27,7 @@
 //! - `scoring.rs`: points for the scoreboard.
 //! - `view.rs`: the serialized form.
 //! - `perft.rs`: the move-tree counter and `perft quoridor`.
+//! - `bot/`: the computer player.
 //!
 //! # Sides and seats
 //! Side `i` is the `i`-th pawn in turn order; side 0 moves first (the
@@ -57,6 +58,7 @@
 
 mod bitboard;
 mod board;
+pub mod bot;
 mod cell;
 mod moves;
 mod options;

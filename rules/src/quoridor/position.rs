@@ -166,7 +166,15 @@ impl Quoridor {
     ///    ([`Board::split_by`]), and only a pawn whose goal reaches into
     ///    such a region gets a full path search.
     pub(crate) fn legal_wall_sets(&self) -> [Bitboard; 2] {
-        let mut free = self.board.free_slots();
+        self.legal_walls_within(self.board.free_slots())
+    }
+
+    /// The legal wall slots among `slots` (by orientation), checked as
+    /// [`Quoridor::legal_wall_sets`] does: the bot asks only about the few
+    /// walls it considers.
+    pub(crate) fn legal_walls_within(&self, slots: [Bitboard; 2]) -> [Bitboard; 2] {
+        let free_slots = self.board.free_slots();
+        let mut free = [slots[0] & free_slots[0], slots[1] & free_slots[1]];
         let touch = self.board.loop_closing_slots();
         let risky = [free[0] & touch[0], free[1] & touch[1]];
         if risky[0].is_empty() && risky[1].is_empty() {

@@ -196,7 +196,6 @@ impl RoomState {
         let wanted = table.running().and_then(|m| {
             let side = m.game.to_move()?;
             let level = m.player(side)?.computer?;
-            crate::bots::bot_for(m.game.kind())?;
             let mut budget_ms = self.config.bot_budget_ms;
             if m.clock.control() != TimeControl::Unlimited {
                 // Never let the computer think itself out of time: at most

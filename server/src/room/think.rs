@@ -51,9 +51,6 @@ pub(super) fn start(
     );
     let slots = bots::search_slots();
     tokio::spawn(async move {
-        let Some(bot) = bots::bot_for(game.kind()) else {
-            return;
-        };
         // Wait for a free core; a search cancelled meanwhile never starts.
         let Ok(_slot) = slots.acquire_owned().await else {
             return;
@@ -62,7 +59,7 @@ pub(super) fn start(
             return;
         }
         let result =
-            tokio::task::spawn_blocking(move || bot.choose(&game, level, budget, &flag, seed))
+            tokio::task::spawn_blocking(move || bots::choose(&game, level, budget, &flag, seed))
                 .await
                 .unwrap_or_else(|e| {
                     warn!(error = %e, "computer search failed");

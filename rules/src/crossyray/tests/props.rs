@@ -118,6 +118,23 @@ proptest! {
         }
     }
 
+    /// The bot's make/unmake: every legal move, ending ones included,
+    /// taken back gives the position it was played from.
+    #[test]
+    fn unmake_takes_back_every_move(
+        size in board_size(),
+        choices in prop::collection::vec(any::<usize>(), 0..80),
+    ) {
+        random_game(size, &choices, |game| {
+            for mv in game.legal_moves() {
+                let mut copy = game.clone();
+                let undo = copy.make(mv);
+                copy.unmake(mv, undo);
+                assert_eq!(&copy, game, "{mv}");
+            }
+        });
+    }
+
     #[test]
     fn fast_perft_matches_generic_perft(
         size in board_size(),

@@ -18,7 +18,7 @@
 
 use crate::jungle::{Bitboard, Color, Position, Role, Square};
 
-use super::rng::mix;
+use crate::rng::mix;
 
 /// Values of rat, cat, dog, wolf, leopard, tiger, lion, elephant.
 pub const MATERIAL: [i32; 8] = [400, 200, 250, 300, 450, 750, 850, 950];

@@ -30,24 +30,20 @@
 //! ```
 
 mod eval;
-mod rng;
 mod search;
 mod tt;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub use crate::rng::Rng;
 pub use eval::{Eval, EvalParams};
-pub use rng::Rng;
 pub use search::{Limits, SearchResult, Searcher, INF, WIN, WIN_BOUND};
 
-use crate::game::Game;
 use crate::jungle::{Jungle, Move};
+use crate::triage::{two_sided, Decision};
 
-/// Master's default time per move.
-pub const DEFAULT_BUDGET: Duration = Duration::from_secs(2);
-
-pub use crate::level::Level;
+pub use crate::level::{Level, DEFAULT_BUDGET};
 
 /// A level's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,24 +125,11 @@ pub fn analyse(
 ) -> Option<(Move, Option<SearchResult>)> {
     let settings = level.settings();
     let mut rng = Rng::new(rng_seed ^ 0x6A75_6E67_6C65);
-    let triage = triage(game);
-    if let Some(win) = triage.win {
-        return Some((win, None));
-    }
-    let candidates = if triage.safe.is_empty() {
-        game.legal().to_vec()
-    } else {
-        triage.safe
+    let candidates = match two_sided(game).decide(settings.blunder, &mut rng) {
+        Decision::Over => return None,
+        Decision::Play(mv) => return Some((mv, None)),
+        Decision::Search(moves) => moves,
     };
-    if candidates.is_empty() {
-        return None;
-    }
-    if candidates.len() == 1 {
-        return Some((candidates[0], None));
-    }
-    if rng.chance(settings.blunder) {
-        return Some((candidates[rng.below(candidates.len())], None));
-    }
     let limits = Limits {
         max_depth: settings.max_depth,
         time: budget.mul_f64(settings.time_share),
@@ -170,49 +153,6 @@ pub fn search(
 ) -> SearchResult {
     let mut searcher = Searcher::new(game, limits, cancel);
     searcher.run(root_moves, limits.max_depth)
-}
-
-/// The root moves sorted by what one ply of the real rules says.
-struct Triage {
-    /// A move that wins at once.
-    win: Option<Move>,
-    /// The moves after which the opponent cannot win at once.
-    safe: Vec<Move>,
-}
-
-fn triage(game: &Jungle) -> Triage {
-    let Some(me) = game.to_move() else {
-        return Triage {
-            win: None,
-            safe: Vec::new(),
-        };
-    };
-    let mut safe = Vec::new();
-    for &mv in game.legal() {
-        let mut after = game.clone();
-        after.play_move(mv).expect("a legal move");
-        match after.outcome() {
-            Some(o) if o.winner() == Some(me) => {
-                return Triage {
-                    win: Some(mv),
-                    safe: Vec::new(),
-                };
-            }
-            Some(_) => safe.push(mv), // a draw: not a loss
-            None => {
-                let loses = after.legal().iter().any(|&reply| {
-                    let mut next = after.clone();
-                    next.play_move(reply).expect("a legal reply");
-                    next.outcome()
-                        .is_some_and(|o| o.winner().is_some_and(|w| w != me))
-                });
-                if !loses {
-                    safe.push(mv);
-                }
-            }
-        }
-    }
-    Triage { win: None, safe }
 }
 
 #[cfg(test)]

@@ -325,7 +325,7 @@ impl<'a> Searcher<'a> {
             None => self.pos.hash(),
             Some(ban) => {
                 self.pos.hash()
-                    ^ super::rng::mix(
+                    ^ crate::rng::mix(
                         0x5348_5554 ^ (ban.from.index() as u64 * 64) ^ ban.to.index() as u64,
                     )
             }

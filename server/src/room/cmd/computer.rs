@@ -6,7 +6,6 @@ use rules::Level;
 use super::super::event::{Effect, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, Member, RoomState};
-use crate::bots;
 use crate::protocol::{Code, Refusal};
 
 impl RoomState {
@@ -39,12 +38,6 @@ impl RoomState {
                 ))
             }
             (Some(level), occupant) => {
-                if bots::bot_for(self.game()).is_none() {
-                    return Err(Refusal::new(
-                        Code::NoBot,
-                        format!("There is no computer player for {} yet.", self.game()),
-                    ));
-                }
                 // A game needs a person: the computer never fills the last
                 // seat (an unattended game would only burn a core).
                 let computers_elsewhere = self

@@ -5,8 +5,7 @@ use serde_json::Value;
 
 use super::super::event::{Effect, Event, Write};
 use super::super::ids::MemberId;
-use super::super::state::{Applied, RoomState};
-use crate::bots;
+use super::super::state::{Applied, Member, RoomState};
 use crate::games::{GameKind, GameOptions};
 use crate::protocol::{Code, Refusal};
 
@@ -30,13 +29,12 @@ impl RoomState {
         self.seating = options.seating();
         self.options = options;
         let seats = self.seats();
-        let has_bot = bots::bot_for(kind).is_some();
         let mut effects = vec![Effect::Persist(Write::Room(self.row()))];
         let mut i = 0;
         while i < self.members.len() {
             let m = &mut self.members[i];
             let before = m.seat;
-            if m.seat.is_some_and(|s| s >= seats) || (m.computer.is_some() && !has_bot) {
+            if m.seat.is_some_and(|s| s >= seats) {
                 m.seat = None;
             }
             // A computer without a seat is gone.
@@ -49,6 +47,22 @@ impl RoomState {
                 effects.push(Effect::Persist(Write::Member(m.row())));
             }
             i += 1;
+        }
+        // Fewer seats may leave only computers seated: the one in the last
+        // seat leaves, so that a person can still sit (`computer`'s rule).
+        let seated_computers = |members: &[Member]| {
+            members
+                .iter()
+                .filter(|m| m.computer.is_some() && m.seat.is_some())
+                .count()
+        };
+        while seated_computers(&self.members) >= seats {
+            let last = (0..self.members.len())
+                .filter(|&i| self.members[i].computer.is_some())
+                .max_by_key(|&i| self.members[i].seat)
+                .expect("a seated computer");
+            let gone = self.members.remove(last);
+            effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
         }
         let event = Event::Options {
             game: self.game(),

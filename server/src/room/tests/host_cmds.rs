@@ -100,41 +100,66 @@ fn switching_games_frees_the_seats_beyond_the_count() {
 }
 
 #[test]
-fn switching_to_a_game_without_a_bot_removes_the_computer() {
-    let mut state = room(GameKind::Jungle, Value::Null);
+fn computers_fill_every_seat_of_any_game_but_the_last_a_person_could_take() {
+    // Free-for-all Quoridor: three computers beside one person.
+    let mut state = room(GameKind::Quoridor, json!({"players": 4}));
     let host = join(&mut state, HOST, Some("Minh"), 0);
     ok(&mut state, host, sit(0), 0);
-    ok(&mut state, host, computer(1, Some(Level::Amateur)), 0);
-    let bot = state
-        .members
-        .iter()
-        .find(|m| m.computer.is_some())
-        .unwrap()
-        .id;
-    let effects = ok(&mut state, host, options(Some("quoridor"), Value::Null), 0);
+    for seat in 1..4 {
+        ok(&mut state, host, computer(seat, Some(Level::Amateur)), 0);
+    }
+    assert_eq!(state.members.len(), 4);
+    // The host may stand up, but no fourth computer takes the seat.
+    ok(&mut state, host, Command::Stand, 0);
+    assert_eq!(
+        code(&mut state, host, computer(0, Some(Level::Master)), 0),
+        Code::NoSeat
+    );
+    // Teams: eight seats, seven computers at most.
+    ok(&mut state, host, options(None, json!({"mode": "teams"})), 0);
+    for seat in 4..8 {
+        ok(&mut state, host, computer(seat, Some(Level::Beginner)), 0);
+    }
+    assert_eq!(
+        code(&mut state, host, computer(0, Some(Level::Beginner)), 0),
+        Code::NoSeat
+    );
+    // CrossyRay and Jungle: the computer plays either side.
+    for game in ["crossyray", "jungle"] {
+        ok(&mut state, host, options(Some(game), Value::Null), 0);
+        let seated: Vec<usize> = state.members.iter().filter_map(|m| m.seat).collect();
+        assert_eq!(seated, [1], "{game}: the computer in seat 2 stays");
+        ok(&mut state, host, sit(0), 0);
+        ok(&mut state, host, computer(1, Some(Level::Professional)), 0);
+        ok(&mut state, host, Command::Stand, 0);
+    }
+}
+
+#[test]
+fn fewer_seats_send_away_the_computers_that_would_fill_them_all() {
+    let mut state = room(GameKind::Quoridor, json!({"players": 4}));
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    for seat in 0..3 {
+        ok(&mut state, host, computer(seat, Some(Level::Amateur)), 0);
+    }
+    // Two seats left, both held by computers: the one in seat 2 leaves.
+    let effects = ok(&mut state, host, options(None, json!({"players": 2})), 0);
     assert_eq!(
         tags(&effects),
         [
             "store:room",
             "store:remove_member",
+            "store:remove_member",
             "send:options",
             "send:members"
         ]
     );
-    assert!(matches!(writes(&effects)[1], Write::RemoveMember(id) if *id == bot));
-    assert_eq!(state.members.len(), 1);
-    assert_eq!(member(&state, host).seat, Some(0));
+    let seated: Vec<Option<usize>> = state.members.iter().map(|m| m.seat).collect();
+    assert_eq!(seated, [None, Some(0)]);
 }
 
 #[test]
 fn the_computer_sits_only_where_it_may() {
-    let mut crossy = room(GameKind::CrossyRay, Value::Null);
-    let host = join(&mut crossy, HOST, Some("Minh"), 0);
-    assert_eq!(
-        code(&mut crossy, host, computer(1, Some(Level::Master)), 0),
-        Code::NoBot
-    );
-
     let (mut state, host, guest) = two_seated(GameKind::Jungle, Value::Null, 0);
     assert_eq!(
         code(&mut state, guest, computer(1, Some(Level::Master)), 0),

@@ -1,0 +1,146 @@
+//! The bot's promises at every level: the beginner's traps won (a goal in
+//! one, the opponent locked in one), a move that hands the opponent a goal
+//! avoided, legal moves throughout a game, an answer within the budget and
+//! at once when cancelled. Budgets are tiny so the suite stays fast.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::crossyray::Options;
+use crate::game::{EndReason, Side};
+
+const BUDGET: Duration = Duration::from_millis(30);
+
+fn pick(game: &CrossyRay, level: Level, seed: u64) -> Move {
+    choose_move(game, level, BUDGET, &AtomicBool::new(false), seed).expect("a move")
+}
+
+fn after(options: &Options, line: &str) -> CrossyRay {
+    let mut game = CrossyRay::new(options).unwrap();
+    for text in line.split_whitespace() {
+        game.play(&text.parse().unwrap())
+            .unwrap_or_else(|e| panic!("{text} refused: {e}"));
+    }
+    game
+}
+
+fn ending(game: &CrossyRay, mv: Move) -> Option<Outcome> {
+    let mut next = game.clone();
+    next.play(&mv).unwrap();
+    next.outcome().cloned()
+}
+
+#[test]
+fn every_level_shoots_a_goal_in_one() {
+    // RULES.md's example: the 3 on h4 reaches the right goal.
+    let game = after(&Options::default(), "f4 h4");
+    for level in Level::ALL {
+        for seed in 0..6 {
+            let mv = pick(&game, level, seed);
+            assert_eq!(
+                ending(&game, mv),
+                Some(Outcome::Win {
+                    winner: Side(0),
+                    reason: EndReason::Goal
+                }),
+                "{level} seed {seed} played {mv}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_level_locks_the_opponent_in_one() {
+    // RULES.md's example: the 7 on e7 leaves side 0 no move.
+    let game = after(&Options::default(), "e5 e6 d6 d7 f7");
+    for level in Level::ALL {
+        for seed in 0..6 {
+            let mv = pick(&game, level, seed);
+            assert_eq!(mv.to_string(), "e7", "{level} seed {seed}");
+            assert_eq!(
+                ending(&game, mv),
+                Some(Outcome::Win {
+                    winner: Side(1),
+                    reason: EndReason::Lock
+                })
+            );
+        }
+    }
+}
+
+#[test]
+fn every_level_keeps_the_opponent_from_a_goal_in_one() {
+    // The 2 on f4: from g4 or h4 side 0's 3 would reach the right goal.
+    let game = after(&Options::default(), "f4");
+    for level in Level::ALL {
+        for seed in 0..6 {
+            let mv = pick(&game, level, seed);
+            let reply = two_sided(&{
+                let mut next = game.clone();
+                next.play(&mv).unwrap();
+                next
+            });
+            assert_eq!(reply.win, None, "{level} seed {seed} played {mv}");
+        }
+    }
+}
+
+#[test]
+fn every_level_plays_legal_moves_to_the_end_on_both_board_shapes() {
+    for (width, height) in [(9, 7), (7, 11)] {
+        let options = Options {
+            width,
+            height,
+            ..Options::default()
+        };
+        for level in Level::ALL {
+            let mut game = CrossyRay::new(&options).unwrap();
+            let mut seed = 0;
+            while !game.is_over() {
+                let mv = choose_move(
+                    &game,
+                    level,
+                    Duration::from_millis(5),
+                    &AtomicBool::new(false),
+                    seed,
+                )
+                .expect("a move while the game is on");
+                assert!(game.legal_moves().contains(&mv), "{level}: {mv}");
+                game.play(&mv).unwrap();
+                seed += 1;
+            }
+            assert_eq!(
+                choose_move(&game, level, BUDGET, &AtomicBool::new(false), 0),
+                None
+            );
+        }
+    }
+}
+
+#[test]
+fn master_answers_within_its_budget_and_at_once_when_cancelled() {
+    let game = after(&Options::default(), "e5 e7");
+    let budget = Duration::from_millis(100);
+    let start = Instant::now();
+    let (mv, result) = analyse(&game, Level::Master, budget, &AtomicBool::new(false), 1).unwrap();
+    // The clock is polled every 256 nodes; the margin is for a busy
+    // machine running the suite in parallel.
+    assert!(
+        start.elapsed() < budget + Duration::from_millis(100),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(game.legal_moves().contains(&mv));
+    assert!(result.expect("a searched move").depth >= 1);
+
+    let cancelled = AtomicBool::new(true);
+    let start = Instant::now();
+    let mv = choose_move(&game, Level::Master, Duration::from_secs(60), &cancelled, 1).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(game.legal_moves().contains(&mv));
+}

@@ -1,0 +1,207 @@
+//! The Quoridor computer player, at four levels, for every board size,
+//! 2 to 8 pawns, either goal, and team games (a team is one side).
+//!
+//! [`choose_move`] runs one search on the calling thread and returns a
+//! legal move. Every level steps onto its goal at once when it can, and
+//! never plays a move after which another pawn can reach its goal with its
+//! next move when some move avoids that ([`triage`]: the pawns in between
+//! assumed to stand still). Above that floor a best-reply alpha-beta
+//! search (`search.rs`) scores the race: shortest ways, turn order and
+//! walls in hand (`eval.rs`).
+//!
+//! | level | depth (layers) | time | walls tried | mistakes |
+//! |---|---|---|---|---|
+//! | [`Level::Beginner`] | 1 | 5% of the budget | 3 | ±1.2 steps of noise, a random safe move 1 time in 5 |
+//! | [`Level::Amateur`] | 2 | 15% | 6 | ±0.5 steps, a random safe move 1 time in 20 |
+//! | [`Level::Professional`] | 3 | 35% | 10 | none |
+//! | [`Level::Master`] | unlimited | the whole budget | 16 | none |
+//!
+//! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
+//! the caller gives another); the other levels take their share of it.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use std::time::{Duration, Instant};
+//! use rules::game::Game;
+//! use rules::quoridor::{bot::{choose_move, Level}, Options, Quoridor};
+//!
+//! let game = Quoridor::new(&Options { players: 4, ..Options::default() }).unwrap();
+//! let mv = choose_move(&game, Level::Amateur, Duration::from_millis(50), &AtomicBool::new(false), 1).unwrap();
+//! assert!(game.legal_moves().contains(&mv));
+//! ```
+
+mod eval;
+mod search;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub use crate::deepening::SearchResult;
+pub use eval::STEP;
+pub use search::{Limits, Searcher, INF, WIN, WIN_BOUND};
+
+use super::{Move, Quoridor};
+use crate::game::{Game, Side};
+pub use crate::level::{Level, DEFAULT_BUDGET};
+use crate::rng::Rng;
+pub use crate::triage::{Decision, Triage};
+
+/// A level's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub max_depth: u32,
+    /// Share of the budget this level may think.
+    pub time_share: f64,
+    /// Walls tried per node.
+    pub walls: usize,
+    /// Worth of a wall in hand, in hundredths of a step.
+    pub wall_value: i32,
+    /// Half-width of the noise on the root moves' scores.
+    pub noise: i32,
+    /// Chance of playing a random safe move instead of the searched one.
+    pub blunder: f64,
+}
+
+/// What `level` means for the Quoridor search.
+pub fn settings(level: Level) -> Settings {
+    let (max_depth, time_share, walls, noise, blunder) = match level {
+        Level::Beginner => (1, 0.05, 3, 120, 0.2),
+        Level::Amateur => (2, 0.15, 6, 50, 0.05),
+        Level::Professional => (3, 0.35, 10, 0, 0.0),
+        Level::Master => (64, 1.0, 16, 0, 0.0),
+    };
+    Settings {
+        max_depth,
+        time_share,
+        walls,
+        wall_value: STEP,
+        noise,
+        blunder,
+    }
+}
+
+/// The move `level` plays in `game` for the side to move, thinking at most
+/// its share of `budget` (Master's time per move), or less if `cancel` is
+/// set. `None` only when the game is over. `seed` drives the weaker
+/// levels' mistakes.
+pub fn choose_move(
+    game: &Quoridor,
+    level: Level,
+    budget: Duration,
+    cancel: &AtomicBool,
+    seed: u64,
+) -> Option<Move> {
+    analyse(game, level, budget, cancel, seed).map(|(mv, _)| mv)
+}
+
+/// Like [`choose_move`], with what the search found (`None` for the search
+/// when the move was forced, a win at once, or a random mistake).
+pub fn analyse(
+    game: &Quoridor,
+    level: Level,
+    budget: Duration,
+    cancel: &AtomicBool,
+    seed: u64,
+) -> Option<(Move, Option<SearchResult<Move>>)> {
+    let start = Instant::now();
+    let settings = settings(level);
+    let mut rng = Rng::new(seed ^ 0x7175_6F72_6964);
+    let candidates = match triage(game)?.decide(settings.blunder, &mut rng) {
+        Decision::Over => return None,
+        Decision::Play(mv) => return Some((mv, None)),
+        Decision::Search(moves) => moves,
+    };
+    let limits = Limits {
+        max_depth: settings.max_depth,
+        // The triage's time counts too.
+        time: budget
+            .mul_f64(settings.time_share)
+            .saturating_sub(start.elapsed()),
+        walls: settings.walls,
+        wall_value: settings.wall_value,
+        noise: settings.noise,
+        seed: rng.next_u64(),
+    };
+    let roots = root_moves(game, &candidates, settings.walls);
+    let result = Searcher::new(game, &limits, cancel).run(&roots);
+    Some((result.best, Some(result)))
+}
+
+/// Sorts the legal moves of the side to move ([`Triage`]); for Quoridor a
+/// move is safe when afterwards no other pawn can reach its goal with its
+/// next move, the pawns between standing still. `None` once the game is
+/// over.
+pub fn triage(game: &Quoridor) -> Option<Triage<Move>> {
+    let me = game.to_move()?;
+    let legal = game.legal_moves();
+    let goal = game.goals[me.index()];
+    if let Some(&win) = legal
+        .iter()
+        .find(|m| matches!(m, Move::Pawn(c) if goal.contains(c.index())))
+    {
+        return Some(Triage {
+            win: Some(win),
+            safe: Vec::new(),
+        });
+    }
+    // One move covers at most two steps of a way (a jump or a diagonal
+    // passes next to the jumped pawn), and no move of ours shortens
+    // another pawn's way: only pawns two steps from their goal or nearer
+    // can threaten.
+    let near: Vec<Side> = game
+        .active_sides()
+        .filter(|&s| s != me && game.distance(s).is_some_and(|d| d <= 2))
+        .collect();
+    if near.is_empty() {
+        return Some(Triage {
+            win: None,
+            safe: legal,
+        });
+    }
+    let safe: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            let mut after = game.clone();
+            after.make(mv);
+            !threatened(&after, &near)
+        })
+        .collect();
+    Some(Triage {
+        win: None,
+        safe: if safe.is_empty() { legal } else { safe },
+    })
+}
+
+/// Whether one of the pawns of `near` can step or jump onto its goal from
+/// where the pawns stand.
+fn threatened(g: &Quoridor, near: &[Side]) -> bool {
+    near.iter().any(|&s| {
+        let c = g.pawn(s).expect("active");
+        (g.board.pawn_targets(c, g.occupied) & g.goals[s.index()]).any()
+    })
+}
+
+/// The moves the search starts from: among `safe`, the pawn moves, the
+/// walls the search itself would try, and a pass for a pawn that cannot
+/// move; all of `safe` when none of those is safe (say, only an odd wall
+/// or a pass stops an opponent's win).
+fn root_moves(game: &Quoridor, safe: &[Move], walls: usize) -> Vec<Move> {
+    let me = Side(game.to_move);
+    let mut tried = Vec::new();
+    eval::pawn_moves(game, me, &mut tried);
+    if tried.is_empty() {
+        tried.push(Move::Pass);
+    }
+    let others: Vec<Side> = game.active_sides().filter(|&s| s != me).collect();
+    eval::wall_moves(game, me, &others, walls, &mut tried);
+    let roots: Vec<Move> = tried.into_iter().filter(|m| safe.contains(m)).collect();
+    if roots.is_empty() {
+        safe.to_vec()
+    } else {
+        roots
+    }
+}
+
+#[cfg(test)]
+mod tests;
