@@ -83,5 +83,7 @@ test('move list view: whole numbers past 99, sides, readable notation per game',
   const q = moveListView(['e2', 'e8', 'e3h'], { game: 'quoridor', sides: [0, 2, 1], t: tr('en') });
   assert.deepEqual(q.map((e) => e.side), [0, 2, 1]);
   const j = moveListView(['8 a3-a4', '7 a4xd4'], { game: 'jungle', t: tr('vi') });
-  assert.deepEqual(j.map((e) => e.text), ['8 a3-a4', '7 a4xd4']);
+  assert.deepEqual(j.map((e) => e.text), ['🐘 a3-a4', '🦁 a4×d4']);
+  assert.deepEqual(j.map((e) => e.animal), ['voi', 'sư tử']);
+  assert.deepEqual(j.map((e) => e.move), ['8 a3-a4', '7 a4xd4'], 'the wire notation stays with the entry');
 });

@@ -132,7 +132,25 @@ test('a player plays the computer (Beginner) from the home page by clicking anim
     assert.equal(answered.moves.length, info.ply + 2);
     const lastTo = reply.slice(-2);
     assert.equal(await byId(page, `sq-${lastTo}`).getAttribute('data-last'), 'true');
+    // People read each move as the animal's picture with its squares, the picture named for screen readers.
+    const shown = await page.$$eval('[data-testid="moves"] li', (lis) => lis.map((li) => {
+      const icon = li.querySelector('.mv-icon');
+      return { move: li.dataset.move, text: li.querySelector('[data-testid="move-text"]').textContent, icon: icon?.textContent, name: icon?.getAttribute('aria-label') };
+    }));
+    const EMOJI = { 1: '🐀', 2: '🐈', 3: '🐕', 4: '🐺', 5: '🐆', 6: '🐅', 7: '🦁', 8: '🐘' };
+    const NAMES = { 1: 'rat', 2: 'cat', 3: 'dog', 4: 'wolf', 5: 'leopard', 6: 'tiger', 7: 'lion', 8: 'elephant' };
+    for (const e of shown) {
+      const [rank, squares] = e.move.split(' ');
+      assert.deepEqual(e, { move: e.move, text: `${EMOJI[rank]} ${squares.replace('x', '×')}`, icon: EMOJI[rank], name: NAMES[rank] }, `the list shows ${e.move}`);
+    }
   }
+  // Each animal shows its rank in the top-right corner of its piece.
+  const corners = await page.$$eval('[data-testid="board"] [data-testid^="piece-"]', (gs) => gs.map((g) => {
+    const disc = g.querySelector('.disc').getBBox();
+    const rank = g.querySelector('.rank').getBBox();
+    return rank.x + rank.width / 2 > disc.x + disc.width / 2 && rank.y + rank.height / 2 < disc.y + disc.height / 2;
+  }));
+  assert.ok(corners.length >= 8 && corners.every(Boolean), 'every rank number sits top-right');
 
   // Resign: the banner says who won and why.
   await byId(page, 'resign').click();

@@ -1,8 +1,10 @@
 // The move list as people read it (pure, no DOM): one entry per move with
 // its whole number, the side that played it, and the move in readable
-// notation (CrossyRay's `goal:left` reads "→ left goal").
+// notation (CrossyRay's `goal:left` reads "→ left goal", Jungle's
+// `7 a4xd4` "🦁 a4×d4", the picture named for screen readers).
 
 import { moveText } from './crossyray/state.js';
+import { ANIMALS, EMOJI, parseMove } from './jungle/state.js';
 import { el } from './dom.js';
 
 /**
@@ -11,15 +13,28 @@ import { el } from './dom.js';
  *   game                      'crossyray' | 'jungle' | 'quoridor'
  *   sides                     the side of each move (match.move_sides); else alternating
  *   t                         the i18n function
- * @returns {{n: string, side: number, text: string, move: string}[]}
+ * @returns {{n: string, side: number, text: string, icon?: string, animal?: string, squares?: string, move: string}[]}
  */
 export function moveListView(moves, { game, sides, t }) {
   return (moves ?? []).map((move, i) => ({
     n: `${i + 1}.`,
     side: sides?.[i] ?? i % 2,
-    text: game === 'crossyray' || !game ? moveText(move, t) : move,
+    ...readable(game, move, t),
     move,
   }));
+}
+
+/**
+ * `{text}`: the move as shown; a Jungle move also gives its `icon` (the
+ * animal's picture), the `animal` in words and its `squares`.
+ */
+function readable(game, move, t) {
+  if (game === 'crossyray' || !game) return { text: moveText(move, t) };
+  const jungle = game === 'jungle' ? parseMove(move) : null;
+  if (!jungle) return { text: move };
+  const squares = `${jungle.from}${jungle.capture ? '×' : '-'}${jungle.to}`;
+  const icon = EMOJI[jungle.rank];
+  return { text: `${icon} ${squares}`, icon, animal: t(`animal.${ANIMALS[jungle.rank]}`), squares };
 }
 
 /**
@@ -31,5 +46,9 @@ export function moveListItems(view, swatchOf) {
   return view.map((e) =>
     el('li', { class: swatchOf(e.side), 'data-testid': 'move', 'data-side': String(e.side), 'data-move': e.move },
       el('span', { class: 'mv-n', 'aria-hidden': 'true', text: e.n }),
-      el('span', { class: 'mv-text', 'data-testid': 'move-text', text: e.text })));
+      e.icon
+        ? el('span', { class: 'mv-text', 'data-testid': 'move-text' },
+          el('span', { class: 'mv-icon', role: 'img', 'aria-label': e.animal, title: e.animal, text: e.icon }),
+          ` ${e.squares}`)
+        : el('span', { class: 'mv-text', 'data-testid': 'move-text', text: e.text })));
 }

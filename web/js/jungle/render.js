@@ -91,8 +91,9 @@ function drawSquares(state, ui) {
       const p = sq.piece;
       inner += `<g class="piece side-${p.side}" data-testid="piece-${sq.name}">`
         + `<circle class="disc" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.42}"/>`
-        + `<text class="animal" x="${x + U / 2}" y="${y + U / 2 - 2}" dy="0.35em" text-anchor="middle">${EMOJI[p.rank]}</text>`
-        + `<text class="rank" x="${x + U - 6}" y="${y + U - 5}" text-anchor="end">${p.rank}</text>`
+        + `<text class="animal" x="${x + U / 2}" y="${y + U / 2 + 1}" dy="0.35em" text-anchor="middle">${EMOJI[p.rank]}</text>`
+        // The rank in the top-right corner, as the Jungle seed shows it.
+        + `<text class="rank" x="${x + U - 4}" y="${y + 13}" text-anchor="end">${p.rank}</text>`
         + '</g>';
       // An enemy animal on your trap: a red ring (any of your animals may take it).
       if (sq.trapped) inner += `<circle class="trap-ring" data-testid="trap-ring-${sq.name}" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.46}"/>`;
