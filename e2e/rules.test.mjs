@@ -37,28 +37,81 @@ test('the home and room pages link to the rules of the three games', async () =>
   assert.deepEqual(pageErrors, []);
 });
 
-test('the CrossyRay rules page walks through its steps, each a position the server plays', { timeout: 60_000 }, async () => {
-  const page = await site.newPage('walkthrough');
-  await page.goto(`${site.base}/`);
-  await byId(page, 'rules-page-crossyray').click();
-  await page.waitForURL(/\/rules\/crossyray$/);
-  await byId(page, 'rules-title').filter({ hasText: 'CrossyRay' }).waitFor();
-  const steps = await page.$$eval('[data-testid^="walk-step-"]', (bs) => bs.map((b) => b.dataset.testid.slice(10)));
-  assert.deepEqual(steps, ['ray', 'range', 'blocks', 'cycle', 'goal', 'own_goal', 'lock', 'clock']);
-  const content = (await import('../web/js/rules/crossyray.js')).default;
-  for (const [i, step] of content.steps.entries()) {
-    await byId(page, `walk-step-${step.id}`).click();
-    await page.waitForFunction((id) => document.querySelector('[data-testid="board"]').dataset.step === id, step.id);
-    assert.equal(await byId(page, `walk-step-${step.id}`).getAttribute('aria-pressed'), 'true');
-    assert.equal(await byId(page, 'walk-caption').textContent(), content.text.en.steps[step.id][1]);
-    const q = new URLSearchParams({ game: 'crossyray', moves: step.moves.join(',') });
-    if (step.options) q.set('options', JSON.stringify(step.options));
-    const served = await (await fetch(`${site.base}/api/position?${q}`)).json();
-    assert.deepEqual(await boardShape(page, 'crossyray'), serverShape('crossyray', served.state), `step ${i + 1}: the server's position`);
-    const marked = await page.$$eval('[data-testid="board"] [data-legal="true"]', (els) => els.map((e) => e.dataset.target));
-    assert.deepEqual(marked.sort(), [...served.legal].sort(), `step ${i + 1}: the legal moves are marked`);
+/**
+ * What the drawn board marks, and what it should mark by the server's
+ * answer for `step`: CrossyRay every legal move; Jungle the moves of the
+ * animal on `step.show`; Quoridor the pawn's targets, for the side to move.
+ */
+async function marks(page, game, step, served) {
+  if (game === 'crossyray') {
+    const drawn = await page.$$eval('[data-testid="board"] [data-legal="true"]', (els) => els.map((e) => e.dataset.target));
+    return { drawn: drawn.sort(), wanted: [...served.legal].sort() };
   }
-  // The own-goal step marks the viewer's own goal with the red ring; the lock ends the game.
+  const drawn = await page.$$eval('[data-testid="board"] [data-target]', (els) => els.map((e) => e.dataset.target));
+  if (game === 'jungle') {
+    const wanted = step.show ? served.legal.filter((m) => m.split(' ')[1].startsWith(`${step.show}`)) : [];
+    return { drawn: drawn.sort(), wanted: wanted.sort() };
+  }
+  const wanted = served.state.to_move === step.as ? served.legal.filter((m) => /^[a-m]\d+$/.test(m)) : [];
+  return { drawn: drawn.sort(), wanted: wanted.sort() };
+}
+
+const STEP_IDS = {
+  crossyray: ['ray', 'range', 'blocks', 'cycle', 'goal', 'own_goal', 'lock', 'clock'],
+  jungle: ['ranks', 'capture', 'rat_elephant', 'water', 'jump', 'jump_blocked', 'traps', 'den', 'shuttle', 'repetition', 'no_capture', 'rat_faq'],
+  quoridor: ['steps', 'jump', 'diagonal', 'walls', 'never_shut', 'blocking', 'centre', 'modes', 'scoring', 'draws'],
+};
+
+for (const game of ['crossyray', 'jungle', 'quoridor']) {
+  test(`the ${game} rules page walks through its steps, each a position the server plays`, { timeout: 90_000 }, async () => {
+    const content = (await import(`../web/js/rules/${game}.js`)).default;
+    const page = await site.newPage(`walkthrough-${game}`);
+    await page.goto(`${site.base}/`);
+    await byId(page, `rules-page-${game}`).click();
+    await page.waitForURL(new RegExp(`/rules/${game}$`));
+    await byId(page, 'rules-title').filter({ hasText: content.text.en.title }).waitFor();
+    const steps = await page.$$eval('[data-testid^="walk-step-"]', (bs) => bs.map((b) => b.dataset.testid.slice(10)));
+    assert.deepEqual(steps, STEP_IDS[game], 'the walkthrough covers the topics of issue 11');
+    // The nav links every game's page.
+    assert.deepEqual(await page.$$eval('[data-testid^="rules-nav-"]', (as) => as.map((a) => a.getAttribute('href'))),
+      ['/rules/crossyray', '/rules/jungle', '/rules/quoridor']);
+    for (const [i, step] of content.steps.entries()) {
+      await byId(page, `walk-step-${step.id}`).click();
+      await page.waitForFunction((id) => document.querySelector('[data-testid="board"]').dataset.step === id, step.id);
+      assert.equal(await byId(page, `walk-step-${step.id}`).getAttribute('aria-pressed'), 'true');
+      assert.equal(await byId(page, 'walk-caption').textContent(), content.text.en.steps[step.id][1]);
+      const q = new URLSearchParams({ game, moves: step.moves.join(',') });
+      if (step.options) q.set('options', JSON.stringify(step.options));
+      const res = await fetch(`${site.base}/api/position?${q}`);
+      const served = await res.json();
+      assert.equal(res.status, 200, `step ${step.id}: ${JSON.stringify(served)}`);
+      assert.deepEqual(await boardShape(page, game), serverShape(game, served.state), `step ${step.id}: the server's position`);
+      const { drawn, wanted } = await marks(page, game, step, served);
+      assert.deepEqual(drawn, wanted, `step ${step.id}: the legal moves are marked`);
+      if (step.show) assert.ok(wanted.length > 0 || game === 'quoridor', `step ${step.id}: the shown animal can move`);
+      // The line under the board: who moves, or how the game ended.
+      const status = await byId(page, 'walk-status').textContent();
+      const names = content.text.en.sides;
+      if (served.state.outcome) {
+        const o = served.state.outcome;
+        assert.ok(status.startsWith(o.kind === 'win' ? `${names[o.winner]} wins` : 'Draw'), `step ${step.id}: ${status}`);
+      } else {
+        assert.equal(status, `${names[served.state.to_move]} to move`, `step ${step.id}`);
+      }
+      if (step.points) {
+        const each = served.points.map((n, side) => `${names[side]} ${n}`).join(' · ');
+        assert.ok(status.endsWith(`Points: ${each}`), `step ${step.id}: the server's points (${status})`);
+      }
+      if (i === 0) assert.equal(await page.locator('[data-testid="board"] .q-tools:visible').count(), 0, 'no play tools on a diagram');
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+}
+
+test('the walkthroughs show what their captions say', { timeout: 90_000 }, async () => {
+  const page = await site.newPage('walkthrough-details');
+  // CrossyRay: the own-goal step marks the viewer's own goal with the red ring; the lock ends the game.
+  await page.goto(`${site.base}/rules/crossyray`);
   await byId(page, 'walk-step-own_goal').click();
   await page.locator('[data-testid="ring-right"].own').waitFor();
   await byId(page, 'walk-step-lock').click();
@@ -70,7 +123,65 @@ test('the CrossyRay rules page walks through its steps, each a position the serv
   await byId(page, 'walk-caption').filter({ hasText: 'vòng đỏ' }).waitFor();
   assert.equal(await byId(page, 'walk-step-ray').textContent(), '1. Tia');
   await page.setViewportSize({ width: 360, height: 800 });
-  await noHorizontalScroll(page, 'rules page');
+  await noHorizontalScroll(page, 'CrossyRay rules page');
+
+  // Jungle, still in Vietnamese on a phone: the rank sits in each piece's
+  // top-right corner; the trap step rings the trapped elephant; the
+  // river jump is gone once a rat swims in its way; the den is a gold ring.
+  await byId(page, 'rules-nav-jungle').click();
+  await page.waitForURL(/\/rules\/jungle$/);
+  await byId(page, 'rules-title').filter({ hasText: 'Cờ thú' }).waitFor();
+  await byId(page, 'walk-step-ranks').filter({ hasText: 'Cấp' }).waitFor();
+  await page.locator('[data-testid="board"][data-step="ranks"]').waitFor();
+  const corner = await page.evaluate(() => {
+    const g = document.querySelector('[data-testid="piece-a3"]');
+    const disc = g.querySelector('.disc').getBBox();
+    const rank = g.querySelector('.rank').getBBox();
+    return { text: g.querySelector('.rank').textContent, right: rank.x + rank.width / 2 > disc.x + disc.width / 2, top: rank.y + rank.height / 2 < disc.y + disc.height / 2 };
+  });
+  assert.deepEqual(corner, { text: '8', right: true, top: true }, 'the rank number sits top-right');
+  await byId(page, 'walk-step-traps').click();
+  await byId(page, 'trap-ring-d2').waitFor();
+  assert.equal(await byId(page, 'sq-d2').getAttribute('data-target'), '2 d3xd2');
+  await byId(page, 'walk-step-jump').click();
+  await page.locator('[data-testid="board"][data-step="jump"]').waitFor();
+  assert.equal(await byId(page, 'sq-a5').getAttribute('data-target'), '7 d5-a5');
+  await byId(page, 'walk-step-jump_blocked').click();
+  await page.locator('[data-testid="board"][data-step="jump_blocked"]').waitFor();
+  assert.equal(await byId(page, 'sq-a5').getAttribute('data-target'), null, 'a rat in the water blocks the jump');
+  assert.equal(await byId(page, 'sq-g5').getAttribute('data-mark'), 'capture');
+  await byId(page, 'walk-step-den').click();
+  await page.locator('[data-testid="board"][data-step="den"]').waitFor();
+  assert.equal(await byId(page, 'sq-d9').getAttribute('data-mark'), 'den');
+  await byId(page, 'walk-step-repetition').click();
+  await byId(page, 'walk-status').filter({ hasText: 'Hòa' }).waitFor();
+  await noHorizontalScroll(page, 'Jungle rules page');
+
+  // Quoridor: the shown walls are green when legal and red when not (the
+  // crossing wall, the wall that would shut pawns in); the blocking pawn
+  // may not pass; the scoring step shows the mirror rule's points.
+  await byId(page, 'rules-nav-quoridor').click();
+  await page.waitForURL(/\/rules\/quoridor$/);
+  await byId(page, 'rules-title').filter({ hasText: 'Rào chắn' }).waitFor();
+  await byId(page, 'walk-step-walls').click();
+  await page.locator('[data-testid="board"][data-step="walls"]').waitFor();
+  assert.equal(await byId(page, 'ghost').getAttribute('data-wall'), 'e2v');
+  assert.equal(await byId(page, 'ghost').getAttribute('data-legal'), 'false');
+  await byId(page, 'wall-e2h').waitFor();
+  await byId(page, 'walk-step-never_shut').click();
+  await page.locator('[data-testid="board"][data-step="never_shut"]').waitFor();
+  assert.equal(await byId(page, 'ghost').getAttribute('data-wall'), 'a8v');
+  assert.equal(await byId(page, 'ghost').getAttribute('data-legal'), 'false');
+  // The server refuses it for shutting the pawns in, not for touching a wall.
+  const shut = await fetch(`${site.base}/api/position?game=quoridor&moves=b8h,d8h,f8h,h8h,a7h,pass,a8v`);
+  assert.equal(shut.status, 400);
+  assert.match((await shut.json()).message, /move 7: illegal move "a8v": wall a8v would cut side \d's pawn off from its goal/);
+  await byId(page, 'walk-step-blocking').click();
+  await page.locator('[data-testid="board"][data-step="blocking"]').waitFor();
+  assert.deepEqual(await page.$$eval('[data-testid="board"] [data-target]', (els) => els.map((e) => e.dataset.target)), ['e4']);
+  await byId(page, 'walk-step-scoring').click();
+  await byId(page, 'walk-status').filter({ hasText: 'Điểm: Đỏ 16 · Vàng 12 · Xanh dương 10 · Xanh lá 0' }).waitFor();
+  await noHorizontalScroll(page, 'Quoridor rules page');
   assert.deepEqual(pageErrors, []);
 });
 
@@ -134,5 +245,25 @@ test('the rules open in a dialog in the middle of a game, and the game is unchan
   const mover = was.myTurn === 'true' ? host : guest;
   await mover.locator('[data-testid="board"] [data-legal="true"]:not([data-target^="goal:"])').first().click();
   await waitPly(host, 3);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('"How to play" opens the rules of the room\'s game', { timeout: 60_000 }, async () => {
+  const page = await site.newPage('how-to-play');
+  for (const [game, title] of [['jungle', 'Jungle'], ['quoridor', 'Quoridor']]) {
+    await page.goto(`${site.base}/`);
+    await byId(page, 'create-game').selectOption(game);
+    await byId(page, 'create-room').click();
+    await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+    await waitOnline(page);
+    await byId(page, 'rules-open').click();
+    await byId(page, 'rules-dialog').waitFor({ state: 'visible' });
+    const frame = page.frameLocator('[data-testid="rules-frame"]');
+    await frame.locator('[data-testid="rules-title"]').filter({ hasText: title }).waitFor();
+    assert.equal(await frame.locator('[data-testid="rules-nav"] [aria-current="page"]').getAttribute('href'), `/rules/${game}?embed`);
+    await frame.locator('[data-testid="board"][data-step]').waitFor();
+    await page.keyboard.press('Escape');
+    await byId(page, 'rules-dialog').waitFor({ state: 'hidden' });
+  }
   assert.deepEqual(pageErrors, []);
 });

@@ -351,6 +351,7 @@ async fn a_position_is_played_from_its_moves_with_its_legal_moves() {
         json!(["h5", "h6", "h7", "h3", "h2", "h1", "g4", "i4", "goal:right"])
     );
     assert_eq!(p["options"]["width"], 9);
+    assert_eq!(p["points"], Value::Null, "no points while the game goes on");
     // Jungle from a position string; a move with its space, URL-encoded.
     let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L%20b%200%201";
     let (status, j) = get_json(
@@ -375,6 +376,37 @@ async fn a_position_is_played_from_its_moves_with_its_legal_moves() {
     assert_eq!(status, 200, "{q}");
     assert_eq!(q["state"]["size"], 11);
     assert_eq!(q["state"]["ply"], 0);
+    // A finished game carries its scoreboard points: RULES.md §2, "a whole
+    // game", where Red wins with Yellow 2 steps away (4 and 0), and the
+    // mirror rule among four pawns.
+    let (status, won) = get_json(
+        &server,
+        "/api/position?game=quoridor&moves=e2,e8,e3,e7,e4,e6,e5,d6,e6,d5,e7,d4,e8,d3,e9",
+    )
+    .await;
+    assert_eq!(status, 200, "{won}");
+    assert_eq!(won["state"]["outcome"]["reason"], "goal");
+    assert_eq!(won["points"], json!([4, 0]));
+    // Four pawns: Red walks up file e while the others stop 5, 6 and 8
+    // steps from their goals.
+    let (status, four) = get_json(
+        &server,
+        "/api/position?game=quoridor&options=%7B%22players%22%3A4%7D&moves=\
+         e2,b5,d9,pass,e3,c5,d8,pass,e4,d5,d7,pass,e5,pass,pass,pass,e6,pass,pass,pass,\
+         e7,pass,pass,pass,e8,pass,pass,pass,e9",
+    )
+    .await;
+    assert_eq!(status, 200, "{four}");
+    assert_eq!(four["state"]["pawns"], json!(["e9", "d5", "d7", "i5"]));
+    assert_eq!(four["points"], json!([16, 12, 10, 0]));
+    // A draw scores nothing.
+    let (_, drawn) = get_json(
+        &server,
+        "/api/position?game=quoridor&options=%7B%22move_limit%22%3A2%7D&moves=e2,e8,e3,e7",
+    )
+    .await;
+    assert_eq!(drawn["state"]["outcome"]["reason"], "move_limit");
+    assert_eq!(drawn["points"], json!([0, 0]));
     // Refusals name what is wrong.
     for (query, wanted) in [
         ("game=chess", "Unknown game"),

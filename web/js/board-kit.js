@@ -15,7 +15,8 @@
  *   onNotice(kind, where)        an input that did nothing, and why
  *   className                    class the game's renderer adds to `el`
  *   readOnly                     draw only (a replay, a rules diagram): no
- *                                input, and the board takes no focus
+ *                                input, no play tools (class read-only),
+ *                                and the board takes no focus
  * @returns {{ state(): object, setState(s), ui(): object, patchUi(p), redraw(), destroy() }}
  */
 export function boardController(el, { mount, render, attachInput, ui: initialUi, onMove, onNotice, className, readOnly = false }) {
@@ -25,6 +26,7 @@ export function boardController(el, { mount, render, attachInput, ui: initialUi,
   if (readOnly) {
     el.removeAttribute('tabindex');
     el.setAttribute('role', 'img');
+    el.classList.add('read-only');
   }
   const redraw = () => render(el, state, ui);
   const patchUi = (patch) => {
@@ -61,6 +63,7 @@ export function boardController(el, { mount, render, attachInput, ui: initialUi,
       detach();
       el.innerHTML = '';
       if (className) el.classList.remove(className);
+      el.classList.remove('read-only');
     },
   };
 }

@@ -2,13 +2,15 @@
 // docs/RULES.md in the page's language, and an illustrated walkthrough
 // ("pick a step to see the change"). Each step's diagram is a position
 // the server plays with the rules crate (GET /api/position), drawn by the
-// game's own board renderer, read-only; the page computes no rule.
+// game's own board renderer, read-only; the page computes no rule. Under
+// the board a line says who is to move or how the game ended, and, for a
+// step that asks for them, the server's scoreboard points.
 // `?embed` drops the page's header: the room shows the page in a dialog,
 // and Escape inside the page asks the room to close it.
 
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { $, el } from './dom.js';
-import { getJson } from './history.js';
+import { getJson, outcomeLine } from './history.js';
 import { createBoardFor } from './boards.js';
 import { RULES_GAMES } from './rules/index.js';
 
@@ -83,10 +85,24 @@ async function show(i) {
     $('walk-caption').textContent = t('rules.diagram_failed');
     return;
   }
-  const players = w.sides.map((name, side) => ({ member: `side-${side}`, name }));
-  board.set({ players, state: r.data.state, legal: r.data.legal, moves: r.data.moves },
+  const state = r.data.state;
+  const names = w.sides.slice(0, state.pawns?.length ?? 2);
+  const players = names.map((name, side) => ({ member: `side-${side}`, name }));
+  board.set({ players, state, legal: r.data.legal, moves: r.data.moves },
     { member: `side-${s.as}` }, r.data.options);
+  if (s.show) board.show(s.show);
+  $('walk-status').textContent = statusLine(s, r.data, names);
   $('walk-board').dataset.step = s.id;
+}
+
+/** Who is to move, or how the game ended (with the points if the step shows them). */
+function statusLine(s, position, names) {
+  const { state, points } = position;
+  if (!state.outcome) return t('game.to_move', { name: names[state.to_move] ?? '?' });
+  const line = outcomeLine({ game, outcome: state.outcome, players: names });
+  if (!s.points || !points) return line;
+  const each = names.map((name, side) => t('rules.points_of', { name, n: points[side] })).join(' · ');
+  return `${line}. ${t('rules.points', { points: each })}`;
 }
 
 async function init() {

@@ -205,8 +205,9 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
 
 /// `GET /api/position?game=G&options=JSON&moves=M1,M2`: the position
 /// after `moves` played from a fresh game of `game` with `options` (both
-/// optional), with the legal moves there: the rules pages draw their
-/// diagrams from these, so every diagram is a position the rules reach.
+/// optional), with the legal moves there and, once the game is over, each
+/// side's scoreboard points: the rules pages draw their diagrams from
+/// these, so every diagram is a position the rules reach.
 pub async fn position(Query(query): Query<HashMap<String, String>>) -> Response {
     let kind = match GameKind::parse(query.get("game").map_or("", String::as_str)) {
         Ok(kind) => kind,
@@ -246,6 +247,7 @@ pub async fn position(Query(query): Query<HashMap<String, String>>) -> Response 
         "moves": played,
         "state": game,
         "legal": game.legal(),
+        "points": game.points(),
     }))
     .into_response()
 }

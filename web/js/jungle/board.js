@@ -38,6 +38,11 @@ export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
       if (before && before.ply !== state.ply && !state.myTurn) board.patchUi({ selected: null });
       board.redraw();
     },
+    /** Select the animal on `square` (a rules diagram): its moves are marked. */
+    show(square) {
+      board.patchUi({ selected: square });
+      board.redraw();
+    },
     redraw: board.redraw,
     state: board.state,
     destroy: board.destroy,

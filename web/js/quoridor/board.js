@@ -3,7 +3,7 @@
 // jungle/board.js): create it on a container, feed it the latest match
 // object, and it calls onMove(notation) when the viewer plays.
 
-import { deriveState, previewMatch } from './state.js';
+import { deriveState, previewMatch, parseWall } from './state.js';
 import { render, mountBoard } from './render.js';
 import { attachInput } from './input.js';
 import { boardController } from '../board-kit.js';
@@ -37,6 +37,16 @@ export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
         const { mode, cursor } = board.ui();
         board.patchUi({ ghost: mode === 'wall' && cursor ? cursor : null });
       }
+      board.redraw();
+    },
+    /**
+     * Draw the wall `name` (`e3h`) as the wall the viewer is about to place
+     * (a rules diagram): green when the server lists it as legal, red when not.
+     */
+    show(name) {
+      const w = parseWall(name, board.state()?.size);
+      if (!w) return;
+      board.patchUi({ mode: 'wall', orient: w.o, ghost: { x: w.x, y: w.y } });
       board.redraw();
     },
     redraw: board.redraw,
