@@ -471,3 +471,24 @@ async fn a_knockout_tournament_is_played_across_nodes() {
     }
     p.schema.drop().await;
 }
+
+/// Nodes of a new site start at once on an empty database: one migrates
+/// it, the others wait, and all come up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_starting_at_once_on_an_empty_database_all_come_up() {
+    if !nats_up().await {
+        return;
+    }
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    let run = &server::room::new_token()[..10];
+    let ids: Vec<String> = (0..3).map(|i| format!("n{i}-{run}")).collect();
+    let nodes = futures_util::future::join_all(ids.iter().map(|id| node(&schema.url, id))).await;
+    for n in &nodes {
+        let (status, _) = n.s().get("/healthz").await;
+        assert_eq!(status, 200);
+    }
+    drop(nodes);
+    schema.drop().await;
+}

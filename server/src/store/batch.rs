@@ -9,7 +9,7 @@
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::lease::{check_fence, Fence};
+use super::lease::{check_fences, Fence};
 use super::sql::{apply, Backend};
 use super::{StoreError, StoreResult};
 use crate::room::Write;
@@ -93,10 +93,15 @@ async fn commit(pool: &AnyPool, backend: Backend, jobs: &[Job]) -> StoreResult<(
         return Ok(());
     }
     let mut tx = pool.begin_with(backend.begin_write()).await?;
+    // The lease rows first, in room-code order: the order the lease
+    // renewal locks them in, so the two never deadlock.
+    let mut fences: Vec<(&str, Fence)> = jobs
+        .iter()
+        .filter_map(|j| j.fence.map(|f| (j.code.as_str(), f)))
+        .collect();
+    fences.sort_by(|a, b| a.0.cmp(b.0));
+    check_fences(&mut tx, backend, &fences).await?;
     for job in jobs {
-        if let Some(fence) = job.fence {
-            check_fence(&mut tx, &job.code, fence).await?;
-        }
         for write in &job.writes {
             apply(&mut tx, &job.code, write).await?;
         }

@@ -16,7 +16,7 @@
 use sqlx::AnyConnection;
 use sqlx::Row;
 
-use super::{Store, StoreError, StoreResult};
+use super::{Backend, Store, StoreError, StoreResult};
 
 /// The token a room's owner writes with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,15 +91,27 @@ impl Store {
         now: u64,
         ttl_ms: u64,
     ) -> StoreResult<Vec<(String, Fence)>> {
-        let rows = sqlx::query(
-            "UPDATE room_leases SET expires_at = $1 WHERE node = $2 AND expires_at > $3
-             RETURNING room_code, token",
-        )
-        .bind((now + ttl_ms) as i64)
-        .bind(node)
-        .bind(now as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        // On PostgreSQL the rows are locked in room-code order, the order
+        // in which the group-commit writer locks them too (`batch.rs`), so
+        // the two never deadlock.
+        let sql = match self.backend {
+            Backend::Sqlite => {
+                "UPDATE room_leases SET expires_at = $1 WHERE node = $2 AND expires_at > $3
+                 RETURNING room_code, token"
+            }
+            Backend::Postgres => {
+                "UPDATE room_leases SET expires_at = $1 WHERE room_code IN (
+                    SELECT room_code FROM room_leases WHERE node = $2 AND expires_at > $3
+                    ORDER BY room_code FOR UPDATE)
+                 RETURNING room_code, token"
+            }
+        };
+        let rows = sqlx::query(sql)
+            .bind((now + ttl_ms) as i64)
+            .bind(node)
+            .bind(now as i64)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(|row| (row.get("room_code"), Fence(row.get("token"))))
@@ -132,25 +144,44 @@ impl Store {
     }
 }
 
-/// Refuses the transaction's writes for room `code` unless `fence` is
-/// still its token. The update locks the lease row until the transaction
-/// ends, so a node taking the room over waits for this write and then
-/// reads it.
-pub(super) async fn check_fence(
+/// Refuses the transaction's writes unless each room's fence is still its
+/// token: one statement for the whole batch. On PostgreSQL it locks the
+/// lease rows, in room-code order (the renewal's order, so the two never
+/// deadlock), until the transaction ends, so a node taking a room over
+/// waits for this write and then reads it. `fences` is sorted by code.
+pub(super) async fn check_fences(
     tx: &mut AnyConnection,
-    code: &str,
-    fence: Fence,
+    backend: Backend,
+    fences: &[(&str, Fence)],
 ) -> StoreResult<()> {
-    let done = sqlx::query(
-        "UPDATE room_leases SET expires_at = expires_at WHERE room_code = $1 AND token = $2",
-    )
-    .bind(code)
-    .bind(fence.0)
-    .execute(&mut *tx)
-    .await?;
-    if done.rows_affected() == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::Fenced(code.to_string()))
+    if fences.is_empty() {
+        return Ok(());
     }
+    let list: Vec<String> = (1..=fences.len()).map(|i| format!("${i}")).collect();
+    let lock = match backend {
+        Backend::Sqlite => "",
+        Backend::Postgres => " FOR UPDATE",
+    };
+    // Only placeholders are spliced in; the codes are bound.
+    let sql = format!(
+        "SELECT room_code, token FROM room_leases WHERE room_code IN ({})
+         ORDER BY room_code{lock}",
+        list.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for (code, _) in fences {
+        query = query.bind(*code);
+    }
+    let held: std::collections::HashMap<String, i64> = query
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|row| (row.get("room_code"), row.get("token")))
+        .collect();
+    for (code, fence) in fences {
+        if held.get(*code) != Some(&fence.0) {
+            return Err(StoreError::Fenced(code.to_string()));
+        }
+    }
+    Ok(())
 }

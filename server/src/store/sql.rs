@@ -39,6 +39,10 @@ impl Backend {
     }
 }
 
+/// The PostgreSQL advisory lock held while migrating (any number, the
+/// same on every node).
+const MIGRATION_LOCK: i64 = 0x6267_6d69_6772;
+
 /// A room's own row (and its tournament, read by `load_room`).
 const ROOM_ROW: &str = "SELECT code, game, options, host_hash, autostart, games_played,
                                next_member, table_id, tournament
@@ -78,7 +82,24 @@ impl Store {
         };
         let migrated = match backend {
             Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
-            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
+            Backend::Postgres => {
+                // Nodes starting at once on an empty database would race to
+                // create the migrations table: one migrates, the others
+                // wait for it, then find nothing left to do.
+                let mut conn = pool.acquire().await?;
+                sqlx::query("SELECT pg_advisory_lock($1)")
+                    .bind(MIGRATION_LOCK)
+                    .execute(&mut *conn)
+                    .await?;
+                let done = sqlx::migrate!("../migrations/postgres")
+                    .run(&mut *conn)
+                    .await;
+                sqlx::query("SELECT pg_advisory_unlock($1)")
+                    .bind(MIGRATION_LOCK)
+                    .execute(&mut *conn)
+                    .await?;
+                done
+            }
         };
         migrated.map_err(|e| StoreError::Open(e.to_string()))?;
         let writer = Writer::spawn(pool.clone(), backend);
