@@ -135,6 +135,9 @@ test('the page shows the snapshot\'s table, follows its match events and names i
   assert.equal(sent.table, table.id, 'the move names the table the page shows');
   const moved = await frame(() => guestFrames.received.find((m) => m?.type === 'match' && m.kind === 'move'), 'match move');
   assert.equal(moved.table, table.id);
+  // A move carries only what it changed; the page applied it to the match it held.
+  assert.equal(moved.match.ply, 1);
+  assert.equal(moved.match.moves, undefined, 'not the whole move list');
 
   await byId(host, 'resign').click();
   await byId(host, 'resign').click();

@@ -49,12 +49,21 @@ async function playOver(page, game, plies, choose, { games = 1, room = null } = 
       const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${where.code}`);
       const answers = new Map();
       const matches = [];
+      // The match as this socket holds it: a `move` event carries only
+      // what changed (PROTOCOL.md), applied as the room page does.
+      let held = null;
       let wake = () => {};
       let id = 0;
       ws.onmessage = (e) => {
         const msg = JSON.parse(e.data);
         if (msg.type === 'ack' || msg.type === 'error') answers.get(msg.id)?.(msg);
-        if (msg.type === 'match') { matches.push(msg.match); wake(); }
+        if (msg.type === 'match') {
+          held = msg.kind === 'move'
+            ? { ...held, ...msg.match, moves: [...held.moves, msg.move], legal: msg.match.legal ?? [] }
+            : msg.match;
+          matches.push(held);
+          wake();
+        }
       };
       ws.onerror = () => reject(new Error('socket failed'));
       const send = (cmd) => new Promise((ok, fail) => {
@@ -81,11 +90,18 @@ async function playOver(page, game, plies, choose, { games = 1, room = null } = 
     const ids = [];
     for (let g = 0; g < games; g++) {
       await host.send({ type: 'start', order: 'seats' });
-      let m = await host.nextMatch();
-      while (m.outcome || m.moves.length) m = await host.nextMatch(); // the last game's end, if it is still queued
+      const fresh = async (p) => {
+        let x = await p.nextMatch();
+        while (x.outcome || x.moves.length) x = await p.nextMatch(); // the last game's end, if it is still queued
+        return x;
+      };
+      let m = await fresh(host);
+      await fresh(guest);
       for (let ply = 0; ply < plies; ply++) {
         await (ply % 2 ? guest : host).send({ type: 'move', move: pick(m.legal, ply) });
-        m = await host.nextMatch();
+        const copies = [await host.nextMatch(), await guest.nextMatch()];
+        // The next mover's copy: a long legal list (Quoridor's) is only in theirs.
+        m = copies[(ply + 1) % 2];
       }
       await guest.send({ type: 'resign' });
       do m = await host.nextMatch(); while (!m.outcome);

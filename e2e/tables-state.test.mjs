@@ -86,3 +86,34 @@ test('a match event replaces its table\'s match, adds a table not seen before, l
   assert.equal(shownTableId(ts, { member: 'm3' }, T1), T3);
   assert.equal(shownTableId(ts, { member: 'm1' }, T1), T1);
 });
+
+test('a move event appends its move to the match held and takes the rest; a move out of order changes nothing', () => {
+  const m = match(['m1', 'm2'], { id: 'g' });
+  m.moves = ['e5'];
+  m.move_sides = [0];
+  m.legal = ['d5'];
+  const ts = tables(m, null);
+  const state = { last_move: 'e6' };
+  const delta = { id: 'g', ply: 2, players: m.players, to_play: 'm1', state, legal: ['e7', 'd6'], clock: null, outcome: null };
+  const t = applyMatchEvent(ts, { type: 'match', v: 8, table: T1, kind: 'move', move: 'e6', side: 1, match: delta });
+  assert.equal(t, ts[0]);
+  assert.deepEqual(ts[0].match.moves, ['e5', 'e6']);
+  assert.deepEqual(ts[0].match.move_sides, [0, 1]);
+  assert.equal(ts[0].match.state, state);
+  assert.deepEqual(ts[0].match.legal, ['e7', 'd6']);
+  assert.equal(ts[0].match.to_play, 'm1');
+  assert.equal(ts[0].match.number, m.number, 'what a move does not change is kept');
+  assert.deepEqual(m.moves, ['e5'], 'the match held before is not mutated');
+
+  // A long legal list is only in the copy of the member due to play.
+  const quiet = { ...delta, ply: 3, legal: undefined, to_play: 'm2' };
+  applyMatchEvent(ts, { type: 'match', v: 9, table: T1, kind: 'move', move: 'e7', side: 0, match: quiet });
+  assert.deepEqual(ts[0].match.legal, []);
+
+  const held = ts[0].match;
+  const skipped = { ...delta, ply: 5 };
+  assert.equal(applyMatchEvent(ts, { type: 'match', v: 10, table: T1, kind: 'move', move: 'x', side: 1, match: skipped }), null);
+  const otherGame = { ...delta, id: 'h', ply: 4 };
+  assert.equal(applyMatchEvent(ts, { type: 'match', v: 10, table: T1, kind: 'move', move: 'x', side: 1, match: otherGame }), null);
+  assert.equal(ts[0].match, held, 'nothing changed');
+});

@@ -13,7 +13,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::process::Proc;
-use common::{keep_going, local_game, next_match_of, postgres, Client};
+use common::{follow, keep_going, local_game, next_match_of, postgres, Client};
 use serde_json::{json, Value};
 use server::games::AnyGame;
 
@@ -148,7 +148,7 @@ impl Game {
         let event = next_match_of(&mut self.host, "move").await;
         assert_eq!(event["move"], notation, "{event}");
         self.moves.push(notation);
-        self.last = event["match"].clone();
+        self.last = follow(&self.last, &event);
     }
 
     /// The move the next player would send now.
@@ -175,24 +175,39 @@ fn moves_seen(events: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// Joins `code` on `node` until the room answers (it may be moving):
-/// the client and its snapshot.
+/// Joins `code` on `node` until the room answers (while it moves, the
+/// socket may be closed with a code, as a browser would see it; the
+/// browser then tries again, and so does this): the client and its
+/// snapshot.
 async fn rejoin(node: &Proc, code: &str, token: &str) -> (Client, Value) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
+        assert!(Instant::now() < deadline, "the room never came back");
         let url = node.s().ws_url(code);
-        if let Ok((ws, _)) = tokio_tungstenite::connect_async(url).await {
-            let mut client = Client::new(ws);
-            let ack = client
-                .command(json!({"type": "hello", "token": token}))
-                .await;
-            if ack["type"] == "ack" {
-                let snapshot = client.next_of("snapshot").await;
+        let Ok((ws, _)) = tokio_tungstenite::connect_async(url).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let mut client = Client::new(ws);
+        let id = client.take_id();
+        let hello = json!({"id": id, "type": "hello", "token": token});
+        if client.send_text_checked(hello.to_string()).await.is_err() {
+            continue;
+        }
+        // Read until the snapshot, or the socket ends.
+        match client.until("snapshot", Duration::from_secs(5)).await {
+            Ok(snapshot) => {
+                let acked = client
+                    .events
+                    .iter()
+                    .any(|e| e["type"] == "ack" && e["id"] == id);
+                assert!(acked, "a snapshot follows the hello's ack");
+                client.events.clear();
                 return (client, snapshot);
             }
+            Err(common::Ending::Open) => panic!("no snapshot within 5 s"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
         }
-        assert!(Instant::now() < deadline, "the room never came back");
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -270,11 +285,11 @@ async fn the_computer_plays_for_a_player_on_another_node() {
         let mv = keep_going(&local, &last["legal"], ply);
         local.play(&mv).unwrap();
         host.ok(json!({"type": "move", "move": mv})).await;
-        next_match_of(&mut host, "move").await;
+        last = follow(&last, &next_match_of(&mut host, "move").await);
         let reply = next_match_of(&mut host, "move").await;
         assert_eq!(reply["side"], 1, "the computer answered: {reply}");
         local.play(reply["move"].as_str().unwrap()).unwrap();
-        last = reply["match"].clone();
+        last = follow(&last, &reply);
     }
     p.schema.drop().await;
 }

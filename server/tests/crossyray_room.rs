@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{table, TestServer};
+use common::{follow, table, TestServer};
 use rules::crossyray::{CrossyRay, Move, Options};
 use rules::{EndReason, Game, Outcome};
 use serde_json::{json, Value};
@@ -54,7 +54,8 @@ async fn two_guests_play_to_a_goal_win_watched_by_a_spectator() {
 
     let line = goal_line(&CrossyRay::new(&Options::default()).unwrap(), 8);
     let mut seen_by_spectator = Vec::new();
-    let mut last = Value::Null;
+    // The match as the spectator holds it, move after move.
+    let mut last = start.clone();
     for (ply, mv) in line.iter().enumerate() {
         let host_moves = (ply % 2 == 0) == host_first;
         let (mover, waiter) = if host_moves {
@@ -74,7 +75,12 @@ async fn two_guests_play_to_a_goal_win_watched_by_a_spectator() {
         let watched = t.spectator.next_match().await;
         seen_by_spectator.push(watched["move"].as_str().unwrap().to_string());
         assert_eq!(watched["match"]["state"]["last_move"], mv.to_string());
-        last = watched;
+        assert_eq!(watched["match"]["ply"], json!(ply + 1));
+        assert!(
+            watched["match"].get("moves").is_none(),
+            "a move carries only what changed"
+        );
+        last = follow(&last, &watched);
     }
     let expected: Vec<String> = line.iter().map(ToString::to_string).collect();
     assert_eq!(
@@ -82,13 +88,13 @@ async fn two_guests_play_to_a_goal_win_watched_by_a_spectator() {
         "the spectator saw every move in order"
     );
 
-    let outcome = &last["match"]["outcome"];
+    let outcome = &last["outcome"];
     assert_eq!(outcome["kind"], "win");
     assert_eq!(outcome["reason"], "goal");
     let winner_side = (line.len() - 1) % 2;
     assert_eq!(outcome["winner"], json!(winner_side));
-    assert_eq!(last["match"]["legal"], json!([]));
-    assert_eq!(last["match"]["moves"], json!(expected));
+    assert_eq!(last["legal"], json!([]));
+    assert_eq!(last["moves"], json!(expected));
 
     // The scoreboard counts the win for the right name.
     let scores = t.spectator.next_of("scores").await;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Client, TestServer};
+use common::{follow, Client, TestServer};
 use serde_json::{json, Value};
 
 /// Two people seated at a fresh room of `game`, auto-start off.
@@ -37,18 +37,21 @@ async fn pair(server: &TestServer, game: &str, host: &str, guest: &str) -> Pair 
 /// Returns the match as it stood before the resignation.
 async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
     p.host.ok(json!({"type": "start", "order": "seats"})).await;
-    let mut last = p.host.next_match().await;
+    let mut last = p.host.next_match().await["match"].clone();
     p.guest.next_match().await;
     for ply in 0..plies {
-        let mv = last["match"]["legal"][0].as_str().unwrap().to_string();
-        let mover = if ply % 2 == 0 {
-            &mut p.host
+        let mv = last["legal"][0].as_str().unwrap().to_string();
+        let (mover, waiter) = if ply % 2 == 0 {
+            (&mut p.host, &mut p.guest)
         } else {
-            &mut p.guest
+            (&mut p.guest, &mut p.host)
         };
         mover.ok(json!({"type": "move", "move": mv})).await;
-        last = p.host.next_match().await;
-        p.guest.next_match().await;
+        mover.next_match().await;
+        // The waiter plays next: their copy has the legal list (a long
+        // one, Quoridor's, is only in theirs).
+        let moved = waiter.next_match().await;
+        last = follow(&last, &moved);
     }
     let loser = if host_loses {
         &mut p.host
@@ -59,7 +62,7 @@ async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
     let end = p.host.next_match().await;
     assert_eq!(end["kind"], "end", "{end}");
     p.guest.next_match().await;
-    last["match"].clone()
+    last
 }
 
 async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {

@@ -397,5 +397,7 @@ async fn a_resignation_while_the_computer_thinks_ends_the_game_and_its_late_move
     host.silent_for("match", Duration::from_millis(1_500)).await;
     host.ok(json!({"type": "move", "move": "8 a3-a4"})).await;
     let mine = host.next_match().await;
-    assert_eq!(mine["match"]["moves"], json!(["8 a3-a4"]));
+    assert_eq!(mine["move"], "8 a3-a4");
+    assert_eq!(mine["match"]["ply"], 1, "the first move of game 2: {mine}");
+    assert_eq!(mine["match"]["id"], again["match"]["id"]);
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{table_of, Client, TestServer};
+use common::{follow, local_game, table_of, Client, TestServer};
 use rules::quoridor::{scores, Options, Quoridor};
 use rules::Game;
 use serde_json::{json, Value};
@@ -185,16 +185,24 @@ async fn in_a_four_player_game_a_leaver_loses_only_their_pawn() {
     // Hoa (now clients[2]) moves, and the game goes round without side 2.
     clients[2].0.ok(json!({"type": "move", "move": "h5"})).await;
     clients[0].0.ok(json!({"type": "move", "move": "e3"})).await;
+    // Lan follows the match event by event, as a client does.
+    let mut held = Value::Null;
     let after = loop {
         let event = clients[1].0.next_match().await;
+        held = follow(&held, &event);
         if event["move"] == "e3" {
-            break event;
+            break held;
         }
     };
-    assert_eq!(after["match"]["state"]["to_move"], 1);
-    assert_eq!(after["match"]["outcome"], Value::Null);
+    assert_eq!(after["state"]["to_move"], 1);
+    assert_eq!(after["outcome"], Value::Null);
+    assert_eq!(after["to_play"], clients[1].1, "Lan's copy: Lan plays next");
+    assert!(
+        after["legal"].as_array().unwrap().len() > 64,
+        "with its long legal list"
+    );
     // The move list says who played each move: side 2 is skipped.
-    assert_eq!(after["match"]["move_sides"], json!([0, 1, 3, 0]));
+    assert_eq!(after["move_sides"], json!([0, 1, 3, 0]));
 }
 
 #[tokio::test]
@@ -504,14 +512,14 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
 async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
     let server = TestServer::start_with(|c| c.bot_ms = 30).await;
     let options = json!({"players": 4, "move_limit": 20});
-    let (_, mut clients) = seated(&server, options, &[("Minh", 0)]).await;
+    let (_, mut clients) = seated(&server, options.clone(), &[("Minh", 0)]).await;
     let (host, _) = &mut clients[0];
     for (seat, level) in [(1, "beginner"), (2, "amateur"), (3, "master")] {
         host.ok(json!({"type": "computer", "seat": seat, "level": level}))
             .await;
     }
     host.ok(json!({"type": "start", "order": "seats"})).await;
-    let mut latest = host.next_match().await;
+    let latest = host.next_match().await;
     assert_eq!(latest["kind"], "start");
     let players = latest["match"]["players"].as_array().unwrap().clone();
     let levels: Vec<&Value> = players.iter().map(|p| &p["computer"]).collect();
@@ -525,15 +533,15 @@ async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
         ]
     );
     let mut moves_by_side = [0; 4];
-    while latest["match"]["outcome"].is_null() {
-        let legal: Vec<String> = latest["match"]["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().to_string())
-            .collect();
-        let side = latest["match"]["state"]["to_move"].as_u64().unwrap() as usize;
+    // Every move is checked on a local copy of the game (the person sees
+    // the legal list only on their own turn).
+    let mut local = local_game("quoridor", &options);
+    let mut latest = latest["match"].clone();
+    while latest["outcome"].is_null() {
+        let legal: Vec<String> = local.legal();
+        let side = latest["state"]["to_move"].as_u64().unwrap() as usize;
         if side == 0 {
+            assert_eq!(latest["legal"], json!(legal), "the person's own list");
             // The person passes when allowed, and leaves the race to the
             // computers.
             let mv = if legal.iter().any(|m| m == "pass") {
@@ -548,10 +556,11 @@ async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
         assert_eq!(next["side"], side);
         let played = next["move"].as_str().unwrap();
         assert!(legal.iter().any(|m| m == played), "{played} was legal");
+        local.play(played).expect("legal locally");
         moves_by_side[side] += 1;
-        latest = next;
+        latest = follow(&latest, &next);
     }
-    let outcome = &latest["match"]["outcome"];
+    let outcome = &latest["outcome"];
     match outcome["kind"].as_str() {
         Some("win") => {
             assert_eq!(outcome["reason"], "goal");
@@ -564,7 +573,11 @@ async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
         "every computer played: {moves_by_side:?}"
     );
     assert_eq!(
-        latest["match"]["state"]["ply"],
+        latest["state"]["ply"],
         json!(moves_by_side.iter().sum::<usize>())
+    );
+    assert_eq!(
+        latest["moves"].as_array().unwrap().len(),
+        moves_by_side.iter().sum::<usize>()
     );
 }

@@ -846,7 +846,12 @@ function onEvent(ev) {
       break;
     }
     case 'match': {
-      applyMatchEvent(room.tables, ev);
+      if (!applyMatchEvent(room.tables, ev)) {
+        // A move for a match this page does not hold as it was: start
+        // again from a fresh snapshot.
+        socket.resync();
+        return;
+      }
       const shown = tableId;
       refreshView(ev.kind === 'start' ? ev.table : null);
       // Another table's game is kept in the model (and the bracket), not on the board.

@@ -28,14 +28,45 @@ export function shownTableId(tables, you, current = null) {
 
 /**
  * A `match` event: its match replaces the one of its table (a table not
- * seen before is added). Changes `tables`; returns the table.
+ * seen before is added); a `move` event carries only what the move
+ * changed, applied to the match held (see applyMove). Changes `tables`;
+ * returns the table, or null when a move does not follow the match held
+ * (the caller resyncs from a snapshot).
  */
 export function applyMatchEvent(tables, ev) {
+  if (ev.kind === 'move') return applyMove(tables, ev);
   let table = tableById(tables, ev.table);
   if (!table) {
     table = { id: ev.table, match: null, spectators: 0 };
     tables.push(table);
   }
   table.match = ev.match;
+  return table;
+}
+
+/**
+ * A move (docs/PROTOCOL.md, "match" events): `ev.move` and `ev.side` are
+ * appended to the match's `moves` and `move_sides`, and the rest of
+ * `ev.match` (state, players, to_play, legal, clock, outcome) replaces
+ * what the match had. The move must be the next one of the same game
+ * (`ev.match.ply` = moves held + 1), else nothing changes and null is
+ * returned.
+ */
+export function applyMove(tables, ev) {
+  const table = tableById(tables, ev.table);
+  const m = table?.match;
+  const d = ev.match;
+  if (!m || m.id !== d.id || m.moves.length + 1 !== d.ply) return null;
+  table.match = {
+    ...m,
+    moves: [...m.moves, ev.move],
+    move_sides: [...m.move_sides, ev.side],
+    players: d.players,
+    to_play: d.to_play,
+    state: d.state,
+    legal: d.legal ?? [],
+    clock: d.clock,
+    outcome: d.outcome,
+  };
   return table;
 }

@@ -6,7 +6,7 @@ use rules::{EndReason, Level, Side};
 use serde::{Deserialize, Serialize};
 
 use super::ids::{MemberId, TableId};
-use super::views::{AutostartView, MatchView, MemberView, ScoreView};
+use super::views::{AutostartView, MatchBody, MemberView, ScoreView};
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow};
 
@@ -29,8 +29,9 @@ pub enum Event {
         played: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         side: Option<Side>,
+        /// The whole match, or for a `move` only what the move changed.
         #[serde(rename = "match")]
-        view: Box<MatchView>,
+        view: Box<MatchBody>,
     },
     Options {
         game: GameKind,

@@ -8,10 +8,31 @@ use tokio::time::Instant;
 use tracing::warn;
 
 use super::conn::close;
-use super::event::Effect;
+use super::event::{Effect, Event, Stamped};
 use super::ids::ConnId;
+use super::ids::MemberId;
 use super::task::{json, RoomTask};
 use super::think;
+use super::views::MatchBody;
+
+/// For a move whose legal list is only for the member due to play: that
+/// member, and their copy of the event, with the list.
+fn private_copy(stamped: &Stamped) -> Option<(MemberId, Utf8Bytes)> {
+    let Event::Match { view, .. } = &stamped.event else {
+        return None;
+    };
+    let MatchBody::Move(m) = view.as_ref() else {
+        return None;
+    };
+    let (member, legal) = m.private_legal.as_ref()?;
+    let mut own = stamped.clone();
+    if let Event::Match { view, .. } = &mut own.event {
+        if let MatchBody::Move(m) = view.as_mut() {
+            m.legal = Some(legal.clone());
+        }
+    }
+    Some((*member, Utf8Bytes::from(json(&own))))
+}
 
 impl RoomTask {
     /// Sends events and starts searches. A connection whose queue is full
@@ -23,9 +44,17 @@ impl RoomTask {
             for effect in effects.drain(..) {
                 match effect {
                     Effect::Broadcast(stamped) => {
+                        // Serialised once, shared by every socket; a long
+                        // legal list goes only to whoever is due to play,
+                        // in a second copy.
                         let text = Utf8Bytes::from(json(&stamped));
+                        let private = private_copy(&stamped);
                         for (&conn, c) in &self.conns {
-                            if let Err(e) = c.outbox.try_send(text.clone()) {
+                            let text = match &private {
+                                Some((member, own)) if *member == c.member => own.clone(),
+                                _ => text.clone(),
+                            };
+                            if let Err(e) = c.outbox.try_send(text) {
                                 dropped.push((conn, e));
                             }
                         }

@@ -9,6 +9,7 @@ use rules::{EndReason, Side, TimeControl};
 
 use super::event::{Effect, Entry, Event, MatchKind, Write};
 use super::state::{Applied, Countdown, RoomState};
+use super::views::MatchBody;
 use crate::protocol::{Code, Refusal};
 use crate::store::records::{EntryRow, FinishedGame, SidePlayer};
 
@@ -110,7 +111,12 @@ impl RoomState {
         };
         m.entries += 1;
         let over = m.game.is_over();
-        let view = Box::new(m.view(now));
+        // A move is sent as what it changed; anything else (a timeout, a
+        // forfeit, a turn passed) as the whole match.
+        let view = Box::new(match kind {
+            MatchKind::Move => MatchBody::Move(m.move_view(now)),
+            _ => MatchBody::Full(m.view(now)),
+        });
         let table = self.tables[t].id;
         let mut effects = vec![Effect::Persist(Write::Entry(row))];
         let (played, side) = match played {

@@ -46,6 +46,42 @@ pub struct MatchView {
     pub outcome: Option<Outcome>,
 }
 
+/// What a `match` event carries: the whole match, or after a move only
+/// what the move changed ([`MoveView`]), so a move costs the same to send
+/// at ply 5 and at ply 500.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum MatchBody {
+    Full(MatchView),
+    Move(MoveView),
+}
+
+/// Legal lists up to this long go to everyone with the move; longer ones
+/// (Quoridor's walls) only to the member due to play.
+pub const SHARED_LEGAL: usize = 64;
+
+/// A match after a move, as a change to the one the client holds: the
+/// client appends the move (and its side) to `moves` (`move_sides`) and
+/// takes the rest as it is. `ply` is the number of moves after this one,
+/// so a client that holds another count resyncs.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    pub id: GameId,
+    pub ply: usize,
+    pub players: Vec<Player>,
+    pub to_play: Option<MemberId>,
+    pub state: AnyGame,
+    /// Omitted when long: the member due to play gets it in their copy
+    /// ([`MoveView::private_legal`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<String>>,
+    pub clock: Option<ClockView>,
+    pub outcome: Option<Outcome>,
+    /// The long legal list and who gets it (not serialised).
+    #[serde(skip)]
+    pub private_legal: Option<(MemberId, Vec<String>)>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct TableView {
     pub id: TableId,
@@ -116,17 +152,47 @@ pub struct Snapshot {
 }
 
 impl Match {
-    pub fn view(&self, now: u64) -> MatchView {
-        let clock = (self.clock.control() != TimeControl::Unlimited).then(|| ClockView {
+    fn clock_view(&self, now: u64) -> Option<ClockView> {
+        (self.clock.control() != TimeControl::Unlimited).then(|| ClockView {
             remaining_ms: self.clock.all_remaining(now),
             running: self.clock.running(),
-        });
+        })
+    }
+
+    fn players_view(&self) -> Vec<Player> {
+        (0..self.sides.len())
+            .filter_map(|s| self.player(Side(s as u8)).cloned())
+            .collect()
+    }
+
+    /// The match after its last move, as a change ([`MoveView`]).
+    pub fn move_view(&self, now: u64) -> MoveView {
+        let legal = self.game.legal();
+        let to_play = self.due().map(|p| p.member);
+        let (legal, private_legal) = if legal.len() <= SHARED_LEGAL {
+            (Some(legal), None)
+        } else {
+            (None, to_play.map(|m| (m, legal)))
+        };
+        MoveView {
+            id: self.id,
+            ply: self.moves.len(),
+            players: self.players_view(),
+            to_play,
+            state: self.game.clone(),
+            legal,
+            clock: self.clock_view(now),
+            outcome: self.game.outcome(),
+            private_legal,
+        }
+    }
+
+    pub fn view(&self, now: u64) -> MatchView {
+        let clock = self.clock_view(now);
         MatchView {
             id: self.id,
             number: self.number,
-            players: (0..self.sides.len())
-                .filter_map(|s| self.player(Side(s as u8)).cloned())
-                .collect(),
+            players: self.players_view(),
             teams: self.sides.clone(),
             to_play: self.due().map(|p| p.member),
             state: self.game.clone(),

@@ -350,6 +350,37 @@ impl Client {
         }
     }
 
+    /// Reads until a message of `kind` arrives (the kept events first),
+    /// keeping the others: that message, or how the socket ended (or
+    /// `Open` when `wait` ran out).
+    pub async fn until(&mut self, kind: &str, wait: Duration) -> Result<Value, Ending> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(i) = self.events.iter().position(|e| e["type"] == kind) {
+                return Ok(self.events.remove(i));
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match tokio::time::timeout(left, self.ws.next()).await {
+                Err(_) => return Err(Ending::Open),
+                Ok(None) => return Err(Ending::Dropped("end of stream".into())),
+                Ok(Some(Err(e))) => return Err(Ending::Dropped(e.to_string())),
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    let msg: Value =
+                        serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    self.events.push(msg);
+                }
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return Err(Ending::Closed(
+                        u16::from(frame.code),
+                        frame.reason.to_string(),
+                    ))
+                }
+                Ok(Some(Ok(Message::Close(None)))) => return Err(Ending::ClosedNoCode),
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
     /// The latest kept event of `kind`, if any (left in place).
     pub fn latest(&self, kind: &str) -> Option<&Value> {
         self.events.iter().rev().find(|e| e["type"] == kind)
@@ -470,4 +501,34 @@ pub async fn next_match_of(client: &mut Client, kind: &str) -> Value {
             return event;
         }
     }
+}
+
+/// The whole match after `event`, given the match held before it (`held`,
+/// `Null` if none): a `match` event of kind `move` carries only what the
+/// move changed (docs/PROTOCOL.md), applied here as a client does; any
+/// other `match` event carries the whole match. Panics if a move does not
+/// follow the match held.
+pub fn follow(held: &Value, event: &Value) -> Value {
+    if event["kind"] != "move" {
+        return event["match"].clone();
+    }
+    let delta = &event["match"];
+    assert_eq!(held["id"], delta["id"], "a move of the game held: {event}");
+    let mut m = held.clone();
+    let moves = m["moves"].as_array_mut().expect("moves held");
+    moves.push(event["move"].clone());
+    assert_eq!(
+        Some(moves.len() as u64),
+        delta["ply"].as_u64(),
+        "the next move: {event}"
+    );
+    m["move_sides"]
+        .as_array_mut()
+        .expect("move_sides held")
+        .push(event["side"].clone());
+    for key in ["players", "to_play", "state", "clock", "outcome"] {
+        m[key] = delta[key].clone();
+    }
+    m["legal"] = delta.get("legal").cloned().unwrap_or_else(|| json!([]));
+    m
 }

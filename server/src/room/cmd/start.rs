@@ -7,6 +7,7 @@ use super::super::event::{Effect, Event, MatchKind, Write};
 use super::super::ids::{GameId, MemberId};
 use super::super::state::{Applied, RoomState};
 use super::super::table::{Match, Player, Table};
+use super::super::views::MatchBody;
 use crate::games::{AnyGame, Seating};
 use crate::protocol::{Code, Order, Refusal};
 use crate::store::records::LiveGame;
@@ -122,7 +123,7 @@ impl RoomState {
             order,
             started_at: now,
         })));
-        let view = Box::new(m.view(now));
+        let view = Box::new(MatchBody::Full(m.view(now)));
         self.tables[t].current = Some(m);
         self.countdown = None;
         self.emit(
