@@ -164,6 +164,77 @@ test('a Quoridor replay draws the server\'s pawns and walls at every move', { ti
   assert.deepEqual(pageErrors, []);
 });
 
+test('a Quoridor game of three in which a player resigned replays past the leave to its end', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('quoridor-leave');
+  await page.goto(`${base}/games`);
+  // Three people over the room protocol: Lan (side 1) resigns after three
+  // moves, Minh and Khoa play on, then Minh resigns and Khoa wins.
+  const id = await page.evaluate(async () => {
+    const res = await fetch('/api/rooms', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ game: 'quoridor', options: { players: 3 } }),
+    });
+    const { code, token } = await res.json();
+    const connect = (tok, name) => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${code}`);
+      const answers = new Map();
+      let last = null;
+      let id = 0;
+      ws.onmessage = (e) => {
+        const msg = JSON.parse(e.data);
+        if (msg.type === 'ack' || msg.type === 'error') answers.get(msg.id)?.(msg);
+        if (msg.type === 'match') last = msg.match;
+      };
+      ws.onerror = () => reject(new Error('socket failed'));
+      const send = (cmd) => new Promise((ok, fail) => {
+        id += 1;
+        answers.set(id, (m) => (m.type === 'ack' ? ok(m) : fail(new Error(`${cmd.type}: ${m.message}`))));
+        ws.send(JSON.stringify({ id, ...cmd }));
+      });
+      ws.onopen = async () => {
+        await send({ type: 'hello', token: tok, name });
+        resolve({ send, last: () => last, close: () => ws.close() });
+      };
+    });
+    const people = [await connect(token, 'Minh'), await connect(`lan-${crypto.randomUUID()}`, 'Lan'), await connect(`khoa-${crypto.randomUUID()}`, 'Khoa')];
+    await people[0].send({ type: 'autostart', enabled: false });
+    for (const [seat, p] of people.entries()) await p.send({ type: 'sit', seat });
+    await people[0].send({ type: 'start', order: 'seats' });
+    const script = [[0, 'e2'], [1, 'b5'], [2, 'e8'], [1, null], [0, 'e3'], [2, 'e7'], [0, 'e4'], [2, 'e6'], [0, null]];
+    for (const [seat, move] of script) await people[seat].send(move ? { type: 'move', move } : { type: 'resign' });
+    while (!people[2].last()?.outcome) await new Promise((r) => setTimeout(r, 20));
+    const gameId = people[2].last().id;
+    for (const p of people) p.close();
+    return gameId;
+  });
+  const stored = await replayMatchesServer(page, 'quoridor', id);
+  assert.deepEqual(stored.leaves, [{ ply: 3, sides: [1], reason: 'resign' }, { ply: 7, sides: [0], reason: 'resign' }]);
+  assert.deepEqual(stored.outcome, { kind: 'win', winner: 2, reason: 'default' });
+  assert.equal(await byId(page, 'board-stops').isVisible(), false, 'the board goes to the end');
+  assert.equal(await byId(page, 'position').textContent(), 'Move 7 of 7: e6. Minh resigned.');
+  // Back at move 3: Lan's pawn is gone, and the line says why.
+  for (let n = 7; n > 3; n--) await page.keyboard.press('ArrowLeft');
+  await plyShown(page, 3);
+  assert.equal(await byId(page, 'position').textContent(), 'Move 3 of 7: e8. Lan resigned.');
+  assert.equal(await byId(page, 'pawn-1').count(), 0, 'side 1 left');
+  // Each move carries the colour of the side that played it, Lan's turn skipped.
+  assert.deepEqual(await page.$$eval('[data-testid="moves"] li', (lis) => lis.map((li) => li.className.split(' ')[0])),
+    ['qc-red', 'qc-yellow', 'qc-blue', 'qc-red', 'qc-blue', 'qc-red', 'qc-blue']);
+  await byId(page, 'lang').selectOption('vi');
+  await byId(page, 'position').filter({ hasText: 'Lan xin thua.' }).waitFor();
+  // The export carries the leaves, and the import page opens it to the same end.
+  const text = await (await fetch(`${base}/api/games/${id}/export`)).text();
+  assert.match(text, /\n3\. e8\nside 1 leaves \(resign\)\n4\. e3\n/);
+  await page.goto(`${base}/import`);
+  await byId(page, 'import-text').fill(text);
+  await byId(page, 'import-open').click();
+  await plyShown(page, 0);
+  await page.keyboard.press('End');
+  await plyShown(page, 7);
+  assert.deepEqual(await boardShape(page, 'quoridor'), serverShape('quoridor', stored.positions[7]));
+  assert.deepEqual(pageErrors, []);
+});
+
 test('the import page opens a game from its text, and a bad text names its first bad line', { timeout: 120_000 }, async () => {
   const page = await site.newPage('import');
   const { id } = await playOver(page, 'crossyray', 4, (legal) => legal.find((m) => !m.startsWith('goal:')));

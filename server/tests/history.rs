@@ -34,7 +34,7 @@ async fn pair(server: &TestServer, game: &str, host: &str, guest: &str) -> Pair 
 
 /// Plays one game: `plies` legal moves (the first legal one each time),
 /// then the host (`host_loses`) or the guest resigns. The host plays side 0.
-/// Returns the match as it stood before the resignation.
+/// Returns the match as it ended.
 async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
     p.host.ok(json!({"type": "start", "order": "seats"})).await;
     let mut last = p.host.next_match().await["match"].clone();
@@ -62,7 +62,7 @@ async fn play(p: &mut Pair, plies: usize, host_loses: bool) -> Value {
     let end = p.host.next_match().await;
     assert_eq!(end["kind"], "end", "{end}");
     p.guest.next_match().await;
-    last
+    end["match"].clone()
 }
 
 async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {
@@ -251,7 +251,8 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
         let (_, stored) = get_json(&server, &format!("/api/games/{id}")).await;
 
         // Each ply's position, replayed by the rules; the last is the
-        // room's own state after the last move (less Jungle's move lists).
+        // room's own state at the end, the resignation included (less
+        // Jungle's move lists).
         let positions = stored["positions"].as_array().unwrap();
         assert_eq!(positions.len(), 7, "{game}: the start and six plies");
         for (n, pos) in positions.iter().enumerate() {
@@ -277,6 +278,12 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
             positions[6], state,
             "{game}: the replay ends where the room was"
         );
+        assert_eq!(positions[6]["outcome"], stored["outcome"], "{game}");
+        assert_eq!(
+            stored["leaves"],
+            json!([{"ply": 6, "sides": [0], "reason": "resign"}]),
+            "{game}: the resignation, after the sixth move"
+        );
         let text = export_text(&server, &id).await;
         assert!(text.starts_with(&format!("[Game \"{game}\"]\n")), "{text}");
         assert!(
@@ -285,6 +292,7 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
         );
         assert!(text.contains("[Result \"side 1 wins ("), "{text}");
         assert!(text.contains(")\"]\n\n1. "), "{text}");
+        assert!(text.ends_with("\nside 0 leaves (resign)\n"), "{text}");
         assert!(text.contains("\n[Date \"20"), "{text}");
         let (status, back) = import(&server, &text).await;
         assert_eq!(status, 200, "{back}");
@@ -294,11 +302,114 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
         assert_eq!(back["moves"], stored["moves"]);
         assert_eq!(back["moves"].as_array().unwrap().len(), 6);
         assert_eq!(back["outcome"], stored["outcome"]);
+        assert_eq!(back["leaves"], stored["leaves"]);
         assert_eq!(
             back["positions"], stored["positions"],
             "{game}: the import replays to the same positions"
         );
     }
+}
+
+/// A Quoridor game of three in which one player resigns part-way: the
+/// stored game keeps the leave, so its replay removes the pawn there and
+/// goes on to the end, and the text export carries it through an import.
+#[tokio::test]
+async fn a_game_with_a_leave_replays_past_it() {
+    let server = TestServer::start().await;
+    let host = "leave-host-token-0001";
+    let (status, room) = server
+        .create_room(json!({"game": "quoridor", "options": {"players": 3}, "token": host}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let mut seats = Vec::new();
+    for (seat, (token, name)) in [
+        (host, "Minh"),
+        ("leave-guest-token-0002", "Lan"),
+        ("leave-third-token-0003", "Khoa"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (mut c, _, _) = server.join(&code, Some(token), Some(name)).await;
+        c.ok(json!({"type": "sit", "seat": seat})).await;
+        seats.push(c);
+    }
+    seats[0]
+        .ok(json!({"type": "autostart", "enabled": false}))
+        .await;
+    seats[0]
+        .ok(json!({"type": "start", "order": "seats"}))
+        .await;
+    // Side 1 resigns after three moves; sides 2 and 0 play on; then side 0
+    // resigns and side 2 wins by default.
+    let script: [(usize, Value); 9] = [
+        (0, json!({"type": "move", "move": "e2"})),
+        (1, json!({"type": "move", "move": "b5"})),
+        (2, json!({"type": "move", "move": "e8"})),
+        (1, json!({"type": "resign"})),
+        (0, json!({"type": "move", "move": "e3"})),
+        (2, json!({"type": "move", "move": "e7"})),
+        (0, json!({"type": "move", "move": "e4"})),
+        (2, json!({"type": "move", "move": "e6"})),
+        (0, json!({"type": "resign"})),
+    ];
+    for (seat, command) in script {
+        seats[seat].ok(command).await;
+    }
+    let mut end = seats[2].next_match().await;
+    while end["kind"] != "end" {
+        end = seats[2].next_match().await;
+    }
+    let list = history(&server, host, "").await;
+    let id = list["games"][0]["id"].as_str().unwrap().to_string();
+    let (_, g) = get_json(&server, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        g["outcome"],
+        json!({"kind": "win", "winner": 2, "reason": "default"})
+    );
+    assert_eq!(
+        g["moves"],
+        json!(["e2", "b5", "e8", "e3", "e7", "e4", "e6"])
+    );
+    assert_eq!(
+        g["leaves"],
+        json!([
+            {"ply": 3, "sides": [1], "reason": "resign"},
+            {"ply": 7, "sides": [0], "reason": "resign"}
+        ])
+    );
+    let positions = g["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 8, "the start and every move: {g}");
+    assert_eq!(positions[2]["pawns"], json!(["e2", "b5", "e9"]));
+    assert_eq!(
+        positions[3]["pawns"],
+        json!(["e2", null, "e8"]),
+        "gone after move 3"
+    );
+    assert_eq!(positions[3]["to_move"], 0);
+    assert_eq!(positions[6]["pawns"], json!(["e4", null, "e7"]));
+    // The last position is the room's own at the end.
+    let state = &end["match"]["state"];
+    assert_eq!(state["pawns"], json!([null, null, "e6"]));
+    assert_eq!(&positions[7], state);
+
+    // The export writes each leave after the move it followed; the import
+    // reads it back to the same game.
+    let text = export_text(&server, &id).await;
+    assert!(
+        text.contains("\n3. e8\nside 1 leaves (resign)\n4. e3\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n7. e6\nside 0 leaves (resign)\n"),
+        "{text}"
+    );
+    let (status, back) = import(&server, &text).await;
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(back["leaves"], g["leaves"]);
+    assert_eq!(back["outcome"], g["outcome"]);
+    assert_eq!(back["positions"], g["positions"]);
 }
 
 #[tokio::test]
@@ -327,6 +438,20 @@ async fn a_bad_import_names_its_first_bad_line() {
             "line 5: ",
         ),
         ("[Game \"jungle\"]\n\n1. 8 a3-a4\n", "line 2: "),
+        // Leaves: an unknown side, a reason that is no leaving, a move
+        // after the leave that ended the game.
+        (
+            "[Game \"jungle\"]\n\n1. 8 a3-a4\nside 2 leaves (resign)\n",
+            "line 4: side 2 cannot leave here",
+        ),
+        (
+            "[Game \"jungle\"]\n\n1. 8 a3-a4\nside 1 leaves (goal)\n",
+            "line 4: expected \"side N leaves",
+        ),
+        (
+            "[Game \"jungle\"]\n\n1. 8 a3-a4\nside 1 leaves (abandon)\n2. 8 g7-g6\n",
+            "line 5: the game is already over",
+        ),
     ];
     let huge = format!("[Game \"jungle\"]\n\n{}", "x".repeat(20_000));
     let (status, body) = import(&server, &huge).await;

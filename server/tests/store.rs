@@ -26,7 +26,7 @@ use server::room::{
     TokenHash, Write, CHAT_HISTORY,
 };
 use server::store::records::{
-    EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
+    EntryRow, FinishedGame, Leave, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
 };
 use server::store::{HistoryQuery, Store, StoreError};
 use sqlx::{ConnectOptions, Connection, Row};
@@ -170,6 +170,12 @@ fn finished(code: &str, game: &LiveGame, moves: &[&str]) -> FinishedGame {
             })
             .collect(),
         moves: moves.iter().map(|m| m.to_string()).collect(),
+        // Side 0 resigned after the last move.
+        leaves: vec![Leave {
+            ply: moves.len(),
+            sides: vec![Side(0)],
+            reason: EndReason::Resign,
+        }],
         outcome: Outcome::Win {
             winner: Side(1),
             reason: EndReason::Resign,
@@ -531,6 +537,7 @@ async fn live_game_lifecycle(store: &Store) {
     assert_eq!(g.options, g1.options.to_json());
     assert_eq!(g.players, f1.players);
     assert_eq!(g.moves, f1.moves);
+    assert_eq!(g.leaves, f1.leaves, "who left, and when");
     assert_eq!(
         g.outcome,
         json!({"kind": "win", "winner": 1, "reason": "resign"})
@@ -1440,6 +1447,19 @@ async fn raw_connection(dir: &Path) -> sqlx::SqliteConnection {
         .expect("a raw connection")
 }
 
+/// Runs `sql` with `params` on the database file behind the store, as an
+/// older server would have written it, and checks it changed one row.
+async fn raw_update_one(dir: &Path, sql: &'static str, params: &[&str]) {
+    let mut conn = raw_connection(dir).await;
+    let mut query = sqlx::query(sql);
+    for p in params {
+        query = query.bind(p.to_string());
+    }
+    let done = query.execute(&mut conn).await.expect("update");
+    assert_eq!(done.rows_affected(), 1, "{sql}");
+    conn.close().await.expect("close");
+}
+
 #[tokio::test]
 async fn sqlite_accounts_and_sessions_keep_no_plain_token() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -1474,15 +1494,12 @@ async fn sqlite_plain_host_tokens_are_hashed_on_open() {
     store.close().await;
 
     // The room as an old server stored it.
-    let mut conn = raw_connection(dir.path()).await;
-    let done = sqlx::query("UPDATE rooms SET host_token = ?, host_hash = NULL WHERE code = ?")
-        .bind(PLAIN)
-        .bind(&room.code)
-        .execute(&mut conn)
-        .await
-        .expect("update");
-    assert_eq!(done.rows_affected(), 1);
-    conn.close().await.expect("close");
+    raw_update_one(
+        dir.path(),
+        "UPDATE rooms SET host_token = ?, host_hash = NULL WHERE code = ?",
+        &[PLAIN, &room.code],
+    )
+    .await;
 
     let store = sqlite(dir.path()).await;
     let got = store.room(&room.code).await.expect("room").expect("stored");
@@ -1517,6 +1534,43 @@ async fn sqlite_plain_host_tokens_are_hashed_on_open() {
     let store = sqlite(dir.path()).await;
     let got = store.room(&room.code).await.expect("room").expect("stored");
     assert_eq!(got.host, Some(TokenHash::of(PLAIN)));
+    store.close().await;
+}
+
+/// Games stored before their leaves were kept have `leaves` NULL: they
+/// read back with none.
+#[tokio::test]
+async fn sqlite_a_game_from_before_leaves_were_kept_has_none() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sqlite(dir.path()).await;
+    let room = new_room(&store, "leaves").await;
+    let g = live_game(TableId::new(), 1, crossyray_options());
+    let f = finished(&room.code, &g, &["e5"]);
+    store
+        .write(
+            &room.code,
+            vec![Write::GameStarted(g.clone()), Write::GameEnded(f.clone())],
+        )
+        .await
+        .expect("game");
+    assert_eq!(
+        store.games(&room.code).await.expect("games")[0].leaves,
+        f.leaves
+    );
+    store.close().await;
+
+    // The game as a server from before the column stored it.
+    raw_update_one(
+        dir.path(),
+        "UPDATE games SET leaves = NULL WHERE room_code = ?",
+        &[&room.code],
+    )
+    .await;
+
+    let store = sqlite(dir.path()).await;
+    let games = store.games(&room.code).await.expect("games");
+    assert_eq!(games[0].moves, ["e5"]);
+    assert!(games[0].leaves.is_empty());
     store.close().await;
 }
 

@@ -36,10 +36,23 @@ let board = null;
 let ply = 0; // moves shown as played: 0 = the start, game.moves.length = the end
 let timer = null;
 
-/** The side of each move: sides take turns in order (a Quoridor game has as many as its players). */
+/**
+ * The side of each move: the side to move in the server's position before
+ * it (turns skip a Quoridor pawn whose player left); in turn order where
+ * a position is missing.
+ */
 function sidesOf(g) {
   const n = Math.max(2, g.players?.length ?? 2);
-  return g.moves.map((_, i) => i % n);
+  return g.moves.map((_, i) => g.positions?.[i]?.to_move ?? i % n);
+}
+
+/** Who left right after `n` moves ("Lan resigned."), from the game's `leaves`. */
+function leavesAfter(n) {
+  return (game.leaves ?? [])
+    .filter((l) => l.ply === n)
+    .flatMap((l) => l.sides.map((side) =>
+      t(l.reason === 'resign' ? 'replay.resigned' : 'replay.left', { name: game.players?.[side] ?? `${side + 1}` })))
+    .join(' ');
 }
 
 function swatchOf(side) {
@@ -139,7 +152,8 @@ function renderPosition() {
     ? t('replay.at_start', { total })
     : t('replay.at_move', { n: ply, total, move: items[ply - 1]?.querySelector('.mv-text')?.textContent ?? game.moves[ply - 1] });
   const pos = $('position');
-  pos.textContent = text;
+  const left = leavesAfter(ply);
+  pos.textContent = left ? `${text}. ${left}` : text;
   pos.dataset.ply = String(ply);
   pos.dataset.atEnd = String(ply === total);
   $('to-start').disabled = ply === 0;

@@ -1,6 +1,7 @@
 //! The text export of a finished game and its import: header lines
 //! `[Key "value"]`, a blank line, then the moves one per line (`1. e5`),
-//! in the game's own notation. An import replays every move with the
+//! in the game's own notation, with a line `side 2 leaves (abandon)`
+//! where a side left. An import replays every move and leave with the
 //! rules, so a text that reads is a game that was legal.
 
 use rules::{EndReason, Outcome, Side};
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use super::replay::Replay;
 use crate::games::{GameKind, GameOptions};
+use crate::store::records::Leave;
 use crate::store::GameRecord;
 
 /// A game read back from its text, every move checked.
@@ -17,6 +19,8 @@ pub struct Imported {
     pub options: Value,
     pub players: Vec<String>,
     pub moves: Vec<String>,
+    /// The sides that left, and after how many moves.
+    pub leaves: Vec<Leave>,
     pub outcome: Outcome,
     /// The position after each ply (`positions[0]` the start).
     pub positions: Vec<Value>,
@@ -61,10 +65,29 @@ pub fn export(g: &GameRecord) -> String {
         .unwrap_or_default();
     header("Result", &result);
     out.push('\n');
+    let leaves_after = |ply: usize, out: &mut String| {
+        for leave in g.leaves.iter().filter(|l| l.ply == ply) {
+            for side in &leave.sides {
+                out.push_str(&format!("side {} leaves ({})\n", side.0, leave.reason));
+            }
+        }
+    };
+    leaves_after(0, &mut out);
     for (i, mv) in g.moves.iter().enumerate() {
         out.push_str(&format!("{}. {mv}\n", i + 1));
+        leaves_after(i + 1, &mut out);
     }
     out
+}
+
+/// `side 2 leaves (abandon)` → (side, reason).
+fn parse_leave(line: &str) -> Option<(Side, EndReason)> {
+    let rest = line.strip_prefix("side ")?;
+    let (side, reason) = rest.strip_suffix(')')?.split_once(" leaves (")?;
+    let reason: EndReason = serde_json::from_value(Value::String(reason.to_string())).ok()?;
+    matches!(reason, EndReason::Resign | EndReason::Abandon)
+        .then_some(())
+        .and(Some((Side(side.parse().ok()?), reason)))
 }
 
 /// `side 0 wins (goal)`, `draw (repetition)`, `aborted (abandon)`.
@@ -151,10 +174,37 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         }
     }
     let mut moves = Vec::new();
+    let mut leaves: Vec<Leave> = Vec::new();
     for (j, line) in lines.iter().enumerate().skip(i) {
         let n = j + 1;
         let line = line.trim();
         if line.is_empty() {
+            continue;
+        }
+        if line.starts_with("side ") {
+            let (side, reason) = parse_leave(line).ok_or_else(|| {
+                bad(
+                    n,
+                    "expected \"side N leaves (resign)\" or \"side N leaves (abandon)\"",
+                )
+            })?;
+            // A leave after the game ended belongs to the leave that ended
+            // it (two sides gone at once); anything else is out of place.
+            let with_last = leaves.last().is_some_and(|l| l.ply == moves.len());
+            if side.index() >= sides || (replay.game().is_over() && !with_last) {
+                return Err(bad(n, format!("side {} cannot leave here", side.0)));
+            }
+            replay.forfeit(&[side], reason);
+            match leaves.last_mut() {
+                Some(last) if last.ply == moves.len() && last.reason == reason => {
+                    last.sides.push(side)
+                }
+                _ => leaves.push(Leave {
+                    ply: moves.len(),
+                    sides: vec![side],
+                    reason,
+                }),
+            }
             continue;
         }
         let (number, mv) = line
@@ -202,6 +252,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         options: parsed.to_json(),
         players: players.into_iter().map(|(_, p)| p).collect(),
         moves,
+        leaves,
         outcome,
         positions: replay.into_positions(),
     })

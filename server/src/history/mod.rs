@@ -191,9 +191,10 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
             let mut v = summary(&g, None);
             v["options"] = g.options.clone();
             v["moves"] = json!(g.moves);
+            v["leaves"] = json!(g.leaves);
             v["started_at"] = json!(g.started_at);
             v["positions"] = match GameKind::parse(&g.game) {
-                Ok(kind) => json!(replay::positions(kind, &g.options, &g.moves)),
+                Ok(kind) => json!(replay::positions(kind, &g.options, &g.moves, &g.leaves)),
                 Err(_) => json!([]),
             };
             Json(v).into_response()
@@ -291,6 +292,7 @@ pub async fn import_game(body: Result<String, StringRejection>) -> Response {
             "options": g.options,
             "players": g.players,
             "moves": g.moves,
+            "leaves": g.leaves,
             "outcome": g.outcome,
             "positions": g.positions,
         }))

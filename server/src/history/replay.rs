@@ -4,9 +4,12 @@
 //! server.
 
 use rules::game::SetupError;
+use rules::EndReason;
+use rules::Side;
 use serde_json::Value;
 
 use crate::games::{AnyGame, GameKind, GameOptions, MoveError};
+use crate::store::records::Leave;
 
 /// A game being replayed, with the position after every ply so far
 /// (`positions[n]` after `n` moves; `positions[0]` is the start).
@@ -30,6 +33,26 @@ impl Replay {
         Ok(played)
     }
 
+    /// `sides` leave (resign or abandon) after the moves played so far:
+    /// the last position becomes the one after the leaving.
+    pub fn forfeit(&mut self, sides: &[Side], reason: EndReason) {
+        for &side in sides {
+            self.game.forfeit(side, reason);
+        }
+        if let Some(last) = self.positions.last_mut() {
+            *last = self.game.replay_view();
+        }
+    }
+
+    /// Plays the leaves of `leaves` due after the moves played so far
+    /// (those whose `ply` is the number of moves played).
+    pub fn leave_due(&mut self, leaves: &[Leave]) {
+        let played = self.positions.len() - 1;
+        for leave in leaves.iter().filter(|l| l.ply == played) {
+            self.forfeit(&leave.sides, leave.reason);
+        }
+    }
+
     pub fn game(&self) -> &AnyGame {
         &self.game
     }
@@ -39,21 +62,30 @@ impl Replay {
     }
 }
 
-/// Each ply's position of a stored game, from its options (as stored) and
-/// moves. It stops at the first move that does not replay: a Quoridor
-/// game in which a player left part-way lists no move for the leaving,
-/// so the moves after it may not replay.
-pub fn positions(kind: GameKind, options: &Value, moves: &[String]) -> Vec<Value> {
+/// Each ply's position of a stored game, from its options (as stored),
+/// moves and leaves: `positions[n]` is the game after `n` moves and the
+/// leaves that followed them. It stops at the first move that does not
+/// replay: a Quoridor game of 3+ pawns stored before its leaves were kept
+/// lists nothing for a pawn's leaving, so the moves after it may not
+/// replay.
+pub fn positions(
+    kind: GameKind,
+    options: &Value,
+    moves: &[String],
+    leaves: &[Leave],
+) -> Vec<Value> {
     let Some(mut replay) = GameOptions::parse(kind, options)
         .ok()
         .and_then(|o| Replay::new(&o).ok())
     else {
         return Vec::new();
     };
+    replay.leave_due(leaves);
     for mv in moves {
         if replay.play(mv).is_err() {
             break;
         }
+        replay.leave_due(leaves);
     }
     replay.into_positions()
 }
@@ -66,7 +98,7 @@ mod tests {
     #[test]
     fn every_ply_has_its_position() {
         let moves: Vec<String> = ["8 a3-a4", "8 g7-g6", "8 a4-a5"].map(String::from).into();
-        let p = positions(GameKind::Jungle, &json!({"mode": "single"}), &moves);
+        let p = positions(GameKind::Jungle, &json!({"mode": "single"}), &moves, &[]);
         assert_eq!(p.len(), 4);
         assert_eq!(
             p[0]["position"],
@@ -90,6 +122,7 @@ mod tests {
             GameKind::CrossyRay,
             &json!({"width": 9, "height": 7}),
             &moves,
+            &[],
         );
         assert_eq!(p.len(), 2, "the start and f4; a1 is out of range");
         assert_eq!(p[1]["origin"], "f4");
@@ -97,8 +130,48 @@ mod tests {
             GameKind::Quoridor,
             &json!({"mode": "ffa"}),
             &["e2".to_string()],
+            &[],
         );
         assert_eq!(q[1]["pawns"][0], "e2");
-        assert!(positions(GameKind::Quoridor, &json!({"size": 4}), &[]).is_empty());
+        assert!(positions(GameKind::Quoridor, &json!({"size": 4}), &[], &[]).is_empty());
+    }
+
+    #[test]
+    fn a_pawn_leaves_where_its_player_left_and_the_game_replays_to_its_end() {
+        let moves: Vec<String> = ["e2", "b5", "e8", "e3", "e7"].map(String::from).into();
+        let options = json!({"players": 3});
+        // Side 1 abandoned after two moves; then sides 2 and 0 play on.
+        let leaves = [Leave {
+            ply: 2,
+            sides: vec![Side(1)],
+            reason: EndReason::Abandon,
+        }];
+        let p = positions(GameKind::Quoridor, &options, &moves, &leaves);
+        assert_eq!(p.len(), 6, "every move replays");
+        assert_eq!(p[1]["pawns"], json!(["e2", "a5", "e9"]));
+        assert_eq!(
+            p[2]["pawns"],
+            json!(["e2", null, "e9"]),
+            "gone after move 2"
+        );
+        assert_eq!(p[2]["to_move"], 2);
+        assert_eq!(p[5]["pawns"], json!(["e3", null, "e7"]));
+        // Without the leave, side 1 would be to move at move 5: e7 is not
+        // its move, and the positions stop there.
+        assert_eq!(
+            positions(GameKind::Quoridor, &options, &moves, &[]).len(),
+            5
+        );
+        // A leave that ends the game shows in the last position.
+        let resigned = [Leave {
+            ply: 5,
+            sides: vec![Side(0), Side(2)],
+            reason: EndReason::Resign,
+        }];
+        let leaves = [leaves[0].clone(), resigned[0].clone()];
+        let p = positions(GameKind::Quoridor, &options, &moves, &leaves);
+        assert_eq!(p.len(), 6);
+        assert_eq!(p[5]["outcome"]["reason"], "default");
+        assert_eq!(p[4]["outcome"], Value::Null);
     }
 }

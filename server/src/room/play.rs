@@ -11,7 +11,7 @@ use super::event::{Effect, Entry, Event, MatchKind, Write};
 use super::state::{Applied, Countdown, RoomState};
 use super::views::MatchBody;
 use crate::protocol::{Code, Refusal};
-use crate::store::records::{EntryRow, FinishedGame, SidePlayer};
+use crate::store::records::{EntryRow, FinishedGame, Leave, SidePlayer};
 
 /// What happened to the position.
 #[derive(Clone, Debug)]
@@ -74,6 +74,11 @@ impl RoomState {
                 (MatchKind::Timeout, played, Entry::Timeout { side })
             }
             Change::Forfeit { sides, reason } => {
+                m.leaves.push(Leave {
+                    ply: m.moves.len(),
+                    sides: sides.clone(),
+                    reason,
+                });
                 for &side in &sides {
                     m.game.forfeit(side, reason);
                     if let Some(gone) = m.gone.get_mut(side.index()) {
@@ -178,6 +183,7 @@ impl RoomState {
                 })
                 .collect(),
             moves: m.moves.clone(),
+            leaves: m.leaves.clone(),
             outcome,
             started_at: m.started_at,
             ended_at: now,

@@ -13,7 +13,7 @@ use super::ids::TableId;
 use super::state::{Member, RoomConfig, RoomState};
 use super::table::{Match, Table};
 use crate::games::AnyGame;
-use crate::store::records::{EntryRow, LiveGame, SavedRoom};
+use crate::store::records::{EntryRow, Leave, LiveGame, SavedRoom};
 
 impl RoomState {
     /// The room as stored, at `now`. Returns the state and the effects to
@@ -102,6 +102,7 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
         gone: vec![false; sides],
         moves: Vec::new(),
         move_sides: Vec::new(),
+        leaves: Vec::new(),
         entries: 0,
         started_at: game.started_at,
         order: game.order,
@@ -120,6 +121,11 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
                 }
             }
             Entry::Forfeit { sides, reason } => {
+                m.leaves.push(Leave {
+                    ply: m.moves.len(),
+                    sides: sides.clone(),
+                    reason: *reason,
+                });
                 for &side in sides {
                     position.forfeit(side, *reason);
                     if let Some(gone) = m.gone.get_mut(side.index()) {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::ids::{GameId, MemberId, TableId};
 use crate::games::{AnyGame, GameOptions};
 use crate::protocol::Order;
+use crate::store::records::Leave;
 
 /// Someone playing in a game (a person or the computer).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,6 +38,9 @@ pub struct Match {
     /// The side that played each move (with 3-8 pawns, and after a pawn
     /// leaves, turn order alone cannot tell).
     pub move_sides: Vec<Side>,
+    /// The sides that left, and after how many moves (stored with the
+    /// finished game, so that its replay removes them there too).
+    pub leaves: Vec<Leave>,
     /// Entries stored so far in the game's log (moves, timeouts,
     /// forfeits, turn passes): the next entry's sequence number.
     pub entries: u32,

@@ -152,6 +152,7 @@ pub(super) fn record_of(row: &AnyRow) -> GameRecord {
         options: json(row, "options").unwrap_or(Value::Null),
         players: json(row, "players").unwrap_or_default(),
         moves: json(row, "moves").unwrap_or_default(),
+        leaves: json(row, "leaves").unwrap_or_default(),
         outcome: json(row, "outcome").unwrap_or(Value::Null),
         started_at: row.get("started_at"),
         ended_at: row.get("ended_at"),

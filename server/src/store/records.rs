@@ -1,7 +1,7 @@
 //! What the store keeps, as typed records. The room's state produces
 //! these (through `Write`s) and is rebuilt from them ([`SavedRoom`]).
 
-use rules::{Level, Outcome};
+use rules::{EndReason, Level, Outcome, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::games::{GameKind, GameOptions};
@@ -80,9 +80,21 @@ pub struct FinishedGame {
     /// Who played each side: a team's members in order.
     pub sides: Vec<Vec<SidePlayer>>,
     pub moves: Vec<String>,
+    /// Who left the game before it ended, and when.
+    pub leaves: Vec<Leave>,
     pub outcome: Outcome,
     pub started_at: u64,
     pub ended_at: u64,
+}
+
+/// Sides that left a game (resigned or abandoned) after `ply` moves: a
+/// finished game keeps them beside its moves, so that a replay removes a
+/// Quoridor pawn where its player left and the moves after it replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leave {
+    pub ply: usize,
+    pub sides: Vec<Side>,
+    pub reason: EndReason,
 }
 
 /// One player of a finished game's side: the room member, and their
@@ -103,6 +115,8 @@ pub struct GameRecord {
     pub options: serde_json::Value,
     pub players: Vec<String>,
     pub moves: Vec<String>,
+    /// Empty for games stored before the leaves were kept.
+    pub leaves: Vec<Leave>,
     pub outcome: serde_json::Value,
     pub started_at: i64,
     pub ended_at: i64,

@@ -470,8 +470,8 @@ async fn forget_tables(
 async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
-                            started_at, ended_at, game_id, sides)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                            started_at, ended_at, game_id, sides, leaves)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(code)
     .bind(i64::from(f.number))
@@ -484,6 +484,7 @@ async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> St
     .bind(f.ended_at as i64)
     .bind(f.id.to_string())
     .bind(to_json(&f.sides))
+    .bind(to_json(&f.leaves))
     .execute(&mut *tx)
     .await?;
     super::history::record_players(tx, code, f).await?;

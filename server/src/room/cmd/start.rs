@@ -107,6 +107,7 @@ impl RoomState {
             gone: vec![false; n],
             moves: Vec::new(),
             move_sides: Vec::new(),
+            leaves: Vec::new(),
             entries: 0,
             clock,
             started_at: now,

@@ -38,8 +38,8 @@ pub fn assert_same_room(a: &RoomState, at_a: u64, b: &RoomState, at_b: u64) {
             (ma.id, ma.number, ma.order, ma.started_at)
         );
         assert_eq!(
-            (&mb.sides, &mb.turn, &mb.gone),
-            (&ma.sides, &ma.turn, &ma.gone)
+            (&mb.sides, &mb.turn, &mb.gone, &mb.leaves),
+            (&ma.sides, &ma.turn, &ma.gone, &ma.leaves)
         );
         assert_eq!(
             (&mb.moves, &mb.move_sides, mb.entries),
