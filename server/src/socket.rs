@@ -76,10 +76,16 @@ pub async fn upgrade(
         );
     };
     let base = base_url(&app, &headers);
+    // Buffers sized to the protocol: a client's command is a few hundred
+    // bytes, so the read buffer starts at 2 KiB (it grows for a larger
+    // frame); messages go out as soon as they are written, not gathered
+    // in a write buffer. Measured with `examples/idle.rs`: 31.6 KiB of
+    // server memory per idle socket with 8 KiB buffers, 25.5 KiB with
+    // these (BENCHMARKS.md, "Memory per socket").
     ws.max_message_size(LIBRARY_FRAME_BYTES)
         .max_frame_size(LIBRARY_FRAME_BYTES)
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024)
+        .read_buffer_size(2 * 1024)
+        .write_buffer_size(0)
         .max_write_buffer_size(256 * 1024)
         .on_upgrade(move |socket| async move {
             match (route, app.cluster.clone()) {
