@@ -72,6 +72,31 @@ export async function waitPly(page, ply) {
   );
 }
 
+/** The number of moves the page's board shows. */
+export const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
+
+/** If `page`'s board offers a move, clicks its first marked target; returns the move or null. */
+export async function playIfMyTurn(page) {
+  const target = page.locator('[data-testid="board"][data-my-turn="true"] [data-legal="true"]').first();
+  if (!(await target.count())) return null;
+  const move = await target.getAttribute('data-target');
+  await target.click();
+  return move;
+}
+
+/** The player whose board offers the move plays its first marked target; returns the move. */
+export async function playOne(players) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    for (const page of players) {
+      const move = await playIfMyTurn(page);
+      if (move) return move;
+    }
+    if (Date.now() > deadline) throw new Error('no player has the move');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
  * Starts the server (extra command-line `args`) and a browser. Pages made
  * with `newPage` report their script errors into `pageErrors`.
@@ -136,6 +161,13 @@ export async function startSite({ tag = 'e2e', args = [], pageErrors = [] } = {}
       return page;
     },
     log: () => log,
+    /** `kill -9` of the server (the browser stays). */
+    async kill() {
+      if (server.exitCode != null) return;
+      const gone = new Promise((r) => server.once('exit', r));
+      server.kill('SIGKILL');
+      await gone;
+    },
     async stop() {
       await browser.close().catch(() => {});
       if (server.exitCode == null) {

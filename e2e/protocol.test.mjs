@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { byId, ply, playIfMyTurn, playOne, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 let site;
 let base;
@@ -58,30 +58,6 @@ async function seat(page, name, seat) {
   await page.waitForFunction((n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n), name);
   await byId(page, `sit-${seat}`).click();
   await page.waitForFunction(([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n, [seat, name]);
-}
-
-const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
-
-/** If `page`'s board offers a move, clicks its first marked target; returns the move or null. */
-async function playIfMyTurn(page) {
-  const target = page.locator('[data-testid="board"][data-my-turn="true"] [data-legal="true"]').first();
-  if (!(await target.count())) return null;
-  const move = await target.getAttribute('data-target');
-  await target.click();
-  return move;
-}
-
-/** The player whose board offers the move plays its first marked target; returns the move. */
-async function playOne(players) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    for (const page of players) {
-      const move = await playIfMyTurn(page);
-      if (move) return move;
-    }
-    if (Date.now() > deadline) throw new Error('no player has the move');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function assertNoPageErrors() {
