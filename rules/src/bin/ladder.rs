@@ -9,7 +9,9 @@
 //!
 //! `--game` picks the game (default `jungle`; `all` runs the three in
 //! turn). Quoridor is the classic 2-pawn race on 9×9 unless `--size`
-//! (9, 11, 13) says otherwise.
+//! (9, 11, 13) or `--players` (2 to 8: the stronger player holds one pawn,
+//! the weaker all the others, and the stronger pawn's seat goes round)
+//! says otherwise.
 //!
 //! `--match think` runs one search per level from the start position with
 //! Master's budget `--ms` and prints the depth reached, nodes and speed.
@@ -19,7 +21,8 @@
 //! mover; `--match real` plays only Master vs Professional. `--ms` is
 //! Master's time per move (the other levels take their usual share of it,
 //! see each game's `bot` module). Games come in pairs from the same random
-//! opening with the sides swapped, and run in parallel on `--threads`
+//! opening with the sides swapped (in rounds of one game per seat with
+//! more Quoridor pawns), and run in parallel on `--threads`
 //! threads (default: every core). Scores count a win 1 and a draw ½, from
 //! the stronger side's point of view.
 
@@ -73,6 +76,9 @@ trait Contest: Game + Sync {
 /// The game options the command line chose.
 struct Setup {
     quoridor_size: u8,
+    /// Quoridor pawns: the stronger player holds one, the weaker all the
+    /// others.
+    quoridor_players: u8,
 }
 
 impl Setup {
@@ -80,6 +86,7 @@ impl Setup {
     fn quoridor(&self) -> Quoridor {
         let options = quoridor::Options {
             size: self.quoridor_size,
+            players: self.quoridor_players,
             ..quoridor::Options::default()
         };
         Quoridor::new(&options).expect("a size the command line checked")
@@ -239,7 +246,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ladder: {e}");
-            eprintln!("usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13]");
+            eprintln!("usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]");
             ExitCode::from(2)
         }
     }
@@ -257,7 +264,9 @@ struct Run {
 
 fn run(args: &[String]) -> Result<(), String> {
     let flags = Flags::parse(args)?;
-    flags.only(&["game", "match", "games", "ms", "threads", "seed", "size"])?;
+    flags.only(&[
+        "game", "match", "games", "ms", "threads", "seed", "size", "players",
+    ])?;
     let kind = flags.get("match").unwrap_or("ladder").to_string();
     if !["ladder", "real", "think"].contains(&kind.as_str()) {
         return Err(format!("--match is ladder, real or think, not {kind:?}"));
@@ -268,13 +277,20 @@ fn run(args: &[String]) -> Result<(), String> {
     if !quoridor::SIZES.contains(&quoridor_size) {
         return Err(format!("--size is 9, 11 or 13, not {quoridor_size}"));
     }
+    let quoridor_players: u8 = flags.get_or("players", 2)?;
+    if !(2..=quoridor::MAX_PAWNS as u8).contains(&quoridor_players) {
+        return Err(format!("--players is 2 to 8, not {quoridor_players}"));
+    }
     let run = Run {
         games: flags.get_or("games", if real { 10 } else { 100 })?,
         budget: Duration::from_millis(flags.get_or("ms", if real { 2000 } else { 50 })?),
         threads: flags.get_or("threads", cores)?,
         seed: flags.get_or("seed", 2026)?,
         kind,
-        setup: Setup { quoridor_size },
+        setup: Setup {
+            quoridor_size,
+            quoridor_players,
+        },
     };
     match flags.get("game").unwrap_or("jungle") {
         "jungle" => run_game::<Jungle>(&run),
@@ -378,9 +394,11 @@ struct GameResult {
     plies: usize,
 }
 
-/// Plays `run.games` games (sides alternating, pairs sharing an opening)
-/// and returns how each went for `strong`.
+/// Plays `run.games` games and returns how each went for `strong`. The
+/// stronger player's side goes round, every round of games sharing one
+/// opening (with two sides: pairs of games with the sides swapped).
 fn play_match<G: Contest>(strong: Player, weak: Player, run: &Run) -> Vec<GameResult> {
+    let sides = G::opening(&run.setup, &mut Rng::new(0)).sides();
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(run.games));
     std::thread::scope(|scope| {
@@ -390,10 +408,10 @@ fn play_match<G: Contest>(strong: Player, weak: Player, run: &Run) -> Vec<GameRe
                 if i >= run.games {
                     break;
                 }
-                let strong_side = Side((i % 2) as u8);
+                let strong_side = Side((i % sides) as u8);
                 let opening = G::opening(
                     &run.setup,
-                    &mut Rng::new(run.seed.wrapping_add((i / 2) as u64)),
+                    &mut Rng::new(run.seed.wrapping_add((i / sides) as u64)),
                 );
                 let result = play_game(
                     strong,

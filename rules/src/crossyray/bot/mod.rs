@@ -12,9 +12,9 @@
 //!
 //! | level | depth (plies) | time | mistakes |
 //! |---|---|---|---|
-//! | [`Level::Beginner`] | 1 | 5% of the budget | ±4 moves of noise, a random safe move 1 time in 4 |
-//! | [`Level::Amateur`] | 3 | 15% | ±2 moves, a random safe move 1 time in 20 |
-//! | [`Level::Professional`] | 5 | 35% | none |
+//! | [`Level::Beginner`] | 1 | 5% of the budget | ±3 moves of noise, a random safe move 15 times in 100 |
+//! | [`Level::Amateur`] | 3 | 15% | ±1 move, a random safe move 1 time in 50 |
+//! | [`Level::Professional`] | 6 | 35% | none |
 //! | [`Level::Master`] | unlimited | the whole budget | none |
 //!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
@@ -65,9 +65,9 @@ pub struct Settings {
 /// What `level` means for the CrossyRay search.
 pub fn settings(level: Level) -> Settings {
     let (max_depth, time_share, noise, blunder) = match level {
-        Level::Beginner => (1, 0.05, 4 * MOBILITY, 0.25),
-        Level::Amateur => (3, 0.15, 2 * MOBILITY, 0.05),
-        Level::Professional => (5, 0.35, 0, 0.0),
+        Level::Beginner => (1, 0.05, 3 * MOBILITY, 0.15),
+        Level::Amateur => (3, 0.15, MOBILITY, 0.02),
+        Level::Professional => (6, 0.35, 0, 0.0),
         Level::Master => (64, 1.0, 0, 0.0),
     };
     Settings {

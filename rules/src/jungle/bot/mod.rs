@@ -8,7 +8,7 @@
 //!
 //! | level | depth | time | mistakes |
 //! |---|---|---|---|
-//! | [`Level::Beginner`] | 1 ply + captures | 5% of the budget | ±150 evaluation noise, a random safe move 1 time in 4 |
+//! | [`Level::Beginner`] | 1 ply + captures | 5% of the budget | ±100 evaluation noise, a random safe move 1 time in 10 |
 //! | [`Level::Amateur`] | 3 plies | 15% | ±60 noise, a random safe move 1 time in 20 |
 //! | [`Level::Professional`] | 4 plies | 35% | none |
 //! | [`Level::Master`] | unlimited | the whole budget | none |
@@ -66,8 +66,8 @@ impl Level {
             Level::Beginner => Settings {
                 max_depth: 1,
                 time_share: 0.05,
-                noise: 150,
-                blunder: 0.25,
+                noise: 100,
+                blunder: 0.1,
                 tt_bits: 14,
                 contempt: 0,
             },

@@ -32,6 +32,7 @@
 
 mod eval;
 mod search;
+mod tt;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -60,15 +61,17 @@ pub struct Settings {
     pub noise: i32,
     /// Chance of playing a random safe move instead of the searched one.
     pub blunder: f64,
+    /// The transposition table holds `2^tt_bits` positions.
+    pub tt_bits: u32,
 }
 
 /// What `level` means for the Quoridor search.
 pub fn settings(level: Level) -> Settings {
-    let (max_depth, time_share, walls, noise, blunder) = match level {
-        Level::Beginner => (1, 0.05, 3, 120, 0.2),
-        Level::Amateur => (2, 0.15, 6, 50, 0.05),
-        Level::Professional => (3, 0.35, 10, 0, 0.0),
-        Level::Master => (64, 1.0, 16, 0, 0.0),
+    let (max_depth, time_share, walls, noise, blunder, tt_bits) = match level {
+        Level::Beginner => (1, 0.05, 3, 120, 0.2, 8),
+        Level::Amateur => (2, 0.15, 6, 50, 0.05, 10),
+        Level::Professional => (3, 0.35, 10, 0, 0.0, 12),
+        Level::Master => (64, 1.0, 16, 0, 0.0, 18),
     };
     Settings {
         max_depth,
@@ -77,6 +80,7 @@ pub fn settings(level: Level) -> Settings {
         wall_value: STEP,
         noise,
         blunder,
+        tt_bits,
     }
 }
 
@@ -121,6 +125,7 @@ pub fn analyse(
         wall_value: settings.wall_value,
         noise: settings.noise,
         seed: rng.next_u64(),
+        tt_bits: settings.tt_bits,
     };
     let roots = root_moves(game, &candidates, settings.walls);
     let result = Searcher::new(game, &limits, cancel).run(&roots);

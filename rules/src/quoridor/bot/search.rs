@@ -13,6 +13,8 @@
 //! Moves at every node: the pawn moves (nearest the goal first) and the
 //! few walls that lengthen an opponent's shortest way the most
 //! ([`super::eval::wall_moves`]); a pass only for a pawn with no pawn move.
+//! A transposition table (`tt.rs`) keeps what each position was found
+//! worth and its best move, tried first at the next iteration.
 //! The search runs on one copy of the game with make/unmake, polls the
 //! clock and the cancel flag, and returns the best move of the deepest
 //! iteration searched (an iteration cut short still counts for the moves
@@ -22,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, pawn_moves, wall_moves};
+use super::tt::{self, Bound, Table};
 use crate::deepening::{iterate, Root, SearchResult};
 use crate::game::{Outcome, Side};
 use crate::quoridor::{Move, Quoridor};
@@ -47,6 +50,8 @@ pub struct Limits {
     /// Half-width of the noise added to each root move's score.
     pub noise: i32,
     pub seed: u64,
+    /// The transposition table holds `2^tt_bits` positions.
+    pub tt_bits: u32,
 }
 
 /// One search from one position.
@@ -58,6 +63,7 @@ pub struct Searcher<'a> {
     start: Instant,
     nodes: u64,
     stopped: bool,
+    table: Table,
 }
 
 impl<'a> Searcher<'a> {
@@ -71,6 +77,7 @@ impl<'a> Searcher<'a> {
             start: Instant::now(),
             nodes: 0,
             stopped: false,
+            table: Table::new(limits.tt_bits),
         }
     }
 
@@ -124,39 +131,67 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return evaluate(&self.game, self.me, self.limits.wall_value);
         }
-        if mine {
-            self.game.to_move = self.me.0;
-            let moves = self.moves(self.me);
-            let mut best = -INF;
-            for mv in moves {
-                let undo = self.game.make(mv);
-                let v = self.value(depth - 1, alpha, beta, ply + 1, false);
-                self.game.unmake(mv, undo);
-                best = best.max(v);
-                alpha = alpha.max(v);
-                if alpha >= beta || self.stopped {
-                    break;
+        let key = tt::key(&self.game, mine);
+        let stored = self.table.probe(key);
+        if let Some(e) = stored.filter(|e| e.depth >= depth) {
+            let score = e.score(ply);
+            match e.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+        let window = (alpha, beta);
+        let hint = stored.and_then(|e| e.best);
+        let saved = self.game.to_move;
+        let mut best = if mine { -INF } else { INF };
+        let mut best_move = None;
+        // The root side alone, or every opponent (the one of the stored
+        // best move first).
+        let mut movers: Vec<Side> = if mine {
+            vec![self.me]
+        } else {
+            self.game.active_sides().filter(|&s| s != self.me).collect()
+        };
+        if let Some((side, _)) = hint {
+            if let Some(i) = movers.iter().position(|s| s.0 == side) {
+                movers[..=i].rotate_right(1);
+            }
+        }
+        'movers: for side in movers {
+            self.game.to_move = side.0;
+            let mut moves = self.moves(side);
+            if let Some((_, mv)) = hint.filter(|h| h.0 == side.0) {
+                if let Some(i) = moves.iter().position(|&m| m == mv) {
+                    moves[..=i].rotate_right(1);
                 }
             }
-            return best;
-        }
-        let saved = self.game.to_move;
-        let mut best = INF;
-        let opponents: Vec<Side> = self.game.active_sides().filter(|&s| s != self.me).collect();
-        'replies: for o in opponents {
-            self.game.to_move = o.0;
-            for mv in self.moves(o) {
+            for mv in moves {
                 let undo = self.game.make(mv);
-                let v = self.value(depth - 1, alpha, beta, ply + 1, true);
+                let v = self.value(depth - 1, alpha, beta, ply + 1, !mine);
                 self.game.unmake(mv, undo);
-                best = best.min(v);
-                beta = beta.min(v);
-                if alpha >= beta || self.stopped {
-                    break 'replies;
+                if self.stopped {
+                    break 'movers;
+                }
+                if (mine && v > best) || (!mine && v < best) {
+                    best = v;
+                    best_move = Some((side.0, mv));
+                }
+                if mine {
+                    alpha = alpha.max(v);
+                } else {
+                    beta = beta.min(v);
+                }
+                if alpha >= beta {
+                    break 'movers;
                 }
             }
         }
         self.game.to_move = saved;
+        if !self.stopped {
+            self.table.store(key, depth, best, window, ply, best_move);
+        }
         best
     }
 
