@@ -167,6 +167,7 @@ test('whatever code the server closes the socket with, the page reconnects and r
   // The guest's socket goes through the test, which closes it as the
   // server would, with a code and a reason.
   const guest = await newPage('close-guest');
+  const frames = recordFrames(guest);
   const sockets = [];
   await guest.routeWebSocket(/\/ws\//, (ws) => {
     const upstream = ws.connectToServer();
@@ -209,6 +210,11 @@ test('whatever code the server closes the socket with, the page reconnects and r
 
   for (const p of [host, guest]) await p.context().close();
   assertNoPageErrors();
+  // Coming back, the page said where it stood, and the room sent what it
+  // had missed instead of a whole snapshot.
+  const hellos = frames.sent.filter((m) => m?.type === 'hello');
+  assert.ok(hellos.slice(1).every((h) => h.since && typeof h.since.v === 'number'), 'every reconnect says where it stood');
+  assert.ok(frames.received.some((m) => m?.type === 'ack' && m.resumed === true), 'a reconnect was resumed');
 });
 
 /** The refusal the server answers a hello with in a full room, and its close code. */

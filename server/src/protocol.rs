@@ -22,6 +22,15 @@ pub struct Envelope {
     pub command: Command,
 }
 
+/// Where a client's view of a room stands: the `epoch` of its last
+/// snapshot and the version `v` of the last event it applied.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Since {
+    pub epoch: String,
+    pub v: u64,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -30,6 +39,10 @@ pub enum Command {
         token: Option<String>,
         #[serde(default)]
         name: Option<String>,
+        /// A reconnecting client's last event: the room sends the events it
+        /// missed instead of a snapshot, if it still has them.
+        #[serde(default)]
+        since: Option<Since>,
     },
     Name {
         name: String,

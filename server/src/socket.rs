@@ -210,7 +210,7 @@ pub(crate) async fn serve<St, Si>(
         };
         let id = envelope.id;
         match envelope.command {
-            Command::Hello { token, name } if !attached => {
+            Command::Hello { token, name, since } if !attached => {
                 // A logged-in browser: its session is looked up here, off
                 // the room's task, so a slow disk never stalls the room.
                 let account = match token.as_deref().filter(|t| is_valid_token(t)) {
@@ -232,6 +232,7 @@ pub(crate) async fn serve<St, Si>(
                     closer: closer.clone(),
                     base_url: base_url.clone(),
                     account: account.clone(),
+                    since: since.clone(),
                 };
                 if room.attach(attach()).await.is_err() {
                     // The room went idle between the upgrade and now.

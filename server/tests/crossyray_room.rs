@@ -484,3 +484,75 @@ async fn a_player_offline_past_the_grace_time_forfeits_by_abandon() {
     assert_eq!(end["match"]["outcome"]["winner"], json!(0));
     stayer.close().await;
 }
+
+/// A client that comes back saying where it stood (`since`) gets the events
+/// it missed, in order, and no snapshot; one whose epoch is not the room's
+/// gets a snapshot; a malformed `since` is refused.
+#[tokio::test]
+async fn a_client_that_says_where_it_stood_gets_the_events_it_missed() {
+    let server = TestServer::start().await;
+    let mut t = table(&server, Value::Null).await;
+    let (start, host_first) = t.start().await;
+    let (watcher, token, snap) = server.join(&t.code, None, Some("Mai")).await;
+    let epoch = snap["epoch"].as_str().expect("an epoch").to_string();
+    assert!(!epoch.is_empty());
+    let v = snap["v"].as_u64().unwrap();
+    let mut held = snap["room"]["tables"][0]["match"].clone();
+    watcher.close().await;
+
+    // Two moves while the watcher is away.
+    let mut last = start;
+    let mut played = Vec::new();
+    for ply in 0..2 {
+        let mv = last["legal"][0].as_str().unwrap().to_string();
+        let mover = if (ply % 2 == 0) == host_first {
+            &mut t.host
+        } else {
+            &mut t.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+        last = follow(&last, &t.spectator.next_match().await);
+        played.push(mv);
+    }
+
+    let mut back = server.socket(&t.code).await;
+    let ack = back
+        .command(json!({"type": "hello", "token": token, "since": {"epoch": epoch, "v": v}}))
+        .await;
+    assert_eq!(ack["resumed"], true, "{ack}");
+    // Everything since v, in order: the moves, and the members events of
+    // leaving and coming back.
+    let mut versions = Vec::new();
+    let mut moves = Vec::new();
+    while moves.len() < 2 {
+        let msg = back.recv().await;
+        assert_ne!(msg["type"], "snapshot", "no snapshot when resumed");
+        versions.push(msg["v"].as_u64().expect("an event"));
+        if msg["type"] == "match" {
+            held = follow(&held, &msg);
+            moves.push(msg["move"].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(moves, played);
+    assert_eq!(held["moves"], json!(played));
+    let expected: Vec<u64> = (v + 1..=v + versions.len() as u64).collect();
+    assert_eq!(versions, expected, "every version after {v}, in order");
+    back.silent_for("snapshot", std::time::Duration::from_millis(300))
+        .await;
+
+    // Another epoch (the room reloaded since): a snapshot.
+    let mut stale = server.socket(&t.code).await;
+    let ack = stale
+        .command(json!({"type": "hello", "token": token, "since": {"epoch": "another", "v": v}}))
+        .await;
+    assert_eq!(ack["resumed"], false, "{ack}");
+    let snap = stale.next_of("snapshot").await;
+    assert_eq!(snap["room"]["tables"][0]["match"]["moves"], json!(played));
+
+    // A `since` that is not {epoch, v}: refused, and nothing attached.
+    let mut bad = server.socket(&t.code).await;
+    let answer = bad
+        .command(json!({"type": "hello", "token": token, "since": {"v": "x"}}))
+        .await;
+    assert_eq!(answer["code"], "bad_message", "{answer}");
+}

@@ -12,7 +12,10 @@
 // hello), 1009 (frame too big), 1007 (not UTF-8), 1011 (the room restarted
 // after an internal error), 1012 (the server is restarting), 1013 (the
 // room is reloading). Whatever the code, the client reconnects with
-// backoff and resyncs from the snapshot that follows `hello`. Only a hello
+// backoff; its `hello` says where it stood (`since`: the snapshot's epoch
+// and the last version applied), and the room sends the events it missed
+// (ack `resumed`) or, when it no longer has them all or reloaded, a
+// snapshot. A gap in versions resyncs from a snapshot. Only a hello
 // refused with `room_full` stops it: reconnecting would be refused again,
 // so the page is told (onRefused) and may reopen() when the person asks.
 
@@ -64,6 +67,7 @@ export class RoomSocket {
     this.nextId = 1;
     this.pending = new Map();
     this.version = null; // last room version seen, null before a snapshot
+    this.epoch = null; // the run of the room that numbered `version` (from the snapshot)
     this.attempt = 0;
     this.retryTimer = null;
     this.closed = false;
@@ -80,7 +84,9 @@ export class RoomSocket {
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.ready = false;
-    this.version = null;
+    // Where this page stood: the room sends what it missed since, if it
+    // still has it, instead of a whole snapshot.
+    const since = this.epoch && this.version != null ? { epoch: this.epoch, v: this.version } : null;
     this.h.onStatus?.('connecting');
     let ws;
     try {
@@ -95,9 +101,18 @@ export class RoomSocket {
       const hello = { token: storedToken() };
       const name = storedName();
       if (name) hello.name = name;
+      if (since) hello.since = since;
       this.send('hello', hello).then(
         (ack) => {
           storeToken(ack.token);
+          if (ack.resumed) {
+            // The missed events follow, numbered from `version` on.
+            this.ready = true;
+            this.attempt = 0;
+            this.h.onStatus?.('online');
+          } else {
+            this.version = null; // a snapshot follows
+          }
           this.h.onHello?.(ack);
         },
         (err) => {
@@ -158,6 +173,7 @@ export class RoomSocket {
     }
     if (msg.type === 'snapshot') {
       this.version = msg.v;
+      this.epoch = msg.epoch ?? null;
       this.ready = true;
       this.attempt = 0;
       this.h.onStatus?.('online');
@@ -205,6 +221,9 @@ export class RoomSocket {
   resync() {
     const ws = this.ws;
     this.ws = null;
+    // A fresh snapshot, not the events since.
+    this.epoch = null;
+    this.version = null;
     this.failPending();
     try { ws?.close(); } catch { /* ignore */ }
     this.attempt = 0;

@@ -11,7 +11,7 @@ use super::conn::close;
 use super::event::{Effect, Event, Stamped};
 use super::ids::ConnId;
 use super::ids::MemberId;
-use super::task::{json, RoomTask};
+use super::task::{json, Recent, RoomTask, RECENT_EVENTS};
 use super::think;
 use super::views::MatchBody;
 
@@ -49,6 +49,14 @@ impl RoomTask {
                         // in a second copy.
                         let text = Utf8Bytes::from(json(&stamped));
                         let private = private_copy(&stamped);
+                        self.recent.push_back(Recent {
+                            v: stamped.v,
+                            text: text.clone(),
+                            private: private.clone(),
+                        });
+                        if self.recent.len() > RECENT_EVENTS {
+                            self.recent.pop_front();
+                        }
                         for (&conn, c) in &self.conns {
                             let text = match &private {
                                 Some((member, own)) if *member == c.member => own.clone(),

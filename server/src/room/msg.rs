@@ -48,6 +48,8 @@ pub struct Attach {
     pub base_url: String,
     /// The account whose session the token is, `None` for guests.
     pub account: Option<Account>,
+    /// Where the client stood before it reconnected, if it says.
+    pub since: Option<crate::protocol::Since>,
 }
 
 /// Why the task ended.

@@ -41,6 +41,22 @@ pub(super) struct RoomTask {
     epoch: Instant,
     wall_at_epoch: u64,
     pub(super) empty_since: Instant,
+    /// This run of the room's task: events are numbered within it.
+    run: String,
+    /// The latest events sent, oldest first, for clients that reconnect
+    /// after missing a few (`hello` with `since`).
+    pub(super) recent: std::collections::VecDeque<Recent>,
+}
+
+/// Events kept for reconnecting clients.
+pub(super) const RECENT_EVENTS: usize = 256;
+
+/// One event as it was sent: the copy everyone got, and the copy of the
+/// member due to play when theirs differed (a long legal list).
+pub(super) struct Recent {
+    pub(super) v: u64,
+    pub(super) text: Utf8Bytes,
+    pub(super) private: Option<(super::ids::MemberId, Utf8Bytes)>,
 }
 
 impl RoomTask {
@@ -63,6 +79,8 @@ impl RoomTask {
             epoch: Instant::now(),
             wall_at_epoch,
             empty_since: Instant::now(),
+            run: uuid::Uuid::now_v7().simple().to_string(),
+            recent: std::collections::VecDeque::new(),
         }
     }
 
@@ -235,14 +253,64 @@ impl RoomTask {
         };
         self.conns.insert(a.conn, conn);
         debug!(room = %self.state.code, %member, conn = a.conn.0, "attached");
+        // A client that says where it stood gets the events it missed, if
+        // this run of the room still has them all; otherwise a snapshot.
+        let missed = a
+            .since
+            .as_ref()
+            .and_then(|since| self.missed(since, member));
+        let resumed = missed.is_some();
         let ack = protocol::ack(
             a.id,
-            Some(serde_json::json!({"token": token, "member": member})),
+            Some(serde_json::json!({"token": token, "member": member, "resumed": resumed})),
         );
         self.send_to(a.conn, ack);
-        let snapshot = json(&self.state.snapshot(member, &base, now));
-        self.send_to(a.conn, snapshot);
+        match missed {
+            Some(events) => {
+                for text in events {
+                    if let Some(c) = self.conns.get(&a.conn) {
+                        if c.outbox.try_send(text).is_err() {
+                            // More than its queue holds: start it afresh.
+                            c.closer
+                                .close(close::TRY_AGAIN, "Too far behind; reconnect.");
+                            break;
+                        }
+                    }
+                }
+            }
+            None => {
+                let mut snapshot = self.state.snapshot(member, &base, now);
+                snapshot.epoch = self.run.clone();
+                self.send_to(a.conn, json(&snapshot));
+            }
+        }
         Ok(())
+    }
+
+    /// The events after `since` for `member`, if `since` is of this run
+    /// and every event after it is still kept.
+    fn missed(
+        &self,
+        since: &crate::protocol::Since,
+        member: super::ids::MemberId,
+    ) -> Option<Vec<Utf8Bytes>> {
+        if since.epoch != self.run || since.v > self.state.version {
+            return None;
+        }
+        let oldest = self.recent.front().map_or(self.state.version + 1, |r| r.v);
+        if since.v + 1 < oldest {
+            return None;
+        }
+        Some(
+            self.recent
+                .iter()
+                .filter(|r| r.v > since.v)
+                .map(|r| match &r.private {
+                    Some((m, own)) if *m == member => own.clone(),
+                    _ => r.text.clone(),
+                })
+                .collect(),
+        )
     }
 
     /// Stores one call's writes and waits for them; a failure is logged

@@ -147,6 +147,9 @@ pub struct Snapshot {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub v: u64,
+    /// The room task's run that numbered `v` (versions start again when a
+    /// room reloads): a reconnecting client sends both back (`since`).
+    pub epoch: String,
     pub you: YouView,
     pub room: RoomView,
 }
@@ -261,6 +264,7 @@ impl RoomState {
         Snapshot {
             kind: "snapshot",
             v: self.version,
+            epoch: String::new(),
             you: YouView {
                 member,
                 name: me.and_then(|m| m.name.clone()),

@@ -232,6 +232,7 @@ fn commands_need_a_hello_and_hello_comes_once() {
     let hello = Command::Hello {
         token: Some(HOST.into()),
         name: None,
+        since: None,
     };
     assert_eq!(code(&mut state, host, hello, 0), Code::BadMessage);
 }
