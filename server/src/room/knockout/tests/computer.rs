@@ -4,7 +4,12 @@ use super::*;
 
 /// Two people in seats 0 and 1, the computer in seat 2.
 pub(super) fn jungle_with_the_computer() -> Cup {
-    let mut cup = Cup::new(GameKind::Jungle, json!({"mode": "knockout"}), 2, 2);
+    with_the_computer(GameKind::Jungle)
+}
+
+/// Two people in seats 0 and 1, the computer in seat 2, playing `kind`.
+fn with_the_computer(kind: GameKind) -> Cup {
+    let mut cup = Cup::new(kind, json!({"mode": "knockout"}), 2, 2);
     let host = cup.host();
     cup.ok(
         host,
@@ -18,7 +23,14 @@ pub(super) fn jungle_with_the_computer() -> Cup {
 
 #[test]
 pub(super) fn the_computer_enters_and_plays_its_matches() {
-    let mut cup = jungle_with_the_computer();
+    // Neither game can end within the four turns each match is played.
+    for kind in [GameKind::Jungle, GameKind::Quoridor] {
+        the_computer_plays_a_tournament_of(kind);
+    }
+}
+
+fn the_computer_plays_a_tournament_of(kind: GameKind) {
+    let mut cup = with_the_computer(kind);
     let (host, bot) = (cup.host(), cup.computer());
     let mut started = cup.ok(host, start(Order::Random));
     cup.check_round_started(&started);

@@ -364,9 +364,20 @@ impl Cup {
         let think = self.state.tables[t]
             .thinking
             .expect("the computer thinks when it is due");
+        // The game's own bot answers, at its level, in a few milliseconds.
+        let level = due.computer.expect("the computer is due");
+        let answer = crate::bots::choose(
+            &m.game,
+            level,
+            std::time::Duration::from_millis(5),
+            &std::sync::atomic::AtomicBool::new(false),
+            self.now,
+        );
+        let text = answer.as_ref().expect("a move while the game is on");
+        assert!(m.game.legal().contains(text), "{text} is legal");
         self.now += 10;
         let before = self.state.version;
-        let effects = self.state.bot_move(id, think, None, self.now);
+        let effects = self.state.bot_move(id, think, answer, self.now);
         check_versions(before, &effects, &self.state);
         self.store.apply(&effects);
         effects
