@@ -33,17 +33,23 @@ pub(super) async fn dispatch(cluster: Cluster, app: App, mut inbox: Subscriber) 
         let op = header(headers, OP).unwrap_or("");
         match op {
             "info" => {
+                // Answered off the dispatcher: a busy room must not hold up
+                // the frames of every other room's relayed clients.
                 let code = header(headers, ROOM).unwrap_or("").to_string();
-                let reply = match app.registry.running(&code) {
-                    Some(room) => match room.info().await {
-                        Ok(info) => serde_json::to_string(&info).unwrap_or_default(),
-                        Err(_) => "gone".to_string(),
-                    },
-                    None => "gone".to_string(),
-                };
-                if let Some(to) = msg.reply {
-                    let _ = cluster.inner.nats.publish(to, reply.into()).await;
-                }
+                let room = app.registry.running(&code);
+                let nats = cluster.inner.nats.clone();
+                tokio::spawn(async move {
+                    let reply = match room {
+                        Some(room) => match room.info().await {
+                            Ok(info) => serde_json::to_string(&info).unwrap_or_default(),
+                            Err(_) => "gone".to_string(),
+                        },
+                        None => "gone".to_string(),
+                    };
+                    if let Some(to) = msg.reply {
+                        let _ = nats.publish(to, reply.into()).await;
+                    }
+                });
             }
             "open" => {
                 let answer = open(&cluster, &app, headers);

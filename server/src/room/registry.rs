@@ -205,7 +205,20 @@ impl Registry {
             .entry(code.to_string())
             .or_default()
             .clone();
-        let _claiming = claim.lock().await;
+        let claiming = claim.lock().await;
+        let route = self.claim(code, &owner).await;
+        drop(claiming);
+        drop(claim);
+        // The lock goes with the last request that waited on it.
+        self.inner
+            .claims
+            .remove_if(code, |_, lock| Arc::strong_count(lock) == 1);
+        route
+    }
+
+    /// [`Registry::route`] for one node of several, one request at a time
+    /// per room code.
+    async fn claim(&self, code: &str, owner: &Owner) -> Result<Route, RegistryError> {
         let give_up = tokio::time::Instant::now() + LEASE_TTL + Duration::from_secs(2);
         loop {
             if let Some(handle) = self.running(code) {
@@ -214,11 +227,17 @@ impl Registry {
             let store = &self.inner.store;
             let ttl = LEASE_TTL.as_millis() as u64;
             if let Some(fence) = store.acquire(code, &owner.node, now_millis(), ttl).await? {
-                self.check_capacity()?;
-                let Some((state, effects)) = load(store, &self.inner.settings, code).await? else {
+                let loaded = match self.check_capacity() {
+                    Ok(()) => load(store, &self.inner.settings, code).await,
+                    Err(e) => {
+                        let _ = store.release(code, fence).await;
+                        return Err(e);
+                    }
+                };
+                let Some((state, effects)) = loaded? else {
+                    let _ = store.release(code, fence).await;
                     return Err(RegistryError::NoRoom(code.to_string()));
                 };
-                self.inner.claims.remove(code);
                 return Ok(Route::Local(self.spawn(state, effects, Some(fence))));
             }
             if let Some(lease) = store.lease(code).await? {
