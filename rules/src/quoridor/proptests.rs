@@ -10,7 +10,7 @@ use crate::game::{EndReason, Game, Side};
 
 /// 24 cases by default; `PROPTEST_CASES=2000 cargo test --release ...`
 /// for a deeper run.
-fn cases() -> u32 {
+pub(super) fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())

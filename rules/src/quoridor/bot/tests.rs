@@ -219,7 +219,7 @@ fn any_options() -> impl Strategy<Value = Options> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::quoridor::proptests::cases(), ..ProptestConfig::default() })]
 
     /// Random legal lines (walls three times in four) on every size, pawn
     /// count and goal, then a move from a random level: always legal.
