@@ -143,12 +143,42 @@ pub fn free_port() -> u16 {
 }
 
 impl Proc {
-    /// Sends `signal` (`STOP`, `CONT`, `TERM`…) with `kill`.
+    /// Sends `signal` (`STOP`, `CONT`, `TERM`…) with `kill`. After `STOP`,
+    /// waits until every thread of the process is stopped (`T` in
+    /// `/proc/PID/task/*/stat`): the signal is only queued when `kill`
+    /// returns.
     pub fn signal(&self, signal: &str) {
         let status = Command::new("kill")
             .args([&format!("-{signal}"), &self.pid().to_string()])
             .status()
             .expect("kill runs");
         assert!(status.success(), "kill -{signal} failed: {status}");
+        if signal == "STOP" {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !self.stopped() {
+                assert!(Instant::now() < deadline, "the process did not stop");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    /// Whether every thread of the process is stopped.
+    fn stopped(&self) -> bool {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", self.pid())) else {
+            return false;
+        };
+        tasks.flatten().all(|task| {
+            std::fs::read_to_string(task.path().join("stat"))
+                .ok()
+                .and_then(|stat| {
+                    // The state follows the command name in parentheses.
+                    let after = stat.rsplit_once(')')?.1;
+                    after
+                        .split_whitespace()
+                        .next()
+                        .map(|s| s == "T" || s == "t")
+                })
+                .unwrap_or(false)
+        })
     }
 }
