@@ -98,15 +98,19 @@ export async function playOne(players) {
 }
 
 /**
- * Starts the server (extra command-line `args`) and a browser. Pages made
- * with `newPage` report their script errors into `pageErrors`.
+ * Starts the server (extra command-line `args`) and a browser. Guests may
+ * host rooms (`--guest-hosts`) unless `guestHosts` is false: most tests
+ * are not about who hosts. Pages made with `newPage` report their script
+ * errors (and console errors such as Content-Security-Policy violations)
+ * into `pageErrors`.
  * @returns {Promise<{ base: string, browser: import('playwright-core').Browser, newPage: Function, log(): string, stop(): Promise<void> }>}
  */
-export async function startSite({ tag = 'e2e', args = [], pageErrors = [] } = {}) {
+export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guestHosts = true } = {}) {
   assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
   assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), `bg-e2e-${tag}-`));
-  const server = spawn(SERVER_BIN, ['--addr', '127.0.0.1:0', '--data-dir', dataDir, ...args], {
+  const flags = ['--addr', '127.0.0.1:0', '--data-dir', dataDir, ...(guestHosts ? ['--guest-hosts'] : []), ...args];
+  const server = spawn(SERVER_BIN, flags, {
     cwd: ROOT,
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', NO_COLOR: '1', RUST_LOG_STYLE: 'never' },
     stdio: ['ignore', 'pipe', 'pipe'],

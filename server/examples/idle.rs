@@ -4,7 +4,7 @@
 //! socket.
 //!
 //! ```text
-//! target/release/server --addr 127.0.0.1:8098 --data-dir /tmp/idle --room-burst 0 &
+//! target/release/server --addr 127.0.0.1:8098 --data-dir /tmp/idle --room-burst 0 --guest-hosts &
 //! target/release/examples/idle --url http://127.0.0.1:8098 --pid $! --rooms 100 --sockets 10000
 //! ```
 //!

@@ -4,16 +4,19 @@ use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::HeaderValue;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::accounts::Session;
 use crate::config::Config;
 use crate::limits::{too_many, ClientIp};
 use crate::room::{Registry, RegistryError, Route};
@@ -55,18 +58,51 @@ pub fn router(app: App) -> Router {
         .route("/api/login", post(crate::accounts::login))
         .route("/api/logout", post(crate::accounts::logout))
         .route("/api/me", get(crate::accounts::me))
+        .route(
+            "/api/sessions",
+            get(crate::accounts::sessions).delete(crate::accounts::end_other_sessions),
+        )
+        .route("/api/sessions/{id}", delete(crate::accounts::end_session))
+        .route("/api/password", post(crate::accounts::change_password))
+        .route("/api/site", get(site))
         .route("/ws/{code}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
         .route_service("/g/{id}", ServeFile::new(web.join("game.html")))
         .route_service("/import", ServeFile::new(web.join("game.html")))
         .route_service("/games", ServeFile::new(web.join("games.html")))
+        .route_service("/account", ServeFile::new(web.join("account.html")))
         .route("/rules", get(rules))
         .route_service("/rules/{game}", ServeFile::new(web.join("rules.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(security_header("content-security-policy", CSP))
+        .layer(security_header("x-content-type-options", "nosniff"))
+        .layer(security_header("referrer-policy", "same-origin"))
+        .layer(security_header("x-frame-options", "SAMEORIGIN"))
         .layer(TraceLayer::new_for_http())
         .with_state(app)
+}
+
+/// The Content-Security-Policy of every answer: scripts, styles,
+/// fonts and sockets from this site only (`connect-src 'self'` covers
+/// `ws:`/`wss:` to the same host), images also as `data:` URLs, no
+/// plugins, no `<base>`, forms post only here, and no other site may
+/// frame ours (the room frames its own rules page).
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
+
+/// A security header every answer carries unless its handler set one.
+/// The router adds [`CSP`], `X-Content-Type-Options: nosniff`,
+/// `Referrer-Policy: same-origin` (a recovery link's token never leaves
+/// in a `Referer`), and `X-Frame-Options: SAMEORIGIN` for browsers that predate
+/// `frame-ancestors`.
+fn security_header(name: &'static str, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(
+        header::HeaderName::from_static(name),
+        HeaderValue::from_static(value),
+    )
 }
 
 /// The token of an `Authorization: Bearer TOKEN` header (any case of
@@ -149,10 +185,20 @@ struct CreateRoom {
     options: Value,
     #[serde(default)]
     token: Option<String>,
+    /// A solo game against the computer: guests may create one, and only
+    /// its host may sit.
+    #[serde(default)]
+    solo: bool,
 }
 
 fn default_game() -> String {
     crate::games::GameKind::CrossyRay.name().to_string()
+}
+
+/// `GET /api/site`: what the pages need to know about this server's
+/// settings: whether guests may create rooms (`--guest-hosts`).
+async fn site(State(app): State<App>) -> Response {
+    Json(json!({"guest_hosts": app.config.guest_hosts})).into_response()
 }
 
 /// `GET /rules`: the rules of the games (`docs/RULES.md`, which travels
@@ -183,6 +229,7 @@ async fn rules(State(app): State<App>) -> Response {
 async fn create_room(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
+    session: Session,
     headers: HeaderMap,
     body: Result<Json<CreateRoom>, JsonRejection>,
 ) -> Response {
@@ -190,6 +237,13 @@ async fn create_room(
         Ok(body) => body,
         Err(e) => return body_error(e),
     };
+    if session.signed_in.is_none() && !req.solo && !app.config.guest_hosts {
+        return json_error(
+            StatusCode::UNAUTHORIZED,
+            "account_needed",
+            "Sign in or register to create a room (joining one needs no account).",
+        );
+    }
     if let Err(wait) = app.limits.rooms.take(ip) {
         tracing::debug!(%ip, "room creation rate limited");
         return too_many(wait, "Too many new rooms from your address");
@@ -198,7 +252,11 @@ async fn create_room(
         .token
         .filter(|t| crate::room::is_valid_token(t))
         .unwrap_or_else(crate::room::new_token);
-    match app.registry.create(&req.game, &req.options, &token).await {
+    match app
+        .registry
+        .create(&req.game, &req.options, &token, req.solo)
+        .await
+    {
         Ok(room) => {
             let code = room.code();
             let link = format!("{}/r/{code}", base_url(&app, &headers));

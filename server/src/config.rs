@@ -54,6 +54,12 @@ pub struct Config {
     )]
     pub allowed_origins: Vec<String>,
 
+    /// Let guests (browsers not signed in to an account) create rooms,
+    /// for a private server. Without it, `POST /api/rooms` needs a signed-in
+    /// account, except for a solo game against the computer.
+    #[arg(long = "guest-hosts", env = "GUEST_HOSTS")]
+    pub guest_hosts: bool,
+
     /// Rooms that may be open in memory at once.
     #[arg(long, env = "MAX_ROOMS", default_value_t = 10_000)]
     pub max_rooms: usize,
@@ -132,9 +138,10 @@ pub struct Config {
 }
 
 impl Config {
-    /// A configuration for tests: ephemeral port, the given data folder.
+    /// A configuration for tests: ephemeral port, the given data folder,
+    /// guests may host (the tests of hosting turn that off).
     pub fn for_tests(data_dir: PathBuf) -> Config {
-        let mut config = Config::parse_from(["server", "--addr", "127.0.0.1:0"]);
+        let mut config = Config::parse_from(["server", "--addr", "127.0.0.1:0", "--guest-hosts"]);
         config.data_dir = data_dir;
         config
     }

@@ -15,7 +15,8 @@ use tracing::debug;
 
 use crate::app::{base_url, json_error, App};
 use crate::protocol::{self, Code, Command, Refusal};
-use crate::room::{close, is_valid_token, Attach, Closer, ConnId, RoomHandle, Route};
+use crate::room::{close, Attach, Closer, ConnId, RoomHandle, Route};
+use crate::store::{now_millis, Account};
 
 /// Messages queued for one client before it counts as too slow and is
 /// dropped: a snapshot plus a burst of events fits easily.
@@ -43,7 +44,8 @@ pub(crate) fn next_conn() -> ConnId {
     ConnId(NEXT_CONN.fetch_add(1, Ordering::Relaxed))
 }
 
-/// `GET /ws/CODE`.
+/// `GET /ws/CODE`. The `session` cookie, if any, says which account the
+/// socket is signed in to (see `accounts/session.rs`).
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(code): Path<String>,
@@ -76,6 +78,7 @@ pub async fn upgrade(
         );
     };
     let base = base_url(&app, &headers);
+    let account = signed_in_account(&app, &headers).await;
     // Buffers sized to the protocol: a client's command is a few hundred
     // bytes, so the read buffer starts at 2 KiB (it grows for a larger
     // frame); messages go out as soon as they are written, not gathered
@@ -89,14 +92,36 @@ pub async fn upgrade(
         .max_write_buffer_size(256 * 1024)
         .on_upgrade(move |socket| async move {
             match (route, app.cluster.clone()) {
-                (Route::Local(room), _) => connection(socket, app, room, base, permit).await,
+                (Route::Local(room), _) => {
+                    connection(socket, app, room, base, account, permit).await
+                }
                 (Route::Remote(owner), Some(cluster)) => {
-                    cluster.forward(socket, owner, code, base).await;
+                    let account = account.map(|a| a.id);
+                    cluster.forward(socket, owner, code, base, account).await;
                     drop(permit);
                 }
                 (Route::Remote(_), None) => {}
             }
         })
+}
+
+/// The account the request's session cookie signs in, looked up here,
+/// off the room's task, so a slow disk never stalls the room. A failed
+/// lookup attaches the socket as a guest.
+async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<Account> {
+    let secret = crate::accounts::session::secret_of(headers)?;
+    match app
+        .registry
+        .store()
+        .session_account(&secret, now_millis())
+        .await
+    {
+        Ok(signed_in) => signed_in.map(|s| s.account),
+        Err(e) => {
+            tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
+            None
+        }
+    }
 }
 
 /// Browsers always send `Origin` on a WebSocket upgrade; a page from
@@ -121,22 +146,25 @@ async fn connection(
     app: App,
     room: RoomHandle,
     base_url: String,
+    account: Option<Account>,
     _permit: OwnedSemaphorePermit,
 ) {
     let (sink, stream) = socket.split();
-    serve(stream, sink, app, room, base_url).await;
+    serve(stream, sink, app, room, base_url, account).await;
 }
 
 /// One client of a room running here: read its frames from `stream`
 /// (limits, parsing, `hello`, commands to the room) and write the room's
 /// messages to `sink`. The client is a WebSocket on this node, or one on
-/// another node whose frames come over NATS (`cluster/hosted.rs`).
+/// another node whose frames come over NATS (`cluster/hosted.rs`);
+/// `account` is the one its session cookie signed in at the upgrade.
 pub(crate) async fn serve<St, Si>(
     mut stream: St,
     sink: Si,
     app: App,
     mut room: RoomHandle,
     base_url: String,
+    account: Option<Account>,
 ) where
     St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
     Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
@@ -211,18 +239,6 @@ pub(crate) async fn serve<St, Si>(
         let id = envelope.id;
         match envelope.command {
             Command::Hello { token, name, since } if !attached => {
-                // A logged-in browser: its session is looked up here, off
-                // the room's task, so a slow disk never stalls the room.
-                let account = match token.as_deref().filter(|t| is_valid_token(t)) {
-                    Some(t) => match app.registry.store().session_account(t).await {
-                        Ok(account) => account,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
-                            None
-                        }
-                    },
-                    None => None,
-                };
                 let attach = || Attach {
                     conn,
                     id,

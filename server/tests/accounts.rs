@@ -1,25 +1,16 @@
-//! Accounts over the real HTTP API: register, log in and out, "me", and
-//! a guest who registers keeping their seat in a room.
+//! Accounts over the real HTTP API: register, log in and out, "me", the
+//! session cookie and its flags, sessions that expire or are ended from
+//! another browser, a password change, host accounts, the security
+//! headers, and a guest who registers keeping their seat in a room.
 
 mod common;
 
+use common::browser::Browser;
 use common::TestServer;
 use serde_json::{json, Value};
 
 async fn post(server: &TestServer, path: &str, body: Value) -> (u16, Value) {
     server.post(path, body).await
-}
-
-/// `GET /api/me` with a bearer token.
-async fn me(server: &TestServer, token: &str) -> (u16, Value) {
-    let resp = reqwest::Client::new()
-        .get(format!("{}/api/me", server.base))
-        .header("Authorization", format!("Bearer {token}"))
-        .send()
-        .await
-        .expect("request");
-    let status = resp.status().as_u16();
-    (status, resp.json().await.expect("JSON body"))
 }
 
 async fn register(server: &TestServer, body: Value) -> (u16, Value) {
@@ -29,47 +20,394 @@ async fn register(server: &TestServer, body: Value) -> (u16, Value) {
 #[tokio::test]
 async fn register_then_me_knows_the_account_and_never_shows_the_password() {
     let server = TestServer::start().await;
-    let (status, body) = register(
-        &server,
-        json!({"username": "Minh_01", "password": "correct horse", "email": "minh@example.org"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    assert_eq!(body["username"], "Minh_01");
-    let token = body["token"].as_str().expect("token").to_string();
-    assert!(!body.to_string().contains("correct horse"));
-    assert!(!body.to_string().contains("argon2"));
+    let mut minh = Browser::new(&server);
+    let answer = minh
+        .post(
+            "/api/accounts",
+            json!({"username": "Minh_01", "password": "correct horse", "email": "minh@example.org"}),
+        )
+        .await;
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    assert_eq!(answer.body["username"], "Minh_01");
+    let secret = minh.session.clone().expect("a session cookie");
+    assert!(
+        !answer.body.to_string().contains(&secret),
+        "the secret is only in the cookie"
+    );
+    assert!(!answer.body.to_string().contains("correct horse"));
+    assert!(!answer.body.to_string().contains("argon2"));
 
-    let (status, who) = me(&server, &token).await;
-    assert_eq!(status, 200, "{who}");
-    assert_eq!(who["username"], "Minh_01");
-    assert_eq!(who["email"], "minh@example.org");
-    assert!(!who.to_string().contains("argon2"));
+    let who = minh.get("/api/me").await;
+    assert_eq!(who.status, 200, "{}", who.body);
+    assert_eq!(who.body["username"], "Minh_01");
+    assert_eq!(who.body["email"], "minh@example.org");
+    assert!(!who.body.to_string().contains("argon2"));
+    // "me" sends the cookie again, so a session in use stays in the browser.
+    assert!(who.set_cookie.expect("refreshed").contains(&secret));
 
-    // The scheme is case-insensitive, `?token=` works too; no token or an
-    // unknown one is 401.
+    // The browser token is not a session: neither as a bearer token nor
+    // as `?token=`. No cookie, or an unknown one, is 401.
+    let token = answer.body["token"].as_str().expect("token");
     let resp = reqwest::Client::new()
-        .get(format!("{}/api/me", server.base))
-        .header("Authorization", format!("bearer {token}"))
+        .get(format!("{}/api/me?token={token}", server.base))
+        .header("Authorization", format!("Bearer {token}"))
         .send()
         .await
         .unwrap();
-    assert_eq!(resp.status().as_u16(), 200);
-    let (status, who) = server.get(&format!("/api/me?token={token}")).await;
-    assert_eq!(status, 200, "{who}");
+    assert_eq!(resp.status().as_u16(), 401);
     let (status, body) = server.get("/api/me").await;
     assert_eq!(status, 401, "{body}");
-    let (status, body) = me(&server, "0123456789abcdef0123456789abcdef").await;
-    assert_eq!(status, 401);
-    assert_eq!(body["error"], "not_signed_in");
+    let mut stranger = Browser::new(&server);
+    stranger.session = Some("0123456789abcdef0123456789abcdef".into());
+    let who = stranger.get("/api/me").await;
+    assert_eq!(who.status, 401);
+    assert_eq!(who.body["error"], "not_signed_in");
 
     // Without an email, `email` is null.
-    let (status, body) =
-        register(&server, json!({"username": "lan", "password": "12345678"})).await;
-    assert_eq!(status, 201, "{body}");
-    let (_, who) = me(&server, body["token"].as_str().unwrap()).await;
-    assert_eq!(who["username"], "lan");
-    assert_eq!(who["email"], Value::Null);
+    let mut lan = Browser::new(&server);
+    lan.register("lan", "12345678").await;
+    let who = lan.get("/api/me").await;
+    assert_eq!(who.body["username"], "lan");
+    assert_eq!(who.body["email"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
+    let server = TestServer::start().await;
+    let mut minh = Browser::new(&server);
+    let answer = minh
+        .post(
+            "/api/accounts",
+            json!({"username": "minh", "password": "password1"}),
+        )
+        .await;
+    let cookie = answer.set_cookie.expect("Set-Cookie");
+    let secret = minh.session.clone().unwrap();
+    assert!(
+        cookie.starts_with(&format!("session={secret};")),
+        "{cookie}"
+    );
+    assert_eq!(secret.len(), 32, "128 random bits in hex");
+    for flag in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(cookie.contains(flag), "{cookie} has {flag}");
+    }
+    assert!(
+        !cookie.contains("Secure"),
+        "plain HTTP: not Secure: {cookie}"
+    );
+    // A forwarding header from anyone but a trusted proxy is ignored.
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/login", server.base))
+        .header("X-Forwarded-Proto", "https")
+        .json(&json!({"username": "minh", "password": "password1"}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(!cookie.contains("Secure"), "{cookie}");
+
+    // Over TLS (a trusted proxy says so, or the public URL is https) the
+    // cookie is Secure.
+    let proxied =
+        TestServer::start_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/accounts", proxied.base))
+        .header("X-Forwarded-Proto", "https")
+        .json(&json!({"username": "minh", "password": "password1"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 201);
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    let public =
+        TestServer::start_with(|c| c.public_url = Some("https://games.example".into())).await;
+    let mut b = Browser::new(&public);
+    let answer = b
+        .post(
+            "/api/accounts",
+            json!({"username": "minh", "password": "password1"}),
+        )
+        .await;
+    assert!(answer.set_cookie.unwrap().contains("; Secure"));
+
+    // Logging out clears the cookie.
+    let answer = minh.post("/api/logout", json!({})).await;
+    assert_eq!(answer.status, 204);
+    let cleared = answer.set_cookie.expect("Set-Cookie");
+    assert!(
+        cleared.starts_with("session=;") && cleared.contains("Max-Age=0"),
+        "{cleared}"
+    );
+    assert!(minh.session.is_none());
+}
+
+/// Sets a session's `last_seen` in the SQLite file, as if it was last used
+/// `days` ago.
+async fn age_sessions(server: &TestServer, days: u64) {
+    let db = server.dir.path().join("site.db");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+        .await
+        .expect("open the database");
+    let then = server::store::now_millis() - days * 24 * 60 * 60 * 1000;
+    sqlx::query("UPDATE sessions SET last_seen = ?")
+        .bind(then as i64)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_session_unused_for_30_days_is_over_and_one_in_use_lives_on() {
+    let server = TestServer::start().await;
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    age_sessions(&server, 29).await;
+    assert_eq!(minh.get("/api/me").await.status, 200, "29 days: still open");
+    // That use counted: another 29 days later it is still open.
+    age_sessions(&server, 29).await;
+    assert_eq!(minh.get("/api/me").await.status, 200);
+    age_sessions(&server, 30).await;
+    let who = minh.get("/api/me").await;
+    assert_eq!(who.status, 401, "30 days unused: over");
+    assert_eq!(who.body["error"], "not_signed_in");
+    // Not listed either, and a room socket with it is a guest's.
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (_c, _, snap) = minh.join(code, None, Some("Minh")).await;
+    assert_eq!(snap["you"]["account"], Value::Null);
+}
+
+#[tokio::test]
+async fn sessions_are_listed_and_logging_out_everywhere_ends_the_others() {
+    let server = TestServer::start().await;
+    let mut here = Browser::new(&server);
+    here.register("Thao", "secret-pass").await;
+    let mut phone = Browser::new(&server);
+    let mut laptop = Browser::new(&server);
+    for b in [&mut phone, &mut laptop] {
+        let a = b
+            .post(
+                "/api/login",
+                json!({"username": "thao", "password": "secret-pass"}),
+            )
+            .await;
+        assert_eq!(a.status, 200, "{}", a.body);
+    }
+    let list = here.get("/api/sessions").await;
+    assert_eq!(list.status, 200, "{}", list.body);
+    let sessions = list.body["sessions"].as_array().unwrap().clone();
+    assert_eq!(sessions.len(), 3, "{}", list.body);
+    assert_eq!(sessions.iter().filter(|s| s["current"] == true).count(), 1);
+    for s in &sessions {
+        assert_eq!(s["agent"], "TestBrowser/1.0");
+        assert!(s["id"].is_i64() && s["last_seen"].is_u64() && s["created_at"].is_u64());
+        assert!(!s.to_string().contains(here.session.as_deref().unwrap()));
+    }
+    // End one other session by its id (the phone's: it used the site last
+    // but one).
+    let phone_id = {
+        phone.get("/api/me").await;
+        let list = phone.get("/api/sessions").await;
+        list.body["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["current"] == true)
+            .unwrap()["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let a = here.delete(&format!("/api/sessions/{phone_id}")).await;
+    assert_eq!(a.status, 204, "{}", a.body);
+    assert_eq!(phone.get("/api/me").await.status, 401);
+    let a = here.delete(&format!("/api/sessions/{phone_id}")).await;
+    assert_eq!(a.status, 404);
+    assert_eq!(a.body["error"], "no_session");
+    assert_eq!(here.delete("/api/sessions/nonsense").await.status, 404);
+    // Someone else's session cannot be ended.
+    let mut other = Browser::new(&server);
+    other.register("someone", "password1").await;
+    let here_id = sessions.iter().find(|s| s["current"] == true).unwrap()["id"].clone();
+    assert_eq!(
+        other
+            .delete(&format!("/api/sessions/{here_id}"))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(here.get("/api/me").await.status, 200);
+
+    // Log out everywhere else: the laptop is out, this browser stays.
+    let a = here.delete("/api/sessions").await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["ended"], 1);
+    assert_eq!(laptop.get("/api/me").await.status, 401);
+    assert_eq!(here.get("/api/me").await.status, 200);
+    assert_eq!(
+        here.get("/api/sessions").await.body["sessions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // Without a session, the session endpoints are 401.
+    let mut guest = Browser::new(&server);
+    assert_eq!(guest.get("/api/sessions").await.status, 401);
+    assert_eq!(guest.delete("/api/sessions").await.status, 401);
+    assert_eq!(guest.delete("/api/sessions/1").await.status, 401);
+}
+
+#[tokio::test]
+async fn changing_the_password_ends_the_other_sessions() {
+    let server = TestServer::start().await;
+    let mut here = Browser::new(&server);
+    here.register("binh", "password1").await;
+    let mut there = Browser::new(&server);
+    there
+        .post(
+            "/api/login",
+            json!({"username": "binh", "password": "password1"}),
+        )
+        .await;
+    assert_eq!(there.get("/api/me").await.status, 200);
+
+    // A wrong current password or a bad new one changes nothing.
+    let a = here
+        .post(
+            "/api/password",
+            json!({"current": "password2", "new": "new-password"}),
+        )
+        .await;
+    assert_eq!(a.status, 403, "{}", a.body);
+    assert_eq!(a.body["error"], "wrong_password");
+    let a = here
+        .post(
+            "/api/password",
+            json!({"current": "password1", "new": "short"}),
+        )
+        .await;
+    assert_eq!(a.status, 400);
+    assert_eq!(a.body["error"], "bad_password");
+    assert_eq!(there.get("/api/me").await.status, 200);
+    let mut guest = Browser::new(&server);
+    let a = guest
+        .post(
+            "/api/password",
+            json!({"current": "password1", "new": "new-password"}),
+        )
+        .await;
+    assert_eq!(a.status, 401);
+
+    let a = here
+        .post(
+            "/api/password",
+            json!({"current": "password1", "new": "new-password"}),
+        )
+        .await;
+    assert_eq!(a.status, 204, "{}", a.body);
+    assert_eq!(
+        there.get("/api/me").await.status,
+        401,
+        "the other session ended"
+    );
+    assert_eq!(here.get("/api/me").await.status, 200, "this one stays");
+    let (status, _) = post(
+        &server,
+        "/api/login",
+        json!({"username": "binh", "password": "password1"}),
+    )
+    .await;
+    assert_eq!(status, 401, "the old password no longer works");
+    let (status, _) = post(
+        &server,
+        "/api/login",
+        json!({"username": "binh", "password": "new-password"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn a_guest_cannot_host_unless_guest_hosts_but_can_play_the_computer() {
+    let server = TestServer::start_with(|c| c.guest_hosts = false).await;
+    let (status, body) = server.create_room(json!({"game": "jungle"})).await;
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(body["error"], "account_needed");
+    assert!(body["message"].as_str().unwrap().contains("Sign in"));
+    // A stale cookie is no account either.
+    let mut stale = Browser::new(&server);
+    stale.session = Some("0123456789abcdef0123456789abcdef".into());
+    assert_eq!(stale.post("/api/rooms", json!({})).await.status, 401);
+
+    // An account can.
+    let mut host = Browser::new(&server);
+    host.register("host_1", "password1").await;
+    let a = host.post("/api/rooms", json!({"game": "jungle"})).await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let code = a.body["code"].as_str().unwrap().to_string();
+    let token = a.body["token"].as_str().unwrap().to_string();
+    let (_h, _, snap) = host.join(&code, Some(&token), None).await;
+    assert_eq!(snap["you"]["host"], true);
+    assert_eq!(snap["you"]["account"], "host_1");
+    // A guest joins it by the link with only a name, and sits.
+    let (mut guest, _, _) = server.join(&code, None, Some("Lan")).await;
+    guest.ok(json!({"type": "sit", "seat": 1})).await;
+
+    // A guest's solo game against the computer needs no account; nobody
+    // but its host sits there.
+    let (status, solo) = server
+        .create_room(json!({"game": "jungle", "solo": true}))
+        .await;
+    assert_eq!(status, 201, "{solo}");
+    let code = solo["code"].as_str().unwrap();
+    let (mut me, _, _) = server
+        .join(code, solo["token"].as_str(), Some("Khoa"))
+        .await;
+    me.ok(json!({"type": "sit", "seat": 0})).await;
+    me.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    let (mut watcher, _, _) = server.join(code, None, Some("Vy")).await;
+    me.ok(json!({"type": "computer", "seat": 1})).await;
+    let why = watcher
+        .refused(json!({"type": "sit", "seat": 1}), "not_host")
+        .await;
+    assert!(why.contains("watch"), "{why}");
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let server = TestServer::start().await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    for path in [
+        "/",
+        "/js/home.js",
+        "/api/me",
+        &format!("/r/{code}"),
+        "/api/rooms/ZZZZZZ",
+    ] {
+        let resp = reqwest::get(format!("{}{path}", server.base))
+            .await
+            .unwrap();
+        let h = resp.headers();
+        let csp = h["content-security-policy"].to_str().unwrap();
+        for part in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "connect-src 'self'",
+            "frame-ancestors 'self'",
+        ] {
+            assert!(csp.contains(part), "{path}: {csp} lacks {part}");
+        }
+        assert!(!csp.contains("unsafe"), "{path}: {csp}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["referrer-policy"], "same-origin", "{path}");
+        assert_eq!(h["x-frame-options"], "SAMEORIGIN", "{path}");
+    }
 }
 
 #[tokio::test]
@@ -168,59 +506,71 @@ async fn bad_usernames_passwords_and_emails_are_refused_clearly() {
 #[tokio::test]
 async fn login_right_and_wrong_and_logout() {
     let server = TestServer::start().await;
-    let (status, _) = register(
-        &server,
-        json!({"username": "Thao", "password": "secret-pass"}),
-    )
-    .await;
-    assert_eq!(status, 201);
+    let mut first = Browser::new(&server);
+    first.register("Thao", "secret-pass").await;
 
     // Any case of the username logs in; the answer names the account.
-    let (status, body) = post(
-        &server,
-        "/api/login",
-        json!({"username": "thao", "password": "secret-pass"}),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["username"], "Thao");
-    let token = body["token"].as_str().unwrap().to_string();
-    assert_eq!(me(&server, &token).await.0, 200);
+    let mut second = Browser::new(&server);
+    let a = second
+        .post(
+            "/api/login",
+            json!({"username": "thao", "password": "secret-pass"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["username"], "Thao");
+    assert_eq!(second.get("/api/me").await.status, 200);
+    assert_ne!(first.session, second.session, "one session per browser");
 
-    // A wrong password and an unknown user get the very same answer.
-    let (s1, wrong) = post(
-        &server,
-        "/api/login",
-        json!({"username": "Thao", "password": "secret-pasS"}),
-    )
-    .await;
-    let (s2, unknown) = post(
-        &server,
-        "/api/login",
-        json!({"username": "Nobody", "password": "secret-pass"}),
-    )
-    .await;
-    assert_eq!((s1, s2), (401, 401));
-    assert_eq!(wrong, unknown);
-    assert_eq!(wrong["error"], "bad_login");
+    // A wrong password and an unknown user get the very same answer, and
+    // no cookie.
+    let mut third = Browser::new(&server);
+    let wrong = third
+        .post(
+            "/api/login",
+            json!({"username": "Thao", "password": "secret-pasS"}),
+        )
+        .await;
+    let unknown = third
+        .post(
+            "/api/login",
+            json!({"username": "Nobody", "password": "secret-pass"}),
+        )
+        .await;
+    assert_eq!((wrong.status, unknown.status), (401, 401));
+    assert_eq!(wrong.body, unknown.body);
+    assert_eq!(wrong.body["error"], "bad_login");
+    assert!(wrong.set_cookie.is_none() && unknown.set_cookie.is_none());
 
     // Logging out ends that session only.
-    let (_, other) = post(
-        &server,
-        "/api/login",
-        json!({"username": "Thao", "password": "secret-pass"}),
-    )
-    .await;
-    let other = other["token"].as_str().unwrap().to_string();
-    assert_ne!(other, token);
-    let (status, body) = post(&server, "/api/logout", json!({"token": token})).await;
-    assert_eq!(status, 204, "{body}");
-    assert_eq!(me(&server, &token).await.0, 401);
-    assert_eq!(me(&server, &other).await.0, 200);
+    let ended = second.session.clone();
+    let a = second.post("/api/logout", json!({})).await;
+    assert_eq!(a.status, 204, "{}", a.body);
+    assert_eq!(second.get("/api/me").await.status, 401);
+    second.session = ended;
+    assert_eq!(
+        second.get("/api/me").await.status,
+        401,
+        "the old cookie is dead"
+    );
+    assert_eq!(first.get("/api/me").await.status, 200);
+
+    // Logging in again from a signed-in browser replaces its session.
+    let before = first.session.clone();
+    first
+        .post(
+            "/api/login",
+            json!({"username": "Thao", "password": "secret-pass"}),
+        )
+        .await;
+    assert_ne!(first.session, before);
+    let mut old = Browser::new(&server);
+    old.session = before;
+    assert_eq!(old.get("/api/me").await.status, 401);
 }
 
 #[tokio::test]
-async fn logging_in_binds_the_browsers_token() {
+async fn logging_in_keeps_the_browsers_token() {
     let server = TestServer::start().await;
     let (status, _) = register(
         &server,
@@ -229,15 +579,20 @@ async fn logging_in_binds_the_browsers_token() {
     .await;
     assert_eq!(status, 201);
     let guest = "guestTOKEN_0123456789-abcdef";
-    let (status, body) = post(
-        &server,
-        "/api/login",
-        json!({"username": "binh", "password": "password1", "token": guest}),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["token"], guest);
-    assert_eq!(me(&server, guest).await.1["username"], "binh");
+    let mut b = Browser::new(&server);
+    let a = b
+        .post(
+            "/api/login",
+            json!({"username": "binh", "password": "password1", "token": guest}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["token"], guest);
+    assert_ne!(
+        b.session.as_deref(),
+        Some(guest),
+        "the session is a secret of its own"
+    );
     // A malformed token is not reused: a fresh one is issued.
     let (_, body) = post(
         &server,
@@ -304,15 +659,17 @@ async fn a_guest_who_registers_keeps_the_seat_and_shows_as_an_account() {
     }
 
     // The guest registers from the same browser: the token stays.
-    let (status, body) = register(
-        &server,
-        json!({"username": "lan_99", "password": "password1", "token": guest_token}),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    assert_eq!(body["token"], guest_token.as_str());
+    let mut browser = Browser::new(&server);
+    let a = browser
+        .post(
+            "/api/accounts",
+            json!({"username": "lan_99", "password": "password1", "token": guest_token}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    assert_eq!(a.body["token"], guest_token.as_str());
 
-    let (_guest, _, snap) = server.join(&code, Some(&guest_token), None).await;
+    let (_guest, _, snap) = browser.join(&code, Some(&guest_token), None).await;
     assert_eq!(snap["you"]["member"], member);
     assert_eq!(snap["you"]["seat"], 1);
     assert_eq!(snap["you"]["name"], "Lan");
@@ -343,24 +700,23 @@ async fn a_guest_who_registers_keeps_the_seat_and_shows_as_an_account() {
 #[tokio::test]
 async fn an_account_without_a_name_takes_its_username_in_a_room() {
     let server = TestServer::start().await;
-    let (_, body) = register(
-        &server,
-        json!({"username": "Tuan", "password": "password1"}),
-    )
-    .await;
+    let mut browser = Browser::new(&server);
+    let body = browser.register("Tuan", "password1").await;
     let token = body["token"].as_str().unwrap().to_string();
-    let (_, room) = server.create_room(json!({"token": token})).await;
+    let room = browser
+        .post("/api/rooms", json!({"token": token}))
+        .await
+        .body;
     let code = room["code"].as_str().unwrap();
     assert_eq!(room["token"], token.as_str());
-    let (_client, _, snap) = server.join(code, Some(&token), None).await;
+    let (_client, _, snap) = browser.join(code, Some(&token), None).await;
     assert_eq!(snap["you"]["name"], "Tuan");
     assert_eq!(snap["you"]["host"], true);
     assert_eq!(snap["you"]["account"], "Tuan");
 
     // After logging out the same browser token is a guest again.
-    let (status, _) = post(&server, "/api/logout", json!({"token": token})).await;
-    assert_eq!(status, 204);
-    let (_again, _, snap) = server.join(code, Some(&token), None).await;
+    assert_eq!(browser.post("/api/logout", json!({})).await.status, 204);
+    let (_again, _, snap) = browser.join(code, Some(&token), None).await;
     assert_eq!(snap["you"]["account"], Value::Null);
     assert_eq!(snap["you"]["name"], "Tuan");
 }
@@ -375,6 +731,14 @@ async fn the_stored_password_is_an_argon2_phc_string() {
     .await;
     assert_eq!(status, 201);
     let token = body["token"].as_str().unwrap().to_string();
+    let mut browser = Browser::new(&server);
+    browser
+        .post(
+            "/api/login",
+            json!({"username": "vyvy", "password": "my long password"}),
+        )
+        .await;
+    let secret = browser.session.clone().expect("signed in");
     let db = server.dir.path().join("site.db");
     let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
         .await
@@ -398,11 +762,27 @@ async fn the_stored_password_is_an_argon2_phc_string() {
             .await
             .unwrap();
     assert_ne!(hash, other);
-    // Sessions keep only a hash of the token.
+    // Sessions keep only a hash of their secret.
     let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM sessions")
         .fetch_all(&pool)
         .await
         .unwrap();
-    assert_eq!(stored.len(), 2);
-    assert!(stored.iter().all(|h| h.len() == 64 && *h != token));
+    assert_eq!(stored.len(), 3);
+    assert!(stored
+        .iter()
+        .all(|h| h.len() == 64 && *h != token && *h != secret));
+    assert!(stored.contains(&server::room::TokenHash::of(&secret).as_str().to_string()));
+}
+
+#[tokio::test]
+async fn a_session_survives_a_restart() {
+    let server = TestServer::start().await;
+    let mut browser = Browser::new(&server);
+    browser.register("keeper", "password1").await;
+    let dir = server.stop().await;
+    let server = TestServer::start_in(dir, |_| {}).await;
+    browser.base = server.base.clone();
+    let who = browser.get("/api/me").await;
+    assert_eq!(who.status, 200, "{}", who.body);
+    assert_eq!(who.body["username"], "keeper");
 }

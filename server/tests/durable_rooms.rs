@@ -8,6 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use common::browser::Browser;
 use common::process::Proc;
 use common::{follow, keep_going, local_game, next_match_of, table_of, TestServer};
 use serde_json::{json, Value};
@@ -638,38 +639,45 @@ async fn no_token_is_stored_in_the_clear() {
     assert_eq!(room["token"], host_token);
     let code = room["code"].as_str().unwrap().to_string();
 
-    let (status, body) = server
+    let mut registered = Browser::new(&server);
+    let a = registered
         .post(
             "/api/accounts",
             json!({"username": "Tokenless", "password": password, "token": register_token}),
         )
         .await;
-    assert_eq!(status, 201, "{body}");
-    assert_eq!(body["token"], register_token);
-    let (status, body) = server
+    assert_eq!(a.status, 201, "{}", a.body);
+    assert_eq!(a.body["token"], register_token);
+    let mut logged_in = Browser::new(&server);
+    let a = logged_in
         .post(
             "/api/login",
             json!({"username": "tokenless", "password": password, "token": login_token}),
         )
         .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["token"], login_token);
-    let (status, body) = server
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["token"], login_token);
+    let mut fresh = Browser::new(&server);
+    let a = fresh
         .post(
             "/api/login",
             json!({"username": "Tokenless", "password": password}),
         )
         .await;
-    assert_eq!(status, 200, "{body}");
-    let fresh_login = body["token"].as_str().expect("fresh token").to_string();
+    assert_eq!(a.status, 200, "{}", a.body);
+    let fresh_login = a.body["token"].as_str().expect("fresh token").to_string();
+    let sessions: Vec<String> = [&registered, &logged_in, &fresh]
+        .iter()
+        .map(|b| b.session.clone().expect("a session cookie"))
+        .collect();
 
     let (mut host, _, snap) = server.join(&code, Some(host_token), Some("Minh")).await;
     assert_eq!(snap["you"]["host"], true);
     let (mut guest, _, _) = server.join(&code, Some(guest_token), Some("Lan")).await;
     let (_issued_client, issued, _) = server.join(&code, None, Some("Khoa")).await;
-    let (_signed_in, _, snap) = server.join(&code, Some(register_token), None).await;
+    let (_signed_in, _, snap) = registered.join(&code, Some(register_token), None).await;
     assert_eq!(snap["you"]["account"], "Tokenless");
-    let (_other_tab, _, _) = server.join(&code, Some(&fresh_login), None).await;
+    let (_other_tab, _, _) = fresh.join(&code, Some(&fresh_login), None).await;
     host.ok(json!({"type": "sit", "seat": 0})).await;
     guest.ok(json!({"type": "sit", "seat": 1})).await;
     host.ok(json!({"type": "chat", "text": "hi"})).await;
@@ -683,6 +691,9 @@ async fn no_token_is_stored_in_the_clear() {
         fresh_login.as_str(),
         issued.as_str(),
         password,
+        sessions[0].as_str(),
+        sessions[1].as_str(),
+        sessions[2].as_str(),
     ];
     // While the server runs (the WAL holds the latest pages) …
     let found = files_containing(server.dir.path(), &secrets);

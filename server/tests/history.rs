@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::browser::Browser;
 use common::{follow, Client, TestServer};
 use serde_json::{json, Value};
 
@@ -15,13 +16,28 @@ struct Pair {
 }
 
 async fn pair(server: &TestServer, game: &str, host: &str, guest: &str) -> Pair {
+    pair_as(server, game, host, guest, None).await
+}
+
+/// A pair whose guest's browser is `signed_in` (its socket carries the
+/// session cookie).
+async fn pair_as(
+    server: &TestServer,
+    game: &str,
+    host: &str,
+    guest: &str,
+    signed_in: Option<&Browser>,
+) -> Pair {
     let (status, room) = server
         .create_room(json!({"game": game, "token": host}))
         .await;
     assert_eq!(status, 201, "{room}");
     let code = room["code"].as_str().unwrap().to_string();
     let (mut h, _, _) = server.join(&code, Some(host), Some("Minh")).await;
-    let (mut g, _, _) = server.join(&code, Some(guest), Some("Lan")).await;
+    let (mut g, _, _) = match signed_in {
+        Some(browser) => browser.join(&code, Some(guest), Some("Lan")).await,
+        None => server.join(&code, Some(guest), Some("Lan")).await,
+    };
     h.ok(json!({"type": "autostart", "enabled": false})).await;
     h.ok(json!({"type": "sit", "seat": 0})).await;
     g.ok(json!({"type": "sit", "seat": 1})).await;
@@ -79,6 +95,15 @@ async fn history(server: &TestServer, token: &str, query: &str) -> Value {
         .unwrap();
     assert_eq!(resp.status().as_u16(), 200);
     resp.json().await.unwrap()
+}
+
+/// The history `browser` sees with its session cookie and `token`.
+async fn history_as(browser: &mut Browser, token: &str, query: &str) -> Value {
+    let answer = browser
+        .get(&format!("/api/games?token={token}&{query}"))
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.body
 }
 
 fn results(page: &Value) -> Vec<String> {
@@ -166,32 +191,34 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
 #[tokio::test]
 async fn an_account_sees_its_games_from_every_browser_and_pages() {
     let server = TestServer::start().await;
-    let (status, acct) = server
+    let mut lan = Browser::new(&server);
+    let acct = lan
         .post(
             "/api/accounts",
             json!({"username": "Lan", "password": "correct horse", "token": GUEST}),
         )
         .await;
-    assert_eq!(status, 201, "{acct}");
-    let mut p = pair(&server, "jungle", HOST, GUEST).await;
+    assert_eq!(acct.status, 201, "{}", acct.body);
+    let mut p = pair_as(&server, "jungle", HOST, GUEST, Some(&lan)).await;
     for i in 0..23 {
         play(&mut p, 0, i % 3 == 0).await;
     }
     // A second browser logs in: the account's games are its history too.
-    let (status, _) = server
+    let mut other = Browser::new(&server);
+    let a = other
         .post(
             "/api/login",
             json!({"username": "lan", "password": "correct horse", "token": OTHER}),
         )
         .await;
-    assert_eq!(status, 200);
-    for token in [GUEST, OTHER] {
-        let first = history(&server, token, "").await;
+    assert_eq!(a.status, 200);
+    for (browser, token) in [(&mut lan, GUEST), (&mut other, OTHER)] {
+        let first = history_as(browser, token, "").await;
         assert_eq!(first["total"], 23, "{first}");
         assert_eq!(first["pages"], 2);
         assert_eq!(first["games"].as_array().unwrap().len(), 20);
         assert_eq!(first["games"][0]["number"], 23);
-        let second = history(&server, token, "page=2").await;
+        let second = history_as(browser, token, "page=2").await;
         assert_eq!(second["page"], 2);
         let numbers: Vec<_> = second["games"]
             .as_array()
@@ -201,11 +228,16 @@ async fn an_account_sees_its_games_from_every_browser_and_pages() {
             .collect();
         assert_eq!(numbers, [json!(3), json!(2), json!(1)]);
         // The guest won when the host resigned: games 1, 4, …, 22.
-        let wins = history(&server, token, "result=win&game=jungle").await;
+        let wins = history_as(browser, token, "result=win&game=jungle").await;
         assert_eq!(wins["total"], 8);
-        assert_eq!(history(&server, token, "result=loss").await["total"], 15);
-        assert_eq!(history(&server, token, "page=3").await["games"], json!([]));
+        assert_eq!(history_as(browser, token, "result=loss").await["total"], 15);
+        assert_eq!(
+            history_as(browser, token, "page=3").await["games"],
+            json!([])
+        );
     }
+    // Without the cookie, the second browser's token has played nothing.
+    assert_eq!(history(&server, OTHER, "").await["total"], 0);
     // The host is a guest: only their own browser sees their games.
     assert_eq!(history(&server, HOST, "").await["total"], 23);
     assert_eq!(

@@ -28,7 +28,9 @@ use server::room::{
 use server::store::records::{
     EntryRow, FinishedGame, Leave, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
 };
-use server::store::{HistoryQuery, Store, StoreError};
+use server::store::{
+    now_millis, HistoryQuery, NewSession, SignedIn, Store, StoreError, SESSION_IDLE_MS,
+};
 use sqlx::{ConnectOptions, Connection, Row};
 use tokio::task::JoinSet;
 
@@ -62,6 +64,7 @@ fn room_row(code: &str) -> RoomRow {
         options: crossyray_options(),
         host: Some(TokenHash::of(&format!("host-of-{code}"))),
         autostart: false,
+        solo: false,
         games_played: 0,
         next_member: 1,
         table: TableId::new(),
@@ -194,6 +197,7 @@ fn assert_room_eq(got: &RoomRow, want: &RoomRow) {
     assert_eq!(got.game(), want.game(), "game of {}", want.code);
     assert_eq!(got.host, want.host, "host hash of {}", want.code);
     assert_eq!(got.autostart, want.autostart, "autostart of {}", want.code);
+    assert_eq!(got.solo, want.solo, "solo of {}", want.code);
     assert_eq!(got.games_played, want.games_played, "games_played");
     assert_eq!(got.next_member, want.next_member, "next_member");
     assert_eq!(got.table, want.table, "table id of {}", want.code);
@@ -242,6 +246,7 @@ async fn rooms_round_trip(store: &Store) {
     let mut row = room_row(&fresh("rt"));
     row.options = quoridor_teams_options();
     row.autostart = true;
+    row.solo = true;
     row.games_played = 7;
     row.next_member = 12;
     store.insert_room(&row).await.expect("insert_room");
@@ -840,8 +845,14 @@ async fn concurrent_calls_do_not_fail_each_other(store: &Store) {
     for _ in 0..20 {
         rooms.push(new_room(store, "cc").await);
     }
-    let account = store
-        .create_account(&format!("cc_{}", &new_token()[..8]), "h", None, None)
+    let (account, _) = store
+        .create_account(
+            &format!("cc_{}", &new_token()[..8]),
+            "h",
+            None,
+            None,
+            now_millis(),
+        )
         .await
         .expect("create_account")
         .expect("free");
@@ -870,10 +881,10 @@ async fn concurrent_calls_do_not_fail_each_other(store: &Store) {
         set.spawn(async move {
             let token = new_token();
             store3
-                .start_session(&token, id)
+                .start_session(open(&token, now_millis()), id)
                 .await
                 .map_err(|e| format!("start_session: {e:?}"))?;
-            match store3.session_account(&token).await {
+            match store3.session_account(&token, now_millis()).await {
                 Ok(Some(_)) => Ok(()),
                 other => Err(format!("session_account: {other:?}")),
             }
@@ -906,36 +917,59 @@ async fn concurrent_calls_do_not_fail_each_other(store: &Store) {
     }
 }
 
+/// A session opened at `now` with a fresh secret; returns the secret.
+fn session_at(now: u64) -> (String, u64) {
+    (new_token(), now)
+}
+
+fn open(secret: &str, now: u64) -> NewSession<'_> {
+    NewSession {
+        secret,
+        agent: "Test browser",
+        now,
+    }
+}
+
 /// Accounts: usernames are unique in any case; credentials; sessions by
-/// token. Returns the plain tokens it used, which a backend check can look
-/// for in the database (they must not be there).
+/// their cookie secret, which expire after 30 days unused, end one by one
+/// or all but one, and end on a password change. Returns the plain
+/// secrets it used, which a backend check can look for in the database
+/// (they must not be there), the kept one last.
 async fn accounts_and_sessions(store: &Store) -> Vec<String> {
+    const DAY: u64 = 24 * 60 * 60 * 1000;
+    let t0 = now_millis();
     let name = format!("Minh_{}", &new_token()[..8]);
-    let first_token = new_token();
-    let account = store
+    let (first, _) = session_at(t0);
+    let (account, first_id) = store
         .create_account(
             &name,
             "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
             Some("minh@example.com"),
-            Some(&first_token),
+            Some(open(&first, t0)),
+            t0,
         )
         .await
         .expect("create_account")
         .expect("a free name");
+    let first_id = first_id.expect("a first session");
     assert_eq!(account.username, name);
     assert_eq!(account.display_name, name);
     assert_eq!(account.email.as_deref(), Some("minh@example.com"));
+    assert_eq!(
+        store.account(account.id).await.expect("account"),
+        Some(account.clone())
+    );
 
     // The name is taken in any case.
     for taken in [name.clone(), name.to_lowercase(), name.to_uppercase()] {
         let again = store
-            .create_account(&taken, "other-hash", None, Some(&new_token()))
+            .create_account(&taken, "other-hash", None, Some(open(&new_token(), t0)), t0)
             .await
             .expect("create_account");
         assert!(again.is_none(), "{taken} is taken");
     }
 
-    // Credentials by name, in any case.
+    // Credentials by name, in any case, and by id.
     for asked in [name.clone(), name.to_uppercase()] {
         let c = store
             .credentials(&asked)
@@ -948,87 +982,201 @@ async fn accounts_and_sessions(store: &Store) -> Vec<String> {
             "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"
         );
     }
+    let by_id = store
+        .credentials_by_id(account.id)
+        .await
+        .expect("credentials")
+        .expect("by id");
+    assert_eq!(by_id.account, account);
     assert!(store
         .credentials(&format!("nobody_{}", &new_token()[..8]))
         .await
         .expect("credentials")
         .is_none());
 
-    // The session given at creation works by its plain token.
+    // The session given at creation works by its plain secret, not by its
+    // hash.
+    let me = |session| {
+        Some(SignedIn {
+            account: account.clone(),
+            session,
+        })
+    };
     assert_eq!(
-        store.session_account(&first_token).await.expect("session"),
-        Some(account.clone())
+        store
+            .session_account(&first, t0 + 1)
+            .await
+            .expect("session"),
+        me(first_id)
     );
-
-    // A login starts another session.
-    let second_token = new_token();
     assert!(store
-        .session_account(&second_token)
+        .session_account(TokenHash::of(&first).as_str(), t0 + 1)
         .await
         .expect("session")
         .is_none());
-    store
-        .start_session(&second_token, account.id)
+
+    // A login starts another session; both are listed, most recent first.
+    let second = new_token();
+    assert!(store
+        .session_account(&second, t0)
+        .await
+        .expect("session")
+        .is_none());
+    let second_id = store
+        .start_session(open(&second, t0 + 10), account.id)
         .await
         .expect("start_session");
+    assert_ne!(second_id, first_id);
     assert_eq!(
-        store.session_account(&second_token).await.expect("session"),
-        Some(account.clone())
+        store
+            .session_account(&second, t0 + 20)
+            .await
+            .expect("session"),
+        me(second_id)
     );
+    let listed = store.sessions(account.id, t0 + 30).await.expect("sessions");
+    assert_eq!(
+        listed.iter().map(|s| s.id).collect::<Vec<_>>(),
+        vec![second_id, first_id]
+    );
+    assert_eq!(listed[0].agent, "Test browser");
+    assert_eq!(listed[0].last_seen, t0 + 20);
+    assert_eq!(listed[0].created_at, t0 + 10);
 
-    // A token bound to another account moves to it.
-    let other = store
-        .create_account(&format!("Lan_{}", &new_token()[..8]), "h", None, None)
+    // Another account cannot end them; the owner ends one by id.
+    let (other, _) = store
+        .create_account(&format!("Lan_{}", &new_token()[..8]), "h", None, None, t0)
         .await
         .expect("create_account")
         .expect("free");
     assert_ne!(other.id, account.id);
     assert!(other.email.is_none());
-    store
-        .start_session(&second_token, other.id)
+    assert!(!store.end_session(other.id, second_id).await.expect("end"));
+    assert!(store.end_session(account.id, second_id).await.expect("end"));
+    assert!(!store
+        .end_session(account.id, second_id)
+        .await
+        .expect("end again"));
+    assert!(store
+        .session_account(&second, t0 + 40)
+        .await
+        .expect("session")
+        .is_none());
+    assert_eq!(
+        store
+            .session_account(&first, t0 + 40)
+            .await
+            .expect("session"),
+        me(first_id)
+    );
+
+    // A session unused for 30 days is over; one used within them lives on.
+    let idle = SESSION_IDLE_MS;
+    assert_eq!(idle, 30 * DAY);
+    let (fading, _) = session_at(t0);
+    let fading_id = store
+        .start_session(open(&fading, t0 + 40), account.id)
         .await
         .expect("start_session");
     assert_eq!(
-        store.session_account(&second_token).await.expect("session"),
-        Some(other.clone())
+        store
+            .session_account(&first, t0 + 40 + idle - 1)
+            .await
+            .expect("used"),
+        me(first_id),
+        "used just within 30 days"
+    );
+    assert!(
+        store
+            .session_account(&fading, t0 + 40 + idle)
+            .await
+            .expect("expired")
+            .is_none(),
+        "30 days unused: over"
+    );
+    assert!(
+        !store
+            .sessions(account.id, t0 + 40 + idle)
+            .await
+            .expect("sessions")
+            .iter()
+            .any(|s| s.id == fading_id),
+        "an expired session is not listed"
     );
 
-    // Logging out ends only that session.
-    assert!(store.end_session(&second_token).await.expect("end"));
-    assert!(!store.end_session(&second_token).await.expect("end again"));
-    assert!(store
-        .session_account(&second_token)
+    // Logging out everywhere else keeps only this session.
+    let later = t0 + 40 + idle;
+    let (third, _) = session_at(later);
+    store
+        .start_session(open(&third, later), account.id)
         .await
-        .expect("session")
+        .expect("start_session");
+    let (fourth, _) = session_at(later);
+    let fourth_id = store
+        .start_session(open(&fourth, later), account.id)
+        .await
+        .expect("start_session");
+    let ended = store
+        .end_other_sessions(account.id, fourth_id)
+        .await
+        .expect("end others");
+    assert!(ended >= 2, "ended {ended}");
+    assert!(store
+        .session_account(&first, later)
+        .await
+        .expect("s")
+        .is_none());
+    assert!(store
+        .session_account(&third, later)
+        .await
+        .expect("s")
         .is_none());
     assert_eq!(
-        store.session_account(&first_token).await.expect("session"),
-        Some(account.clone())
+        store.session_account(&fourth, later).await.expect("s"),
+        me(fourth_id)
     );
-    // A session is found by its token, not by its hash.
+
+    // A password change ends every other session, in one go.
+    let (fifth, _) = session_at(later);
+    store
+        .start_session(open(&fifth, later), account.id)
+        .await
+        .expect("start_session");
+    store
+        .change_password(account.id, "new-hash", fourth_id)
+        .await
+        .expect("change_password");
+    assert_eq!(
+        store
+            .credentials(&name)
+            .await
+            .expect("c")
+            .expect("c")
+            .password_hash,
+        "new-hash"
+    );
     assert!(store
-        .session_account(TokenHash::of(&first_token).as_str())
+        .session_account(&fifth, later)
         .await
-        .expect("session")
-        .is_none());
-    assert!(!store
-        .end_session(TokenHash::of(&first_token).as_str())
-        .await
-        .expect("end"));
-    assert!(store.end_session(&first_token).await.expect("end"));
-    assert!(store
-        .session_account(&first_token)
-        .await
-        .expect("session")
+        .expect("s")
         .is_none());
 
-    // A session to keep (the reopen check looks for it).
+    // A logout by secret ends that session.
+    assert!(!store.end_session_by_secret(&fifth).await.expect("end"));
+    assert!(store.end_session_by_secret(&fourth).await.expect("end"));
+    assert!(store
+        .session_account(&fourth, later)
+        .await
+        .expect("s")
+        .is_none());
+
+    // A session to keep (the backend check looks for it).
     let kept = new_token();
     store
-        .start_session(&kept, account.id)
+        .start_session(open(&kept, now_millis()), account.id)
         .await
         .expect("start_session");
-    vec![first_token, second_token, kept]
+    vec![first, second, fading, third, fourth, fifth, kept]
 }
 
 /// Everything written before `close()` is there in a store reopened on the
@@ -1124,10 +1272,10 @@ async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce(
     assert_eq!(c.account.id, id);
     assert_eq!(
         store
-            .session_account(&token)
+            .session_account(&token, now_millis())
             .await
             .expect("session")
-            .map(|a| a.id),
+            .map(|s| s.account.id),
         Some(id),
         "the session survives"
     );
@@ -1316,8 +1464,9 @@ async fn leases_fence_stale_owners(store: &Store) {
 async fn accounts_and_sessions_for_reopen(store: &Store) -> (String, String, i64) {
     let name = format!("Khoa_{}", &new_token()[..8]);
     let token = new_token();
-    let account = store
-        .create_account(&name, "hash", None, Some(&token))
+    let now = now_millis();
+    let (account, _) = store
+        .create_account(&name, "hash", None, Some(open(&token, now)), now)
         .await
         .expect("create_account")
         .expect("free");
@@ -1476,7 +1625,8 @@ async fn sqlite_accounts_and_sessions_keep_no_plain_token() {
         .map(|r| r.get("token_hash"))
         .collect();
     conn.close().await.expect("close");
-    assert_eq!(stored, vec![TokenHash::of(&tokens[2]).as_str().to_string()]);
+    let kept = tokens.last().expect("a kept session");
+    assert_eq!(stored, vec![TokenHash::of(kept).as_str().to_string()]);
     for token in &tokens {
         assert_nowhere_in(dir.path(), token);
     }

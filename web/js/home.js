@@ -1,9 +1,12 @@
-// Home page: create a room (POST /api/rooms), play the computer (create a
-// room, then over one WebSocket: sit, seat the computer, start with fixed
-// order), or join a room by its code (checked with GET /api/rooms/CODE
-// before going there). The Account panel registers, logs in and out
-// (POST /api/accounts, /api/login, /api/logout; GET /api/me): the browser's
-// token becomes the session, so seats and host rights carry over.
+// Home page: create a room (POST /api/rooms; hosting needs an account
+// unless the server runs with --guest-hosts, so a newcomer registers in two
+// fields of the same form), play the computer (a solo room, which needs no
+// account, then over one WebSocket: sit, seat the computer, start with
+// fixed order), or join a room by its code (checked with GET
+// /api/rooms/CODE before going there). The Account panel registers, logs
+// in and out (POST /api/accounts, /api/login, /api/logout; GET /api/me).
+// The session travels in an HttpOnly cookie that this script never sees;
+// the browser token (bg.token) stays, so seats and host rights carry over.
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { RULES_GAMES } from './rules/index.js';
@@ -42,6 +45,32 @@ export function extractCode(text) {
   return (m ? m[1] : s).toUpperCase();
 }
 
+/** Whether this server lets guests create rooms (GET /api/site). */
+let guestHosts = false;
+
+/** Shows the two registration fields while a newcomer must register to host. */
+function showHostFields() {
+  $('create-account').hidden = !!account || guestHosts;
+}
+
+/**
+ * Registers from the create form's two fields (POST /api/accounts).
+ * Returns an error text, or null once the browser is signed in.
+ */
+async function registerHost() {
+  const user = $('host-username');
+  const pass = $('host-password');
+  const result = await postAccount('/api/accounts', { username: user.value.trim(), password: pass.value });
+  if (result.error) {
+    (result.code === 'bad_password' ? pass : user).setAttribute('aria-invalid', 'true');
+    return result.error;
+  }
+  user.removeAttribute('aria-invalid');
+  pass.removeAttribute('aria-invalid');
+  pass.value = '';
+  return null;
+}
+
 async function createRoom(e) {
   e.preventDefault();
   const r = checkSquare();
@@ -50,6 +79,13 @@ async function createRoom(e) {
   button.disabled = true;
   button.textContent = t('home.creating');
   try {
+    if (!$('create-account').hidden) {
+      const error = await registerHost();
+      if (error) {
+        showError($('create-error'), error);
+        return;
+      }
+    }
     const data = await postRoom(r.game, r.options);
     if (data.error) {
       showError($('create-error'), data.error);
@@ -70,6 +106,12 @@ async function createRoom(e) {
  * and `413 too_large` in our words, anything else in the server's.
  */
 function roomError(data, res) {
+  if (data?.error === 'account_needed') {
+    // Signed out meanwhile (or the session expired): offer the fields.
+    account = null;
+    showAccount();
+    return t('host.needed');
+  }
   if (data?.error === 'rate_limited') {
     const s = Number(res.headers.get('Retry-After'));
     return s > 0 ? t('home.error.rate_limited', { s }) : t('account.error.rate_limited');
@@ -78,9 +120,10 @@ function roomError(data, res) {
   return data?.message || `${res.status} ${res.statusText}`;
 }
 
-/** POST /api/rooms; keeps the token. Returns {code} or {error}. */
-async function postRoom(game, options) {
+/** POST /api/rooms (`solo`: a game against the computer); keeps the token. Returns {code} or {error}. */
+async function postRoom(game, options, solo = false) {
   const body = { game, options };
+  if (solo) body.solo = true;
   const token = storedToken();
   if (token) body.token = token;
   const res = await fetch('/api/rooms', {
@@ -153,7 +196,7 @@ async function playComputer(e) {
   button.disabled = true;
   button.textContent = t('home.creating');
   try {
-    const data = await postRoom($('solo-game').value, { clock: clockSetting($('solo-clock').value) });
+    const data = await postRoom($('solo-game').value, { clock: clockSetting($('solo-clock').value) }, true);
     if (data.error) {
       showError(err, data.error);
       return;
@@ -230,34 +273,28 @@ function showAccount() {
   $('account-in').hidden = !account;
   $('account-out').hidden = !!account;
   $('account-signed-in').textContent = account ? t('account.signed_in', { name: account.username }) : '';
+  showHostFields();
 }
 
-/** Asks the server who this browser's token belongs to. */
+/** Asks the server who the session cookie signs in, and whether guests may host. */
 async function loadAccount() {
-  const token = storedToken();
   account = null;
-  if (token) {
-    try {
-      const res = await fetch('/api/me', { headers: { Authorization: `Bearer ${token}` } });
-      if (res.ok) account = await res.json();
-    } catch { /* offline: show the forms */ }
-  }
+  try {
+    const [me, site] = await Promise.all([fetch('/api/me'), fetch('/api/site')]);
+    if (me.ok) account = await me.json();
+    if (site.ok) guestHosts = !!(await site.json()).guest_hosts;
+  } catch { /* offline: show the forms */ }
   showAccount();
 }
 
-/** POST a register/login form; on success the answer's token is this browser's. */
-async function submitAccount(e, { path, fields, errorEl, button, label }) {
-  e.preventDefault();
-  const body = {};
-  for (const [key, input] of Object.entries(fields)) {
-    const value = key === 'password' ? input.value : input.value.trim();
-    if (value !== '' || key !== 'email') body[key] = value;
-  }
+/**
+ * POSTs a registration or login with this browser's token. On success the
+ * server has set the session cookie and the answer's token is this
+ * browser's. Returns {} or {error, code}.
+ */
+async function postAccount(path, body) {
   const token = storedToken();
   if (token) body.token = token;
-  showError(errorEl, '');
-  button.disabled = true;
-  button.textContent = t('account.working');
   try {
     const res = await fetch(path, {
       method: 'POST',
@@ -265,16 +302,34 @@ async function submitAccount(e, { path, fields, errorEl, button, label }) {
       body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      showError(errorEl, accountError(data, res));
-      return;
-    }
+    if (!res.ok) return { error: accountError(data, res), code: data?.error };
     storeToken(data.token);
-    for (const input of Object.values(fields)) input.value = '';
     account = { username: data.username };
     showAccount();
+    return {};
   } catch {
-    showError(errorEl, t('home.network_error'));
+    return { error: t('home.network_error') };
+  }
+}
+
+/** A register/login form of the Account panel. */
+async function submitAccount(e, { path, fields, errorEl, button, label }) {
+  e.preventDefault();
+  const body = {};
+  for (const [key, input] of Object.entries(fields)) {
+    const value = key === 'password' ? input.value : input.value.trim();
+    if (value !== '' || key !== 'email') body[key] = value;
+  }
+  showError(errorEl, '');
+  button.disabled = true;
+  button.textContent = t('account.working');
+  try {
+    const result = await postAccount(path, body);
+    if (result.error) {
+      showError(errorEl, result.error);
+      return;
+    }
+    for (const input of Object.values(fields)) input.value = '';
   } finally {
     button.disabled = false;
     button.textContent = t(label);
@@ -282,15 +337,10 @@ async function submitAccount(e, { path, fields, errorEl, button, label }) {
 }
 
 async function logout() {
-  const token = storedToken();
   const button = $('account-logout');
   button.disabled = true;
   try {
-    await fetch('/api/logout', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
+    await fetch('/api/logout', { method: 'POST' });
   } catch { /* the token is forgotten below anyway */ }
   // A fresh guest identity from now on: the next person at this browser
   // must not take over the account's seats.
@@ -316,6 +366,11 @@ function initAccount() {
     label: 'account.register',
   }));
   $('account-logout').addEventListener('click', logout);
+  $('host-login-link').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('login-username').focus();
+    $('login-username').scrollIntoView({ block: 'center' });
+  });
   loadAccount();
 }
 

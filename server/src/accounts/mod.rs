@@ -1,17 +1,21 @@
-//! Free accounts: register, log in, log out, "who am I".
+//! Free accounts: register, log in, log out, "who am I", the account's
+//! open sessions, and a password change.
 //!
-//! A session is the browser's own token (the one that identifies it in
-//! rooms) bound to an account, so a guest who registers or logs in keeps
-//! their seats and host rights: the token does not change. Passwords are
-//! hashed with argon2id (PHC string, random salt) on the blocking pool,
-//! at most one hash per core at a time; they and their hashes are never
-//! logged or sent.
+//! A login session is a secret of its own in an `HttpOnly` cookie
+//! (`session.rs`), apart from the browser token that identifies the
+//! browser in rooms: a guest who registers or logs in keeps that token,
+//! and so their seats and host rights, while page scripts never see the
+//! session. Passwords are hashed with argon2id (PHC string, random salt)
+//! on the blocking pool, at most one hash per core at a time; they and
+//! their hashes are never logged or sent.
+
+pub mod session;
 
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -21,7 +25,8 @@ use tokio::sync::{OnceCell, Semaphore};
 use crate::app::{body_error, json_error, App};
 use crate::limits::{too_many, ClientIp};
 use crate::room::{is_valid_token, new_token};
-use crate::store::Account;
+use crate::store::{now_millis, Account, NewSession, SignedIn};
+pub use session::Session;
 
 pub const USERNAME_MIN: usize = 3;
 pub const USERNAME_MAX: usize = 20;
@@ -167,18 +172,14 @@ pub struct Login {
 }
 
 #[derive(Deserialize)]
-pub struct Logout {
+pub struct ChangePassword {
     #[serde(default)]
-    token: Option<String>,
+    current: String,
+    #[serde(default)]
+    new: String,
 }
 
-#[derive(Deserialize)]
-pub struct TokenQuery {
-    #[serde(default)]
-    token: Option<String>,
-}
-
-fn internal(e: impl std::fmt::Display) -> Response {
+pub(crate) fn internal(e: impl std::fmt::Display) -> Response {
     tracing::error!(error = %e, "account store error");
     json_error(
         StatusCode::INTERNAL_SERVER_ERROR,
@@ -187,25 +188,57 @@ fn internal(e: impl std::fmt::Display) -> Response {
     )
 }
 
+/// `401 not_signed_in`.
+pub fn not_signed_in() -> Response {
+    json_error(
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+        "You are not signed in.",
+    )
+}
+
 /// The browser's token if it sent a well-formed one, else a fresh one.
-fn session_token(token: Option<String>) -> String {
+fn browser_token(token: Option<String>) -> String {
     token
         .filter(|t| is_valid_token(t))
         .unwrap_or_else(new_token)
 }
 
-fn signed_in(status: StatusCode, account: &Account, token: &str) -> Response {
-    (
+/// The User-Agent, which labels the session on the account page.
+fn agent(headers: &HeaderMap) -> String {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The answer to a registration or login: the account's name, the
+/// browser's token, and the new session's cookie.
+fn signed_in(
+    status: StatusCode,
+    account: &Account,
+    token: &str,
+    secret: &str,
+    tls: bool,
+) -> Response {
+    let mut response = (
         status,
         Json(json!({"username": account.username, "token": token})),
     )
-        .into_response()
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, session::set_cookie(secret, tls));
+    response
 }
 
 /// `POST /api/accounts`.
 pub async fn register(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
+    current: Session,
+    headers: HeaderMap,
     body: Result<Json<Register>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
@@ -239,17 +272,35 @@ pub async fn register(
     let Some(hash) = app.accounts.hash(req.password).await else {
         return internal("password hashing failed");
     };
-    let token = session_token(req.token);
+    let token = browser_token(req.token);
+    let secret = session::new_secret();
+    let agent = agent(&headers);
+    let now = now_millis();
+    let session = NewSession {
+        secret: &secret,
+        agent: &agent,
+        now,
+    };
     match store
-        .create_account(&username, &hash, email.as_deref(), Some(&token))
+        .create_account(&username, &hash, email.as_deref(), Some(session), now)
         .await
     {
-        Ok(Some(account)) => {
+        Ok(Some((account, _))) => {
             tracing::info!(account = account.id, "account created");
-            signed_in(StatusCode::CREATED, &account, &token)
+            end_replaced(&app, current.secret.as_deref()).await;
+            signed_in(StatusCode::CREATED, &account, &token, &secret, current.tls)
         }
         Ok(None) => taken(),
         Err(e) => internal(e),
+    }
+}
+
+/// A browser that signs in again ends the session it had.
+async fn end_replaced(app: &App, secret: Option<&str>) {
+    if let Some(secret) = secret {
+        if let Err(e) = app.registry.store().end_session_by_secret(secret).await {
+            tracing::warn!(error = %e, "could not end the replaced session");
+        }
     }
 }
 
@@ -261,10 +312,26 @@ fn taken() -> Response {
     )
 }
 
+/// Checks `password` against `hash`, or against a decoy when there is no
+/// account, so both take the same time.
+async fn password_matches(app: &App, password: String, hash: Option<String>) -> bool {
+    match hash {
+        Some(hash) => app.accounts.verify(password, hash).await,
+        None => {
+            if let Some(decoy) = app.accounts.decoy().await {
+                app.accounts.verify(password, decoy).await;
+            }
+            false
+        }
+    }
+}
+
 /// `POST /api/login`.
 pub async fn login(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
+    current: Session,
+    headers: HeaderMap,
     body: Result<Json<Login>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
@@ -285,21 +352,12 @@ pub async fn login(
         }
         _ => None,
     };
-    let account = match credentials {
-        Some(c) => app
-            .accounts
-            .verify(req.password, c.password_hash)
-            .await
-            .then_some(c.account),
-        None => {
-            // Spend the same time as a wrong password.
-            if let Some(decoy) = app.accounts.decoy().await {
-                app.accounts.verify(req.password, decoy).await;
-            }
-            None
-        }
+    let (account, hash) = match credentials {
+        Some(c) => (Some(c.account), Some(c.password_hash)),
+        None => (None, None),
     };
-    let Some(account) = account else {
+    let ok = password_matches(&app, req.password, hash).await;
+    let Some(account) = account.filter(|_| ok) else {
         app.limits.failed_logins.spend(ip);
         return json_error(
             StatusCode::UNAUTHORIZED,
@@ -307,57 +365,186 @@ pub async fn login(
             "Wrong username or password.",
         );
     };
-    let token = session_token(req.token);
-    match store.start_session(&token, account.id).await {
-        Ok(()) => {
+    let secret = session::new_secret();
+    let agent = agent(&headers);
+    let session = NewSession {
+        secret: &secret,
+        agent: &agent,
+        now: now_millis(),
+    };
+    match store.start_session(session, account.id).await {
+        Ok(_) => {
             tracing::info!(account = account.id, "logged in");
-            signed_in(StatusCode::OK, &account, &token)
+            end_replaced(&app, current.secret.as_deref()).await;
+            let token = browser_token(req.token);
+            signed_in(StatusCode::OK, &account, &token, &secret, current.tls)
         }
         Err(e) => internal(e),
     }
 }
 
-/// `POST /api/logout`: ends the session (204 even if there was none).
-pub async fn logout(State(app): State<App>, body: Result<Json<Logout>, JsonRejection>) -> Response {
+/// `POST /api/logout`: ends the cookie's session and clears the cookie
+/// (204 even if there was none).
+pub async fn logout(State(app): State<App>, current: Session) -> Response {
+    if let Some(secret) = &current.secret {
+        if let Err(e) = app.registry.store().end_session_by_secret(secret).await {
+            return internal(e);
+        }
+    }
+    (
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, session::clear_cookie(current.tls))],
+    )
+        .into_response()
+}
+
+/// `GET /api/me`: the signed-in account. The cookie is sent again, so a
+/// session in use keeps its 30 days in the browser too.
+pub async fn me(current: Session) -> Response {
+    let (Some(SignedIn { account: a, .. }), Some(secret)) = (&current.signed_in, &current.secret)
+    else {
+        return not_signed_in();
+    };
+    (
+        [(header::SET_COOKIE, session::set_cookie(secret, current.tls))],
+        Json(json!({
+            "username": a.username,
+            "name": a.display_name,
+            "email": a.email,
+        })),
+    )
+        .into_response()
+}
+
+/// `GET /api/sessions`: the account's open sessions, most recent first.
+pub async fn sessions(State(app): State<App>, current: Session) -> Response {
+    let Some(me) = current.signed_in else {
+        return not_signed_in();
+    };
+    match app
+        .registry
+        .store()
+        .sessions(me.account.id, now_millis())
+        .await
+    {
+        Ok(list) => Json(json!({
+            "sessions": list.iter().map(|s| json!({
+                "id": s.id,
+                "agent": s.agent,
+                "created_at": s.created_at,
+                "last_seen": s.last_seen,
+                "current": s.id == me.session,
+            })).collect::<Vec<_>>(),
+        }))
+        .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `DELETE /api/sessions/ID`: ends one of the account's sessions (this
+/// one too: then the cookie is cleared).
+pub async fn end_session(
+    State(app): State<App>,
+    current: Session,
+    Path(id): Path<String>,
+) -> Response {
+    let Some(me) = current.signed_in else {
+        return not_signed_in();
+    };
+    let no_session = || {
+        json_error(
+            StatusCode::NOT_FOUND,
+            "no_session",
+            format!("You have no open session {id}."),
+        )
+    };
+    let Ok(number) = id.parse::<i64>() else {
+        return no_session();
+    };
+    match app
+        .registry
+        .store()
+        .end_session(me.account.id, number)
+        .await
+    {
+        Ok(true) if number == me.session => (
+            StatusCode::NO_CONTENT,
+            [(header::SET_COOKIE, session::clear_cookie(current.tls))],
+        )
+            .into_response(),
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => no_session(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `DELETE /api/sessions`: logs out everywhere else; this session stays.
+pub async fn end_other_sessions(State(app): State<App>, current: Session) -> Response {
+    let Some(me) = current.signed_in else {
+        return not_signed_in();
+    };
+    match app
+        .registry
+        .store()
+        .end_other_sessions(me.account.id, me.session)
+        .await
+    {
+        Ok(ended) => {
+            tracing::info!(account = me.account.id, ended, "logged out elsewhere");
+            Json(json!({"ended": ended})).into_response()
+        }
+        Err(e) => internal(e),
+    }
+}
+
+/// `POST /api/password`: a new password, given the current one; every
+/// other session ends.
+pub async fn change_password(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    current: Session,
+    body: Result<Json<ChangePassword>, JsonRejection>,
+) -> Response {
     let Json(req) = match body {
         Ok(body) => body,
         Err(e) => return body_error(e),
     };
-    if let Some(token) = req.token.filter(|t| is_valid_token(t)) {
-        if let Err(e) = app.registry.store().end_session(&token).await {
-            return internal(e);
-        }
-    }
-    StatusCode::NO_CONTENT.into_response()
-}
-
-/// `GET /api/me` with `Authorization: Bearer TOKEN` (or `?token=`).
-pub async fn me(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Query(query): Query<TokenQuery>,
-) -> Response {
-    let bearer = crate::app::bearer_token(&headers);
-    let token = bearer.or(query.token).filter(|t| is_valid_token(t));
-    let account = match token {
-        Some(token) => match app.registry.store().session_account(&token).await {
-            Ok(account) => account,
-            Err(e) => return internal(e),
-        },
-        None => None,
+    let Some(me) = current.signed_in else {
+        return not_signed_in();
     };
-    match account {
-        Some(a) => Json(json!({
-            "username": a.username,
-            "name": a.display_name,
-            "email": a.email,
-        }))
-        .into_response(),
-        None => json_error(
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-            "You are not signed in.",
-        ),
+    if let Err(m) = check_password(&req.new) {
+        return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
+    }
+    if let Err(wait) = app.limits.failed_logins.check(ip) {
+        return too_many(wait, "Too many wrong passwords from your address");
+    }
+    let store = app.registry.store();
+    let hash = match store.credentials_by_id(me.account.id).await {
+        Ok(c) => c.map(|c| c.password_hash),
+        Err(e) => return internal(e),
+    };
+    let ok = req.current.chars().count() <= PASSWORD_MAX
+        && password_matches(&app, req.current, hash).await;
+    if !ok {
+        app.limits.failed_logins.spend(ip);
+        return json_error(
+            StatusCode::FORBIDDEN,
+            "wrong_password",
+            "That is not your current password.",
+        );
+    }
+    let Some(hash) = app.accounts.hash(req.new).await else {
+        return internal("password hashing failed");
+    };
+    match store
+        .change_password(me.account.id, &hash, me.session)
+        .await
+    {
+        Ok(()) => {
+            tracing::info!(account = me.account.id, "password changed");
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(e) => internal(e),
     }
 }
 

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tracing::debug;
 
-use super::{conn_subject, header, Cluster, BASE, CODE, CONN, OP, RELAY, ROOM};
+use super::{conn_subject, header, Cluster, ACCOUNT, BASE, CODE, CONN, OP, RELAY, ROOM};
 use crate::app::App;
 use crate::room::close;
 use crate::socket;
@@ -111,6 +111,7 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
         return "gone";
     };
     let base_url = header(headers, BASE).unwrap_or("").to_string();
+    let account: Option<i64> = header(headers, ACCOUNT).and_then(|a| a.parse().ok());
     let (frames, rx) = mpsc::channel(INBOX);
     cluster.inner.hosted.insert(key.clone(), Hosted { frames });
     let stream = ReceiverStream::new(rx).map(Ok::<_, axum::Error>);
@@ -118,7 +119,16 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
     let cluster = cluster.clone();
     let app = app.clone();
     tokio::spawn(async move {
-        socket::serve(stream, sink, app, room, base_url).await;
+        // The relay checked the session cookie; the account is read here.
+        // Frames wait in the inbox meanwhile.
+        let account = match account {
+            Some(id) => app.registry.store().account(id).await.unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "account lookup failed; attaching as a guest");
+                None
+            }),
+            None => None,
+        };
+        socket::serve(stream, sink, app, room, base_url, account).await;
         cluster.inner.hosted.remove(&key);
     });
     "ok"

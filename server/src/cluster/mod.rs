@@ -51,6 +51,8 @@ const ROOM: &str = "Bg-Room";
 const RELAY: &str = "Bg-Relay";
 const CONN: &str = "Bg-Conn";
 const BASE: &str = "Bg-Base";
+/// The account a relayed client's session cookie signed in (its id).
+const ACCOUNT: &str = "Bg-Account";
 const CODE: &str = "Bg-Code";
 
 fn room_subject(node: &str) -> String {

@@ -10,7 +10,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tracing::debug;
 
-use super::{close_with, header, room_subject, Cluster, BASE, CONN, OP, RELAY, ROOM};
+use super::{close_with, header, room_subject, Cluster, ACCOUNT, BASE, CONN, OP, RELAY, ROOM};
 use crate::room::{close, Closer};
 use crate::socket::{next_conn, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT};
 
@@ -53,7 +53,15 @@ pub(super) async fn dispatch(cluster: Cluster, mut inbox: Subscriber) {
 impl Cluster {
     /// Serves `socket`, whose room `code` runs on node `owner`, by
     /// forwarding: until either side closes.
-    pub async fn forward(&self, socket: WebSocket, owner: String, code: String, base_url: String) {
+    /// `account` is the one the client's session cookie signed in here.
+    pub async fn forward(
+        &self,
+        socket: WebSocket,
+        owner: String,
+        code: String,
+        base_url: String,
+        account: Option<i64>,
+    ) {
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
         let closer = Closer::new();
@@ -75,6 +83,9 @@ impl Cluster {
         let mut open = headers("open");
         open.insert(ROOM, code.as_str());
         open.insert(BASE, base_url.as_str());
+        if let Some(account) = account {
+            open.insert(ACCOUNT, account.to_string().as_str());
+        }
         let (mut sink, mut stream) = socket.split();
         match self.request(&owner, open).await.as_deref() {
             Some(b"ok") => {}

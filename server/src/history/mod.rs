@@ -74,9 +74,11 @@ fn summary(g: &GameRecord, result: Option<&str>) -> Value {
 }
 
 /// `GET /api/games?token=…` (or `Authorization: Bearer …`), with optional
-/// `game`, `result` and `page`: the games the caller played, newest first.
+/// `game`, `result` and `page`: the games the caller played, newest first:
+/// the browser's, and the account's when the session cookie signs one in.
 pub async fn history(
     State(app): State<App>,
+    session: crate::accounts::Session,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -108,10 +110,7 @@ pub async fn history(
         return bad_query(BAD_PAGE);
     };
     let store = app.registry.store();
-    let account = match store.session_account(&token).await {
-        Ok(a) => a.map(|a| a.id),
-        Err(e) => return internal(e),
-    };
+    let account = session.signed_in.map(|s| s.account.id);
     let q = HistoryQuery {
         account,
         token: TokenHash::of(&token),

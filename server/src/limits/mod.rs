@@ -75,6 +75,16 @@ impl Limits {
         }
     }
 
+    /// Whether a `--trusted-proxy` `peer` says the client reached it over
+    /// TLS (`X-Forwarded-Proto: https`). Anyone else's word is ignored.
+    pub fn forwarded_https(&self, peer: SocketAddr, headers: &HeaderMap) -> bool {
+        self.trusted_proxies.contains(&peer.ip().to_canonical())
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"))
+    }
+
     /// The client's address for a request from `peer` with `headers`.
     pub fn client_ip(&self, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
         client_ip(peer, headers, &self.trusted_proxies)

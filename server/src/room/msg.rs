@@ -46,7 +46,8 @@ pub struct Attach {
     pub outbox: Outbox,
     pub closer: Closer,
     pub base_url: String,
-    /// The account whose session the token is, `None` for guests.
+    /// The account the socket's session cookie signs in, `None` for
+    /// guests.
     pub account: Option<Account>,
     /// Where the client stood before it reconnected, if it says.
     pub since: Option<crate::protocol::Since>,

@@ -131,6 +131,7 @@ impl Registry {
         game: &str,
         options: &Value,
         host_token: &str,
+        solo: bool,
     ) -> Result<RoomHandle, RegistryError> {
         let kind = GameKind::parse(game).map_err(RegistryError::BadOptions)?;
         let options = GameOptions::parse(kind, options).map_err(RegistryError::BadOptions)?;
@@ -138,12 +139,13 @@ impl Registry {
         // Codes are random over 31^6 ≈ 887 million values; a collision is
         // rare and simply retried.
         for _ in 0..8 {
-            let state = RoomState::new(
+            let mut state = RoomState::new(
                 &code::generate(),
                 options.clone(),
                 Some(TokenHash::of(host_token)),
                 self.inner.settings.config.clone(),
             );
+            state.solo = solo;
             match self.inner.store.insert_room(&state.row()).await {
                 Ok(()) => {
                     let code = state.code.clone();

@@ -32,6 +32,7 @@ impl RoomState {
             _ => vec![Table::new(room.table)],
         };
         state.autostart = room.autostart;
+        state.solo = room.solo;
         state.games_played = room.games_played;
         state.next_member = room.next_member;
         state.members = saved

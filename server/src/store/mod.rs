@@ -11,7 +11,7 @@
 //! nodes each write also carries the room's fencing token ([`Fence`],
 //! `lease.rs`), so a node that lost a room can never write for it again.
 
-mod accounts;
+pub mod accounts;
 mod batch;
 pub mod history;
 pub mod lease;
@@ -21,6 +21,7 @@ mod sql;
 
 use std::path::Path;
 
+pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
 pub use lease::{Fence, Lease};
 pub use records::{GameRecord, RoomRow, SavedRoom};

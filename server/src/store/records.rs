@@ -16,6 +16,9 @@ pub struct RoomRow {
     /// The creator's token hash: whoever says hello with it is host.
     pub host: Option<TokenHash>,
     pub autostart: bool,
+    /// A solo game against the computer: only the host sits. Set at
+    /// creation, never changed.
+    pub solo: bool,
     /// Games started so far: the next is number `games_played + 1`.
     pub games_played: u32,
     /// The next member id to give out (ids are never reused).

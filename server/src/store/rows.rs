@@ -29,6 +29,7 @@ pub(super) fn room_of(row: &AnyRow) -> RoomRow {
             .get::<Option<String>, _>("host_hash")
             .map(TokenHash::from_stored),
         autostart: row.get::<i64, _>("autostart") != 0,
+        solo: row.get::<i64, _>("solo") != 0,
         games_played: row.get::<i64, _>("games_played") as u32,
         next_member: row.get::<i64, _>("next_member").max(1) as u32,
         table: row

@@ -44,7 +44,7 @@ impl Backend {
 const MIGRATION_LOCK: i64 = 0x6267_6d69_6772;
 
 /// A room's own row (and its tournament, read by `load_room`).
-const ROOM_ROW: &str = "SELECT code, game, options, host_hash, autostart, games_played,
+const ROOM_ROW: &str = "SELECT code, game, options, host_hash, autostart, solo, games_played,
                                next_member, table_id, tournament
                         FROM rooms WHERE code = $1";
 
@@ -144,8 +144,8 @@ impl Store {
     pub async fn insert_room(&self, room: &RoomRow) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO rooms (code, game, options, host_token, host_hash, autostart,
-                                games_played, next_member, table_id, created_at)
-             VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9)",
+                                games_played, next_member, table_id, created_at, solo)
+             VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&room.code)
         .bind(room.game().name())
@@ -156,6 +156,7 @@ impl Store {
         .bind(i64::from(room.next_member))
         .bind(room.table.to_string())
         .bind(now_millis() as i64)
+        .bind(i64::from(room.solo))
         .execute(&self.pool)
         .await?;
         Ok(())

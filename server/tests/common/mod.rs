@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod postgres;
 pub mod process;
 
@@ -88,14 +89,7 @@ impl TestServer {
         token: Option<&str>,
         name: Option<&str>,
     ) -> (Client, String, Value) {
-        let mut client = self.socket(code).await;
-        let ack = client
-            .command(json!({"type": "hello", "token": token, "name": name}))
-            .await;
-        assert_eq!(ack["type"], "ack", "hello answered: {ack}");
-        let token = ack["token"].as_str().expect("token").to_string();
-        let snapshot = client.next_of("snapshot").await;
-        (client, token, snapshot)
+        self.socket(code).await.hello(token, name).await
     }
 }
 
@@ -109,6 +103,21 @@ pub struct Client {
 }
 
 impl Client {
+    /// Says hello; returns the client, its token and the snapshot.
+    pub async fn hello(
+        mut self,
+        token: Option<&str>,
+        name: Option<&str>,
+    ) -> (Client, String, Value) {
+        let ack = self
+            .command(json!({"type": "hello", "token": token, "name": name}))
+            .await;
+        assert_eq!(ack["type"], "ack", "hello answered: {ack}");
+        let token = ack["token"].as_str().expect("token").to_string();
+        let snapshot = self.next_of("snapshot").await;
+        (self, token, snapshot)
+    }
+
     pub fn new(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,

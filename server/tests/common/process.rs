@@ -19,7 +19,8 @@ pub struct Proc {
 
 impl Proc {
     /// Starts the binary on a free port with `dir` as its data folder and
-    /// waits until `/healthz` answers.
+    /// waits until `/healthz` answers. Guests may host (`--guest-hosts`):
+    /// these tests are about the process, not about who hosts.
     pub async fn launch(dir: tempfile::TempDir) -> Proc {
         Proc::launch_with(dir, &[]).await
     }
@@ -33,7 +34,12 @@ impl Proc {
             .open(log_path(dir.path()))
             .expect("log file");
         let child = Command::new(env!("CARGO_BIN_EXE_server"))
-            .args(["--addr", &format!("127.0.0.1:{port}"), "--data-dir"])
+            .args([
+                "--guest-hosts",
+                "--addr",
+                &format!("127.0.0.1:{port}"),
+                "--data-dir",
+            ])
             .arg(dir.path())
             .args(args)
             .stdin(Stdio::null())

@@ -10,6 +10,12 @@ impl RoomState {
         self.refuse_if_running()?;
         self.refuse_if_tournament()?;
         self.check_free_seat(member, seat)?;
+        if self.solo && !self.member(member).is_some_and(|m| m.host) {
+            return Err(Refusal::new(
+                Code::NotHost,
+                "This is the host's game against the computer: you can watch it.",
+            ));
+        }
         let m = self.member_mut(member)?;
         if m.name.is_none() {
             return Err(Refusal::new(

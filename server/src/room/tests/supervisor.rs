@@ -72,7 +72,7 @@ async fn a_room_task_that_panics_is_started_again_from_the_store() {
     };
     let registry = Registry::new(store, settings, 10);
     let room = registry
-        .create("crossyray", &Value::Null, HOST)
+        .create("crossyray", &Value::Null, HOST, false)
         .await
         .unwrap();
     let (mut c, first) = attach(&room, 1).await;

@@ -1,0 +1,147 @@
+//! The login session cookie: `session=SECRET; Path=/; HttpOnly;
+//! SameSite=Lax; Max-Age=2592000` (and `Secure` over TLS). The secret is
+//! 128 random bits; the store keeps only its hash. Page scripts never see
+//! it, and cross-site requests never carry it except top-level
+//! navigations (`Lax`), which change nothing.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::Response;
+use cookie::{Cookie, SameSite};
+
+use crate::app::App;
+use crate::room::{is_valid_token, new_token};
+use crate::store::{now_millis, SignedIn, SESSION_IDLE_MS};
+
+/// The cookie's name.
+pub const COOKIE: &str = "session";
+
+/// The request's session cookie, looked up. `signed_in` is `None` for a
+/// guest: no cookie, or one whose session ended or expired.
+pub struct Session {
+    /// The cookie's secret, when the request had a well-formed one.
+    pub secret: Option<String>,
+    pub signed_in: Option<SignedIn>,
+    /// Whether the request reached us over TLS (the cookie is then
+    /// `Secure`).
+    pub tls: bool,
+}
+
+impl FromRequestParts<App> for Session {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |c| c.0);
+        let tls = over_tls(app, peer, &parts.headers);
+        let secret = secret_of(&parts.headers);
+        let signed_in = match &secret {
+            Some(secret) => app
+                .registry
+                .store()
+                .session_account(secret, now_millis())
+                .await
+                .map_err(super::internal)?,
+            None => None,
+        };
+        Ok(Session {
+            secret,
+            signed_in,
+            tls,
+        })
+    }
+}
+
+/// The secret of the `session` cookie in `headers`, if one is well formed.
+pub fn secret_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == COOKIE && is_valid_token(c.value()))
+        .map(|c| c.value().to_string())
+}
+
+/// Whether the client reached us over TLS: the operator's `--public-url`
+/// is `https://`, or a `--trusted-proxy` says `X-Forwarded-Proto: https`.
+pub fn over_tls(app: &App, peer: SocketAddr, headers: &HeaderMap) -> bool {
+    app.config
+        .public_url
+        .as_deref()
+        .is_some_and(|u| u.starts_with("https://"))
+        || app.limits.forwarded_https(peer, headers)
+}
+
+/// A fresh session secret.
+pub fn new_secret() -> String {
+    new_token()
+}
+
+/// `Set-Cookie` for a session with `secret`, kept as long as a session
+/// lasts unused.
+pub fn set_cookie(secret: &str, tls: bool) -> HeaderValue {
+    let max_age = cookie::time::Duration::milliseconds(SESSION_IDLE_MS as i64);
+    header_value(base(secret, tls).max_age(max_age).build())
+}
+
+/// `Set-Cookie` that makes the browser forget the session.
+pub fn clear_cookie(tls: bool) -> HeaderValue {
+    header_value(base("", tls).max_age(cookie::time::Duration::ZERO).build())
+}
+
+fn base(value: &str, tls: bool) -> cookie::CookieBuilder<'static> {
+    Cookie::build((COOKIE, value.to_string()))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(tls)
+}
+
+fn header_value(cookie: Cookie<'_>) -> HeaderValue {
+    // The name and a hex secret are plain ASCII, so this cannot fail.
+    HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cookie_is_http_only_lax_and_secure_only_over_tls() {
+        let plain = set_cookie("abcdef0123456789abcdef0123456789", false);
+        let plain = plain.to_str().unwrap();
+        assert!(plain.starts_with("session=abcdef0123456789abcdef0123456789;"));
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+            assert!(plain.contains(part), "{plain} has {part}");
+        }
+        assert!(!plain.contains("Secure"), "{plain}");
+        let tls = set_cookie("abcdef0123456789abcdef0123456789", true);
+        assert!(tls.to_str().unwrap().contains("Secure"));
+        let gone = clear_cookie(false);
+        assert!(gone.to_str().unwrap().contains("Max-Age=0"));
+    }
+
+    #[test]
+    fn the_secret_is_read_among_other_cookies_and_checked() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; session=abcdef0123456789abcdef0123456789; b=2"),
+        );
+        assert_eq!(
+            secret_of(&headers).as_deref(),
+            Some("abcdef0123456789abcdef0123456789")
+        );
+        headers.insert(header::COOKIE, HeaderValue::from_static("session=short"));
+        assert_eq!(secret_of(&headers), None);
+        headers.insert(header::COOKIE, HeaderValue::from_static("garbage;;=;"));
+        assert_eq!(secret_of(&headers), None);
+    }
+}

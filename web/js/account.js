@@ -1,0 +1,185 @@
+// Account page (/account): who is signed in (GET /api/me), the open
+// sessions (GET /api/sessions) with a button to end each one (DELETE
+// /api/sessions/ID) or all the others (DELETE /api/sessions), a password
+// change (POST /api/password, which ends the other sessions), and log out.
+// The session itself is an HttpOnly cookie this script never sees.
+
+import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { TOKEN_KEY } from './socket.js';
+import { $, el } from './dom.js';
+
+/** {username} once loaded, null when signed out. */
+let me = null;
+/** The sessions as last listed. */
+let sessions = [];
+
+function show(node, text) {
+  node.textContent = text ?? '';
+  node.hidden = !text;
+}
+
+/** A refusal in the page's language (our words when we have them). */
+function errorText(data, res) {
+  const key = `account.error.${data?.error}`;
+  const text = t(key);
+  if (text !== key) return text;
+  return data?.message || `${res.status} ${res.statusText}`;
+}
+
+/** A JSON request; resolves to {ok, status, data, res}. */
+async function call(method, path, body) {
+  const init = { method };
+  if (body) {
+    init.headers = { 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => ({}));
+  return { ok: res.ok, status: res.status, data, res };
+}
+
+function when(ms) {
+  return new Date(ms).toLocaleString(lang() === 'vi' ? 'vi-VN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function signedOut() {
+  me = null;
+  $('account-loading').hidden = true;
+  $('signed-in').hidden = true;
+  $('signed-out').hidden = false;
+}
+
+function renderSessions() {
+  $('sessions').replaceChildren(...sessions.map((s) => {
+    const label = s.agent || t('sessions.unknown_browser');
+    const end = el('button', {
+      type: 'button',
+      'data-testid': `end-session-${s.id}`,
+      'aria-label': t('sessions.end_label', { what: label }),
+      text: s.current ? t('account.logout') : t('sessions.end'),
+      onclick: () => endSession(s),
+    });
+    return el('li', { 'data-testid': `session-${s.id}`, dataset: { current: String(s.current) } },
+      el('span', { class: 'session-agent', text: label }),
+      s.current ? el('strong', { 'data-testid': 'session-current', text: t('sessions.this_browser') }) : null,
+      el('span', { class: 'session-when', text: t('sessions.last_used', { when: when(s.last_seen) }) }),
+      end);
+  }));
+  $('end-others').disabled = sessions.length < 2;
+}
+
+async function loadSessions() {
+  const r = await call('GET', '/api/sessions');
+  if (r.status === 401) return signedOut();
+  if (!r.ok) return show($('sessions-error'), errorText(r.data, r.res));
+  sessions = r.data.sessions;
+  renderSessions();
+}
+
+async function load() {
+  try {
+    const r = await call('GET', '/api/me');
+    if (!r.ok) return signedOut();
+    me = r.data;
+    $('who').textContent = t('account.signed_in', { name: me.username });
+    $('account-loading').hidden = true;
+    $('signed-out').hidden = true;
+    $('signed-in').hidden = false;
+    await loadSessions();
+  } catch {
+    $('account-loading').textContent = t('home.network_error');
+  }
+}
+
+/** The browser forgets its guest identity too when it signs out. */
+function forgetBrowser() {
+  try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+}
+
+async function endSession(s) {
+  show($('sessions-error'), '');
+  show($('sessions-ok'), '');
+  try {
+    const r = await call('DELETE', `/api/sessions/${encodeURIComponent(s.id)}`);
+    if (r.status === 401) return signedOut();
+    if (!r.ok && r.status !== 404) return show($('sessions-error'), errorText(r.data, r.res));
+    if (s.current) {
+      forgetBrowser();
+      return signedOut();
+    }
+    await loadSessions();
+    show($('sessions-ok'), t('sessions.ended', { n: 1 }));
+  } catch {
+    show($('sessions-error'), t('home.network_error'));
+  }
+}
+
+async function endOthers() {
+  show($('sessions-error'), '');
+  show($('sessions-ok'), '');
+  const button = $('end-others');
+  button.disabled = true;
+  try {
+    const r = await call('DELETE', '/api/sessions');
+    if (r.status === 401) return signedOut();
+    if (!r.ok) return show($('sessions-error'), errorText(r.data, r.res));
+    await loadSessions();
+    show($('sessions-ok'), t('sessions.ended', { n: r.data.ended }));
+  } catch {
+    show($('sessions-error'), t('home.network_error'));
+  } finally {
+    button.disabled = sessions.length < 2;
+  }
+}
+
+async function changePassword(e) {
+  e.preventDefault();
+  const current = $('password-current');
+  const next = $('password-new');
+  show($('password-error'), '');
+  show($('password-ok'), '');
+  const button = $('password-submit');
+  button.disabled = true;
+  button.textContent = t('account.working');
+  try {
+    const r = await call('POST', '/api/password', { current: current.value, new: next.value });
+    if (r.status === 401 && r.data?.error === 'not_signed_in') return signedOut();
+    if (!r.ok) {
+      const bad = r.data?.error === 'wrong_password' ? current : next;
+      bad.setAttribute('aria-invalid', 'true');
+      bad.focus();
+      return show($('password-error'), errorText(r.data, r.res));
+    }
+    current.removeAttribute('aria-invalid');
+    next.removeAttribute('aria-invalid');
+    current.value = '';
+    next.value = '';
+    show($('password-ok'), t('password.changed'));
+    await loadSessions();
+  } catch {
+    show($('password-error'), t('home.network_error'));
+  } finally {
+    button.disabled = false;
+    button.textContent = t('password.submit');
+  }
+}
+
+async function logout() {
+  try { await fetch('/api/logout', { method: 'POST' }); } catch { /* forgotten below anyway */ }
+  forgetBrowser();
+  signedOut();
+}
+
+function init() {
+  initI18n($('lang'));
+  $('end-others').addEventListener('click', endOthers);
+  $('password-form').addEventListener('submit', changePassword);
+  $('logout').addEventListener('click', logout);
+  onLangChange(() => {
+    if (me) $('who').textContent = t('account.signed_in', { name: me.username });
+    renderSessions();
+  });
+  load();
+}
+
+init();
