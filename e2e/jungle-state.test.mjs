@@ -9,7 +9,7 @@ import {
   toScreen, fromScreen, FILES, RANKS, START_PIECES,
 } from '../web/js/jungle/state.js';
 import { actionAt } from '../web/js/jungle/input.js';
-import { soloSeats } from '../web/js/solo.js';
+import { sideLabel, soloOptions, soloSeats } from '../web/js/solo.js';
 
 const you = { member: 'm1' };
 
@@ -108,4 +108,14 @@ test('playing the computer: the chosen side decides the seats and the start orde
   assert.deepEqual(soloSeats('blue'), { me: 0, computer: 1, order: 'seats' });
   assert.deepEqual(soloSeats('red'), { me: 1, computer: 0, order: 'seats' });
   assert.deepEqual(soloSeats('random'), { me: 0, computer: 1, order: 'random' });
+});
+
+test('playing the computer: sides are named by colour in Jungle and by turn elsewhere; Quoridor sends no clock', () => {
+  assert.equal(sideLabel('jungle', 'blue'), 'solo.side_blue');
+  assert.equal(sideLabel('crossyray', 'blue'), 'solo.side_first');
+  assert.equal(sideLabel('quoridor', 'red'), 'solo.side_second');
+  assert.equal(sideLabel('quoridor', 'random'), 'solo.side_random');
+  assert.deepEqual(soloOptions('jungle', { minutes: 3, increment: 2 }), { clock: { minutes: 3, increment: 2 } });
+  assert.deepEqual(soloOptions('crossyray', null), { clock: null });
+  assert.deepEqual(soloOptions('quoridor', { minutes: 3, increment: 2 }), {});
 });

@@ -11,7 +11,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite, STEP_MS } from './harness.mjs';
+import { byId, noHorizontalScroll, playOne, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 let site;
 let base;
@@ -280,4 +280,31 @@ test('a host switches a CrossyRay room to Jungle, seats the computer in the room
   await computerAnswered(host, 2);
   await host.context().close();
   assertNoPageErrors();
+});
+
+test('the home page\'s computer plays CrossyRay and Quoridor too', { timeout: 120_000 }, async () => {
+  for (const game of ['crossyray', 'quoridor']) {
+    const page = await newPage(`solo-${game}`);
+    await page.goto(`${base}/`);
+    await byId(page, 'solo-game').selectOption(game);
+    assert.equal(await page.locator('#solo-clock-field').isVisible(), game !== 'quoridor', 'a chess clock only where the game has one');
+    const first = await byId(page, 'solo-side').locator('option[value="blue"]').textContent();
+    assert.match(first, /First/, 'sides are named by turn');
+    await byId(page, 'solo-name').fill('Lan');
+    await byId(page, 'solo-level').selectOption('beginner');
+    await byId(page, 'solo-side').selectOption('blue');
+    await byId(page, 'solo-play').click();
+    await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+    await waitOnline(page);
+    assert.match(await byId(page, 'player-1').textContent(), /Computer \(Beginner\)/);
+    // We move first (a marked target: CrossyRay's legal cells, Quoridor's
+    // pawn steps); the computer answers.
+    if (game === 'quoridor') {
+      await page.locator('[data-testid="board"][data-my-turn="true"] [data-target]').first().click();
+    } else {
+      await playOne([page]);
+    }
+    await waitPly(page, 2);
+    await page.context().close();
+  }
 });

@@ -14,7 +14,7 @@ import { storedToken, storeToken, storedName, storeName, RoomSocket, TOKEN_KEY }
 import {
   fillOptionSelects, readOptionSelects, showGameFields, clockText, clockKey, clockSetting, CLOCKS, DEFAULT_OPTIONS,
 } from './options.js';
-import { LEVELS, SIDES, soloSeats } from './solo.js';
+import { LEVELS, SIDES, sideLabel, soloOptions, soloSeats } from './solo.js';
 import { $, el } from './dom.js';
 
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
@@ -143,9 +143,12 @@ function fillSoloSelects() {
   const clock = $('solo-clock');
   const keep = [level.value || 'beginner', side.value || 'blue', clock.value || 'off'];
   level.replaceChildren(...LEVELS.map((l) => new Option(t(`level.${l}`), l)));
-  side.replaceChildren(...SIDES.map((s) => new Option(t(`solo.side_${s}`), s)));
+  const game = $('solo-game').value;
+  side.replaceChildren(...SIDES.map((s) => new Option(t(sideLabel(game, s)), s)));
   clock.replaceChildren(...CLOCKS.map((p) => new Option(clockText(p), clockKey(p))));
   [level.value, side.value, clock.value] = keep;
+  // Quoridor has a turn timer, not a chess clock.
+  $('solo-clock-field').hidden = game === 'quoridor';
 }
 
 /** Open the room's socket, wait for the snapshot, run `steps`, close. */
@@ -196,7 +199,8 @@ async function playComputer(e) {
   button.disabled = true;
   button.textContent = t('home.creating');
   try {
-    const data = await postRoom($('solo-game').value, { clock: clockSetting($('solo-clock').value) }, true);
+    const game = $('solo-game').value;
+    const data = await postRoom(game, soloOptions(game, clockSetting($('solo-clock').value)), true);
     if (data.error) {
       showError(err, data.error);
       return;
@@ -388,6 +392,7 @@ function init() {
   checkSquare();
   $('create-form').addEventListener('submit', createRoom);
   fillSoloSelects();
+  $('solo-game').addEventListener('change', fillSoloSelects);
   $('solo-name').value = storedName() ?? '';
   $('solo-form').addEventListener('submit', playComputer);
   $('join-form').addEventListener('submit', joinRoom);

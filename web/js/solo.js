@@ -5,6 +5,25 @@ export const LEVELS = ['beginner', 'amateur', 'professional', 'master'];
 export const SIDES = ['blue', 'red', 'random'];
 
 /**
+ * The i18n key naming side `side` (a SIDES value) in `game`: Jungle's
+ * sides are Blue and Red; in the other games they are who moves first and
+ * second.
+ */
+export function sideLabel(game, side) {
+  if (game === 'jungle' || side === 'random') return `solo.side_${side}`;
+  return side === 'blue' ? 'solo.side_first' : 'solo.side_second';
+}
+
+/**
+ * The options of a room against the computer: a chess clock in CrossyRay
+ * and Jungle (`clock`, null for none); Quoridor keeps its turn timer and
+ * two pawns.
+ */
+export function soloOptions(game, clock) {
+  return game === 'quoridor' ? {} : { clock };
+}
+
+/**
  * Where the player and the computer sit, and the start order, for the
  * chosen side: Blue is side 0 and moves first; with order "seats", seat i
  * plays side i. Random lets the server draw who plays Blue.
