@@ -152,12 +152,26 @@ test('a player plays the computer (Beginner) from the home page by clicking anim
   }));
   assert.ok(corners.length >= 8 && corners.every(Boolean), 'every rank number sits top-right');
 
+  // The tab says whose turn it is.
+  await waitFor(page, (i) => i.myTurn, 'our turn');
+  assert.match(await page.title(), /^● Your turn · /, 'the tab title shows our turn');
+
   // Resign: the banner says who won and why.
   await byId(page, 'resign').click();
   await byId(page, 'resign').click();
   await byId(page, 'result').waitFor({ state: 'visible' });
   assert.equal(await byId(page, 'result').getAttribute('data-reason'), 'resign');
   assert.match(await byId(page, 'result-head').textContent(), /Computer \(Beginner\) wins/);
+  assert.doesNotMatch(await page.title(), /●/, 'no turn once the game is over');
+  // No countdown against the computer: "Play again" starts the next game.
+  const again = byId(page, 'start');
+  await again.waitFor({ state: 'visible' });
+  assert.equal((await again.textContent()).trim(), 'Play again');
+  await page.waitForTimeout(1_500);
+  assert.equal(await byId(page, 'countdown').isVisible(), false, 'no auto-start countdown');
+  await again.click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="result"]')?.checkVisibility?.());
+  await waitPly(page, 0);
   await page.context().close();
   assertNoPageErrors();
 });

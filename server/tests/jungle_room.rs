@@ -401,3 +401,23 @@ async fn a_resignation_while_the_computer_thinks_ends_the_game_and_its_late_move
     assert_eq!(mine["match"]["ply"], 1, "the first move of game 2: {mine}");
     assert_eq!(mine["match"]["id"], again["match"]["id"]);
 }
+
+/// A game against the computer does not start again by itself: no
+/// countdown after it ends, and the host's `start` plays again.
+#[tokio::test]
+async fn a_game_against_the_computer_waits_for_play_again() {
+    let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
+    let (mut host, _) = solo(&server, 0, "beginner").await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    assert_eq!(host.next_match().await["kind"], "start");
+    host.ok(json!({"type": "resign"})).await;
+    let end = host.next_match().await;
+    assert_eq!(end["kind"], "end", "{end}");
+    // Auto-start is on, with a 1 s countdown for games between people.
+    host.silent_for("autostart", Duration::from_millis(2_000))
+        .await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    let again = host.next_match().await;
+    assert_eq!(again["kind"], "start");
+    assert_eq!(again["match"]["number"], 2);
+}

@@ -208,7 +208,12 @@ function displayName(who) {
 
 function renderHeader() {
   $('room-code').textContent = code;
-  document.title = `${t('room.title', { code })} · ${t('site.title')}`;
+  // "● Your turn" in the tab while it is this page's person's turn, so a
+  // player who looked at another tab sees it there.
+  const m = match();
+  const mine = !!m && !m.outcome && m.to_play != null && m.to_play === model.you?.member;
+  const room = `${t('room.title', { code })} · ${t('site.title')}`;
+  document.title = mine ? `● ${t('game.your_turn_tab')} · ${room}` : room;
 }
 
 function renderConn() {
@@ -517,7 +522,13 @@ function renderActions() {
   const host = isHost();
   const start = $('start');
   start.hidden = !(host && full && !running);
-  start.textContent = knockout ? t(between ? 'ko.start_next' : 'ko.start') : t('game.start');
+  // After a game against the computer (which does not start again by
+  // itself): "Play again".
+  const last = match();
+  const againstComputer = !!last?.outcome && last.players.some((p) => p.computer);
+  start.textContent = knockout
+    ? t(between ? 'ko.start_next' : 'ko.start')
+    : t(againstComputer ? 'game.play_again' : 'game.start');
   // A tournament's pairings say who moves first.
   $('start-order-box').hidden = start.hidden || knockout;
   // Against the computer the seats usually say who plays which side.

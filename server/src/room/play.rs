@@ -188,9 +188,12 @@ impl RoomState {
             started_at: m.started_at,
             ended_at: now,
         })));
+        // A game against the computer does not start again by itself: the
+        // person asks for another (the host's `start`, "Play again").
+        let computer = m.sides.iter().flatten().any(|p| p.computer.is_some());
         if knockout {
             self.knockout_game_over(t, now, effects);
-        } else if self.autostart && !self.busy() {
+        } else if self.autostart && !self.busy() && !computer {
             self.countdown = Some(Countdown::Running {
                 at_ms: now + self.config.autostart_after_ms,
             });
