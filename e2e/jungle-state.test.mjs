@@ -10,6 +10,7 @@ import {
 } from '../web/js/jungle/state.js';
 import { actionAt } from '../web/js/jungle/input.js';
 import { sideLabel, soloOptions, soloSeats } from '../web/js/solo.js';
+import { moveSound } from '../web/js/sounds.js';
 
 const you = { member: 'm1' };
 
@@ -118,4 +119,14 @@ test('playing the computer: sides are named by colour in Jungle and by turn else
   assert.deepEqual(soloOptions('jungle', { minutes: 3, increment: 2 }), { clock: { minutes: 3, increment: 2 } });
   assert.deepEqual(soloOptions('crossyray', null), { clock: null });
   assert.deepEqual(soloOptions('quoridor', { minutes: 3, increment: 2 }), {});
+});
+
+test('a move\'s sound comes from its notation: a Quoridor wall, a Jungle capture, else a move', () => {
+  assert.equal(moveSound('e3h'), 'wall');
+  assert.equal(moveSound('k12v'), 'wall');
+  assert.equal(moveSound('7 a4xd4'), 'capture');
+  assert.equal(moveSound('8 a3-a4'), 'move');
+  assert.equal(moveSound('e5'), 'move');
+  assert.equal(moveSound('goal:left'), 'move');
+  assert.equal(moveSound('pass'), 'move');
 });

@@ -322,3 +322,36 @@ test('the home page\'s computer plays CrossyRay and Quoridor too', { timeout: 12
     await page.context().close();
   }
 });
+
+test('sounds: a move, the computer\'s answer and our turn are heard; muting is remembered', { timeout: 120_000 }, async () => {
+  const page = await newPage('sounds');
+  await playComputer(page, { name: 'Hoa', side: 'blue' });
+  const sounds = () => page.evaluate(() => ({
+    last: document.documentElement.dataset.sound ?? null,
+    count: Number(document.documentElement.dataset.sounds ?? 0),
+  }));
+  assert.equal(await byId(page, 'mute').getAttribute('aria-pressed'), 'false');
+  let info = await waitFor(page, (i) => i.myTurn, 'our first turn');
+  const before = await sounds();
+  const { targets } = await selectSomething(page, info, (sq) => byId(page, `sq-${sq}`).click());
+  await byId(page, `sq-${targets[0].square}`).click();
+  info = await waitFor(page, (i) => i.myTurn && i.ply === 2, 'the computer\'s answer');
+  const after = await sounds();
+  assert.ok(after.count >= before.count + 3, `our move, its move and our turn: ${JSON.stringify(after)}`);
+  assert.equal(after.last, 'turn', 'the last sound says it is our turn');
+
+  // Mute: kept across a reload, and nothing more is played.
+  await byId(page, 'mute').click();
+  assert.equal(await byId(page, 'mute').getAttribute('aria-pressed'), 'true');
+  await page.reload();
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  assert.equal(await byId(page, 'mute').getAttribute('aria-pressed'), 'true', 'muting is remembered');
+  info = await waitFor(page, (i) => i.myTurn, 'our turn after the reload');
+  const quiet = await sounds();
+  const again = await selectSomething(page, info, (sq) => byId(page, `sq-${sq}`).click());
+  await byId(page, `sq-${again.targets[0].square}`).click();
+  await waitFor(page, (i) => i.myTurn && i.ply === 4, 'the computer\'s next answer');
+  assert.deepEqual(await sounds(), quiet, 'no sound while muted');
+  await page.context().close();
+  assertNoPageErrors();
+});

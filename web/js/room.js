@@ -16,6 +16,7 @@
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { askOwnGoal, setAskOwnGoal } from './settings.js';
+import { moveSound, muted, play, setMuted } from './sounds.js';
 import { RoomSocket, storeName } from './socket.js';
 import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
 import { createBoardFor, isMatchOf } from './boards.js';
@@ -205,6 +206,31 @@ function displayName(who) {
 }
 
 // ---------------------------------------------------------------- render
+
+/**
+ * The sound of a `match` event on the shown table, and for a player the
+ * board brought into view when their game starts.
+ */
+function cue(ev, m) {
+  const me = model.you?.member;
+  if (ev.kind === 'start') {
+    play('start');
+    if (m.players.some((p) => p.member === me)) $('board')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    return;
+  }
+  if (ev.move) play(moveSound(ev.move));
+  if (m.outcome) play('end');
+  else if (m.to_play != null && m.to_play === me && ev.move) play('turn');
+}
+
+function renderMute() {
+  const off = muted();
+  const button = $('mute');
+  button.setAttribute('aria-pressed', String(off));
+  button.textContent = off ? '🔇' : '🔊';
+  button.title = t(off ? 'sound.unmute' : 'sound.mute');
+  button.setAttribute('aria-label', button.title);
+}
 
 function renderHeader() {
   $('room-code').textContent = code;
@@ -800,6 +826,7 @@ function render() {
   checkPastGames();
   document.body.dataset.game = model.room.game;
   renderHeader();
+  renderMute();
   renderTournament();
   renderName();
   renderSeats();
@@ -857,7 +884,9 @@ function onEvent(ev) {
       break;
     }
     case 'match': {
-      if (!applyMatchEvent(room.tables, ev)) {
+      const applied = applyMatchEvent(room.tables, ev);
+      if (applied && ev.table === tableId) cue(ev, applied.match);
+      if (!applied) {
         // A move for a match this page does not hold as it was: start
         // again from a fresh snapshot.
         socket.resync();
@@ -956,6 +985,10 @@ function wireForms() {
   $('ask-own-goal').addEventListener('change', (e) => setAskOwnGoal(e.target.checked));
   $('start-order').addEventListener('change', (e) => { e.target.dataset.touched = 'true'; });
   $('start').addEventListener('click', () => command('start', { order: $('start-order').value }).catch(() => {}));
+  $('mute').addEventListener('click', () => {
+    setMuted(!muted());
+    renderMute();
+  });
   $('countdown-toggle').addEventListener('click', () => {
     command('countdown', { paused: !countdownBase?.paused }).catch(() => {});
   });
@@ -1050,6 +1083,7 @@ function wireForms() {
 async function init() {
   initI18n($('lang'));
   renderHeader();
+  renderMute();
   renderConn();
   if (!/^[A-Z0-9]{6}$/.test(code)) {
     showNotFound();
