@@ -36,6 +36,8 @@ pub struct App {
     pub limits: Arc<crate::limits::Limits>,
     /// This node's link to the others, when it is one of several.
     pub cluster: Option<crate::cluster::Cluster>,
+    /// Where the confirmation and recovery links go.
+    pub mailer: Arc<crate::mail::Mailer>,
 }
 
 /// Largest HTTP request body we read (room creation is a few hundred
@@ -65,6 +67,13 @@ pub fn router(app: App) -> Router {
         .route("/api/sessions/{id}", delete(crate::accounts::end_session))
         .route("/api/password", post(crate::accounts::change_password))
         .route("/api/site", get(site))
+        .route("/api/email", post(crate::accounts::recovery::set_email))
+        .route(
+            "/api/email/confirm",
+            post(crate::accounts::recovery::confirm_email),
+        )
+        .route("/api/recover", post(crate::accounts::recovery::recover))
+        .route("/api/reset", post(crate::accounts::recovery::reset))
         .route("/ws/{code}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
@@ -72,6 +81,7 @@ pub fn router(app: App) -> Router {
         .route_service("/import", ServeFile::new(web.join("game.html")))
         .route_service("/games", ServeFile::new(web.join("games.html")))
         .route_service("/account", ServeFile::new(web.join("account.html")))
+        .route_service("/reset", ServeFile::new(web.join("reset.html")))
         .route("/rules", get(rules))
         .route_service("/rules/{game}", ServeFile::new(web.join("rules.html")))
         .fallback_service(ServeDir::new(web))

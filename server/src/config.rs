@@ -60,6 +60,23 @@ pub struct Config {
     #[arg(long = "guest-hosts", env = "GUEST_HOSTS")]
     pub guest_hosts: bool,
 
+    /// SMTP server for the confirmation and recovery links, as a URL:
+    /// `smtps://user:password@mail.example.org` (TLS),
+    /// `smtp://user:password@mail.example.org?tls=required` (STARTTLS) or
+    /// `smtp://127.0.0.1:25` (plain, a local relay). Without it, each link
+    /// is written to the log instead, so a self-hoster can still recover
+    /// an account.
+    #[arg(long = "smtp-url", env = "SMTP_URL")]
+    pub smtp_url: Option<String>,
+
+    /// The `From` of the mail the site sends.
+    #[arg(
+        long = "mail-from",
+        env = "MAIL_FROM",
+        default_value = "Board games <noreply@localhost>"
+    )]
+    pub mail_from: String,
+
     /// Rooms that may be open in memory at once.
     #[arg(long, env = "MAX_ROOMS", default_value_t = 10_000)]
     pub max_rooms: usize,

@@ -11,6 +11,7 @@ pub mod config;
 pub mod games;
 pub mod history;
 pub mod limits;
+pub mod mail;
 pub mod protocol;
 pub mod room;
 pub mod socket;
@@ -77,7 +78,9 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         config.max_rooms,
         cluster.as_ref().map(cluster::Cluster::owner),
     );
+    let mailer = mail::Mailer::new(config.smtp_url.as_deref(), &config.mail_from)?;
     let app = app::App {
+        mailer: Arc::new(mailer),
         cluster: cluster.clone(),
         registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),

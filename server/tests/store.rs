@@ -29,7 +29,8 @@ use server::store::records::{
     EntryRow, FinishedGame, Leave, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
 };
 use server::store::{
-    now_millis, HistoryQuery, NewSession, SignedIn, Store, StoreError, SESSION_IDLE_MS,
+    now_millis, HistoryQuery, LinkPurpose, NewLink, NewSession, SignedIn, Store, StoreError,
+    SESSION_IDLE_MS,
 };
 use sqlx::{ConnectOptions, Connection, Row};
 use tokio::task::JoinSet;
@@ -1179,6 +1180,230 @@ async fn accounts_and_sessions(store: &Store) -> Vec<String> {
     vec![first, second, fading, third, fourth, fifth, kept]
 }
 
+/// A link for `account` valid for an hour from `now`.
+fn email_link<'a>(
+    account_id: i64,
+    email: &'a str,
+    purpose: LinkPurpose,
+    secret: &'a str,
+    now: u64,
+    per_hour: i64,
+) -> NewLink<'a> {
+    NewLink {
+        purpose,
+        account_id,
+        email,
+        secret,
+        now,
+        expires_at: now + 60 * 60 * 1000,
+        per_hour,
+    }
+}
+
+/// Email links: a confirmation link makes its address the account's,
+/// once; a recovery link resets the password, ends every session and
+/// opens a new one, once, and not after it expires; an account gets at
+/// most `per_hour` links of a kind an hour; accounts are found by their
+/// confirmed address only.
+async fn email_links(store: &Store) {
+    let now = now_millis();
+    let name = format!("Mai_{}", &new_token()[..8]);
+    let email = format!("{}@example.org", name.to_lowercase());
+    let (account, _) = store
+        .create_account(&name, "old-hash", Some(&email), None, now)
+        .await
+        .expect("create_account")
+        .expect("free");
+    assert!(!account.email_confirmed);
+    assert!(store
+        .accounts_by_email(&email)
+        .await
+        .expect("by email")
+        .is_empty());
+    let id = account.id;
+
+    // Confirm, once; a recovery link is not a confirmation link.
+    let confirm = new_token();
+    assert!(store
+        .add_link(email_link(
+            id,
+            &email,
+            LinkPurpose::Confirm,
+            &confirm,
+            now,
+            3
+        ))
+        .await
+        .expect("add_link"));
+    let recover_too_early = new_token();
+    assert!(store
+        .add_link(email_link(
+            id,
+            &email,
+            LinkPurpose::Recover,
+            &recover_too_early,
+            now,
+            3
+        ))
+        .await
+        .expect("add_link"));
+    assert!(store
+        .confirm_email(&recover_too_early, now)
+        .await
+        .expect("confirm")
+        .is_none());
+    let confirmed = store
+        .confirm_email(&confirm, now + 1)
+        .await
+        .expect("confirm")
+        .expect("a good link");
+    assert!(confirmed.email_confirmed);
+    assert_eq!(confirmed.email.as_deref(), Some(email.as_str()));
+    assert!(store
+        .confirm_email(&confirm, now + 2)
+        .await
+        .expect("again")
+        .is_none());
+    let found = store
+        .accounts_by_email(&email.to_uppercase())
+        .await
+        .expect("by email");
+    assert_eq!(
+        found.iter().map(|a| a.id).collect::<Vec<_>>(),
+        vec![account.id]
+    );
+
+    // Three links an hour; the fourth is not stored.
+    for _ in 0..2 {
+        let secret = new_token();
+        assert!(store
+            .add_link(email_link(
+                id,
+                &email,
+                LinkPurpose::Recover,
+                &secret,
+                now + 3,
+                3
+            ))
+            .await
+            .expect("add_link"));
+    }
+    let fourth = new_token();
+    assert!(!store
+        .add_link(email_link(
+            id,
+            &email,
+            LinkPurpose::Recover,
+            &fourth,
+            now + 4,
+            3
+        ))
+        .await
+        .expect("add_link"));
+
+    // An hour later: a new link; used after it expired, it changes nothing.
+    let hour = 60 * 60 * 1000;
+    let late = new_token();
+    assert!(store
+        .add_link(email_link(
+            id,
+            &email,
+            LinkPurpose::Recover,
+            &late,
+            now + hour + 10,
+            3
+        ))
+        .await
+        .expect("add_link"));
+    let session = new_token();
+    let open_at = |t| NewSession {
+        secret: &session,
+        agent: "x",
+        now: t,
+    };
+    assert!(store
+        .reset_password(&late, "new-hash", open_at(now + 2 * hour + 10))
+        .await
+        .expect("reset")
+        .is_none());
+    assert_eq!(
+        store
+            .credentials(&name)
+            .await
+            .expect("c")
+            .expect("c")
+            .password_hash,
+        "old-hash"
+    );
+
+    // A fresh one resets the password, ends the sessions, opens one; once.
+    let other_session = new_token();
+    store
+        .start_session(
+            NewSession {
+                secret: &other_session,
+                agent: "x",
+                now: now + hour + 20,
+            },
+            account.id,
+        )
+        .await
+        .expect("start_session");
+    let fresh = new_token();
+    assert!(store
+        .add_link(email_link(
+            id,
+            &email,
+            LinkPurpose::Recover,
+            &fresh,
+            now + hour + 30,
+            3
+        ))
+        .await
+        .expect("add_link"));
+    let (who, session_id) = store
+        .reset_password(&fresh, "new-hash", open_at(now + hour + 40))
+        .await
+        .expect("reset")
+        .expect("a good link");
+    assert_eq!(who.id, account.id);
+    assert_eq!(
+        store
+            .credentials(&name)
+            .await
+            .expect("c")
+            .expect("c")
+            .password_hash,
+        "new-hash"
+    );
+    assert!(store
+        .session_account(&other_session, now + hour + 50)
+        .await
+        .expect("s")
+        .is_none());
+    assert_eq!(
+        store
+            .session_account(&session, now + hour + 50)
+            .await
+            .expect("s")
+            .map(|s| s.session),
+        Some(session_id)
+    );
+    assert!(store
+        .reset_password(&fresh, "third-hash", open_at(now + hour + 60))
+        .await
+        .expect("reset")
+        .is_none());
+
+    // Removing the email: not found by it any more.
+    store.set_email(account.id, None).await.expect("set_email");
+    assert!(store
+        .accounts_by_email(&email)
+        .await
+        .expect("by email")
+        .is_empty());
+}
+
 /// Everything written before `close()` is there in a store reopened on the
 /// same database; a write after `close()` errs (it does not hang).
 async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce() -> Store) {
@@ -1795,6 +2020,16 @@ async fn postgres_concurrent_calls_do_not_fail_each_other() {
 #[tokio::test]
 async fn postgres_accounts_and_sessions() {
     on_postgres!(accounts_and_sessions);
+}
+
+#[tokio::test]
+async fn postgres_email_links() {
+    on_postgres!(email_links);
+}
+
+#[tokio::test]
+async fn sqlite_email_links() {
+    on_sqlite!(email_links);
 }
 
 #[tokio::test]

@@ -1,4 +1,6 @@
-// Account page (/account): who is signed in (GET /api/me), the open
+// Account page (/account): who is signed in (GET /api/me), the email
+// for recovery (POST /api/email; a link sent to it confirms it, opened
+// here as /account#confirm=TOKEN: POST /api/email/confirm), the open
 // sessions (GET /api/sessions) with a button to end each one (DELETE
 // /api/sessions/ID) or all the others (DELETE /api/sessions), a password
 // change (POST /api/password, which ends the other sessions), and log out.
@@ -76,12 +78,59 @@ async function loadSessions() {
   renderSessions();
 }
 
+function renderEmail() {
+  if (!me) return;
+  $('email-state').textContent = !me.email
+    ? t('email.none')
+    : t(me.email_confirmed ? 'email.confirmed' : 'email.pending', { email: me.email });
+  $('email-remove').hidden = !me.email;
+}
+
+/** `#confirm=TOKEN` from a confirmation mail: confirm, then forget it. */
+async function confirmFromLink() {
+  const m = /^#confirm=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, '', location.pathname);
+  try {
+    const r = await call('POST', '/api/email/confirm', { token: m[1] });
+    if (r.ok) show($('confirm-ok'), t('email.confirmed_now', { email: r.data.email }));
+    else show($('confirm-error'), errorText(r.data, r.res));
+  } catch {
+    show($('confirm-error'), t('home.network_error'));
+  }
+}
+
+async function saveEmail(e, remove = false) {
+  e.preventDefault();
+  const input = $('email-input');
+  show($('email-error'), '');
+  show($('email-ok'), '');
+  try {
+    const r = await call('POST', '/api/email', { email: remove ? '' : input.value.trim() });
+    if (r.status === 401 && r.data?.error === 'not_signed_in') return signedOut();
+    if (!r.ok) {
+      input.setAttribute('aria-invalid', 'true');
+      return show($('email-error'), errorText(r.data, r.res));
+    }
+    input.removeAttribute('aria-invalid');
+    input.value = '';
+    me.email = r.data.email;
+    me.email_confirmed = r.data.email_confirmed;
+    renderEmail();
+    show($('email-ok'), remove ? t('email.removed') : t('email.sent', { email: r.data.email }));
+  } catch {
+    show($('email-error'), t('home.network_error'));
+  }
+}
+
 async function load() {
+  await confirmFromLink();
   try {
     const r = await call('GET', '/api/me');
     if (!r.ok) return signedOut();
     me = r.data;
     $('who').textContent = t('account.signed_in', { name: me.username });
+    renderEmail();
     $('account-loading').hidden = true;
     $('signed-out').hidden = true;
     $('signed-in').hidden = false;
@@ -174,9 +223,12 @@ function init() {
   initI18n($('lang'));
   $('end-others').addEventListener('click', endOthers);
   $('password-form').addEventListener('submit', changePassword);
+  $('email-form').addEventListener('submit', (e) => saveEmail(e));
+  $('email-remove').addEventListener('click', (e) => saveEmail(e, true));
   $('logout').addEventListener('click', logout);
   onLangChange(() => {
     if (me) $('who').textContent = t('account.signed_in', { name: me.username });
+    renderEmail();
     renderSessions();
   });
   load();

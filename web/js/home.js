@@ -354,7 +354,42 @@ async function logout() {
   showAccount();
 }
 
+/** "Forgot your password?": POST /api/recover; the answer is the same for any address. */
+async function requestRecovery() {
+  const input = $('recover-email');
+  const button = $('recover-submit');
+  showError($('recover-error'), '');
+  showError($('recover-ok'), '');
+  button.disabled = true;
+  try {
+    const res = await fetch('/api/recover', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: input.value.trim() }),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      input.setAttribute('aria-invalid', 'true');
+      showError($('recover-error'), accountError(data, res));
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    showError($('recover-ok'), t('recover.sent'));
+  } catch {
+    showError($('recover-error'), t('home.network_error'));
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function initAccount() {
+  $('recover-submit').addEventListener('click', requestRecovery);
+  $('recover-email').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      requestRecovery();
+    }
+  });
   $('login-form').addEventListener('submit', (e) => submitAccount(e, {
     path: '/api/login',
     fields: { username: $('login-username'), password: $('login-password') },

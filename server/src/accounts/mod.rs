@@ -9,6 +9,7 @@
 //! on the blocking pool, at most one hash per core at a time; they and
 //! their hashes are never logged or sent.
 
+pub mod recovery;
 pub mod session;
 
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -205,7 +206,7 @@ fn browser_token(token: Option<String>) -> String {
 }
 
 /// The User-Agent, which labels the session on the account page.
-fn agent(headers: &HeaderMap) -> String {
+pub(crate) fn agent(headers: &HeaderMap) -> String {
     headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -287,6 +288,9 @@ pub async fn register(
     {
         Ok(Some((account, _))) => {
             tracing::info!(account = account.id, "account created");
+            if let Some(email) = &account.email {
+                recovery::confirm_new_account(&app, &headers, account.id, &username, email).await;
+            }
             end_replaced(&app, current.secret.as_deref()).await;
             signed_in(StatusCode::CREATED, &account, &token, &secret, current.tls)
         }
@@ -411,6 +415,7 @@ pub async fn me(current: Session) -> Response {
             "username": a.username,
             "name": a.display_name,
             "email": a.email,
+            "email_confirmed": a.email_confirmed,
         })),
     )
         .into_response()

@@ -40,6 +40,11 @@ use crate::config::Config;
 pub const LOGIN_BURST: u32 = 10;
 pub const LOGIN_INTERVAL: Duration = Duration::from_secs(6);
 
+/// Email links (recovery, confirmation) an address may ask for at once,
+/// and how fast that allowance comes back (one a minute).
+pub const MAIL_BURST: u32 = 5;
+pub const MAIL_INTERVAL: Duration = Duration::from_secs(60);
+
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
@@ -50,6 +55,8 @@ pub struct Limits {
     pub registrations: Limiter,
     /// `POST /api/login` answered `bad_login`.
     pub failed_logins: Limiter,
+    /// `POST /api/recover` and `POST /api/email`: mail sent on request.
+    pub mail: Limiter,
 }
 
 impl Limits {
@@ -72,6 +79,7 @@ impl Limits {
                 max,
             ),
             failed_logins: Limiter::new(LOGIN_BURST, LOGIN_INTERVAL, max),
+            mail: Limiter::new(MAIL_BURST, MAIL_INTERVAL, max),
         }
     }
 

@@ -85,6 +85,7 @@ impl Store {
             username: username.to_string(),
             display_name: username.to_string(),
             email: email.map(str::to_string),
+            email_confirmed: false,
         };
         Ok(Some((account, session)))
     }
@@ -92,7 +93,7 @@ impl Store {
     /// The account named `username` (any case) with its password hash.
     pub async fn credentials(&self, username: &str) -> StoreResult<Option<Credentials>> {
         let row = sqlx::query(
-            "SELECT id, username, display_name, email, password_hash FROM accounts
+            "SELECT id, username, display_name, email, email_confirmed, password_hash FROM accounts
              WHERE lower(username) = lower($1)",
         )
         .bind(username)
@@ -107,7 +108,8 @@ impl Store {
     /// The account with this id and its password hash.
     pub async fn credentials_by_id(&self, id: i64) -> StoreResult<Option<Credentials>> {
         let row = sqlx::query(
-            "SELECT id, username, display_name, email, password_hash FROM accounts WHERE id = $1",
+            "SELECT id, username, display_name, email, email_confirmed, password_hash
+             FROM accounts WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -120,12 +122,8 @@ impl Store {
 
     /// The account with this id.
     pub async fn account(&self, id: i64) -> StoreResult<Option<Account>> {
-        let row =
-            sqlx::query("SELECT id, username, display_name, email FROM accounts WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.as_ref().map(account_of))
+        let mut conn = self.pool.acquire().await?;
+        account_in(&mut conn, id).await
     }
 
     /// Opens a session for the account (a login) and returns its id.
@@ -247,7 +245,7 @@ fn idle_cutoff(now: u64) -> i64 {
     now.saturating_sub(SESSION_IDLE_MS) as i64
 }
 
-async fn insert_session(
+pub(super) async fn insert_session(
     tx: &mut sqlx::AnyConnection,
     session: NewSession<'_>,
     account_id: i64,
@@ -267,11 +265,26 @@ async fn insert_session(
     Ok(id)
 }
 
-fn account_of(row: &sqlx::any::AnyRow) -> Account {
+/// The account with this id, read on `conn` (a transaction's, say).
+pub(super) async fn account_in(
+    conn: &mut sqlx::AnyConnection,
+    id: i64,
+) -> StoreResult<Option<Account>> {
+    let row = sqlx::query(
+        "SELECT id, username, display_name, email, email_confirmed FROM accounts WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.as_ref().map(account_of))
+}
+
+pub(super) fn account_of(row: &sqlx::any::AnyRow) -> Account {
     Account {
         id: row.get("id"),
         username: row.get("username"),
         display_name: row.get("display_name"),
         email: row.get("email"),
+        email_confirmed: row.get::<i64, _>("email_confirmed") != 0,
     }
 }

@@ -16,6 +16,7 @@ mod batch;
 pub mod history;
 pub mod lease;
 pub mod records;
+pub mod recovery;
 mod rows;
 mod sql;
 
@@ -25,6 +26,7 @@ pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
 pub use lease::{Fence, Lease};
 pub use records::{GameRecord, RoomRow, SavedRoom};
+pub use recovery::{LinkPurpose, NewLink};
 pub use sql::{Backend, Store};
 
 /// A store failure. Callers log it and answer `internal`; a room whose
@@ -62,6 +64,9 @@ pub struct Account {
     pub username: String,
     pub display_name: String,
     pub email: Option<String>,
+    /// The email was confirmed through a link sent to it (only then is
+    /// it used for recovery).
+    pub email_confirmed: bool,
 }
 
 /// What login needs: the account and its password hash (PHC string).

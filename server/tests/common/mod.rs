@@ -6,6 +6,7 @@
 pub mod browser;
 pub mod postgres;
 pub mod process;
+pub mod smtp;
 
 use std::time::Duration;
 

@@ -1,0 +1,85 @@
+//! Mail the site sends: the links that confirm an address and recover an
+//! account. They go through `lettre` to the operator's SMTP server
+//! (`--smtp-url`); without one, each link is written to the log (level
+//! INFO, target `mail`), so a self-hoster can still recover an account.
+
+use lettre::message::Mailbox;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+/// How mail leaves the server.
+#[derive(Clone)]
+pub enum Mailer {
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: Mailbox,
+    },
+    /// No SMTP server: the log gets the link.
+    Log,
+}
+
+/// One message: a subject, a plain-text body, and the link it carries
+/// (the log fallback writes the link itself).
+pub struct Mail {
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub link: String,
+}
+
+impl Mailer {
+    /// The mailer `--smtp-url` and `--mail-from` describe.
+    pub fn new(smtp_url: Option<&str>, from: &str) -> anyhow::Result<Mailer> {
+        let Some(url) = smtp_url else {
+            return Ok(Mailer::Log);
+        };
+        let from: Mailbox = from
+            .parse()
+            .map_err(|e| anyhow::anyhow!("--mail-from {from:?}: {e}"))?;
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .map_err(|e| anyhow::anyhow!("--smtp-url: {e}"))?
+            .build();
+        Ok(Mailer::Smtp { transport, from })
+    }
+
+    /// Sends `mail`; failures are logged (the person asking gets the same
+    /// answer either way, and may ask again).
+    pub async fn send(&self, mail: Mail) {
+        match self {
+            Mailer::Log => {
+                tracing::info!(
+                    target: "mail",
+                    to = %mail.to,
+                    "no SMTP server configured; the link: {}",
+                    mail.link
+                );
+            }
+            Mailer::Smtp { transport, from } => {
+                let to: Mailbox = match mail.to.parse() {
+                    Ok(to) => to,
+                    Err(e) => {
+                        tracing::warn!(target: "mail", error = %e, "not a mailbox; nothing sent");
+                        return;
+                    }
+                };
+                let message = Message::builder()
+                    .from(from.clone())
+                    .to(to)
+                    .subject(mail.subject)
+                    .body(mail.body);
+                let message = match message {
+                    Ok(m) => m,
+                    Err(e) => {
+                        tracing::warn!(target: "mail", error = %e, "could not build the mail");
+                        return;
+                    }
+                };
+                match transport.send(message).await {
+                    Ok(_) => tracing::info!(target: "mail", "mail sent"),
+                    Err(e) => {
+                        tracing::warn!(target: "mail", error = %e, "the SMTP server refused the mail")
+                    }
+                }
+            }
+        }
+    }
+}

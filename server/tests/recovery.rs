@@ -1,0 +1,288 @@
+//! Email recovery over the real HTTP API, with the mail going through
+//! lettre to a fake SMTP server started here: confirming an address, the
+//! one-time recovery link (works once, expires, the same answer for an
+//! unknown address), and the limits per account.
+
+mod common;
+
+use common::browser::Browser;
+use common::smtp::{link_token, FakeSmtp};
+use common::TestServer;
+use serde_json::json;
+
+async fn site() -> (TestServer, FakeSmtp) {
+    let smtp = FakeSmtp::start().await;
+    let url = smtp.url.clone();
+    let server = TestServer::start_with(move |c| {
+        c.smtp_url = Some(url);
+        c.mail_from = "Board games <games@example.org>".into();
+    })
+    .await;
+    (server, smtp)
+}
+
+/// Registers `name` with `email` and confirms the address by the mailed
+/// link.
+async fn confirmed(server: &TestServer, smtp: &mut FakeSmtp, name: &str, email: &str) -> Browser {
+    let mut b = Browser::new(server);
+    let a = b
+        .post(
+            "/api/accounts",
+            json!({"username": name, "password": "password1", "email": email}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let me = b.get("/api/me").await.body;
+    assert_eq!(me["email"], email);
+    assert_eq!(me["email_confirmed"], false, "not confirmed yet");
+    let mail = smtp.next().await;
+    assert!(
+        mail.contains("From: \"Board games\" <games@example.org>"),
+        "{mail}"
+    );
+    assert!(mail.contains(&format!("To: {email}")), "{mail}");
+    let token = link_token(&mail, "/account#confirm=");
+    let a = b.post("/api/email/confirm", json!({"token": token})).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(b.get("/api/me").await.body["email_confirmed"], true);
+    // A confirmation link works once.
+    let again = b.post("/api/email/confirm", json!({"token": token})).await;
+    assert_eq!(again.status, 400);
+    assert_eq!(again.body["error"], "bad_link");
+    b
+}
+
+#[tokio::test]
+async fn a_recovery_link_works_once_and_only_the_hash_is_stored() {
+    let (server, mut smtp) = site().await;
+    let mut old = confirmed(&server, &mut smtp, "minh", "minh@example.org").await;
+
+    let mut lost = Browser::new(&server);
+    let a = lost
+        .post("/api/recover", json!({"email": "MINH@example.org"}))
+        .await;
+    assert_eq!(a.status, 202, "{}", a.body);
+    let mail = smtp.next().await;
+    assert!(mail.contains("Subject: Choose a new password"), "{mail}");
+    let token = link_token(&mail, "/reset#");
+    assert_eq!(token.len(), 32);
+
+    // Only the token's hash is in the database.
+    let db = server.dir.path().join("site.db");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+        .await
+        .unwrap();
+    let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM email_tokens")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        stored,
+        vec![server::room::TokenHash::of(&token).as_str().to_string()]
+    );
+
+    // A bad new password changes nothing and keeps the link.
+    let a = lost
+        .post("/api/reset", json!({"token": token, "password": "short"}))
+        .await;
+    assert_eq!(a.status, 400);
+    assert_eq!(a.body["error"], "bad_password");
+    let a = lost
+        .post(
+            "/api/reset",
+            json!({"token": token, "password": "brand-new-pass"}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["username"], "minh");
+    assert_eq!(
+        lost.get("/api/me").await.status,
+        200,
+        "signed in by the reset"
+    );
+    assert_eq!(
+        old.get("/api/me").await.status,
+        401,
+        "every other session ended"
+    );
+    // Once only.
+    let a = lost
+        .post(
+            "/api/reset",
+            json!({"token": token, "password": "another-pass"}),
+        )
+        .await;
+    assert_eq!(a.status, 400);
+    assert_eq!(a.body["error"], "bad_link");
+    let (status, _) = server
+        .post(
+            "/api/login",
+            json!({"username": "minh", "password": "brand-new-pass"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = server
+        .post(
+            "/api/login",
+            json!({"username": "minh", "password": "password1"}),
+        )
+        .await;
+    assert_eq!(status, 401);
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_recovery_link_expires_after_an_hour() {
+    let (server, mut smtp) = site().await;
+    confirmed(&server, &mut smtp, "lan", "lan@example.org").await;
+    let (status, _) = server
+        .post("/api/recover", json!({"email": "lan@example.org"}))
+        .await;
+    assert_eq!(status, 202);
+    let token = link_token(&smtp.next().await, "/reset#");
+    let db = server.dir.path().join("site.db");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+        .await
+        .unwrap();
+    // The link was made an hour ago.
+    let hour = 60 * 60 * 1000;
+    sqlx::query("UPDATE email_tokens SET expires_at = expires_at - ?, created_at = created_at - ?")
+        .bind(hour)
+        .bind(hour)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let (status, body) = server
+        .post(
+            "/api/reset",
+            json!({"token": token, "password": "brand-new-pass"}),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"], "bad_link");
+    let (status, _) = server
+        .post(
+            "/api/login",
+            json!({"username": "lan", "password": "password1"}),
+        )
+        .await;
+    assert_eq!(status, 200, "the password did not change");
+}
+
+#[tokio::test]
+async fn an_unknown_or_unconfirmed_address_gets_the_same_answer_and_no_mail() {
+    let (server, mut smtp) = site().await;
+    confirmed(&server, &mut smtp, "khoa", "khoa@example.org").await;
+    let mut unconfirmed = Browser::new(&server);
+    let a = unconfirmed
+        .post(
+            "/api/accounts",
+            json!({"username": "vyvy", "password": "password1", "email": "vy@example.org"}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    smtp.next().await; // vy's confirmation link, left unused
+
+    let (s1, known) = server
+        .post("/api/recover", json!({"email": "khoa@example.org"}))
+        .await;
+    let (s2, unknown) = server
+        .post("/api/recover", json!({"email": "nobody@example.org"}))
+        .await;
+    let (s3, pending) = server
+        .post("/api/recover", json!({"email": "vy@example.org"}))
+        .await;
+    assert_eq!((s1, s2, s3), (202, 202, 202));
+    assert_eq!(known, unknown);
+    assert_eq!(known, pending);
+    let mail = smtp.next().await;
+    assert!(mail.contains("To: khoa@example.org"), "{mail}");
+    assert!(smtp.nothing_for(500).await, "no mail for the others");
+
+    // Not an address at all is a clear error.
+    let (status, body) = server.post("/api/recover", json!({"email": "khoa"})).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["error"], "bad_email");
+}
+
+#[tokio::test]
+async fn recovery_is_limited_per_account_and_per_address() {
+    let (server, mut smtp) = site().await;
+    confirmed(&server, &mut smtp, "thao", "thao@example.org").await;
+    // Three links an hour for one account; the answer stays the same.
+    for _ in 0..3 {
+        let (status, _) = server
+            .post("/api/recover", json!({"email": "thao@example.org"}))
+            .await;
+        assert_eq!(status, 202);
+        smtp.next().await;
+    }
+    let (status, _) = server
+        .post("/api/recover", json!({"email": "thao@example.org"}))
+        .await;
+    assert_eq!(status, 202);
+    assert!(
+        smtp.nothing_for(500).await,
+        "the fourth link this hour is not sent"
+    );
+    // One client address: 5 requests at once (4 so far), then 429.
+    let (status, _) = server
+        .post("/api/recover", json!({"email": "other@example.org"}))
+        .await;
+    assert_eq!(status, 202);
+    let (status, body) = server
+        .post("/api/recover", json!({"email": "other@example.org"}))
+        .await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"], "rate_limited");
+}
+
+#[tokio::test]
+async fn an_email_is_changed_by_confirming_the_new_one_and_removed() {
+    let (server, mut smtp) = site().await;
+    let mut b = confirmed(&server, &mut smtp, "binh", "binh@example.org").await;
+    let a = b
+        .post("/api/email", json!({"email": "binh@new.example"}))
+        .await;
+    assert_eq!(a.status, 202, "{}", a.body);
+    let me = b.get("/api/me").await.body;
+    assert_eq!(me["email"], "binh@new.example");
+    assert_eq!(me["email_confirmed"], false);
+    let token = link_token(&smtp.next().await, "/account#confirm=");
+    // Confirmed by the link, whoever opens it.
+    let mut elsewhere = Browser::new(&server);
+    let a = elsewhere
+        .post("/api/email/confirm", json!({"token": token}))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(b.get("/api/me").await.body["email_confirmed"], true);
+    // A bad address is refused and changes nothing.
+    let a = b
+        .post("/api/email", json!({"email": "not an address"}))
+        .await;
+    assert_eq!(a.status, 400);
+    assert_eq!(b.get("/api/me").await.body["email"], "binh@new.example");
+    // Removed.
+    let a = b.post("/api/email", json!({"email": ""})).await;
+    assert_eq!(a.status, 200);
+    let me = b.get("/api/me").await.body;
+    assert_eq!(me["email"], serde_json::Value::Null);
+    let (status, _) = server
+        .post("/api/recover", json!({"email": "binh@new.example"}))
+        .await;
+    assert_eq!(status, 202);
+    assert!(
+        smtp.nothing_for(500).await,
+        "a removed address gets nothing"
+    );
+    // Signed out: 401.
+    let mut guest = Browser::new(&server);
+    assert_eq!(
+        guest
+            .post("/api/email", json!({"email": "x@y.z"}))
+            .await
+            .status,
+        401
+    );
+}
