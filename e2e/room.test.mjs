@@ -154,6 +154,8 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
   }
   assert.equal(await byId(host, 'start').isVisible(), false, 'no start during a game');
   assert.equal(await byId(spectator, 'resign').isVisible(), false, 'spectators cannot resign');
+  assert.equal(await byId(spectator, 'watching').isVisible(), true, 'the spectator is told they are watching');
+  assert.equal(await byId(host, 'watching').isVisible(), false, 'a player is not');
   assert.equal(await byId(guest, 'resign').isVisible(), true, 'players can resign');
   const specInfo = await boardInfo(spectator);
   assert.equal(specInfo.legal.length, 0, 'a spectator sees no legal targets');

@@ -650,6 +650,8 @@ function disarmResign() {
 function renderTurn() {
   const m = match();
   const node = $('turn');
+  // Someone who does not play this game is told they are watching it.
+  $('watching').hidden = !m || !!m.outcome || mySide() != null;
   if (!m) {
     node.textContent = t('game.no_game');
     node.className = 'turn';
