@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{follow, local_game, table_of, Client, TestServer};
+use common::{follow, local_game, next_match_of, table_of, Client, TestServer};
 use rules::quoridor::{scores, Options, Quoridor};
 use rules::Game;
 use serde_json::{json, Value};
@@ -580,4 +580,54 @@ async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
         latest["moves"].as_array().unwrap().len(),
         moves_by_side.iter().sum::<usize>()
     );
+}
+
+/// Free-for-all starts with whoever is seated, two or more: three of four
+/// seats give a three-pawn game with the Auto walls for three; one person
+/// alone cannot start.
+#[tokio::test]
+async fn a_free_for_all_starts_with_three_of_its_four_seats_taken() {
+    let server = TestServer::start().await;
+    let (_code, mut c) = seated(
+        &server,
+        json!({"players": 4}),
+        &[("Minh", 0), ("Lan", 1), ("Khoa", 3)],
+    )
+    .await;
+    c[2].0.ok(json!({"type": "stand"})).await;
+    c[1].0.ok(json!({"type": "stand"})).await;
+    let message = c[0].0.refused(json!({"type": "start"}), "not_ready").await;
+    assert!(message.contains("two"), "{message}");
+    c[1].0.ok(json!({"type": "sit", "seat": 1})).await;
+    c[2].0.ok(json!({"type": "sit", "seat": 3})).await;
+    c[0].0.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = c[0].0.next_match().await;
+    assert_eq!(start["kind"], "start");
+    let m = &start["match"];
+    let names: Vec<&str> = m["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Minh", "Lan", "Khoa"],
+        "in seat order, seat 2 left out"
+    );
+    let three = local_game("quoridor", &json!({"players": 3}));
+    let expected = serde_json::to_value(&three).unwrap();
+    assert_eq!(
+        m["state"]["pawns"], expected["pawns"],
+        "three pawns, placed for three"
+    );
+    assert_eq!(
+        m["state"]["walls_left"], expected["walls_left"],
+        "the Auto walls for three"
+    );
+    // The three play in turn.
+    c[0].0.ok(json!({"type": "move", "move": "e2"})).await;
+    let moved = next_match_of(&mut c[1].0, "move").await;
+    assert_eq!(moved["side"], 0);
+    assert_eq!(moved["match"]["to_play"], c[1].1, "Lan plays next");
 }

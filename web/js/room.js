@@ -544,6 +544,8 @@ function renderActions() {
   let full;
   if (knockout) full = between || (!active && seated.length >= MIN_PLAYERS);
   else if (perTeam) full = [0, 1].every((team) => seated.some((x) => Math.floor(x.seat / perTeam) === team));
+  // Free-for-all Quoridor starts with whoever is seated, two or more.
+  else if (room.game === 'quoridor' && (room.options?.mode ?? 'ffa') === 'ffa') full = seated.length >= 2;
   else full = seated.length >= room.seats;
   const host = isHost();
   const start = $('start');

@@ -206,6 +206,27 @@ impl GameOptions {
         self.mode() == Mode::Knockout
     }
 
+    /// Whether a game may start with only some of the seats taken (at
+    /// least two): Quoridor free-for-all, as on the seed's site.
+    pub fn starts_partly_seated(&self) -> bool {
+        matches!(self, GameOptions::Quoridor(q) if q.mode == Mode::Ffa)
+    }
+
+    /// The options of a game played by `players` sides: a free-for-all
+    /// Quoridor game has as many pawns as players seated (its walls follow
+    /// the Auto table for that count, unless set); any other game is the
+    /// room's as they are.
+    pub fn for_players(&self, players: usize) -> GameOptions {
+        match self {
+            GameOptions::Quoridor(q) if self.starts_partly_seated() => {
+                let mut q = q.clone();
+                q.engine.players = u8::try_from(players).unwrap_or(q.engine.players);
+                GameOptions::Quoridor(q)
+            }
+            other => other.clone(),
+        }
+    }
+
     pub fn seating(&self) -> Seating {
         match (self, self.mode()) {
             (_, Mode::Knockout) => Seating::Knockout,

@@ -20,9 +20,25 @@ impl RoomState {
     }
 
     /// Who sits where, grouped by side for a new game, or why a game
-    /// cannot start. Per-side games need every seat taken; team games at
-    /// least one member per team. Everyone seated must be online.
+    /// cannot start. Per-side games need every seat taken, except
+    /// free-for-all Quoridor, which starts with two or more (the empty
+    /// seats are left out); team games need at least one member per team.
+    /// Everyone seated must be online.
     fn seated_sides(&self) -> Result<Vec<Vec<Player>>, Refusal> {
+        if self.options.starts_partly_seated() {
+            let sides: Vec<Vec<Player>> = self
+                .seated_in_order()?
+                .into_iter()
+                .map(|p| vec![p])
+                .collect();
+            if sides.len() < 2 {
+                return Err(Refusal::new(
+                    Code::NotReady,
+                    "A game needs at least two players seated.",
+                ));
+            }
+            return Ok(sides);
+        }
         let mut sides: Vec<Vec<Player>> = vec![Vec::new(); self.seating.sides()];
         for seat in 0..self.seats() {
             let side = self.seating.side_of_seat(seat);
@@ -54,6 +70,27 @@ impl RoomState {
             ));
         }
         Ok(sides)
+    }
+
+    /// The seated members in seat order, all online.
+    fn seated_in_order(&self) -> Result<Vec<Player>, Refusal> {
+        let mut seated = Vec::new();
+        for seat in 0..self.seats() {
+            if let Some(m) = self.members.iter().find(|m| m.seat == Some(seat)) {
+                if !m.online() {
+                    return Err(Refusal::new(
+                        Code::NotReady,
+                        format!("{} is offline.", m.name.as_deref().unwrap_or("A player")),
+                    ));
+                }
+                seated.push(Player {
+                    member: m.id,
+                    name: m.name.clone().unwrap_or_default(),
+                    computer: m.computer,
+                });
+            }
+        }
+        Ok(seated)
     }
 
     /// Starts the next game (the host's `start`, or the auto-start): in
@@ -90,7 +127,9 @@ impl RoomState {
         now: u64,
         effects: &mut Vec<Effect>,
     ) -> Result<(), Refusal> {
-        let game = AnyGame::new(&self.options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
+        // Free-for-all Quoridor: as many pawns as players seated.
+        let options = self.options.for_players(sides.len());
+        let game = AnyGame::new(&options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
         let n = sides.len();
         let mut clock = game.clock();
         if let Some(side) = game.to_move() {
@@ -101,7 +140,7 @@ impl RoomState {
             id: GameId::new(),
             number: self.games_played,
             game,
-            options: self.options.clone(),
+            options,
             sides,
             turn: vec![0; n],
             gone: vec![false; n],
