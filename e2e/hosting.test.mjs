@@ -166,3 +166,29 @@ test('the account page lists sessions, logs out everywhere else and changes the 
   await there.context().close();
   assertNoPageErrors();
 });
+
+test('the daily check-in adds coins once a day and the header shows the balance', { timeout: 60_000 }, async () => {
+  const page = await site.newPage('coins', { viewport: { width: 360, height: 740 } });
+  await page.goto(`${base}/`);
+  assert.equal(await byId(page, 'coins').isVisible(), false, 'a guest has no balance');
+  await byId(page, 'register-username').fill('Coin_e2e');
+  await byId(page, 'register-password').fill('password123');
+  await byId(page, 'register-submit').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '0 coins');
+  await byId(page, 'checkin').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="checkin-ok"]')?.textContent === '+10 coins (day 1 of your streak).');
+  await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '10 coins');
+  await byId(page, 'checkin').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="checkin-ok"]')?.textContent === 'Already checked in today; come back tomorrow.');
+  assert.equal(await byId(page, 'coins').textContent(), '10 coins');
+  await noHorizontalScroll(page, 'home page with the balance');
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '10 coins');
+  await byId(page, 'lang').selectOption('vi');
+  await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '10 xu');
+  await byId(page, 'coins').click();
+  await page.waitForURL(`${base}/account`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '10 xu');
+  await page.context().close();
+  assertNoPageErrors();
+});

@@ -67,6 +67,7 @@ pub fn router(app: App) -> Router {
         .route("/api/sessions/{id}", delete(crate::accounts::end_session))
         .route("/api/password", post(crate::accounts::change_password))
         .route("/api/site", get(site))
+        .route("/api/checkin", post(crate::accounts::check_in))
         .route("/api/email", post(crate::accounts::recovery::set_email))
         .route(
             "/api/email/confirm",

@@ -786,3 +786,32 @@ async fn a_session_survives_a_restart() {
     assert_eq!(who.status, 200, "{}", who.body);
     assert_eq!(who.body["username"], "keeper");
 }
+
+#[tokio::test]
+async fn checking_in_twice_in_one_day_adds_coins_once() {
+    let server = TestServer::start().await;
+    let mut b = Browser::new(&server);
+    b.register("coiner", "password1").await;
+    let me = b.get("/api/me").await.body;
+    assert_eq!(me["coins"], 0);
+    assert_eq!(me["checked_in_today"], false);
+    let first = b.post("/api/checkin", json!({})).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(first.body["added"], 10);
+    assert_eq!(first.body["streak"], 1);
+    assert_eq!(first.body["coins"], 10);
+    let again = b.post("/api/checkin", json!({})).await;
+    assert_eq!(again.body["added"], 0);
+    assert_eq!(again.body["coins"], 10);
+    let me = b.get("/api/me").await.body;
+    assert_eq!(me["coins"], 10);
+    assert_eq!(me["checked_in_today"], true);
+    // A guest has no coins to check in.
+    let mut guest = Browser::new(&server);
+    assert_eq!(guest.post("/api/checkin", json!({})).await.status, 401);
+    // The balance survives a restart.
+    let dir = server.stop().await;
+    let server = TestServer::start_in(dir, |_| {}).await;
+    b.base = server.base.clone();
+    assert_eq!(b.get("/api/me").await.body["coins"], 10);
+}

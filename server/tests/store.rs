@@ -29,8 +29,8 @@ use server::store::records::{
     EntryRow, FinishedGame, Leave, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
 };
 use server::store::{
-    now_millis, HistoryQuery, LinkPurpose, NewLink, NewSession, SignedIn, Store, StoreError,
-    SESSION_IDLE_MS,
+    now_millis, HistoryQuery, LinkPurpose, NewLink, NewSession, SignedIn, SpendRefused, Store,
+    StoreError, SESSION_IDLE_MS,
 };
 use sqlx::{ConnectOptions, Connection, Row};
 use tokio::task::JoinSet;
@@ -1404,6 +1404,68 @@ async fn email_links(store: &Store) {
         .is_empty());
 }
 
+/// Coins: a check-in counts once a day and grows with the streak up to
+/// the cap; 50 concurrent purchases with coins for one: exactly one goes
+/// through, the item is bought once, and the ledger sums to the balance.
+async fn coins_are_never_lost_or_spent_twice(store: &Store) {
+    use server::store::coins::{checkin_coins, CHECKIN_MAX};
+    let now = now_millis();
+    let (account, _) = store
+        .create_account(&format!("Coin_{}", &new_token()[..8]), "h", None, None, now)
+        .await
+        .expect("create_account")
+        .expect("free");
+    let id = account.id;
+    let day = 20_000;
+    let first = store.check_in(id, day, now).await.expect("check in");
+    assert_eq!((first.added, first.streak, first.balance), (10, 1, 10));
+    let again = store.check_in(id, day, now).await.expect("check in");
+    assert_eq!((again.added, again.balance), (0, 10), "once a day");
+    let next = store.check_in(id, day + 1, now).await.expect("check in");
+    assert_eq!((next.added, next.streak, next.balance), (12, 2, 22));
+    let gap = store.check_in(id, day + 3, now).await.expect("check in");
+    assert_eq!((gap.added, gap.streak), (10, 1), "a missed day starts over");
+    assert_eq!(checkin_coins(100), CHECKIN_MAX, "capped");
+
+    // 50 purchases at once of items costing the whole balance.
+    let price = gap.balance;
+    let mut set = JoinSet::new();
+    for i in 0..50 {
+        let store = store.clone();
+        set.spawn(async move { store.spend(id, price, &format!("buy item-{i}"), now).await });
+    }
+    let mut bought = 0;
+    while let Some(done) = set.join_next().await {
+        match done.expect("task").expect("no store error") {
+            Ok(balance) => {
+                assert_eq!(balance, 0);
+                bought += 1;
+            }
+            Err(why) => assert_eq!(why, SpendRefused::TooFew),
+        }
+    }
+    assert_eq!(bought, 1, "exactly one purchase with coins for one");
+    // An item is bought once.
+    let more = store.check_in(id, day + 4, now).await.expect("check in");
+    let bought_item = store
+        .ledger(id)
+        .await
+        .expect("ledger")
+        .into_iter()
+        .find(|(d, _, _)| *d < 0)
+        .expect("the purchase")
+        .1;
+    assert_eq!(
+        store.spend(id, 1, &bought_item, now).await.expect("spend"),
+        Err(SpendRefused::AlreadyDone)
+    );
+    let (balance, _, _) = store.coins(id).await.expect("coins");
+    assert_eq!(balance, more.balance, "a refused spend changes nothing");
+    let ledger = store.ledger(id).await.expect("ledger");
+    assert_eq!(ledger.iter().map(|(d, _, _)| d).sum::<i64>(), balance);
+    assert_eq!(ledger.last().expect("rows").2, balance);
+}
+
 /// Everything written before `close()` is there in a store reopened on the
 /// same database; a write after `close()` errs (it does not hang).
 async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce() -> Store) {
@@ -2030,6 +2092,16 @@ async fn postgres_email_links() {
 #[tokio::test]
 async fn sqlite_email_links() {
     on_sqlite!(email_links);
+}
+
+#[tokio::test]
+async fn sqlite_coins_are_never_lost_or_spent_twice() {
+    on_sqlite!(coins_are_never_lost_or_spent_twice);
+}
+
+#[tokio::test]
+async fn postgres_coins_are_never_lost_or_spent_twice() {
+    on_postgres!(coins_are_never_lost_or_spent_twice);
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { TOKEN_KEY } from './socket.js';
 import { $, el } from './dom.js';
+import { showCoins } from './coins.js';
 
 /** {username} once loaded, null when signed out. */
 let me = null;
@@ -46,6 +47,7 @@ function when(ms) {
 
 function signedOut() {
   me = null;
+  showCoins(null);
   $('account-loading').hidden = true;
   $('signed-in').hidden = true;
   $('signed-out').hidden = false;
@@ -130,6 +132,7 @@ async function load() {
     if (!r.ok) return signedOut();
     me = r.data;
     $('who').textContent = t('account.signed_in', { name: me.username });
+    showCoins(me.coins);
     renderEmail();
     $('account-loading').hidden = true;
     $('signed-out').hidden = true;

@@ -16,6 +16,7 @@ import {
 } from './options.js';
 import { LEVELS, SIDES, sideLabel, soloOptions, soloSeats } from './solo.js';
 import { $, el } from './dom.js';
+import { showCoins, checkIn } from './coins.js';
 
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
@@ -277,17 +278,19 @@ function showAccount() {
   $('account-in').hidden = !account;
   $('account-out').hidden = !!account;
   $('account-signed-in').textContent = account ? t('account.signed_in', { name: account.username }) : '';
+  showCoins(account ? account.coins ?? 0 : null);
   showHostFields();
 }
 
 /** Asks the server who the session cookie signs in, and whether guests may host. */
 async function loadAccount() {
-  account = null;
+  let who = null;
   try {
     const [me, site] = await Promise.all([fetch('/api/me'), fetch('/api/site')]);
-    if (me.ok) account = await me.json();
+    if (me.ok) who = await me.json();
     if (site.ok) guestHosts = !!(await site.json()).guest_hosts;
   } catch { /* offline: show the forms */ }
+  account = who;
   showAccount();
 }
 
@@ -308,8 +311,9 @@ async function postAccount(path, body) {
     const data = await res.json().catch(() => ({}));
     if (!res.ok) return { error: accountError(data, res), code: data?.error };
     storeToken(data.token);
-    account = { username: data.username };
+    account = { username: data.username, coins: 0 };
     showAccount();
+    loadAccount(); // the coins an account that logged in has
     return {};
   } catch {
     return { error: t('home.network_error') };
@@ -384,6 +388,18 @@ async function requestRecovery() {
 
 function initAccount() {
   $('recover-submit').addEventListener('click', requestRecovery);
+  $('checkin').addEventListener('click', async () => {
+    const button = $('checkin');
+    button.disabled = true;
+    try {
+      const r = await checkIn();
+      showError($('checkin-ok'), r.error ?? r.text);
+    } catch {
+      showError($('checkin-ok'), t('home.network_error'));
+    } finally {
+      button.disabled = false;
+    }
+  });
   $('recover-email').addEventListener('keydown', (e) => {
     if (e.key === 'Enter') {
       e.preventDefault();

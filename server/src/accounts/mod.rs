@@ -402,12 +402,16 @@ pub async fn logout(State(app): State<App>, current: Session) -> Response {
         .into_response()
 }
 
-/// `GET /api/me`: the signed-in account. The cookie is sent again, so a
-/// session in use keeps its 30 days in the browser too.
-pub async fn me(current: Session) -> Response {
+/// `GET /api/me`: the signed-in account and its coins. The cookie is
+/// sent again, so a session in use keeps its 30 days in the browser too.
+pub async fn me(State(app): State<App>, current: Session) -> Response {
     let (Some(SignedIn { account: a, .. }), Some(secret)) = (&current.signed_in, &current.secret)
     else {
         return not_signed_in();
+    };
+    let (coins, last_day, streak) = match app.registry.store().coins(a.id).await {
+        Ok(c) => c,
+        Err(e) => return internal(e),
     };
     (
         [(header::SET_COOKIE, session::set_cookie(secret, current.tls))],
@@ -416,6 +420,9 @@ pub async fn me(current: Session) -> Response {
             "name": a.display_name,
             "email": a.email,
             "email_confirmed": a.email_confirmed,
+            "coins": coins,
+            "checked_in_today": last_day == utc_day(now_millis()),
+            "streak": streak,
         })),
     )
         .into_response()
@@ -549,6 +556,35 @@ pub async fn change_password(
             tracing::info!(account = me.account.id, "password changed");
             StatusCode::NO_CONTENT.into_response()
         }
+        Err(e) => internal(e),
+    }
+}
+
+/// Days since 1970-01-01 (UTC) at `ms`.
+pub fn utc_day(ms: u64) -> i64 {
+    (ms / (24 * 60 * 60 * 1000)) as i64
+}
+
+/// `POST /api/checkin`: the daily check-in. Once per UTC day it adds
+/// coins (more for each day of a streak, up to a cap); again the same
+/// day, it adds nothing.
+pub async fn check_in(State(app): State<App>, current: Session) -> Response {
+    let Some(me) = current.signed_in else {
+        return not_signed_in();
+    };
+    let now = now_millis();
+    match app
+        .registry
+        .store()
+        .check_in(me.account.id, utc_day(now), now)
+        .await
+    {
+        Ok(c) => Json(json!({
+            "added": c.added,
+            "streak": c.streak,
+            "coins": c.balance,
+        }))
+        .into_response(),
         Err(e) => internal(e),
     }
 }

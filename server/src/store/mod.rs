@@ -13,6 +13,7 @@
 
 pub mod accounts;
 mod batch;
+pub mod coins;
 pub mod history;
 pub mod lease;
 pub mod records;
@@ -23,6 +24,7 @@ mod sql;
 use std::path::Path;
 
 pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
+pub use coins::{CheckIn, SpendRefused};
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
 pub use lease::{Fence, Lease};
 pub use records::{GameRecord, RoomRow, SavedRoom};
