@@ -1659,10 +1659,15 @@ async fn leases_fence_stale_owners(store: &Store) {
         .write_as(&code, Some(a), vec![Write::Chat(chat(1, "by a", 1))])
         .await
         .expect("the holder writes");
-    assert!(store
-        .renew(&code, a, t0 + 2_000, 3_000)
+    let renewed = store
+        .renew_all("node-a", t0 + 2_000, 3_000)
         .await
-        .expect("renew"));
+        .expect("renew_all");
+    assert_eq!(
+        renewed,
+        vec![(code.clone(), a)],
+        "the holder renews its lease"
+    );
     assert_eq!(
         store
             .acquire(&code, "node-b", t0 + 4_000, 3_000)
@@ -1688,10 +1693,14 @@ async fn leases_fence_stale_owners(store: &Store) {
         matches!(stale, StoreError::Fenced(ref c) if *c == code),
         "{stale:?}"
     );
-    assert!(!store
-        .renew(&code, a, t0 + 5_500, 3_000)
+    let renewed = store
+        .renew_all("node-a", t0 + 5_500, 3_000)
         .await
-        .expect("renew"));
+        .expect("renew_all");
+    assert!(
+        renewed.is_empty(),
+        "a lost lease is not renewed: {renewed:?}"
+    );
     store.release(&code, a).await.expect("release");
     assert_eq!(
         store.lease(&code).await.expect("lease").map(|l| l.token),

@@ -61,26 +61,6 @@ impl Store {
         Ok(token.map(Fence))
     }
 
-    /// Extends the lease held with `fence` to `now + ttl_ms`; false when
-    /// it is no longer this holder's.
-    pub async fn renew(
-        &self,
-        code: &str,
-        fence: Fence,
-        now: u64,
-        ttl_ms: u64,
-    ) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "UPDATE room_leases SET expires_at = $1 WHERE room_code = $2 AND token = $3",
-        )
-        .bind((now + ttl_ms) as i64)
-        .bind(code)
-        .bind(fence.0)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
     /// Extends, in one statement, every lease `node` holds that is still
     /// running at `now`, to `now + ttl_ms`; returns them (room code and
     /// token). A room this node runs that is missing from the answer, or
