@@ -3,12 +3,12 @@
 # PostgreSQL, and two nodes on PostgreSQL + NATS (players spread over both,
 # then all on the owner). Needs a release build, PostgreSQL on
 # 127.0.0.1:5432 (trust, database test) and NATS on 127.0.0.1:4222:
-#   cargo build --release -p server --bin server --example load
+#   cargo build --release -p server -p bench
 #   bash deploy/bench-nodes.sh
 set -u
 cd "$(dirname "$0")/.."
 BIN=target/release/server
-LOAD=target/release/examples/load
+LOAD=target/release/bench
 PG=postgres://postgres@127.0.0.1:5432/test
 fresh() { # a fresh schema
   local s="bench_$RANDOM$RANDOM"
@@ -16,7 +16,7 @@ fresh() { # a fresh schema
   echo "$PG?options=-c%20search_path%3D$s"
 }
 wait_up() { for _ in $(seq 100); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null && return; sleep 0.1; done; }
-run() { echo "== $1"; shift; "$LOAD" "$@" 2>&1 | grep -v "^room failed" ; }
+run() { echo "== $1"; shift; "$LOAD" many-rooms --no-echo "$@" 2>&1 | grep -v "^a room failed" ; }
 
 rm -rf "${TMPDIR:-/tmp}/bench-nodes" && mkdir -p "${TMPDIR:-/tmp}/bench-nodes"
 $BIN --addr 127.0.0.1:8191 --data-dir "${TMPDIR:-/tmp}/bench-nodes"/sqlite --room-burst 0 --guest-hosts 2>/dev/null & P1=$!

@@ -105,12 +105,18 @@ pub struct Config {
     #[arg(long = "autostart-secs", env = "AUTOSTART_SECS", default_value_t = 30)]
     pub autostart_secs: u64,
 
-    /// Members a room keeps (people who ever said hello, and computer
-    /// players). Past it, offline guests with no seat, no score and no
-    /// host role make room for newcomers; if none can go, `hello` is
-    /// refused with `room_full`.
+    /// Members a room keeps (people who gave a name, signed in, sat or
+    /// host, and computer players). Past it, offline guests with no seat,
+    /// no score and no host role make room for newcomers; if none can go,
+    /// `hello` is refused with `room_full`.
     #[arg(long = "max-members", env = "MAX_MEMBERS", default_value_t = 200)]
     pub max_members: usize,
+
+    /// Watchers a room takes at once: online browsers with no name, no
+    /// account and no host role, which are counted but not kept. Past it,
+    /// a watcher's `hello` is refused with `room_full`.
+    #[arg(long = "max-watchers", env = "MAX_WATCHERS", default_value_t = 20_000)]
+    pub max_watchers: usize,
 
     /// Rooms one client address may create at once (`POST /api/rooms`);
     /// then one more every `--room-every-secs`. 0 turns the limit off.

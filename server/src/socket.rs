@@ -82,7 +82,7 @@ pub async fn upgrade(
     // Buffers sized to the protocol: a client's command is a few hundred
     // bytes, so the read buffer starts at 2 KiB (it grows for a larger
     // frame); messages go out as soon as they are written, not gathered
-    // in a write buffer. Measured with `examples/idle.rs`: 31.6 KiB of
+    // in a write buffer. Measured with `bench idle`: 31.6 KiB of
     // server memory per idle socket with 8 KiB buffers, 25.5 KiB with
     // these (BENCHMARKS.md, "Memory per socket").
     ws.max_message_size(LIBRARY_FRAME_BYTES)

@@ -58,10 +58,11 @@ export function advancing(n) {
 
 /**
  * Online people at `table` who do not play there (the server's count of a
- * table's spectators, kept live from the members).
+ * table's spectators, kept live from the members): the listed ones, and
+ * the `unlisted` watchers the room only counts (they never play).
  */
-export function tableSpectators(table, members) {
-  return (members ?? []).filter((m) => m.online && !m.computer && sideOf(table?.match, { member: m.id }) == null).length;
+export function tableSpectators(table, members, unlisted = 0) {
+  return (members ?? []).filter((m) => m.online && !m.computer && sideOf(table?.match, { member: m.id }) == null).length + unlisted;
 }
 
 /**
@@ -69,7 +70,7 @@ export function tableSpectators(table, members) {
  * Rounds in order, each with its matches (yours first) and its bye; the
  * rounds still to be drawn; the champion; your own match.
  */
-export function bracketView(tournament, { members = [], tables = [], you = null } = {}) {
+export function bracketView(tournament, { members = [], tables = [], you = null, unlisted = 0 } = {}) {
   if (!tournament) return null;
   const me = you?.member ?? null;
   const status = statusOf(tournament);
@@ -85,7 +86,7 @@ export function bracketView(tournament, { members = [], tables = [], you = null 
     // The room keeps the last round's tables (their boards stay open after the final).
     const latest = i === list.length - 1;
     const current = active && latest;
-    const matches = (round.pairings ?? []).map((p) => matchView(p, { current, latest, table: tableById(tables, p.table), members, person, me }));
+    const matches = (round.pairings ?? []).map((p) => matchView(p, { current, latest, table: tableById(tables, p.table), members, person, me, unlisted }));
     // Yours first; the others in the server's order.
     matches.sort((a, b) => Number(b.mine) - Number(a.mine));
     const players = playersIn(round);
@@ -127,7 +128,7 @@ export function bracketView(tournament, { members = [], tables = [], you = null 
 }
 
 /** One pairing as shown: players with their games won, where it stands, and its table. */
-function matchView(p, { current, latest, table, members, person, me }) {
+function matchView(p, { current, latest, table, members, person, me, unlisted }) {
   const games = p.games ?? [];
   const kind = p.state?.kind ?? 'playing';
   const winner = kind === 'won' || kind === 'coin_toss' ? p.state.winner : null;
@@ -157,7 +158,7 @@ function matchView(p, { current, latest, table, members, person, me }) {
     running,
     watchable: latest && !!m,
     moves: running ? (m.moves?.length ?? 0) : null,
-    spectators: latest ? tableSpectators(table, members) : null,
+    spectators: latest ? tableSpectators(table, members, unlisted) : null,
   };
 }
 

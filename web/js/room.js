@@ -355,6 +355,10 @@ function renderMembers() {
     if (m.seat != null) bits.push(el('span', { class: 'badge seat', text: t('members.seat', { n: m.seat + 1 }) }));
     return el('li', { 'data-testid': `member-${m.id}`, class: m.online ? 'online' : 'offline', dataset: { online: String(!!m.online) } }, ...bits);
   });
+  // A big room names only some of its watchers and counts the rest.
+  if (room.unlisted > 0) {
+    items.push(el('li', { class: 'more', 'data-testid': 'members-more', text: t('members.more', { n: room.unlisted }) }));
+  }
   $('members').replaceChildren(...items);
 }
 
@@ -751,7 +755,7 @@ function renderTournament() {
   $('bracket-panel').hidden = !onBracket;
   $('watch-bar').hidden = !(knockout && view?.kind === 'table');
   if (!knockout) return;
-  const bv = bracketView(room.tournament, { members: room.members, tables: room.tables, you: model.you });
+  const bv = bracketView(room.tournament, { members: room.members, tables: room.tables, you: model.you, unlisted: room.unlisted ?? 0 });
   const seated = room.members.filter((x) => x.seat != null).length;
   if (onBracket) {
     $('bracket-status').textContent = statusText(bv, { seated, nameOf: displayName });
@@ -883,6 +887,7 @@ function onEvent(ev) {
     case 'members': {
       room.members = ev.members;
       if (typeof ev.spectators === 'number') room.spectators = ev.spectators;
+      if (typeof ev.unlisted === 'number') room.unlisted = ev.unlisted;
       const mine = me();
       if (mine) model.you = { ...model.you, name: mine.name, host: mine.host };
       break;
@@ -917,6 +922,11 @@ function onEvent(ev) {
       if (tableId !== shown) setClockFrom(match());
       break;
     }
+    case 'spectators':
+      // Watchers came or went (coalesced, at most one a second).
+      room.spectators = ev.spectators;
+      room.unlisted = ev.unlisted;
+      break;
     case 'coin_toss':
       toast(t('ko.coin_toss', { name: personName(ev.winner) }), 'info', 'coin_toss', 12000);
       return;

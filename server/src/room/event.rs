@@ -20,6 +20,13 @@ pub enum Event {
     Members {
         members: Vec<MemberView>,
         spectators: usize,
+        unlisted: usize,
+    },
+    /// The counts changed and the list did not (watchers came or went);
+    /// at most one a second.
+    Spectators {
+        spectators: usize,
+        unlisted: usize,
     },
     Match {
         table: TableId,

@@ -88,6 +88,7 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
             autostart_after_ms: config.autostart_after().as_millis() as u64,
             bot_budget_ms: config.bot_budget().as_millis() as u64,
             max_members: config.max_members,
+            max_watchers: config.max_watchers,
         },
         idle_after: config.idle_after(),
         public_url: config.public_url.clone(),

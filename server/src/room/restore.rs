@@ -48,6 +48,7 @@ impl RoomState {
                 offline_since: m.computer.is_none().then_some(now),
                 computer: m.computer,
                 account: m.account,
+                stored: true,
             })
             .collect();
         if let Some(max) = state.members.iter().map(|m| m.id.0).max() {

@@ -36,6 +36,9 @@ pub struct RoomConfig {
     /// Members a room keeps; past it, offline guests with nothing to keep
     /// (no seat, no score, not host) make room for newcomers.
     pub max_members: usize,
+    /// Watchers (online members with no name, seat or host role, kept in
+    /// memory only) a room takes at once.
+    pub max_watchers: usize,
 }
 
 impl Default for RoomConfig {
@@ -45,6 +48,7 @@ impl Default for RoomConfig {
             autostart_after_ms: 30_000,
             bot_budget_ms: 2_000,
             max_members: 200,
+            max_watchers: 20_000,
         }
     }
 }
@@ -71,6 +75,10 @@ pub struct Member {
     /// The computer's level when the computer sits here.
     pub computer: Option<Level>,
     pub account: Option<AccountRef>,
+    /// The member has a stored row. A watcher (no name, no seat, not the
+    /// host, not signed in) lives in memory only, and is forgotten when
+    /// its last connection closes.
+    pub stored: bool,
 }
 
 impl Member {
@@ -124,7 +132,22 @@ pub struct RoomState {
     pub scores: Vec<ScoreRow>,
     pub chat: VecDeque<ChatLine>,
     pub thinks_started: u64,
+    /// Presence changes not yet announced (watchers coming and going are
+    /// counted, and announced at most once a second).
+    pub presence: Presence,
 }
+
+/// Coalesced presence: whether the counts changed since the last
+/// `members` or `spectators` event, and when the last `spectators` event
+/// went out.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Presence {
+    pub dirty: bool,
+    pub last_ms: Option<u64>,
+}
+
+/// At most one `spectators` event a second per room.
+pub const PRESENCE_EVERY_MS: u64 = 1_000;
 
 /// The result of a call on the state: what to carry out, or why nothing
 /// changed.
@@ -158,6 +181,7 @@ impl RoomState {
             scores: Vec::new(),
             chat: VecDeque::new(),
             thinks_started: 0,
+            presence: Presence::default(),
         }
     }
 
@@ -193,10 +217,40 @@ impl RoomState {
         }));
     }
 
+    /// Announces the listed members, with the counts: it carries every
+    /// presence change so far.
     pub fn emit_members(&mut self, effects: &mut Vec<Effect>) {
         let event = Event::Members {
             members: self.members_view(),
             spectators: self.spectator_count(),
+            unlisted: self.unlisted_count(),
+        };
+        self.presence.dirty = false;
+        self.emit(effects, event);
+    }
+
+    /// A change only the counts show (a watcher came or went): announced
+    /// by the next `spectators` event, at most one a second.
+    pub fn presence_changed(&mut self) {
+        self.presence.dirty = true;
+    }
+
+    /// When the pending `spectators` event is due.
+    pub fn presence_due(&self) -> Option<u64> {
+        self.presence
+            .dirty
+            .then(|| self.presence.last_ms.map_or(0, |at| at + PRESENCE_EVERY_MS))
+    }
+
+    /// Sends the counts (the `Presence` timer).
+    pub fn emit_presence(&mut self, effects: &mut Vec<Effect>, now: u64) {
+        self.presence = Presence {
+            dirty: false,
+            last_ms: Some(now),
+        };
+        let event = Event::Spectators {
+            spectators: self.spectator_count(),
+            unlisted: self.unlisted_count(),
         };
         self.emit(effects, event);
     }

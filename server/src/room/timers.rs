@@ -23,6 +23,8 @@ pub enum Timer {
     TurnPass(TableId, Side),
     /// The auto-start countdown ends.
     Countdown,
+    /// Watchers came or went: the counts are announced.
+    Presence,
 }
 
 impl RoomState {
@@ -51,6 +53,9 @@ impl RoomState {
             if !self.busy() {
                 due.push((at_ms, Timer::Countdown));
             }
+        }
+        if let Some(at) = self.presence_due() {
+            due.push((at, Timer::Presence));
         }
         due
     }
@@ -86,6 +91,11 @@ impl RoomState {
                 table(id).map(|t| self.change(t, Change::TurnPass { sides: vec![side] }, now))
             }
             Timer::Countdown => Some(Ok(self.countdown_ends(now))),
+            Timer::Presence => {
+                let mut effects = Vec::new();
+                self.emit_presence(&mut effects, now);
+                Some(Ok(effects))
+            }
         };
         result.and_then(Result::ok).unwrap_or_default()
     }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::event::ChatLine;
 use super::ids::{GameId, MemberId, TableId};
 use super::knockout::bracket::Bracket;
-use super::state::{Countdown, RoomState};
+use super::state::{Countdown, Member, RoomState};
 use super::table::{Match, Player, Table};
 use crate::games::{AnyGame, GameKind, GameOptions, Seating, TEAM_SEATS};
 
@@ -59,6 +59,10 @@ pub enum MatchBody {
 /// Legal lists up to this long go to everyone with the move; longer ones
 /// (Quoridor's walls) only to the member due to play.
 pub const SHARED_LEGAL: usize = 64;
+
+/// Online members without a seat (or host role) named in the members
+/// list; more are only counted.
+pub const LISTED_SPECTATORS: usize = 50;
 
 /// A match after a move, as a change to the one the client holds: the
 /// client appends the move (and its side) to `moves` (`move_sides`) and
@@ -125,6 +129,8 @@ pub struct RoomView {
     pub autostart: AutostartView,
     pub members: Vec<MemberView>,
     pub spectators: usize,
+    /// Online members `members` leaves out (counted in `spectators`).
+    pub unlisted: usize,
     pub scores: Vec<ScoreView>,
     pub tables: Vec<TableView>,
     /// The knockout tournament under way or the last one, else `null`.
@@ -209,12 +215,43 @@ impl Match {
 }
 
 impl RoomState {
-    /// Members worth showing: everyone online, and seated players even
-    /// while offline (their seat waits for them).
-    pub fn members_view(&self) -> Vec<MemberView> {
+    /// The members the list names: seated players (even offline: their
+    /// seat waits for them), the host while online, and the first
+    /// [`LISTED_SPECTATORS`] other online members. Everyone else online is
+    /// only counted (`unlisted`), so a join costs the same in a room of
+    /// any size.
+    pub fn listed(&self) -> impl Iterator<Item = &Member> {
+        let mut others = 0;
+        self.members.iter().filter(move |m| {
+            if m.seat.is_some() || m.computer.is_some() {
+                return true;
+            }
+            if m.conns == 0 {
+                return false;
+            }
+            if m.host {
+                return true;
+            }
+            others += 1;
+            others <= LISTED_SPECTATORS
+        })
+    }
+
+    pub fn is_listed(&self, id: MemberId) -> bool {
+        self.listed().any(|m| m.id == id)
+    }
+
+    /// Online members the list leaves out.
+    pub fn unlisted_count(&self) -> usize {
         self.members
             .iter()
-            .filter(|m| m.conns > 0 || m.seat.is_some())
+            .filter(|m| m.conns > 0 && m.seat.is_none() && m.computer.is_none() && !m.host)
+            .count()
+            .saturating_sub(LISTED_SPECTATORS)
+    }
+
+    pub fn members_view(&self) -> Vec<MemberView> {
+        self.listed()
             .map(|m| MemberView {
                 id: m.id,
                 name: m.name.clone(),
@@ -283,6 +320,7 @@ impl RoomState {
                 autostart: self.autostart_view(now),
                 members: self.members_view(),
                 spectators: self.spectator_count(),
+                unlisted: self.unlisted_count(),
                 scores: self.scores_view(),
                 tables: self
                     .tables

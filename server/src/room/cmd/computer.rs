@@ -77,6 +77,7 @@ impl RoomState {
                             offline_since: None,
                             computer: Some(level),
                             account: None,
+                            stored: true,
                         };
                         let row = m.row();
                         self.members.push(m);

@@ -19,8 +19,19 @@ pub struct Hello {
 
 impl RoomState {
     /// A connection of `hello.token`'s browser opened: returns its member.
+    ///
+    /// A browser with no name, no account and no host role is a watcher:
+    /// it is counted, kept in memory only while it is here, and its
+    /// coming and going is announced by the coalesced `spectators` event
+    /// (unless the list names it). Anyone else is a stored member, within
+    /// the room's cap.
     pub fn hello(&mut self, hello: Hello, _now: u64) -> Result<(MemberId, Vec<Effect>), Refusal> {
         let mut effects = Vec::new();
+        // The name the browser remembers, else the account's.
+        let name = hello
+            .name
+            .and_then(|n| validate::name(&n).ok())
+            .or_else(|| hello.account.as_ref().map(|a| a.display_name.clone()));
         let index = match self
             .members
             .iter()
@@ -28,9 +39,22 @@ impl RoomState {
         {
             Some(index) => index,
             None => {
-                self.make_room(&mut effects)?;
-                let id = self.take_member_id();
                 let host = self.host.as_ref() == Some(&hello.token);
+                if name.is_none() && !host {
+                    let watchers = self.members.iter().filter(|m| !m.stored).count();
+                    if watchers >= self.config.max_watchers {
+                        return Err(Refusal::new(
+                            Code::RoomFull,
+                            format!(
+                                "This room is full ({} spectators); try again later.",
+                                self.config.max_watchers
+                            ),
+                        ));
+                    }
+                } else {
+                    self.make_room(&mut effects)?;
+                }
+                let id = self.take_member_id();
                 self.members.push(Member {
                     id,
                     token: Some(hello.token),
@@ -41,50 +65,69 @@ impl RoomState {
                     offline_since: None,
                     computer: None,
                     account: None,
+                    stored: false,
                 });
-                effects.push(Effect::Persist(Write::Room(self.row())));
                 self.members.len() - 1
             }
         };
         let member = &mut self.members[index];
         let before = member.row();
+        let came = member.conns == 0;
         if member.name.is_none() {
-            // The name the browser remembers, else the account's.
-            member.name = hello
-                .name
-                .and_then(|n| validate::name(&n).ok())
-                .or_else(|| hello.account.as_ref().map(|a| a.display_name.clone()));
+            member.name = name;
         }
         member.account = hello.account;
         member.conns += 1;
         member.offline_since = None;
         let (id, row) = (member.id, member.row());
-        if row != before || effects.iter().any(|e| matches!(e, Effect::Persist(_))) {
-            effects.push(Effect::Persist(Write::Member(row)));
+        let keeps = row.name.is_some() || row.host || row.account.is_some() || row.seat.is_some();
+        if !member.stored && keeps {
+            // A newcomer (or a watcher who now has a name): stored, with
+            // the room's next member id.
+            member.stored = true;
+            effects.push(Effect::Persist(Write::Room(self.row())));
+            effects.push(Effect::Persist(Write::Member(row.clone())));
+        } else if member.stored && row != before {
+            effects.push(Effect::Persist(Write::Member(row.clone())));
         }
-        self.emit_members(&mut effects);
+        if self.is_listed(id) && (came || row != before) {
+            self.emit_members(&mut effects);
+        } else if came {
+            self.presence_changed();
+        }
         Ok((id, effects))
     }
 
-    /// One of `member`'s connections closed.
+    /// One of `member`'s connections closed. A watcher's last one lets
+    /// it go.
     pub fn disconnect(&mut self, member: MemberId, now: u64) -> Vec<Effect> {
         let mut effects = Vec::new();
+        let listed = self.is_listed(member);
         let Ok(m) = self.member_mut(member) else {
             return effects;
         };
         m.conns = m.conns.saturating_sub(1);
-        if m.conns == 0 {
-            m.offline_since = Some(now);
+        if m.conns > 0 {
+            return effects;
         }
-        self.emit_members(&mut effects);
+        m.offline_since = Some(now);
+        if !m.stored {
+            self.members.retain(|m| m.id != member);
+        }
+        if listed {
+            self.emit_members(&mut effects);
+        } else {
+            self.presence_changed();
+        }
         effects
     }
 
     /// At the member cap, lets go of offline guests with nothing to keep
     /// (no seat, no score, not host, not playing), oldest first; refuses
     /// the newcomer if none can go.
-    fn make_room(&mut self, effects: &mut Vec<Effect>) -> Result<(), Refusal> {
-        let excess = (self.members.len() + 1).saturating_sub(self.config.max_members);
+    pub(super) fn make_room(&mut self, effects: &mut Vec<Effect>) -> Result<(), Refusal> {
+        let stored = self.members.iter().filter(|m| m.stored).count();
+        let excess = (stored + 1).saturating_sub(self.config.max_members);
         if excess == 0 {
             return Ok(());
         }
@@ -93,7 +136,8 @@ impl RoomState {
             .iter()
             .enumerate()
             .filter(|(_, m)| {
-                m.conns == 0
+                m.stored
+                    && m.conns == 0
                     && m.seat.is_none()
                     && m.computer.is_none()
                     && !m.host

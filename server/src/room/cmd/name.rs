@@ -9,9 +9,17 @@ use crate::validate;
 impl RoomState {
     pub(super) fn set_name(&mut self, member: MemberId, name: &str) -> Applied {
         let name = validate::name(name).map_err(|m| Refusal::new(Code::BadName, m))?;
+        let mut effects = Vec::new();
+        // A watcher who takes a name becomes a stored member, within the
+        // room's cap like any newcomer.
+        if !self.member_mut(member)?.stored {
+            self.make_room(&mut effects)?;
+            effects.push(Effect::Persist(Write::Room(self.row())));
+        }
         let m = self.member_mut(member)?;
         m.name = Some(name);
-        let mut effects = vec![Effect::Persist(Write::Member(m.row()))];
+        m.stored = true;
+        effects.push(Effect::Persist(Write::Member(m.row())));
         self.emit_members(&mut effects);
         Ok(effects)
     }

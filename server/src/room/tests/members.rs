@@ -24,68 +24,31 @@ fn hello_makes_a_member_and_the_same_token_finds_it_again() {
     assert_eq!(sent(&effects)[0]["members"][0]["host"], true);
     assert_eq!(sent(&effects)[0]["spectators"], 1);
 
-    // A second tab of the same browser: the same member, nothing to store.
+    // A second tab of the same browser: the same member, nothing to store
+    // and nothing to announce.
     let (again, effects) = join_as(&mut state, greeting(HOST, Some("Other"), None), 6);
     assert_eq!(again, id);
-    assert_eq!(tags(&effects), ["send:members"]);
+    assert!(effects.is_empty(), "{:?}", tags(&effects));
     let me = member(&state, id);
     assert_eq!((me.conns, me.name.as_deref()), (2, Some("Minh")));
 
-    // Another browser: a new member, not the host.
-    let guest = join(&mut state, &token(1), None, 7);
+    // Another browser, with no name: a watcher, listed but not stored.
+    let (guest, effects) = join_as(&mut state, greeting(&token(1), None, None), 7);
     assert_eq!(guest, MemberId(2));
+    assert_eq!(tags(&effects), ["send:members"]);
     assert!(!member(&state, guest).host);
+    assert!(!member(&state, guest).stored);
     assert_eq!(member(&state, guest).name, None);
     assert_eq!(state.members.len(), 2);
-    assert_eq!(state.version, 3);
-}
+    assert_eq!(state.version, 2);
 
-#[test]
-fn the_host_is_whoever_says_hello_with_the_creators_token() {
-    let mut state = room(GameKind::CrossyRay, Value::Null);
-    let guest = join(&mut state, &token(1), Some("Lan"), 0);
-    let host = join(&mut state, HOST, Some("Minh"), 0);
-    assert!(!member(&state, guest).host);
-    assert!(member(&state, host).host);
-    assert_eq!(code(&mut state, guest, sit(5), 0), Code::NoSeat);
+    // Taking a name stores it, with the room's next id.
+    let effects = ok(&mut state, guest, Command::Name { name: "Lan".into() }, 8);
     assert_eq!(
-        code(&mut state, guest, options(None, Value::Null), 0),
-        Code::NotHost
+        tags(&effects),
+        ["store:room", "store:member", "send:members"]
     );
-}
-
-#[test]
-fn a_name_comes_from_hello_else_from_the_account() {
-    let mut state = room(GameKind::Jungle, Value::Null);
-    let (lan, _) = join_as(&mut state, greeting(&token(1), Some("  Lan  "), None), 0);
-    assert_eq!(member(&state, lan).name.as_deref(), Some("Lan"));
-
-    let account = AccountRef {
-        id: 7,
-        username: "minh".into(),
-        display_name: "Minh Tran".into(),
-    };
-    // A name the rules refuse is ignored; the account's is used.
-    let (signed, effects) = join_as(
-        &mut state,
-        greeting(&token(2), Some("evil\u{202E}txt"), Some(account.clone())),
-        0,
-    );
-    let me = member(&state, signed);
-    assert_eq!(me.name.as_deref(), Some("Minh Tran"));
-    assert_eq!(me.account.as_ref(), Some(&account));
-    assert_eq!(sent(&effects)[0]["members"][1]["account"], "minh");
-
-    let (nameless, _) = join_as(&mut state, greeting(&token(3), Some("\u{202E}"), None), 0);
-    assert_eq!(member(&state, nameless).name, None);
-
-    // A member keeps the name they have; the account follows the latest
-    // hello (signing out is stored).
-    let (again, effects) = join_as(&mut state, greeting(&token(2), Some("Bob"), None), 0);
-    assert_eq!(again, signed);
-    assert_eq!(member(&state, signed).name.as_deref(), Some("Minh Tran"));
-    assert_eq!(member(&state, signed).account, None);
-    assert_eq!(tags(&effects), ["store:member", "send:members"]);
+    assert!(member(&state, guest).stored);
 }
 
 #[test]
@@ -96,7 +59,10 @@ fn disconnect_counts_connections_and_marks_the_member_offline() {
     let v = state.version;
     let effects = state.disconnect(id, 10);
     check_versions(v, &effects, &state);
-    assert_eq!(tags(&effects), ["send:members"]);
+    assert!(
+        effects.is_empty(),
+        "one of two tabs closing changes nothing shown"
+    );
     assert_eq!(
         member(&state, id).offline_since,
         None,
@@ -130,7 +96,7 @@ fn the_member_cap_lets_offline_guests_with_nothing_to_keep_go() {
     let seated = join(&mut state, &token(1), Some("Lan"), 0);
     let scored = join(&mut state, &token(2), Some("Hoa"), 0);
     let idle = join(&mut state, &token(3), Some("Tuan"), 0);
-    let online = join(&mut state, &token(4), None, 0);
+    let online = join(&mut state, &token(4), Some("Ha"), 0);
     ok(&mut state, seated, sit(1), 0);
     state.scores.push(ScoreRow {
         person: Person::Member(scored),
@@ -175,7 +141,7 @@ fn the_member_cap_lets_offline_guests_with_nothing_to_keep_go() {
     assert_eq!(back, host);
     // And the guest who went is a newcomer when they return.
     state.disconnect(online, 50);
-    let (idle_again, _) = join_as(&mut state, greeting(&token(3), None, None), 60);
+    let (idle_again, _) = join_as(&mut state, greeting(&token(3), Some("Tuan"), None), 60);
     assert_eq!(idle_again, MemberId(7), "ids are never reused");
     assert!(state.member(online).is_none());
 }
@@ -377,4 +343,89 @@ fn ping_changes_nothing() {
     let before = fingerprint(&state, id, 5);
     assert!(ok(&mut state, id, Command::Ping, 5).is_empty());
     assert_eq!(fingerprint(&state, id, 5), before);
+}
+
+/// Watchers (no name, no account, not the host) are counted, named in
+/// the list only up to its cap, announced at most once a second past it,
+/// forgotten when they leave, and capped on their own.
+#[test]
+fn watchers_are_counted_and_announced_at_most_once_a_second() {
+    use super::super::timers::Timer;
+    use super::super::views::LISTED_SPECTATORS;
+    let mut state = room_with(
+        GameKind::Jungle,
+        Value::Null,
+        RoomConfig {
+            max_watchers: LISTED_SPECTATORS + 10,
+            ..config()
+        },
+    );
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    let mut watchers = Vec::new();
+    for i in 0..LISTED_SPECTATORS {
+        let (id, effects) = join_as(&mut state, greeting(&token(i), None, None), 1);
+        assert_eq!(tags(&effects), ["send:members"], "watcher {i} is listed");
+        assert!(!member(&state, id).stored);
+        watchers.push(id);
+    }
+    // Past the list's cap a join changes only the counts: nothing is
+    // stored and nothing is sent at once.
+    let v = state.version;
+    for i in LISTED_SPECTATORS..LISTED_SPECTATORS + 10 {
+        let (id, effects) = join_as(&mut state, greeting(&token(i), None, None), 2);
+        assert!(effects.is_empty(), "{:?}", tags(&effects));
+        watchers.push(id);
+    }
+    assert_eq!(state.version, v);
+    assert_eq!(state.members_view().len(), 1 + LISTED_SPECTATORS);
+    assert_eq!(state.next_deadline(), Some((0, Timer::Presence)));
+    let effects = state.fire(Timer::Presence, 3);
+    assert_eq!(tags(&effects), ["send:spectators"]);
+    let event = &sent(&effects)[0];
+    assert_eq!(event["spectators"], LISTED_SPECTATORS + 11);
+    assert_eq!(event["unlisted"], 10);
+    assert!(
+        serde_json::to_string(event).unwrap().len() < 80,
+        "a few bytes, whatever the room's size"
+    );
+    assert_eq!(state.next_deadline(), None);
+
+    // The cap on watchers: the next one is refused and nothing changes;
+    // a named newcomer is a kept member and still comes in.
+    let before = fingerprint(&state, host, 4);
+    let refusal = state
+        .hello(greeting(&token(999), None, None), 4)
+        .unwrap_err();
+    assert_eq!(refusal.code, Code::RoomFull);
+    assert_eq!(fingerprint(&state, host, 4), before);
+    let named = join(&mut state, &token(1000), Some("Lan"), 4);
+    assert!(member(&state, named).stored);
+
+    // An unlisted watcher leaves: forgotten, announced a second after the
+    // last announcement, not before.
+    let last = *watchers.last().unwrap();
+    assert!(state.disconnect(last, 500).is_empty());
+    assert!(state.member(last).is_none(), "a watcher is not kept");
+    assert_eq!(state.next_deadline(), Some((1_003, Timer::Presence)));
+    assert!(state.fire(Timer::Presence, 600).is_empty(), "not due yet");
+    let effects = state.fire(Timer::Presence, 1_003);
+    // 60 others online (59 watchers and Lan), 50 of them listed.
+    assert_eq!(sent(&effects)[0]["unlisted"], 10);
+
+    // A listed watcher leaves: the list changes at once, and the first
+    // unlisted watcher takes the free place.
+    let first = watchers[0];
+    let effects = state.disconnect(first, 1_100);
+    assert_eq!(tags(&effects), ["send:members"]);
+    let event = &sent(&effects)[0];
+    let listed: Vec<&str> = event["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert!(!listed.contains(&first.to_string().as_str()));
+    assert!(listed.contains(&watchers[LISTED_SPECTATORS].to_string().as_str()));
+    assert_eq!(event["unlisted"], 9);
+    assert_eq!(state.next_deadline(), None, "the members event carried it");
 }

@@ -43,6 +43,7 @@ pub fn config() -> RoomConfig {
         autostart_after_ms: 30_000,
         bot_budget_ms: 2_000,
         max_members: 200,
+        max_watchers: 20_000,
     }
 }
 

@@ -127,6 +127,7 @@ fn run(
         autostart_after_ms: 15_000,
         bot_budget_ms: 1_000,
         max_members: cap.unwrap_or(200),
+        max_watchers: cap.unwrap_or(20_000),
     };
     let state = room_with(kind, opts, config.clone());
     let mut sim = Sim {

@@ -1,0 +1,126 @@
+//! `big-room`: one room, S spectators and 2 players. How fast the
+//! spectators join, the server's memory per socket, and how long each
+//! move takes to reach every spectator (from the moment the player sends
+//! it to the moment each spectator has read its event).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::client::{due, open_spectators, two_players, Ws};
+use crate::stats::Latency;
+use crate::target::{Target, TargetArgs};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    target: TargetArgs,
+    /// Spectators in the room.
+    #[arg(long, default_value_t = 2_000)]
+    spectators: usize,
+    /// Spectators joining at once.
+    #[arg(long, default_value_t = 100)]
+    at_once: usize,
+    /// Moves the players make while everyone watches.
+    #[arg(long, default_value_t = 20)]
+    moves: usize,
+    /// Milliseconds between moves.
+    #[arg(long, default_value_t = 200)]
+    every_ms: u64,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let target = Target::new(&args.target).await?;
+    let http = reqwest::Client::new();
+    let ws = target.ws();
+    let (code, mut players) = two_players(&http, &target.base, &ws, None).await?;
+    println!(
+        "big-room: {} spectators and 2 players in room {code} against {}",
+        args.spectators,
+        target.describe()
+    );
+    let watching = open_spectators(
+        &target,
+        std::slice::from_ref(&code),
+        args.spectators,
+        args.at_once,
+    )
+    .await?;
+
+    // Each spectator reads everything and times the k-th move event
+    // against the moment the k-th move was sent.
+    let sent: Arc<Mutex<Vec<Instant>>> = Arc::default();
+    let readers: Vec<_> = watching
+        .into_iter()
+        .map(|socket| tokio::spawn(watch(socket, sent.clone(), args.moves)))
+        .collect();
+
+    players[0].command(json!({"type": "start"})).await?;
+    let mut event = players[0].next_match().await?;
+    let mut played = 0;
+    while played < args.moves {
+        let Some((who, mv)) = due(&players, &event) else {
+            // The game ended: the next one.
+            players[0].command(json!({"type": "start"})).await?;
+            event = players[0].next_match().await?;
+            continue;
+        };
+        tokio::time::sleep(Duration::from_millis(args.every_ms)).await;
+        sent.lock().unwrap().push(Instant::now());
+        let answer = players[who]
+            .command(json!({"type": "move", "move": mv}))
+            .await?;
+        if answer["type"] != "ack" {
+            anyhow::bail!("move refused: {answer}");
+        }
+        played += 1;
+        event = players[0].next_match().await?;
+        players[1].forget();
+    }
+
+    let mut latency = Latency::new();
+    let mut short = 0;
+    for reader in readers {
+        match tokio::time::timeout(Duration::from_secs(60), reader).await {
+            Ok(Ok(Ok(l))) => latency.add(&l),
+            _ => short += 1,
+        }
+    }
+    println!(
+        "move fan-out (send → read by each spectator): {}",
+        latency.line()
+    );
+    if short > 0 {
+        anyhow::bail!("{short} spectators did not see every move");
+    }
+    Ok(())
+}
+
+async fn watch(
+    mut socket: Ws,
+    sent: Arc<Mutex<Vec<Instant>>>,
+    moves: usize,
+) -> anyhow::Result<Latency> {
+    let mut latency = Latency::new();
+    let mut seen = 0;
+    while seen < moves {
+        let Some(frame) = socket.next().await else {
+            anyhow::bail!("closed after {seen} moves");
+        };
+        let Message::Text(text) = frame? else {
+            continue;
+        };
+        let text = text.as_str();
+        if text.contains(r#""type":"match""#) && text.contains(r#""kind":"move""#) {
+            let at = sent.lock().unwrap().get(seen).copied();
+            if let Some(at) = at {
+                latency.record(at.elapsed());
+            }
+            seen += 1;
+        }
+    }
+    Ok(latency)
+}

@@ -1,0 +1,272 @@
+//! The clients the scenarios drive: a player that sends commands and
+//! waits for their answers, and a spectator that said hello.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::stats::Latency;
+use crate::target::Target;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Creates a room of `game`; its code and the host's token.
+pub async fn create_room(
+    http: &reqwest::Client,
+    base: &str,
+    game: &str,
+) -> anyhow::Result<(String, String)> {
+    let room: Value = http
+        .post(format!("{base}/api/rooms"))
+        .json(&json!({"game": game}))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let code = room["code"]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no room: {room}"))?;
+    let token = room["token"].as_str().unwrap_or_default();
+    Ok((code.to_string(), token.to_string()))
+}
+
+pub async fn connect(ws_base: &str, code: &str) -> anyhow::Result<Ws> {
+    let (ws, _) =
+        tokio_tungstenite::connect_async_with_config(format!("{ws_base}/ws/{code}"), None, true)
+            .await?;
+    Ok(ws)
+}
+
+/// A spectator: `hello` with no name, then its ack and snapshot read.
+/// Returns the socket and the snapshot's size in bytes.
+pub async fn spectator(ws_base: &str, code: &str) -> anyhow::Result<(Ws, usize)> {
+    let mut ws = connect(ws_base, code).await?;
+    ws.send(Message::Text(
+        json!({"id": 1, "type": "hello"}).to_string().into(),
+    ))
+    .await?;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(60), ws.next()).await? {
+            Some(Ok(Message::Text(text))) => {
+                if text.as_str().starts_with(r#"{"type":"snapshot""#) {
+                    return Ok((ws, text.len()));
+                }
+                let msg: Value = serde_json::from_str(text.as_str())?;
+                if msg["type"] == "error" {
+                    anyhow::bail!("hello refused: {msg}");
+                }
+            }
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(e.into()),
+            None => anyhow::bail!("closed before the snapshot"),
+        }
+    }
+}
+
+/// Reads and drops whatever `ws` receives until it closes, so the
+/// server never finds it not reading.
+pub fn drain(mut ws: Ws) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move { while let Some(Ok(_)) = ws.next().await {} })
+}
+
+pub struct Player {
+    pub ws: Ws,
+    next_id: i64,
+    pub member: String,
+    /// Events read while waiting for an answer, oldest first.
+    pending: VecDeque<Value>,
+}
+
+impl Player {
+    /// Connects and says hello (with the host's token for the host).
+    pub async fn join(
+        ws_base: &str,
+        code: &str,
+        token: Option<&str>,
+        name: &str,
+    ) -> anyhow::Result<Player> {
+        let mut p = Player {
+            ws: connect(ws_base, code).await?,
+            next_id: 1,
+            member: String::new(),
+            pending: VecDeque::new(),
+        };
+        let ack = p
+            .command(json!({"type": "hello", "token": token, "name": name}))
+            .await?;
+        p.member = ack["member"].as_str().unwrap_or_default().to_string();
+        Ok(p)
+    }
+
+    async fn recv(&mut self) -> anyhow::Result<Value> {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(60), self.ws.next())
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("socket closed"))??;
+            if let Message::Text(text) = msg {
+                return Ok(serde_json::from_str(text.as_str())?);
+            }
+        }
+    }
+
+    /// Sends `command` and returns its answer. A player may send 20
+    /// commands a second (bursts of 40); one that plays instantly waits
+    /// and sends again when the server says `rate_limited`.
+    pub async fn command(&mut self, command: Value) -> anyhow::Result<Value> {
+        loop {
+            let answer = self.command_once(command.clone()).await?;
+            if answer["code"] != "rate_limited" {
+                return Ok(answer);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn command_once(&mut self, mut command: Value) -> anyhow::Result<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        command["id"] = json!(id);
+        self.ws
+            .send(Message::Text(command.to_string().into()))
+            .await?;
+        loop {
+            let msg = self.recv().await?;
+            if matches!(msg["type"].as_str(), Some("ack" | "error")) && msg["id"] == json!(id) {
+                return Ok(msg);
+            }
+            if msg["type"] == "match" {
+                self.pending.push_back(msg);
+            }
+        }
+    }
+
+    /// The next `match` event for this player (start or move).
+    pub async fn next_match(&mut self) -> anyhow::Result<Value> {
+        if let Some(msg) = self.pending.pop_front() {
+            return Ok(msg);
+        }
+        loop {
+            let msg = self.recv().await?;
+            if msg["type"] == "match" {
+                return Ok(msg);
+            }
+        }
+    }
+
+    /// Forgets the match events read so far (the other player follows
+    /// the game).
+    pub fn forget(&mut self) {
+        self.pending.clear();
+    }
+}
+
+/// A CrossyRay room of two seated players, no game started. The second
+/// player connects through `peer` (another node) when given.
+pub async fn two_players(
+    http: &reqwest::Client,
+    base: &str,
+    ws_base: &str,
+    peer: Option<&str>,
+) -> anyhow::Result<(String, [Player; 2])> {
+    let (code, token) = create_room(http, base, "crossyray").await?;
+    let mut a = Player::join(ws_base, &code, Some(&token), "A").await?;
+    a.command(json!({"type": "sit", "seat": 0})).await?;
+    let peer_ws = peer.map(|p| p.replace("http://", "ws://"));
+    let mut b = Player::join(peer_ws.as_deref().unwrap_or(ws_base), &code, None, "B").await?;
+    b.command(json!({"type": "sit", "seat": 1})).await?;
+    Ok((code, [a, b]))
+}
+
+/// The player of `players` due to move in `event`'s match, and the
+/// first legal move, or `None` when the game is over.
+pub fn due(players: &[Player; 2], event: &Value) -> Option<(usize, String)> {
+    let m = &event["match"];
+    if !m["outcome"].is_null() {
+        return None;
+    }
+    let member = m["to_play"].as_str()?;
+    let who = players.iter().position(|p| p.member == member)?;
+    let mv = m["legal"][0].as_str()?.to_string();
+    Some((who, mv))
+}
+
+/// Plays one game in `players`' room: the host starts it and whoever is
+/// due plays the first legal move, after `think()` (or not at all when it
+/// says `None`: time is up). Records each move's latency, from sending
+/// it to its `ack`. Returns false when `think` stopped the game.
+pub async fn play_game(
+    players: &mut [Player; 2],
+    latency: &mut Latency,
+    mut think: impl FnMut() -> Option<Duration>,
+) -> anyhow::Result<bool> {
+    players[0].command(json!({"type": "start"})).await?;
+    let mut event = players[0].next_match().await?;
+    while let Some((who, mv)) = due(players, &event) {
+        let Some(wait) = think() else {
+            return Ok(false);
+        };
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+        let sent = Instant::now();
+        let answer = players[who]
+            .command(json!({"type": "move", "move": mv}))
+            .await?;
+        latency.record(sent.elapsed());
+        if answer["type"] != "ack" {
+            anyhow::bail!("move refused: {answer}");
+        }
+        event = players[0].next_match().await?;
+        players[1].forget();
+    }
+    Ok(true)
+}
+
+/// Opens `n` spectators over `codes` (round robin), `at_once` at a time,
+/// and prints the join rate and the server's memory per socket. Returns
+/// the sockets.
+pub async fn open_spectators(
+    target: &Target,
+    codes: &[String],
+    n: usize,
+    at_once: usize,
+) -> anyhow::Result<Vec<Ws>> {
+    let before = target.rss_kib();
+    let started = Instant::now();
+    let ws = target.ws();
+    let mut open = Vec::with_capacity(n);
+    let mut largest_snapshot = 0;
+    while open.len() < n {
+        let batch: Vec<_> = (open.len()..(open.len() + at_once.max(1)).min(n))
+            .map(|i| {
+                let (ws, code) = (ws.clone(), codes[i % codes.len()].clone());
+                tokio::spawn(async move { spectator(&ws, &code).await })
+            })
+            .collect();
+        for task in batch {
+            let (socket, snapshot) = task.await??;
+            largest_snapshot = largest_snapshot.max(snapshot);
+            open.push(socket);
+        }
+    }
+    let joined = started.elapsed().as_secs_f64();
+    // Let the last presence events go out and settle.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let after = target.rss_kib();
+    println!(
+        "joined: {} sockets in {joined:.2} s = {:.0} joins/s (largest snapshot {largest_snapshot} bytes)",
+        open.len(),
+        open.len() as f64 / joined
+    );
+    if let (Some(before), Some(after)) = (before, after) {
+        println!(
+            "server RSS: {before} KiB before, {after} KiB after: {:.1} KiB per socket",
+            after.saturating_sub(before) as f64 / open.len().max(1) as f64
+        );
+    }
+    Ok(open)
+}

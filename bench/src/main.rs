@@ -1,0 +1,61 @@
+//! The load tool: runs the site's scenarios by name against a server and
+//! prints their figures, with latencies from an HDR histogram.
+//!
+//! ```text
+//! cargo run --release -p bench -- many-rooms --rooms 100 --games 3
+//! cargo run --release -p bench -- idle --url http://127.0.0.1:8098 --pid 1234 --sockets 10000
+//! cargo run --release -p bench -- big-room --url http://127.0.0.1:8098 --pid 1234 --spectators 10000
+//! cargo run --release -p bench -- mixed --url http://127.0.0.1:8098 --pid 1234 --games 5000 --sockets 10000 --seconds 300
+//! ```
+//!
+//! Without `--url` a scenario starts the server in this process on an
+//! ephemeral port with a temporary database (the clients then share the
+//! process, its cores and its memory figures). With `--url`, traffic only
+//! goes to that address, which should be on this machine, and `--pid`
+//! names the server's process for its memory and CPU. Every loop is
+//! bounded by the scenario's arguments.
+
+mod big_room;
+mod client;
+mod echo;
+mod idle;
+mod many_rooms;
+mod mixed;
+mod stats;
+mod target;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "bench", about = "The site's load scenarios")]
+struct Cli {
+    #[command(subcommand)]
+    scenario: Scenario,
+}
+
+#[derive(Subcommand)]
+enum Scenario {
+    /// N rooms × 2 players playing CrossyRay at full speed or at a set
+    /// rate; then the same round trips against an echo server (the
+    /// ceiling).
+    ManyRooms(many_rooms::Args),
+    /// N idle sockets (spectators that said hello) over some rooms; the
+    /// server's memory per socket.
+    Idle(idle::Args),
+    /// One room, S spectators and 2 players: the join rate, and how long
+    /// a move takes to reach every spectator.
+    BigRoom(big_room::Args),
+    /// A realistic mix: many live games with a move every few seconds,
+    /// spectators spread over them, for a while; latency and CPU.
+    Mixed(mixed::Args),
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    match Cli::parse().scenario {
+        Scenario::ManyRooms(args) => many_rooms::run(args).await,
+        Scenario::Idle(args) => idle::run(args).await,
+        Scenario::BigRoom(args) => big_room::run(args).await,
+        Scenario::Mixed(args) => mixed::run(args).await,
+    }
+}

@@ -1,0 +1,103 @@
+//! `many-rooms`: N rooms × 2 players, CrossyRay, moves as fast as the
+//! server acknowledges them or at a set rate. Latency is from a `move` to
+//! its `ack`, which the room sends once the move is stored and broadcast.
+
+use std::time::{Duration, Instant};
+
+use crate::client::{play_game, two_players};
+use crate::echo;
+use crate::stats::{gather, Latency};
+use crate::target::{Target, TargetArgs};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    target: TargetArgs,
+    /// Rooms playing at once.
+    #[arg(long, default_value_t = 100)]
+    rooms: usize,
+    /// Games each room plays in a row.
+    #[arg(long, default_value_t = 3)]
+    games: usize,
+    /// Moves a second per room (0: as fast as the acks come back).
+    #[arg(long, default_value_t = 0.0)]
+    rate: f64,
+    /// Put each room's second player on another node of the cluster.
+    #[arg(long)]
+    peer: Option<String>,
+    /// Skip the echo-server ceiling.
+    #[arg(long)]
+    no_echo: bool,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let target = Target::new(&args.target).await?;
+    let peer = args
+        .peer
+        .as_deref()
+        .map(|p| p.trim_end_matches('/').to_string());
+    println!(
+        "many-rooms: {} rooms × {} games against {}{}",
+        args.rooms,
+        args.games,
+        target.describe(),
+        peer.as_deref()
+            .map(|p| format!(", second players on {p}"))
+            .unwrap_or_default()
+    );
+    let http = reqwest::Client::new();
+    let mut tables = Vec::new();
+    for _ in 0..args.rooms {
+        tables.push(two_players(&http, &target.base, &target.ws(), peer.as_deref()).await?);
+    }
+    let gap = (args.rate > 0.0).then(|| Duration::from_secs_f64(1.0 / args.rate));
+    let cpu = target.cpu_mark();
+    let started = Instant::now();
+    let tasks: Vec<_> = tables
+        .into_iter()
+        .map(|(_, players)| tokio::spawn(play(players, args.games, gap)))
+        .collect();
+    let (latency, failures) = gather(tasks).await?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let rate = latency.count() as f64 / elapsed;
+    println!("failed rooms: {failures}");
+    println!(
+        "moves: {} in {elapsed:.2} s = {rate:.0} moves/s",
+        latency.count()
+    );
+    println!("move latency (send → ack): {}", latency.line());
+    if let Some(cpu) = target.cpu_since(&cpu) {
+        println!("server CPU: {cpu:.0} % of one core");
+    }
+    if !args.no_echo && args.rate == 0.0 {
+        let each = (latency.count() as usize / args.rooms.max(1)).max(1);
+        // About the size of a move command and of its event.
+        let message = format!(
+            r#"{{"id":7,"type":"move","move":"e5","pad":"{}"}}"#,
+            "x".repeat(200)
+        );
+        let ceiling = echo::ceiling(args.rooms, each, &message).await?;
+        println!(
+            "echo ceiling: {ceiling:.0} round trips/s with {} clients; the server ran at {:.1} % of it",
+            args.rooms,
+            rate / ceiling * 100.0
+        );
+    }
+    if failures > 0 {
+        anyhow::bail!("{failures} rooms failed");
+    }
+    Ok(())
+}
+
+/// One room's games, in a row, each move `gap` after the last.
+async fn play(
+    mut players: [crate::client::Player; 2],
+    games: usize,
+    gap: Option<Duration>,
+) -> anyhow::Result<Latency> {
+    let mut latency = Latency::new();
+    for _ in 0..games {
+        play_game(&mut players, &mut latency, || Some(gap.unwrap_or_default())).await?;
+    }
+    Ok(latency)
+}

@@ -1,0 +1,105 @@
+//! Where the load goes: a server at `--url` (with `--pid` for its memory
+//! and CPU), or one started in this process.
+
+use std::time::Instant;
+
+use clap::Args;
+
+#[derive(Args, Clone, Debug)]
+pub struct TargetArgs {
+    /// The server's address (http://host:port). Without it, a server is
+    /// started in this process.
+    #[arg(long)]
+    pub url: Option<String>,
+    /// The server's process id, for its memory (VmRSS) and CPU time.
+    #[arg(long)]
+    pub pid: Option<u32>,
+}
+
+pub struct Target {
+    pub base: String,
+    /// The process whose memory and CPU are reported.
+    pub pid: u32,
+    pub in_process: bool,
+    _server: Option<(server::Running, tempfile::TempDir)>,
+}
+
+impl Target {
+    pub async fn new(args: &TargetArgs) -> anyhow::Result<Target> {
+        if let Some(url) = &args.url {
+            return Ok(Target {
+                base: url.trim_end_matches('/').to_string(),
+                pid: args.pid.unwrap_or(0),
+                in_process: false,
+                _server: None,
+            });
+        }
+        let dir = tempfile::tempdir()?;
+        let mut config = server::Config::for_tests(dir.path().to_path_buf());
+        config.abandon_secs = 3600;
+        config.room_burst = 0;
+        let running = server::start(config).await?;
+        Ok(Target {
+            base: format!("http://{}", running.addr),
+            pid: std::process::id(),
+            in_process: true,
+            _server: Some((running, dir)),
+        })
+    }
+
+    pub fn ws(&self) -> String {
+        self.base.replace("http://", "ws://")
+    }
+
+    /// The server's resident memory in KiB, if known.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid)).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+    }
+
+    /// A mark to measure the server's CPU time from.
+    pub fn cpu_mark(&self) -> CpuMark {
+        CpuMark {
+            at: Instant::now(),
+            ticks: self.cpu_ticks(),
+        }
+    }
+
+    /// The server's CPU use since `mark`, in percent of one core.
+    pub fn cpu_since(&self, mark: &CpuMark) -> Option<f64> {
+        let used = self.cpu_ticks()?.checked_sub(mark.ticks?)?;
+        // Linux reports these in USER_HZ, 100 a second.
+        Some(used as f64 / 100.0 / mark.at.elapsed().as_secs_f64() * 100.0)
+    }
+
+    fn cpu_ticks(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
+        // The fields after the command name (which may hold spaces).
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let utime: u64 = fields.get(11)?.parse().ok()?;
+        let stime: u64 = fields.get(12)?.parse().ok()?;
+        Some(utime + stime)
+    }
+
+    /// How the figures should be read.
+    pub fn describe(&self) -> String {
+        if self.in_process {
+            format!(
+                "{} (in this process: memory and CPU include the clients)",
+                self.base
+            )
+        } else {
+            format!("{} (server pid {})", self.base, self.pid)
+        }
+    }
+}
+
+pub struct CpuMark {
+    at: Instant,
+    ticks: Option<u64>,
+}
