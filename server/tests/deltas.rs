@@ -1,0 +1,71 @@
+//! Move events carry only what a move changed (docs/PROTOCOL.md): for
+//! every game, a spectator that applies them to the match it holds ends
+//! with the match a fresh snapshot shows.
+
+mod common;
+
+use common::{follow, keep_going, local_game, table_of, TestServer};
+use serde_json::{json, Value};
+
+/// The match without `legal`, which a spectator's copy leaves out when
+/// it is long (Quoridor with walls), and without the time left on the
+/// running clock, which goes on between the event and the snapshot.
+fn comparable(m: &Value) -> Value {
+    let mut m = m.clone();
+    m.as_object_mut().unwrap().remove("legal");
+    if let Some(running) = m["clock"]["running"].as_u64() {
+        m["clock"]["remaining_ms"][running as usize] = Value::Null;
+    }
+    m
+}
+
+async fn followed_equals_snapshot(game: &str, options: Value, moves: usize) {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, game, options.clone()).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = t.spectator.next_match().await;
+    assert_eq!(start["kind"], "start");
+    let mut held = follow(&Value::Null, &start);
+    let mut local = local_game(game, &held["state"]["options"]);
+    let mut full_legal = held["legal"].clone();
+    for ply in 0..moves {
+        let mv = keep_going(&local, &full_legal, ply);
+        let mover = if ply % 2 == 0 {
+            &mut t.host
+        } else {
+            &mut t.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+        local.play(&mv).unwrap();
+        let event = t.spectator.next_match().await;
+        assert_eq!(event["kind"], "move");
+        held = follow(&held, &event);
+        full_legal = json!(local.legal());
+        if full_legal.as_array().unwrap().len() <= 64 {
+            assert_eq!(
+                held["legal"], full_legal,
+                "a short legal list reaches everyone"
+            );
+        }
+    }
+    let (_, _, snapshot) = server.join(&t.code, None, None).await;
+    let fresh = &snapshot["room"]["tables"][0]["match"];
+    assert_eq!(fresh["moves"].as_array().unwrap().len(), moves);
+    assert_eq!(comparable(&held), comparable(fresh), "{game}");
+    assert_eq!(fresh["legal"], full_legal);
+}
+
+#[tokio::test]
+async fn crossyray_moves_applied_give_the_snapshot() {
+    followed_equals_snapshot("crossyray", json!({"clock": null}), 12).await;
+}
+
+#[tokio::test]
+async fn quoridor_moves_applied_give_the_snapshot() {
+    followed_equals_snapshot("quoridor", json!({"players": 2}), 12).await;
+}
+
+#[tokio::test]
+async fn jungle_moves_applied_give_the_snapshot() {
+    followed_equals_snapshot("jungle", json!({"clock": null}), 12).await;
+}
