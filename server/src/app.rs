@@ -3,22 +3,23 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::HeaderValue;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
+use axum::routing::{delete, get, post, MethodRouter};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::accounts::Session;
 use crate::config::Config;
 use crate::limits::{too_many, ClientIp};
+use crate::pages::Pages;
 use crate::room::{Registry, RegistryError, Route};
 use crate::{code, socket};
 
@@ -45,7 +46,7 @@ pub struct App {
 pub const MAX_BODY: usize = 16 * 1024;
 
 pub fn router(app: App) -> Router {
-    let web = app.config.web_dir();
+    let pages = Arc::new(Pages::load(&app.config.web_dir()));
     Router::new()
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}", get(room_info))
@@ -77,22 +78,41 @@ pub fn router(app: App) -> Router {
         .route("/api/reset", post(crate::accounts::recovery::reset))
         .route("/ws/{code}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
-        .route_service("/r/{code}", ServeFile::new(web.join("room.html")))
-        .route_service("/g/{id}", ServeFile::new(web.join("game.html")))
-        .route_service("/import", ServeFile::new(web.join("game.html")))
-        .route_service("/games", ServeFile::new(web.join("games.html")))
-        .route_service("/account", ServeFile::new(web.join("account.html")))
-        .route_service("/reset", ServeFile::new(web.join("reset.html")))
+        .route("/", page(&pages, "index.html"))
+        .route("/r/{code}", page(&pages, "room.html"))
+        .route("/g/{id}", page(&pages, "game.html"))
+        .route("/import", page(&pages, "game.html"))
+        .route("/games", page(&pages, "games.html"))
+        .route("/account", page(&pages, "account.html"))
+        .route("/reset", page(&pages, "reset.html"))
         .route("/rules", get(rules))
-        .route_service("/rules/{game}", ServeFile::new(web.join("rules.html")))
-        .fallback_service(ServeDir::new(web))
+        .route("/rules/{game}", page(&pages, "rules.html"))
+        .route("/v/{version}/{*path}", {
+            let pages = pages.clone();
+            get(
+                move |Path((version, _)): Path<(String, String)>, req: Request| async move {
+                    pages.asset(&version, req).await
+                },
+            )
+        })
+        .fallback(move |req: Request| async move { pages.file(req).await })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(security_header("content-security-policy", CSP))
         .layer(security_header("x-content-type-options", "nosniff"))
         .layer(security_header("referrer-policy", "same-origin"))
         .layer(security_header("x-frame-options", "SAMEORIGIN"))
+        // gzip or brotli, as the client accepts, for answers of more
+        // than 32 bytes that are not already compressed images; the
+        // WebSocket upgrade has no body and passes untouched.
+        .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .with_state(app)
+}
+
+/// `GET` page `name` of the client (see [`crate::pages`]).
+fn page(pages: &Arc<Pages>, name: &'static str) -> MethodRouter<App> {
+    let pages = pages.clone();
+    get(move |req: Request| async move { pages.page(name, &req) })
 }
 
 /// The Content-Security-Policy of every answer: scripts, styles,

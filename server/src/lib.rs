@@ -12,6 +12,7 @@ pub mod games;
 pub mod history;
 pub mod limits;
 pub mod mail;
+pub mod pages;
 pub mod protocol;
 pub mod room;
 pub mod socket;

@@ -247,6 +247,7 @@ function renderConn() {
   s.dataset.state = conn.state;
   if (conn.state === 'online') s.textContent = t('conn.online');
   else if (conn.state === 'refused') s.textContent = t('conn.refused');
+  else if (conn.state === 'gone') s.textContent = t('conn.gone');
   else if (conn.state === 'offline') {
     const secs = Math.max(0, Math.ceil((conn.at - Date.now()) / 1000));
     s.textContent = secs > 0 ? t('conn.offline', { s: secs }) : t('conn.reconnecting');
@@ -1124,6 +1125,7 @@ async function init() {
     onError(err) {
       toast(errorText(err), 'error', err.code ?? null);
     },
+    onNoRoom: showNotFound,
     onRefused(err) {
       refusal = err;
       conn = { state: 'refused', at: 0 };
@@ -1168,10 +1170,18 @@ function renderRefused() {
   }
 }
 
+/** The room does not exist (or no longer does): say so, with the way home, in the page's language. */
 function showNotFound() {
   $('loading').hidden = true;
+  $('room-main').hidden = true;
   $('not-found').hidden = false;
-  $('not-found-text').textContent = t('room.not_found', { code });
+  conn = { state: 'gone', at: 0 };
+  const draw = () => {
+    renderConn();
+    $('not-found-text').textContent = t('room.not_found', { code });
+  };
+  draw();
+  onLangChange(draw);
 }
 
 init();

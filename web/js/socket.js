@@ -18,6 +18,10 @@
 // snapshot. A gap in versions resyncs from a snapshot. Only a hello
 // refused with `room_full` stops it: reconnecting would be refused again,
 // so the page is told (onRefused) and may reopen() when the person asks.
+// A socket refused before it opened may be a room that does not exist
+// (the upgrade is answered `404 no_room`, which a page cannot read): the
+// socket asks `GET /api/rooms/CODE`, and a 404 there stops it and tells
+// the page (onNoRoom) instead of "Connecting…" forever.
 
 export const TOKEN_KEY = 'bg.token';
 export const NAME_KEY = 'bg.name';
@@ -58,6 +62,7 @@ export class RoomSocket {
    *   onError(err)     an error not tied to a pending command (id null)
    *   onHello(ack)     the hello ack: {token, member}
    *   onRefused(err)   the hello was refused for good (`room_full`); the socket stopped
+   *   onNoRoom()       the room does not exist (any more); the socket stopped
    *   messages         { disconnected, timeout } texts for local errors
    */
   constructor(code, handlers) {
@@ -96,8 +101,10 @@ export class RoomSocket {
       return;
     }
     this.ws = ws;
+    let opened = false;
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;
+      opened = true;
       const hello = { token: storedToken() };
       const name = storedName();
       if (name) hello.name = name;
@@ -146,6 +153,7 @@ export class RoomSocket {
       this.ws = null;
       this.failPending();
       this.scheduleReconnect({ code: e.code, reason: e.reason });
+      if (!opened) this.checkRoom();
     });
     ws.addEventListener('error', () => {
       // A 'close' event always follows; reconnection is handled there.
@@ -241,6 +249,22 @@ export class RoomSocket {
       this.retryTimer = null;
       this.connect();
     }, delay);
+  }
+
+  /** After a refused upgrade: stop and say so if the room does not exist. */
+  async checkRoom() {
+    if (!this.h.onNoRoom) return;
+    let res;
+    try {
+      res = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`);
+    } catch {
+      return; // offline: the backoff goes on
+    }
+    if (res.status !== 404 || this.closed) return;
+    const body = await res.json().catch(() => ({}));
+    if (body.error !== 'no_room') return;
+    this.close();
+    this.h.onNoRoom();
   }
 
   /** Try now instead of waiting for the backoff (e.g. the tab came back). */
