@@ -8,6 +8,7 @@ import {
   parseCell, parseWall, cellName, wallName, deriveState, previewMatch, sideOf, centreCell, isWallLegal, colorOf,
 } from '../web/js/quoridor/state.js';
 import { wallActionAt, cellActionAt } from '../web/js/quoridor/input.js';
+import { geometry, minBoardWidth, nearestCrossing, P } from '../web/js/quoridor/geometry.js';
 
 /** A team match: m1 and m3 play Red (side 0), m2 Yellow; m1 is due. */
 function teamMatch(overrides = {}) {
@@ -102,4 +103,24 @@ test('a wall: the first action shows the ghost, the second places it only when l
   assert.deepEqual(cellActionAt(s, 'e3'), { play: 'e3' });
   assert.deepEqual(cellActionAt(s, 'e4'), { notice: 'not_legal' });
   assert.deepEqual(cellActionAt(waiting, 'e3'), { notice: 'not_your_turn' });
+});
+
+test('a tap anywhere picks the nearest groove crossing; boards are wide enough for 32 px hit squares', () => {
+  for (const size of [9, 11, 13]) {
+    const geo = geometry(size);
+    for (const [x, y] of [[0, 0], [2, 3], [size - 2, size - 2]]) {
+      const cx = geo.ix(x);
+      const cy = geo.iy(y);
+      // The crossing itself, and any point up to just under half a cell-and-groove away.
+      for (const [dx, dy] of [[0, 0], [P / 2 - 0.5, 0], [0, -(P / 2 - 0.5)], [-(P / 2 - 0.5), P / 2 - 0.5]]) {
+        assert.deepEqual(nearestCrossing(size, cx + dx, cy + dy), { x, y }, `${size}: (${x},${y}) + (${dx},${dy})`);
+      }
+    }
+    // Past the edge: the nearest crossing on the board.
+    assert.deepEqual(nearestCrossing(size, -50, -50), { x: 0, y: size - 2 });
+    assert.deepEqual(nearestCrossing(size, geo.vw + 50, geo.vw + 50), { x: size - 2, y: 0 });
+    // At the least width, crossings are 32 px apart or more.
+    assert.ok(minBoardWidth(size) * (P / geo.vw) >= 32, `${size}×${size}`);
+  }
+  assert.equal(minBoardWidth(9), 304);
 });

@@ -10,7 +10,8 @@
 // the last one highlighted. After the game the host pauses the auto-start
 // countdown. A host alone adds two computers to a 3-player room (never in
 // the last free seat) and plays them. Then a 360 px phone: no horizontal
-// scroll on a 13×13 board, and tapping moves and places a wall (tap a
+// scroll on a 13×13 board (its crossings 32 px apart or more, the drawing
+// scrolling inside its box), and tapping moves and places a wall (tap a
 // crossing, tap again).
 
 import { test, before, after } from 'node:test';
@@ -252,6 +253,11 @@ test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a w
   await noHorizontalScroll(phone, 'a 13×13 game');
   const box = await byId(phone, 'board').boundingBox();
   assert.ok(box.width <= 360 && box.width >= 300, `the board scales to the phone's width (${box.width}px)`);
+  // A tap picks the nearest groove crossing, so each crossing's hit square
+  // is the distance between crossings: 32 px or more (the 13×13 drawing
+  // scrolls sideways inside the board's box, never the page).
+  const [b5, c5] = [await byId(phone, 'x-b5').boundingBox(), await byId(phone, 'x-c5').boundingBox()];
+  assert.ok(c5.x - b5.x >= 32, `crossings ${(c5.x - b5.x).toFixed(1)} px apart`);
 
   await byId(phone, 'cell-g2').tap();
   await atPly(desk, 1);

@@ -260,14 +260,14 @@ test('the import page opens a game from its text, and a bad text names its first
     assert.deepEqual(await boardShape(page, 'crossyray'), serverShape('crossyray', stored.positions[n]), `imported, move ${n}`);
   }
 
-  // A bad third move: the server's message names its line, which is selected.
+  // A bad third move: our words, then the server's line and reason; the line is selected.
   const lines = text.split('\n');
   const bad = lines.findIndex((l) => l.startsWith('3. '));
   lines[bad] = '3. a1';
   await byId(page, 'import-text').fill(lines.join('\n'));
   await byId(page, 'import-open').click();
   const error = byId(page, 'import-error');
-  await error.filter({ hasText: `line ${bad + 1}: illegal move "a1"` }).waitFor();
+  await error.filter({ hasText: `That text is not a game that can be opened. (line ${bad + 1}: illegal move "a1"` }).waitFor();
   assert.equal(await byId(page, 'replay-main').isVisible(), false, 'the last game is no longer shown');
   assert.equal(await byId(page, 'import-text').getAttribute('aria-invalid'), 'true');
   const selected = await page.evaluate(() => {
@@ -279,8 +279,10 @@ test('the import page opens a game from its text, and a bad text names its first
   // Not a game at all; then nothing pasted; in Vietnamese.
   await byId(page, 'import-text').fill('hello');
   await byId(page, 'import-open').click();
-  await error.filter({ hasText: /^line 1: / }).waitFor();
+  await error.filter({ hasText: /^That text is not a game that can be opened\. \(line 1: / }).waitFor();
   await byId(page, 'lang').selectOption('vi');
+  await byId(page, 'import-open').click();
+  await error.filter({ hasText: /^Văn bản này không phải một ván mở được\. \(line 1: / }).waitFor();
   await byId(page, 'import-text').fill('');
   await byId(page, 'import-open').click();
   await error.filter({ hasText: 'Hãy dán văn bản của một ván trước.' }).waitFor();

@@ -6,7 +6,7 @@
 // change (POST /api/password, which ends the other sessions), and log out.
 // The session itself is an HttpOnly cookie this script never sees.
 
-import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
 import { TOKEN_KEY } from './socket.js';
 import { $, el } from './dom.js';
 import { showCoins } from './coins.js';
@@ -23,10 +23,7 @@ function show(node, text) {
 
 /** A refusal in the page's language (our words when we have them). */
 function errorText(data, res) {
-  const key = `account.error.${data?.error}`;
-  const text = t(key);
-  if (text !== key) return text;
-  return data?.message || `${res.status} ${res.statusText}`;
+  return serverErrorText(data?.error ?? res.status, 'account.error.');
 }
 
 /** A JSON request; resolves to {ok, status, data, res}. */

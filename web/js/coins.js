@@ -2,7 +2,7 @@
 // the account page), from GET /api/me, and the daily check-in (POST
 // /api/checkin). Games never cost or award coins.
 
-import { t, onLangChange } from './i18n.js';
+import { t, onLangChange, errorText } from './i18n.js';
 import { $ } from './dom.js';
 
 let balance = null;
@@ -24,7 +24,7 @@ export function showCoins(n) {
 export async function checkIn() {
   const res = await fetch('/api/checkin', { method: 'POST' });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) return { error: data?.message || `${res.status} ${res.statusText}` };
+  if (!res.ok) return { error: errorText(data?.error ?? res.status, 'account.error.') };
   showCoins(data.coins);
   return {
     text: data.added > 0

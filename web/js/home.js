@@ -8,7 +8,7 @@
 // The session travels in an HttpOnly cookie that this script never sees;
 // the browser token (bg.token) stays, so seats and host rights carry over.
 
-import { t, initI18n, onLangChange } from './i18n.js';
+import { t, initI18n, onLangChange, errorText } from './i18n.js';
 import { RULES_GAMES } from './rules/index.js';
 import { storedToken, storeToken, storedName, storeName, RoomSocket, TOKEN_KEY } from './socket.js';
 import {
@@ -118,7 +118,7 @@ function roomError(data, res) {
     return s > 0 ? t('home.error.rate_limited', { s }) : t('account.error.rate_limited');
   }
   if (data?.error === 'too_large' || res.status === 413) return t('home.error.too_large');
-  return data?.message || `${res.status} ${res.statusText}`;
+  return errorText(data?.error ?? res.status);
 }
 
 /** POST /api/rooms (`solo`: a game against the computer); keeps the token. Returns {code} or {error}. */
@@ -217,7 +217,7 @@ async function playComputer(e) {
     });
     location.assign(`/r/${encodeURIComponent(data.code)}`);
   } catch (x) {
-    showError(err, x?.message || t('home.network_error'));
+    showError(err, x?.code ? errorText(x.code) : t('home.network_error'));
   } finally {
     button.disabled = false;
     button.textContent = t('solo.play');
@@ -248,7 +248,7 @@ async function joinRoom(e) {
     }
     if (!res.ok) {
       const data = await res.json().catch(() => ({}));
-      showError(err, data.message || `${res.status} ${res.statusText}`);
+      showError(err, errorText(data.error ?? res.status));
       return;
     }
     input.removeAttribute('aria-invalid');
@@ -268,10 +268,7 @@ let account = null;
 
 /** A refusal from the account API in the page's language. */
 function accountError(data, res) {
-  const key = `account.error.${data?.error}`;
-  const text = t(key);
-  if (text !== key) return text;
-  return data?.message || `${res.status} ${res.statusText}`;
+  return errorText(data?.error ?? res.status, 'account.error.');
 }
 
 function showAccount() {

@@ -13,7 +13,7 @@
 // a refusal shows the server's message, which names the first bad line,
 // and selects that line in the text.
 
-import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { t, initI18n, onLangChange, lang, errorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
 import { colorOf } from './quoridor/state.js';
@@ -258,7 +258,11 @@ async function openImport(e) {
     $('import-open').disabled = false;
   }
   if (!answer.ok) {
-    showImportError(answer.data?.message ?? t('import.failed'));
+    // Our words for the refusal, with the server's own line and reason
+    // (the first bad line, named by the rules) after them.
+    showImportError(answer.data?.error
+      ? `${errorText(answer.data.error)} (${answer.data.message ?? ''})`
+      : t('import.failed'));
     $('replay-main').hidden = true;
     const line = /^line (\d+):/.exec(answer.data?.message ?? '');
     if (line) selectLine(area, Number(line[1]));

@@ -2,7 +2,7 @@
 // (POST /api/reset). The token stays in the fragment, which never reaches
 // a server log or a Referer; the page takes it out of the address bar.
 
-import { t, initI18n } from './i18n.js';
+import { t, initI18n, errorText } from './i18n.js';
 import { $ } from './dom.js';
 
 const token = location.hash.slice(1);
@@ -27,9 +27,8 @@ async function submit(e) {
     });
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
-      const key = `account.error.${data?.error}`;
       input.setAttribute('aria-invalid', 'true');
-      show($('reset-error'), t(key) !== key ? t(key) : data?.message || `${res.status} ${res.statusText}`);
+      show($('reset-error'), errorText(data?.error ?? res.status, 'account.error.'));
       return;
     }
     input.value = '';

@@ -13,10 +13,11 @@
 // a player's own running match by default; anyone can open a table from
 // the bracket and come back.
 
-import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { askOwnGoal, setAskOwnGoal } from './settings.js';
 import { moveSound, muted, play, setMuted } from './sounds.js';
+import { notifyHidden, notifyOn, notifySupported, toggleNotify } from './notify.js';
 import { RoomSocket, storeName } from './socket.js';
 import { fillOptionSelects, setOptionSelects, readOptionSelects, optionsSummary, showGameFields } from './options.js';
 import { createBoardFor, isMatchOf } from './boards.js';
@@ -50,6 +51,11 @@ let socket = null;
 let board = null;
 let boardGame = null;
 const seatLevels = {}; // seat -> level the host picked for the computer
+/** Under this much time left on one's own clock, the low-time sound plays (once a turn). */
+const LOW_TIME_MS = 10_000;
+let chatUnread = 0; // chat messages that came while the drawer was closed (phones)
+let lowTimeTurn = null; // the turn (match id and ply) the low-time sound was played for
+let notifiedTurn = null; // the turn a "your turn" notification was shown for
 let clockBase = null; // {remaining: [ms, ms], running: side|null, at: performance.now()}
 let countdownBase = null; // {remaining: ms, paused, at: performance.now()} while an auto-start countdown runs
 let resignArmed = null;
@@ -156,11 +162,9 @@ export function toast(text, kind = 'error', code = null, ms = null) {
   while (box.children.length > 4) box.firstChild.remove();
 }
 
-/** An error in the page's language when we have words for its code, else as the server said it. */
+/** An error in the page's language (i18n.js errorText), for a server refusal or a local one. */
 function errorText(err) {
-  const key = `error.${err.code}`;
-  const text = t(key);
-  return text !== key ? text : err.message || String(err);
+  return serverErrorText(err?.code);
 }
 
 /** Send a command; errors from the server become toasts. */
@@ -221,6 +225,37 @@ function cue(ev, m) {
   if (ev.move) play(moveSound(ev.move));
   if (m.outcome) play('end');
   else if (m.to_play != null && m.to_play === me && ev.move) play('turn');
+}
+
+/** A notification when this person's turn comes while the tab is hidden (if they turned it on). */
+function notifyTurn(m) {
+  if (m.outcome || m.to_play == null || m.to_play !== model.you?.member) return;
+  const turn = `${m.id}:${m.ply ?? m.state?.ply}`;
+  if (notifiedTurn === turn) return;
+  notifiedTurn = turn;
+  notifyHidden(t('notify.title'), t('notify.body', { code }), `bg-turn-${code}`);
+}
+
+/** The low-time sound, once a turn: under 10 s left on this person's own running clock or turn timer. */
+function lowTimeCue(m) {
+  if (!clockBase || m.outcome || clockBase.running == null) return;
+  if (m.to_play == null || m.to_play !== model.you?.member) return;
+  const ms = clockNow(clockBase.running);
+  const turn = `${m.id}:${m.ply ?? m.state?.ply}`;
+  if (ms > 0 && ms < LOW_TIME_MS && lowTimeTurn !== turn) {
+    lowTimeTurn = turn;
+    play('low_time');
+  }
+}
+
+function renderNotify() {
+  const button = $('notify');
+  button.hidden = !notifySupported();
+  const on = notifyOn();
+  button.setAttribute('aria-pressed', String(on));
+  button.textContent = on ? '🔔' : '🔕';
+  button.title = t(on ? 'notify.on' : 'notify.off');
+  button.setAttribute('aria-label', button.title);
 }
 
 function renderMute() {
@@ -423,6 +458,25 @@ function isMine(row) {
   return row.account ? row.account === model.you?.account : row.member === model.you?.member;
 }
 
+/** Below 900 px the chat is a drawer opened by a button: the page's own breakpoint (site.css). */
+function chatDrawer() {
+  return window.matchMedia('(max-width: 899px)').matches;
+}
+
+function openChat(open) {
+  document.body.classList.toggle('chat-open', open);
+  if (open) {
+    chatUnread = 0;
+    const log = $('chat-log');
+    log.scrollTop = log.scrollHeight;
+    const input = $('chat-input');
+    (input.disabled ? $('chat-close') : input).focus();
+  } else {
+    $('chat-fab').focus();
+  }
+  renderChat();
+}
+
 function renderChat() {
   const log = $('chat-log');
   const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
@@ -438,6 +492,13 @@ function renderChat() {
     }));
   }
   if (nearBottom) log.scrollTop = log.scrollHeight;
+  const fab = $('chat-fab');
+  fab.hidden = false;
+  const unread = $('chat-unread');
+  unread.hidden = !chatUnread;
+  unread.textContent = chatUnread ? String(chatUnread) : '';
+  fab.setAttribute('aria-label', chatUnread ? `${t('chat.title')}, ${t('chat.unread', { n: chatUnread })}` : t('chat.title'));
+  fab.setAttribute('aria-expanded', String(document.body.classList.contains('chat-open')));
   const named = !!me()?.name;
   const input = $('chat-input');
   input.disabled = !named;
@@ -496,6 +557,7 @@ function tickClocks() {
     node.classList.toggle('running', clockBase.running === side && !m.outcome);
     node.classList.toggle('low', ms < 20000);
   }
+  lowTimeCue(m);
 }
 
 function outcomeText(m) {
@@ -836,6 +898,7 @@ function render() {
   document.body.dataset.game = model.room.game;
   renderHeader();
   renderMute();
+  renderNotify();
   renderTournament();
   renderName();
   renderSeats();
@@ -895,7 +958,10 @@ function onEvent(ev) {
     }
     case 'match': {
       const applied = applyMatchEvent(room.tables, ev);
-      if (applied && ev.table === tableId) cue(ev, applied.match);
+      if (applied && ev.table === tableId) {
+        cue(ev, applied.match);
+        notifyTurn(applied.match);
+      }
       if (!applied) {
         // A move for a match this page does not hold as it was: start
         // again from a fresh snapshot.
@@ -953,6 +1019,7 @@ function onEvent(ev) {
       break;
     case 'chat':
       room.chat = [...(room.chat ?? []), ev.message].slice(-CHAT_KEEP);
+      if (chatDrawer() && !document.body.classList.contains('chat-open')) chatUnread += 1;
       break;
     default:
       return;
@@ -1003,6 +1070,18 @@ function wireForms() {
   $('mute').addEventListener('click', () => {
     setMuted(!muted());
     renderMute();
+  });
+  $('chat-fab').addEventListener('click', () => openChat(true));
+  $('chat-close').addEventListener('click', () => openChat(false));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && document.body.classList.contains('chat-open')) openChat(false);
+  });
+  $('notify').addEventListener('click', async () => {
+    const was = notifyOn();
+    const now = await toggleNotify();
+    renderNotify();
+    if (now === 'denied') toast(t('notify.denied'), 'error');
+    else if (now === 'on' && !was) toast(t('notify.enabled'), 'info');
   });
   $('countdown-toggle').addEventListener('click', () => {
     command('countdown', { paused: !countdownBase?.paused }).catch(() => {});
@@ -1099,6 +1178,7 @@ async function init() {
   initI18n($('lang'));
   renderHeader();
   renderMute();
+  renderNotify();
   renderConn();
   if (!/^[A-Z0-9]{6}$/.test(code)) {
     showNotFound();
@@ -1174,6 +1254,7 @@ function renderRefused() {
 function showNotFound() {
   $('loading').hidden = true;
   $('room-main').hidden = true;
+  $('chat-fab').hidden = true;
   $('not-found').hidden = false;
   conn = { state: 'gone', at: 0 };
   const draw = () => {

@@ -7,10 +7,14 @@
 //
 // - On your turn the cells your pawn may reach carry a dot: click one to
 //   move there.
-// - Walls: hover (mouse) or tap (touch) a groove intersection to see a
-//   ghost wall in the chosen orientation (the H/V button toggles it); it
-//   is drawn solid only when it may be placed. Click it again (with a
-//   mouse, the hover already put it there: one click) to place it.
+// - Walls: hover (mouse) a groove intersection, or tap (touch) anywhere
+//   on the board but a marked cell or your pawn, to see a ghost wall at the nearest
+//   intersection in the chosen orientation (the H/V button toggles it); it
+//   is drawn solid only when it may be placed. Click or tap it again (with
+//   a mouse, the hover already put it there: one click) to place it. A tap
+//   picks the intersection nearest to it, so each one has a whole
+//   cell-and-groove square (at least 32 px on a phone, see geometry.js
+//   minBoardWidth) to be hit in, not only its small circle.
 // - Pass: the Pass button, shown when passing is legal.
 // - Keyboard: arrows move a cursor (over cells, or over intersections in
 //   wall mode); `w` switches to wall mode and then toggles the orientation
@@ -19,6 +23,7 @@
 //   cursor.
 
 import { cellName, isWallLegal, wallName } from './state.js';
+import { nearestCrossing } from './geometry.js';
 
 const DIRS = {
   ArrowUp: [0, 1],
@@ -59,6 +64,23 @@ export function cellActionAt(state, name) {
  *   notice(kind, where) tell the user why nothing happened
  */
 export function attachInput(el, api) {
+  // The kind of pointer of the last press: a touch (or pen) tap picks the
+  // nearest groove crossing; a mouse clicks what it hovers.
+  let pointer = 'mouse';
+  function onPointerDown(e) {
+    pointer = e.pointerType || 'mouse';
+  }
+
+  /** The crossing nearest to a tap, when the viewer may place a wall there. */
+  function tappedCrossing(e, state) {
+    if (pointer === 'mouse' || !state?.myTurn || !(state.myWallsLeft > 0)) return null;
+    const svg = el.querySelector('svg');
+    const ctm = svg?.getScreenCTM?.();
+    if (!ctm || !svg.contains(e.target)) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+    return nearestCrossing(state.size, p.x, p.y);
+  }
+
   function perform(what, where, fromKeyboard) {
     if (what.play) {
       api.setUi({ ghost: null, mode: 'pawn' });
@@ -86,6 +108,16 @@ export function attachInput(el, api) {
     }
     if (ui.pending) return;
     if (ui.cursor) api.setUi({ cursor: null });
+    const tappedCell = e.target.closest?.('[data-cell]')?.dataset.cell;
+    // A marked cell moves the pawn, the pawn itself drops the ghost; any
+    // other tap on a touch screen is about a wall.
+    const pawnCell = state?.pawns[state.mySide]?.cell;
+    const near = state?.pawnTargets.has(tappedCell) || (tappedCell && tappedCell === pawnCell)
+      ? null : tappedCrossing(e, state);
+    if (near) {
+      perform(wallActionAt(state, api.getUi(), near.x, near.y), wallName(near.x, near.y, ui.orient), false);
+      return;
+    }
     const x = e.target.closest?.('.qx');
     if (x && el.contains(x)) {
       const cx = Number(x.dataset.x);
@@ -190,11 +222,13 @@ export function attachInput(el, api) {
     }
   }
 
+  el.addEventListener('pointerdown', onPointerDown);
   el.addEventListener('click', onClick);
   el.addEventListener('pointermove', onPointerMove);
   el.addEventListener('pointerleave', onPointerLeave);
   el.addEventListener('keydown', onKey);
   return () => {
+    el.removeEventListener('pointerdown', onPointerDown);
     el.removeEventListener('click', onClick);
     el.removeEventListener('pointermove', onPointerMove);
     el.removeEventListener('pointerleave', onPointerLeave);

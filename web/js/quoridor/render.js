@@ -8,28 +8,12 @@
 
 import { t } from '../i18n.js';
 import { cellName, centreCell, colorOf, isWallLegal, wallName } from './state.js';
+import { G, PAD, U, geometry, minBoardWidth } from './geometry.js';
 
-const U = 36; // a cell, in SVG user units
-const G = 10; // a groove
-const P = U + G; // from one cell to the next
-const PAD = 16; // room for the goal stripes
 const STRIPE = 5;
 
 const esc = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-
-export function geometry(size) {
-  const span = size * U + (size - 1) * G;
-  return {
-    span,
-    vw: span + 2 * PAD,
-    cx: (x) => PAD + x * P,
-    cy: (y) => PAD + (size - 1 - y) * P,
-    // The centre of intersection (x, y): the top-right corner of cell (x, y).
-    ix: (x) => PAD + x * P + U + G / 2,
-    iy: (y) => PAD + (size - 1 - y) * P - G / 2,
-  };
-}
 
 export function colorName(side) {
   return t(`quoridor.color.${colorOf(side)}`);
@@ -195,6 +179,7 @@ export function render(el, state, ui) {
   }
   const geo = geometry(state.size);
   svg.setAttribute('viewBox', `0 0 ${geo.vw} ${geo.vw}`);
+  el.style.setProperty('--q-min-width', `${minBoardWidth(state.size)}px`);
   svg.innerHTML = `<rect class="frame" x="${PAD - 3}" y="${PAD - 3}" width="${geo.span + 6}" height="${geo.span + 6}" rx="5"/>`
     + drawGoals(state, geo) + drawCells(state, geo, ui) + drawWalls(state, geo)
     + drawIntersections(state, geo) + drawGhost(state, geo, ui) + drawCursor(state, geo, ui);
