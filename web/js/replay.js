@@ -232,7 +232,12 @@ function selectLine(area, n) {
   area.setSelectionRange(start, start + (lines[n - 1]?.length ?? 0));
 }
 
-function showImportError(message) {
+/** The import's error as a function of the page's language (redrawn when it changes), or null. */
+let importError = null;
+
+function showImportError(words) {
+  importError = words;
+  const message = words?.() ?? null;
   const box = $('import-error');
   box.hidden = !message;
   box.textContent = message ?? '';
@@ -243,7 +248,7 @@ async function openImport(e) {
   e.preventDefault();
   const area = $('import-text');
   if (!area.value.trim()) {
-    showImportError(t('import.empty'));
+    showImportError(() => t('import.empty'));
     area.focus();
     return;
   }
@@ -260,9 +265,8 @@ async function openImport(e) {
   if (!answer.ok) {
     // Our words for the refusal, with the server's own line and reason
     // (the first bad line, named by the rules) after them.
-    showImportError(answer.data?.error
-      ? `${errorText(answer.data.error)} (${answer.data.message ?? ''})`
-      : t('import.failed'));
+    const { error, message } = answer.data ?? {};
+    showImportError(error ? () => `${errorText(error)} (${message ?? ''})` : () => t('import.failed'));
     $('replay-main').hidden = true;
     const line = /^line (\d+):/.exec(answer.data?.message ?? '');
     if (line) selectLine(area, Number(line[1]));
@@ -289,6 +293,7 @@ async function init() {
   onLangChange(() => { if (game) { renderInfo(); renderPosition(); } });
   if (importing) {
     wireImport();
+    onLangChange(() => { if (importError) showImportError(importError); });
     $('loading').hidden = true;
     $('import-main').hidden = false;
     return;
