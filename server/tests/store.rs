@@ -734,6 +734,43 @@ async fn assert_good_request_stored(store: &Store, room: &RoomRow, i: u32) {
     assert_eq!(games[0].number, 1);
 }
 
+/// 300 rooms play at once: each stores its game, then three requests of
+/// moves (two entries, then one, then two). Batches carry many rooms'
+/// entries in one statement; every room gets its own five, in order.
+async fn many_rooms_moves_in_batches(store: &Store) {
+    let mut rooms = Vec::new();
+    for _ in 0..300 {
+        let room = new_room(store, "mv").await;
+        let game = live_game(room.table, 1, crossyray_options());
+        store
+            .write(&room.code, vec![Write::GameStarted(game.clone())])
+            .await
+            .expect("game stored");
+        rooms.push((room, game));
+    }
+    let mut set = JoinSet::new();
+    for (room, game) in &rooms {
+        let (store, code, game) = (store.clone(), room.code.clone(), game.clone());
+        set.spawn(async move {
+            for seqs in [&[0, 1][..], &[2], &[3, 4]] {
+                let writes = seqs
+                    .iter()
+                    .map(|&s| Write::Entry(entry(&game, s)))
+                    .collect();
+                store.write(&code, writes).await.expect("moves stored");
+            }
+        });
+    }
+    while let Some(done) = set.join_next().await {
+        done.expect("task");
+    }
+    for (room, game) in &rooms {
+        let back = saved(store, &room.code).await;
+        let want: Vec<EntryRow> = (0..5).map(|s| entry(game, s)).collect();
+        assert_live_eq(&back.live, &[(game, want)]);
+    }
+}
+
 /// ~50 rooms write at once (one batch, if the backend groups them); one
 /// request is bad. The good ones are all stored, the bad one errs and
 /// leaves nothing.
@@ -1816,6 +1853,11 @@ async fn sqlite_a_repeated_game_number_fails_the_whole_request() {
     on_sqlite!(a_repeated_game_number_fails_the_whole_request);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_many_rooms_moves_in_batches() {
+    on_sqlite!(many_rooms_moves_in_batches);
+}
+
 /// The default (current-thread) runtime: every spawned request is queued
 /// before the writer task runs again, so they meet in one batch.
 #[tokio::test]
@@ -2066,6 +2108,11 @@ async fn postgres_live_game_lifecycle() {
 #[tokio::test]
 async fn postgres_a_repeated_game_number_fails_the_whole_request() {
     on_postgres!(a_repeated_game_number_fails_the_whole_request);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_many_rooms_moves_in_batches() {
+    on_postgres!(many_rooms_moves_in_batches);
 }
 
 #[tokio::test]

@@ -10,7 +10,8 @@ use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::lease::{check_fences, Fence};
-use super::sql::{apply, Backend};
+use super::records::EntryRow;
+use super::sql::{apply, insert_entries, Backend};
 use super::{StoreError, StoreResult};
 use crate::room::Write;
 
@@ -101,11 +102,23 @@ async fn commit(pool: &AnyPool, backend: Backend, jobs: &[Job]) -> StoreResult<(
         .collect();
     fences.sort_by(|a, b| a.0.cmp(b.0));
     check_fences(&mut tx, backend, &fences).await?;
+    // Moves are most of the writes: the batch's move entries go in one
+    // multi-row INSERT. Entries wait in `entries` until another kind of
+    // write comes, so a room's writes still land in the order it made
+    // them (rooms' entries are independent of each other's writes).
+    let mut entries: Vec<&EntryRow> = Vec::new();
     for job in jobs {
         for write in &job.writes {
+            if let Write::Entry(entry) = write {
+                entries.push(entry);
+                continue;
+            }
+            insert_entries(&mut tx, &entries).await?;
+            entries.clear();
             apply(&mut tx, &job.code, write).await?;
         }
     }
+    insert_entries(&mut tx, &entries).await?;
     tx.commit().await?;
     Ok(())
 }

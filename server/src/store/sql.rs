@@ -397,19 +397,7 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .execute(&mut *tx)
             .await?;
         }
-        Write::Entry(e) => {
-            sqlx::query(
-                "INSERT INTO live_entries (game_id, seq, entry, clock, turn)
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(e.game.to_string())
-            .bind(i64::from(e.seq))
-            .bind(to_json(&e.entry))
-            .bind(to_json(&e.clock))
-            .bind(to_json(&e.turn))
-            .execute(&mut *tx)
-            .await?;
-        }
+        Write::Entry(e) => insert_entries(tx, &[e]).await?,
         Write::GameEnded(f) => finish_game(tx, code, f).await?,
         Write::Tournament(bracket) => {
             sqlx::query("UPDATE rooms SET tournament = $1 WHERE code = $2")
@@ -434,6 +422,47 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             keep.extend(own);
             forget_tables(tx, code, |table| !keep.iter().any(|k| k == table)).await?;
         }
+    }
+    Ok(())
+}
+
+/// Rows of `live_entries` a single INSERT carries at most (5 parameters
+/// each, well under SQLite's and PostgreSQL's limits).
+const ENTRIES_PER_INSERT: usize = 200;
+
+/// Stores move entries, many rows to a statement.
+pub(super) async fn insert_entries(
+    tx: &mut AnyConnection,
+    entries: &[&EntryRow],
+) -> StoreResult<()> {
+    for chunk in entries.chunks(ENTRIES_PER_INSERT) {
+        let mut sql =
+            String::from("INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES ");
+        for i in 0..chunk.len() {
+            let n = i * 5;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${})",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4,
+                n + 5
+            ));
+        }
+        // Only placeholders are formatted in; every value is bound.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for e in chunk {
+            query = query
+                .bind(e.game.to_string())
+                .bind(i64::from(e.seq))
+                .bind(to_json(&e.entry))
+                .bind(to_json(&e.clock))
+                .bind(to_json(&e.turn));
+        }
+        query.execute(&mut *tx).await?;
     }
     Ok(())
 }
