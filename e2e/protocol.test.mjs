@@ -27,6 +27,9 @@ after(() => site?.stop());
 
 const newPage = (label, options) => site.newPage(label, options);
 
+/** Where the room page remembers the visitor's name (web/js/socket.js). */
+const NAME_KEY = 'bg.name';
+
 /** Every JSON frame the page's sockets send and receive, in order. */
 function recordFrames(page) {
   const frames = { sent: [], received: [] };
@@ -282,9 +285,16 @@ test('a full room refuses a newcomer for real (--max-members 2), and lets them i
   const code = await createRoom(host);
   const guest = await newPage('full-guest');
   await join(guest, code);
+  // A guest with a name is a kept member (one without is a watcher, who
+  // does not count against --max-members).
+  await byId(guest, 'name-input').fill('Lan');
+  await byId(guest, 'name-save').click();
+  await guest.waitForFunction(() => document.querySelector('[data-testid="name-current"]')?.textContent.includes('Lan'));
 
-  // The third person: the room keeps two members, both online.
+  // The third person, who has a name from an earlier visit: the room
+  // keeps two members, both online.
   const third = await newPage('full-third');
+  await third.addInitScript((key) => localStorage.setItem(key, 'Vy'), NAME_KEY);
   await third.goto(`${base}/r/${code}`);
   await byId(third, 'refused').waitFor({ state: 'visible' });
   assert.equal(await byId(third, 'refused-text').textContent(), 'This room is full: too many people have joined it. Try again later.');
