@@ -69,6 +69,9 @@ pub fn router(app: App) -> Router {
         .route("/api/password", post(crate::accounts::change_password))
         .route("/api/site", get(site))
         .route("/api/checkin", post(crate::accounts::check_in))
+        .route("/api/shop", get(crate::accounts::shop::shop))
+        .route("/api/shop/buy", post(crate::accounts::shop::buy))
+        .route("/api/shop/choose", post(crate::accounts::shop::choose))
         .route("/api/email", post(crate::accounts::recovery::set_email))
         .route(
             "/api/email/confirm",

@@ -1503,6 +1503,77 @@ async fn coins_are_never_lost_or_spent_twice(store: &Store) {
     assert_eq!(ledger.last().expect("rows").2, balance);
 }
 
+/// A purchase: 20 concurrent buys of one item with coins for several:
+/// one pays and the item is owned once; without the coins nothing is
+/// owned; a choice is one row per slot, the latest wins.
+async fn an_item_is_bought_once_with_its_coins(store: &Store) {
+    let now = now_millis();
+    let (account, _) = store
+        .create_account(&format!("Shop_{}", &new_token()[..8]), "h", None, None, now)
+        .await
+        .expect("create_account")
+        .expect("free");
+    let id = account.id;
+    assert_eq!(
+        store.buy(id, "jungle-drawn", 10, now).await.expect("buy"),
+        Err(SpendRefused::TooFew)
+    );
+    assert!(store.owned(id).await.expect("owned").is_empty());
+    for day in [30_000, 30_001, 30_002] {
+        store.check_in(id, day, now).await.expect("check in");
+    }
+    let (before, _, _) = store.coins(id).await.expect("coins");
+    assert!(before >= 30, "{before}");
+    let mut set = JoinSet::new();
+    for _ in 0..20 {
+        let store = store.clone();
+        set.spawn(async move { store.buy(id, "quoridor-sea", 10, now).await });
+    }
+    let mut paid = 0;
+    while let Some(done) = set.join_next().await {
+        match done.expect("task").expect("no store error") {
+            Ok(balance) => {
+                assert_eq!(balance, before - 10);
+                paid += 1;
+            }
+            Err(why) => assert_eq!(why, SpendRefused::AlreadyDone),
+        }
+    }
+    assert_eq!(paid, 1, "one purchase of one item");
+    assert_eq!(store.owned(id).await.expect("owned"), vec!["quoridor-sea"]);
+    let (balance, _, _) = store.coins(id).await.expect("coins");
+    assert_eq!(balance, before - 10);
+    let ledger = store.ledger(id).await.expect("ledger");
+    assert_eq!(ledger.iter().map(|(d, _, _)| d).sum::<i64>(), balance);
+    assert_eq!(
+        ledger
+            .iter()
+            .filter(|(_, r, _)| r == "buy quoridor-sea")
+            .count(),
+        1
+    );
+
+    store
+        .choose(id, "quoridor_board", "quoridor-sea")
+        .await
+        .expect("choose");
+    store
+        .choose(id, "jungle_pieces", "jungle-emoji")
+        .await
+        .expect("choose");
+    store
+        .choose(id, "quoridor_board", "quoridor-classic")
+        .await
+        .expect("choose again");
+    assert_eq!(
+        store.chosen(id).await.expect("chosen"),
+        vec![
+            ("jungle_pieces".to_string(), "jungle-emoji".to_string()),
+            ("quoridor_board".to_string(), "quoridor-classic".to_string()),
+        ]
+    );
+}
+
 /// Everything written before `close()` is there in a store reopened on the
 /// same database; a write after `close()` errs (it does not hang).
 async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce() -> Store) {
@@ -2158,6 +2229,16 @@ async fn sqlite_coins_are_never_lost_or_spent_twice() {
 #[tokio::test]
 async fn postgres_coins_are_never_lost_or_spent_twice() {
     on_postgres!(coins_are_never_lost_or_spent_twice);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_an_item_is_bought_once_with_its_coins() {
+    on_sqlite!(an_item_is_bought_once_with_its_coins);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_an_item_is_bought_once_with_its_coins() {
+    on_postgres!(an_item_is_bought_once_with_its_coins);
 }
 
 #[tokio::test]

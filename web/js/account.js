@@ -4,12 +4,15 @@
 // sessions (GET /api/sessions) with a button to end each one (DELETE
 // /api/sessions/ID) or all the others (DELETE /api/sessions), a password
 // change (POST /api/password, which ends the other sessions), and log out.
+// The shop (shop.js) sells and sets the board themes and piece styles.
 // The session itself is an HttpOnly cookie this script never sees.
 
 import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
 import { TOKEN_KEY } from './socket.js';
 import { $, el } from './dom.js';
 import { showCoins } from './coins.js';
+import { applyCosmetics } from './cosmetics.js';
+import { initShop, loadShop } from './shop.js';
 
 /** {username} once loaded, null when signed out. */
 let me = null;
@@ -45,6 +48,7 @@ function when(ms) {
 function signedOut() {
   me = null;
   showCoins(null);
+  applyCosmetics(null);
   $('account-loading').hidden = true;
   $('signed-in').hidden = true;
   $('signed-out').hidden = false;
@@ -130,11 +134,12 @@ async function load() {
     me = r.data;
     $('who').textContent = t('account.signed_in', { name: me.username });
     showCoins(me.coins);
+    applyCosmetics(me.cosmetics);
     renderEmail();
     $('account-loading').hidden = true;
     $('signed-out').hidden = true;
     $('signed-in').hidden = false;
-    await loadSessions();
+    await Promise.all([loadSessions(), loadShop()]);
   } catch {
     $('account-loading').textContent = t('home.network_error');
   }
@@ -226,6 +231,7 @@ function init() {
   $('email-form').addEventListener('submit', (e) => saveEmail(e));
   $('email-remove').addEventListener('click', (e) => saveEmail(e, true));
   $('logout').addEventListener('click', logout);
+  initShop({ call, errorText });
   onLangChange(() => {
     if (me) $('who').textContent = t('account.signed_in', { name: me.username });
     renderEmail();

@@ -2,7 +2,10 @@
 // state, the viewer's UI state (cursor, selection, pending move), redraw
 // from those two alone, and the play → pending → settled cycle around
 // onMove. Each game's board.js only says how a new match changes its UI
-// state (`set`).
+// state (`set`). A board redraws when the viewer's cosmetics change
+// (cosmetics.js): the theme's colours are CSS, the piece style is drawn.
+
+import { onCosmeticsChange } from './cosmetics.js';
 
 /**
  * @param {HTMLElement} el
@@ -29,6 +32,7 @@ export function boardController(el, { mount, render, attachInput, ui: initialUi,
     el.classList.add('read-only');
   }
   const redraw = () => render(el, state, ui);
+  const unsubscribe = onCosmeticsChange(redraw);
   const patchUi = (patch) => {
     ui = { ...ui, ...patch };
   };
@@ -61,6 +65,7 @@ export function boardController(el, { mount, render, attachInput, ui: initialUi,
     redraw,
     destroy() {
       detach();
+      unsubscribe();
       el.innerHTML = '';
       if (className) el.classList.remove(className);
       el.classList.remove('read-only');

@@ -1,9 +1,10 @@
-// The coin balance in the page header (`[data-testid="coins"]`, a link to
-// the account page), from GET /api/me, and the daily check-in (POST
-// /api/checkin). Games never cost or award coins.
+// The coin balance in every page's header (`[data-testid="coins"]`, a
+// link to the account page), from GET /api/me, and the daily check-in
+// (POST /api/checkin). Games never cost or award coins.
 
 import { t, onLangChange, errorText } from './i18n.js';
 import { $ } from './dom.js';
+import { applyCosmetics } from './cosmetics.js';
 
 let balance = null;
 
@@ -18,6 +19,29 @@ function render() {
 export function showCoins(n) {
   balance = n ?? null;
   render();
+}
+
+/**
+ * The pages without an account panel of their own (room, games, replay,
+ * rules, reset): asks GET /api/me, shows the balance and draws the boards
+ * with the account's cosmetics (signed out: no balance, the defaults).
+ */
+export async function loadMe() {
+  try {
+    const res = await fetch('/api/me');
+    if (res.status === 401) {
+      showCoins(null);
+      applyCosmetics(null);
+      return null;
+    }
+    if (!res.ok) return null;
+    const me = await res.json();
+    showCoins(me.coins ?? 0);
+    applyCosmetics(me.cosmetics);
+    return me;
+  } catch {
+    return null; // offline: keep what the page had
+  }
 }
 
 /** Checks in; resolves to the text to show. */

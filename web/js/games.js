@@ -6,6 +6,7 @@
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { storedToken } from './socket.js';
+import { loadMe } from './coins.js';
 import { $, el } from './dom.js';
 import { GAMES, RESULTS, getJson, gameEntry, renderPager } from './history.js';
 
@@ -75,6 +76,7 @@ async function load() {
 
 function init() {
   initI18n($('lang'));
+  loadMe();
   fillFilters();
   $('filter-game').addEventListener('change', () => { filters.game = $('filter-game').value; filters.page = 1; load(); });
   $('filter-result').addEventListener('change', () => { filters.result = $('filter-result').value; filters.page = 1; load(); });

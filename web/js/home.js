@@ -17,6 +17,7 @@ import {
 import { LEVELS, SIDES, sideLabel, soloOptions, soloSeats } from './solo.js';
 import { $, el } from './dom.js';
 import { showCoins, checkIn } from './coins.js';
+import { applyCosmetics } from './cosmetics.js';
 
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
@@ -276,6 +277,8 @@ function showAccount() {
   $('account-out').hidden = !!account;
   $('account-signed-in').textContent = account ? t('account.signed_in', { name: account.username }) : '';
   showCoins(account ? account.coins ?? 0 : null);
+  // Until /api/me says (just after a login), keep what the page has.
+  if (!account || account.cosmetics) applyCosmetics(account?.cosmetics ?? null);
   showHostFields();
 }
 

@@ -17,6 +17,7 @@ import { t, initI18n, onLangChange, lang, errorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
 import { colorOf } from './quoridor/state.js';
+import { loadMe } from './coins.js';
 import { $, el, copyText } from './dom.js';
 import { getJson, outcomeText, dateText } from './history.js';
 import { createBoardFor } from './boards.js';
@@ -289,6 +290,7 @@ function wireImport() {
 
 async function init() {
   initI18n($('lang'));
+  loadMe();
   wire();
   onLangChange(() => { if (game) { renderInfo(); renderPosition(); } });
   if (importing) {

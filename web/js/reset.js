@@ -3,6 +3,7 @@
 // a server log or a Referer; the page takes it out of the address bar.
 
 import { t, initI18n, errorText } from './i18n.js';
+import { loadMe } from './coins.js';
 import { $ } from './dom.js';
 
 const token = location.hash.slice(1);
@@ -42,5 +43,6 @@ async function submit(e) {
 }
 
 initI18n($('lang'));
+loadMe();
 $('reset-form').addEventListener('submit', submit);
 if (!token) show($('reset-error'), t('account.error.bad_link'));

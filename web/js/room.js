@@ -25,6 +25,7 @@ import { RULES_GAMES } from './rules/index.js';
 import { colorOf, sideOf } from './quoridor/state.js';
 import { LEVELS } from './solo.js';
 import { tableById, shownTableId, applyMatchEvent } from './tables.js';
+import { loadMe } from './coins.js';
 import { $, el, copyText } from './dom.js';
 import {
   isKnockoutRoom, isKnockoutMode, isActive, statusOf, bracketView, syncTables, nextView, visibleSeats,
@@ -1176,6 +1177,7 @@ function wireForms() {
 
 async function init() {
   initI18n($('lang'));
+  loadMe();
   renderHeader();
   renderMute();
   renderNotify();

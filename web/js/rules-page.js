@@ -9,6 +9,7 @@
 // and Escape inside the page asks the room to close it.
 
 import { t, initI18n, onLangChange, lang } from './i18n.js';
+import { loadMe } from './coins.js';
 import { $, el } from './dom.js';
 import { getJson, outcomeLine } from './history.js';
 import { createBoardFor } from './boards.js';
@@ -107,6 +108,7 @@ function statusLine(s, position, names) {
 
 async function init() {
   initI18n($('lang'));
+  loadMe();
   document.body.classList.toggle('embedded', embedded);
   if (embedded) {
     document.addEventListener('keydown', (e) => {

@@ -11,6 +11,7 @@
 
 pub mod recovery;
 pub mod session;
+pub mod shop;
 
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
@@ -402,17 +403,20 @@ pub async fn logout(State(app): State<App>, current: Session) -> Response {
         .into_response()
 }
 
-/// `GET /api/me`: the signed-in account and its coins. The cookie is
+/// `GET /api/me`: the signed-in account, its coins and its chosen
+/// cosmetics. The cookie is
 /// sent again, so a session in use keeps its 30 days in the browser too.
 pub async fn me(State(app): State<App>, current: Session) -> Response {
     let (Some(SignedIn { account: a, .. }), Some(secret)) = (&current.signed_in, &current.secret)
     else {
         return not_signed_in();
     };
-    let (coins, last_day, streak) = match app.registry.store().coins(a.id).await {
-        Ok(c) => c,
-        Err(e) => return internal(e),
-    };
+    let store = app.registry.store();
+    let ((coins, last_day, streak), chosen) =
+        match tokio::try_join!(store.coins(a.id), store.chosen(a.id)) {
+            Ok(c) => c,
+            Err(e) => return internal(e),
+        };
     (
         [(header::SET_COOKIE, session::set_cookie(secret, current.tls))],
         Json(json!({
@@ -423,6 +427,7 @@ pub async fn me(State(app): State<App>, current: Session) -> Response {
             "coins": coins,
             "checked_in_today": last_day == utc_day(now_millis()),
             "streak": streak,
+            "cosmetics": shop::chosen_map(&chosen),
         })),
     )
         .into_response()

@@ -93,21 +93,10 @@ impl Store {
         now: u64,
     ) -> StoreResult<Result<i64, SpendRefused>> {
         let mut tx = self.pool.begin().await?;
-        let enough: Option<i64> = sqlx::query_scalar(
-            "UPDATE accounts SET coins = coins - $1 WHERE id = $2 AND coins >= $1 RETURNING coins",
-        )
-        .bind(price)
-        .bind(account_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(balance) = enough else {
-            return Ok(Err(SpendRefused::TooFew));
+        let balance = match spend_in(&mut tx, account_id, price, reason, now).await? {
+            Ok(balance) => balance,
+            refused => return Ok(refused),
         };
-        match ledger(&mut tx, account_id, -price, reason, balance, now).await {
-            Ok(()) => {}
-            Err(StoreError::Conflict) => return Ok(Err(SpendRefused::AlreadyDone)),
-            Err(e) => return Err(e),
-        }
         tx.commit().await?;
         Ok(Ok(balance))
     }
@@ -120,6 +109,34 @@ impl Store {
         .bind(account_id)
         .fetch_all(&self.pool)
         .await?)
+    }
+}
+
+/// Takes `price` coins for `reason` inside the caller's transaction: a
+/// guarded `UPDATE` (never below zero) and the ledger row, whose reason
+/// is unique per account. On a refusal the caller drops (rolls back) the
+/// transaction.
+pub(super) async fn spend_in(
+    tx: &mut sqlx::AnyConnection,
+    account_id: i64,
+    price: i64,
+    reason: &str,
+    now: u64,
+) -> StoreResult<Result<i64, SpendRefused>> {
+    let enough: Option<i64> = sqlx::query_scalar(
+        "UPDATE accounts SET coins = coins - $1 WHERE id = $2 AND coins >= $1 RETURNING coins",
+    )
+    .bind(price)
+    .bind(account_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(balance) = enough else {
+        return Ok(Err(SpendRefused::TooFew));
+    };
+    match ledger(tx, account_id, -price, reason, balance, now).await {
+        Ok(()) => Ok(Ok(balance)),
+        Err(StoreError::Conflict) => Ok(Err(SpendRefused::AlreadyDone)),
+        Err(e) => Err(e),
     }
 }
 

@@ -14,6 +14,7 @@
 pub mod accounts;
 mod batch;
 pub mod coins;
+mod cosmetics;
 pub mod history;
 pub mod lease;
 pub mod records;

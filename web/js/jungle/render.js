@@ -5,9 +5,15 @@
 //
 // Blue's rank 1 is at the bottom, except for the Red player, who sees the
 // board turned round (rank 9 at the bottom). Rivers are water-blue, traps
-// carry a cross-hatched mark in their owner's colour, dens a flag.
+// carry a cross-hatched mark in their owner's colour, dens a tent.
+//
+// Two piece styles (the viewer's choice, cosmetics.js): the emoji animals,
+// or drawn pieces that need no emoji font: the animal's short name in the
+// side's colour on a disc (Blue) or a rounded square (Red), and a drawn
+// flag in the dens.
 
 import { t } from '../i18n.js';
+import { pieceStyle } from '../cosmetics.js';
 import { ANIMALS, EMOJI, FILES, RANKS, toScreen, targetsFrom, squareAt } from './state.js';
 
 const U = 44; // one square, in SVG user units
@@ -44,7 +50,36 @@ export function describeCursor(state, ui) {
   return squareLabel(sq, target);
 }
 
-function drawSquares(state, ui) {
+/** A piece: its disc, its animal (emoji or drawn) and its rank. */
+export function drawPiece(p, name, x, y, style) {
+  const cx = x + U / 2;
+  const cy = y + U / 2;
+  const r = U * 0.42;
+  let body;
+  if (style === 'drawn') {
+    const disc = p.side === 0
+      ? `<circle class="disc" cx="${cx}" cy="${cy}" r="${r}"/>`
+      : `<rect class="disc" x="${cx - r}" y="${cy - r}" width="${2 * r}" height="${2 * r}" rx="7"/>`;
+    body = disc + `<text class="glyph" x="${cx}" y="${cy + 2}" dy="0.35em" text-anchor="middle">${esc(t(`animal.short.${ANIMALS[p.rank]}`))}</text>`;
+  } else {
+    body = `<circle class="disc" cx="${cx}" cy="${cy}" r="${r}"/>`
+      + `<text class="animal" x="${cx}" y="${cy + 1}" dy="0.35em" text-anchor="middle">${EMOJI[p.rank]}</text>`;
+  }
+  return `<g class="piece side-${p.side} ${style}" data-testid="piece-${name}" data-style="${style}">${body}`
+    // The rank in the top-right corner, as the Jungle seed shows it.
+    + `<text class="rank" x="${x + U - 4}" y="${y + 13}" text-anchor="end">${p.rank}</text>`
+    + '</g>';
+}
+
+/** An empty den: a tent (emoji) or a drawn flag. */
+function drawDen(x, y, style) {
+  if (style === 'drawn') {
+    return `<path class="den-flag" d="M${x + 15} ${y + 33} V${y + 11} L${x + 31} ${y + 17} L${x + 17} ${y + 23} V${y + 33} Z"/>`;
+  }
+  return `<text class="den-text" x="${x + U / 2}" y="${y + U / 2}" dy="0.35em" text-anchor="middle">⛺</text>`;
+}
+
+function drawSquares(state, ui, style) {
   const targets = new Map(targetsFrom(state, ui.selected).map((x) => [x.to, x]));
   const out = [];
   for (const sq of state.squares) {
@@ -83,18 +118,12 @@ function drawSquares(state, ui) {
       inner += `<rect class="trap-frame" x="${x + 5}" y="${y + 5}" width="${U - 10}" height="${U - 10}" rx="4"/>`;
     } else if (sq.kind === 'den') {
       inner += `<rect class="den-mark" x="${x + 4}" y="${y + 4}" width="${U - 8}" height="${U - 8}" rx="8"/>`;
-      if (!sq.piece) inner += `<text class="den-text" x="${x + U / 2}" y="${y + U / 2}" dy="0.35em" text-anchor="middle">⛺</text>`;
+      if (!sq.piece) inner += drawDen(x, y, style);
     }
     if (sq.lastFrom || sq.lastTo) inner += `<rect class="last-mark" x="${x + 2}" y="${y + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`;
     if (ui.selected === sq.name) inner += `<rect class="sel-mark" x="${x + 2}" y="${y + 2}" width="${U - 4}" height="${U - 4}" rx="4"/>`;
     if (sq.piece) {
-      const p = sq.piece;
-      inner += `<g class="piece side-${p.side}" data-testid="piece-${sq.name}">`
-        + `<circle class="disc" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.42}"/>`
-        + `<text class="animal" x="${x + U / 2}" y="${y + U / 2 + 1}" dy="0.35em" text-anchor="middle">${EMOJI[p.rank]}</text>`
-        // The rank in the top-right corner, as the Jungle seed shows it.
-        + `<text class="rank" x="${x + U - 4}" y="${y + 13}" text-anchor="end">${p.rank}</text>`
-        + '</g>';
+      inner += drawPiece(sq.piece, sq.name, x, y, style);
       // An enemy animal on your trap: a red ring (any of your animals may take it).
       if (sq.trapped) inner += `<circle class="trap-ring" data-testid="trap-ring-${sq.name}" cx="${x + U / 2}" cy="${y + U / 2}" r="${U * 0.46}"/>`;
     }
@@ -135,7 +164,8 @@ export function render(el, state, ui) {
   const vh = RANKS * U + 2 * PAD;
   svg.setAttribute('viewBox', `0 0 ${vw} ${vh}`);
   svg.style.aspectRatio = `${vw} / ${vh}`;
-  svg.innerHTML = drawSquares(state, ui) + drawCursor(state, ui);
+  const style = pieceStyle();
+  svg.innerHTML = drawSquares(state, ui, style) + drawCursor(state, ui);
 
   const turn = state.over
     ? ''
@@ -146,6 +176,7 @@ export function render(el, state, ui) {
         : '';
   el.setAttribute('aria-label', `${t('jungle.label', { turn })} ${t('jungle.help')}`);
   el.dataset.game = 'jungle';
+  el.dataset.pieces = style;
   el.dataset.lastMove = state.lastMove ?? '';
   el.dataset.ply = state.ply;
   el.dataset.myTurn = String(state.myTurn);
