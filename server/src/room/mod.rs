@@ -41,6 +41,7 @@ use tokio::sync::{mpsc, oneshot};
 pub use cmd::Hello;
 pub use conn::{close, Closer, Outbox};
 pub use event::{ChatLine, Effect, Entry, Event, MatchKind, Stamped, Write};
+pub use fanout::Encoded;
 pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, TokenHash};
 pub use knockout::bracket::{Bracket, Entrant, GameResult, Pairing, PairingState, Round, Status};
 pub use msg::Attach;

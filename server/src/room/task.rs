@@ -55,8 +55,7 @@ pub(super) const RECENT_EVENTS: usize = 256;
 /// member due to play when theirs differed (a long legal list).
 pub(super) struct Recent {
     pub(super) v: u64,
-    pub(super) text: Utf8Bytes,
-    pub(super) private: Option<(super::ids::MemberId, Utf8Bytes)>,
+    pub(super) encoded: super::fanout::Encoded,
 }
 
 impl RoomTask {
@@ -305,10 +304,7 @@ impl RoomTask {
             self.recent
                 .iter()
                 .filter(|r| r.v > since.v)
-                .map(|r| match &r.private {
-                    Some((m, own)) if *m == member => own.clone(),
-                    _ => r.text.clone(),
-                })
+                .map(|r| r.encoded.for_member(member))
                 .collect(),
         )
     }
