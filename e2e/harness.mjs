@@ -54,6 +54,23 @@ export async function setName(page, name) {
   );
 }
 
+/** The page's own member id (`m2`), from the members list. */
+export async function memberOf(page) {
+  await page.waitForSelector('#members .badge.you');
+  return page.evaluate(() => document.querySelector('#members .badge.you').closest('li').dataset.testid.slice('member-'.length));
+}
+
+/** Creates a `game` room through the API and opens it in `page` as its host. */
+export async function openAsHost(page, base, game) {
+  const res = await page.request.post(`${base}/api/rooms`, { data: { game } });
+  assert.equal(res.status(), 201);
+  const room = await res.json();
+  await page.goto(`${base}/`);
+  await page.evaluate((token) => localStorage.setItem('bg.token', token), room.token);
+  await page.goto(`${base}/r/${room.code}`);
+  return room;
+}
+
 /** Takes `seat` (by click, or by `tap`) and waits until it shows `name`. */
 export async function sit(page, seat, name, { tap = false } = {}) {
   if (tap) await byId(page, `sit-${seat}`).tap();
@@ -102,10 +119,11 @@ export async function playOne(players) {
  * host rooms (`--guest-hosts`) unless `guestHosts` is false: most tests
  * are not about who hosts. Pages made with `newPage` report their script
  * errors (and console errors such as Content-Security-Policy violations)
- * into `pageErrors`.
+ * into `pageErrors`. `browserArgs` are added to chromium's flags (the
+ * voice test's fake microphone).
  * @returns {Promise<{ base: string, browser: import('playwright-core').Browser, newPage: Function, log(): string, stop(): Promise<void> }>}
  */
-export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guestHosts = true } = {}) {
+export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guestHosts = true, browserArgs = [] } = {}) {
   assert.ok(existsSync(SERVER_BIN), `no server binary at ${SERVER_BIN} (cargo build -p server)`);
   assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), `bg-e2e-${tag}-`));
@@ -138,7 +156,7 @@ export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guest
       reject(err);
     });
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...browserArgs] });
   return {
     base,
     browser,

@@ -248,6 +248,19 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// sides removes the pawn and goes on.
     fn forfeit(&mut self, side: Side, reason: EndReason);
 
+    /// Whether the players may agree to a draw (RULES.md: only games whose
+    /// rules have draws, between two sides).
+    fn draw_by_agreement(&self) -> bool {
+        false
+    }
+
+    /// The players agreed to a draw: the game ends drawn (reason
+    /// `agreement`). Returns `false`, changing nothing, where the rules
+    /// allow no such draw or the game is already over.
+    fn agree_draw(&mut self) -> bool {
+        false
+    }
+
     /// Number of moves played so far, counting passes and moves the rules
     /// played on a side's behalf after a timeout.
     fn ply(&self) -> usize;

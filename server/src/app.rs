@@ -230,9 +230,14 @@ fn default_game() -> String {
 }
 
 /// `GET /api/site`: what the pages need to know about this server's
-/// settings: whether guests may create rooms (`--guest-hosts`).
+/// settings: whether guests may create rooms (`--guest-hosts`), and the
+/// STUN/TURN servers voice chat uses (`--ice-server`).
 async fn site(State(app): State<App>) -> Response {
-    Json(json!({"guest_hosts": app.config.guest_hosts})).into_response()
+    Json(json!({
+        "guest_hosts": app.config.guest_hosts,
+        "ice_servers": app.config.ice_servers,
+    }))
+    .into_response()
 }
 
 /// `GET /rules`: the rules of the games (`docs/RULES.md`, which travels

@@ -60,6 +60,15 @@ pub struct Config {
     #[arg(long = "guest-hosts", env = "GUEST_HOSTS")]
     pub guest_hosts: bool,
 
+    /// A STUN or TURN server for voice chat, given to the browsers:
+    /// `stun:stun.example.org:3478`, or with credentials
+    /// `turn:turn.example.org:3478,USERNAME,CREDENTIAL`. Repeatable (in
+    /// `ICE_SERVERS`, separated by spaces). None by default: voice then
+    /// connects browsers that can reach each other directly (one local
+    /// network).
+    #[arg(long = "ice-server", env = "ICE_SERVERS", value_delimiter = ' ')]
+    pub ice_servers: Vec<IceServer>,
+
     /// SMTP server for the confirmation and recovery links, as a URL:
     /// `smtps://user:password@mail.example.org` (TLS),
     /// `smtp://user:password@mail.example.org?tls=required` (STARTTLS) or
@@ -194,5 +203,69 @@ impl Config {
                 PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web"))
             }
         })
+    }
+}
+
+/// A STUN/TURN server for WebRTC, as browsers take it
+/// (`RTCIceServer`: `urls`, and for TURN `username` and `credential`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct IceServer {
+    pub urls: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credential: Option<String>,
+}
+
+impl std::str::FromStr for IceServer {
+    type Err = String;
+
+    /// `URL` or `URL,USERNAME,CREDENTIAL`; the URL's scheme is `stun:`,
+    /// `stuns:`, `turn:` or `turns:`.
+    fn from_str(text: &str) -> Result<IceServer, String> {
+        let mut parts = text.split(',');
+        let urls = parts.next().unwrap_or_default().trim().to_string();
+        let scheme_ok = ["stun:", "stuns:", "turn:", "turns:"]
+            .iter()
+            .any(|s| urls.starts_with(s) && urls.len() > s.len());
+        if !scheme_ok {
+            return Err(format!(
+                "{urls:?} is not a STUN or TURN URL (stun:, stuns:, turn:, turns:)"
+            ));
+        }
+        let rest: Vec<String> = parts.map(|p| p.to_string()).collect();
+        let (username, credential) = match rest.as_slice() {
+            [] => (None, None),
+            [user, pass] if !user.is_empty() => (Some(user.clone()), Some(pass.clone())),
+            _ => return Err("an ICE server is URL or URL,USERNAME,CREDENTIAL".to_string()),
+        };
+        Ok(IceServer {
+            urls,
+            username,
+            credential,
+        })
+    }
+}
+
+#[cfg(test)]
+mod ice_tests {
+    use super::IceServer;
+
+    #[test]
+    fn ice_servers_read_with_or_without_credentials() {
+        let stun: IceServer = "stun:stun.example.org:3478".parse().unwrap();
+        assert_eq!(stun.username, None);
+        let turn: IceServer = "turn:turn.example.org:3478,lan,s3cret".parse().unwrap();
+        assert_eq!(
+            (
+                turn.urls.as_str(),
+                turn.username.as_deref(),
+                turn.credential.as_deref()
+            ),
+            ("turn:turn.example.org:3478", Some("lan"), Some("s3cret"))
+        );
+        for bad in ["http://x", "stun:", "turn:x,onlyuser", "turn:x,,pass", ""] {
+            assert!(bad.parse::<IceServer>().is_err(), "{bad}");
+        }
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bots::Level;
-use crate::room::TableId;
+use crate::room::{MemberId, TableId};
 
 /// Largest text frame the server reads; anything larger gets `too_large`
 /// without being parsed, so a client cannot make the server allocate or
@@ -97,6 +97,78 @@ pub enum Command {
     },
     /// The host stops the knockout tournament (between rounds).
     Stop,
+    /// A draw offer at `table` (default: where the member plays), or the
+    /// answer to the opponent's.
+    Draw {
+        action: DrawAction,
+        #[serde(default)]
+        table: Option<TableId>,
+    },
+    /// A player of the last game asks for another at once.
+    Rematch,
+    /// The host takes `member` out of their seat (between games).
+    Unseat {
+        member: MemberId,
+    },
+    /// The host removes `member` from the room; their browser stays out
+    /// until let back in.
+    Remove {
+        member: MemberId,
+    },
+    /// The host lets a removed member back in.
+    Readmit {
+        member: MemberId,
+    },
+    /// Joins (`true`) or leaves voice chat.
+    Voice {
+        join: bool,
+    },
+    /// Mutes or unmutes one's own voice.
+    Mute {
+        muted: bool,
+    },
+    /// The host mutes (or unmutes) `member`'s voice for everyone.
+    VoiceMute {
+        member: MemberId,
+        muted: bool,
+    },
+    /// WebRTC signalling for voice chat, relayed to `to` only.
+    Signal {
+        to: MemberId,
+        #[serde(flatten)]
+        signal: Signal,
+    },
+}
+
+/// What a `draw` command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// One WebRTC signalling message (docs/PROTOCOL.md, "Voice chat"): a
+/// session description, or one ICE candidate (`candidate` empty: the end
+/// of the candidates). The server checks its size and form, never its
+/// meaning.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Signal {
+    Offer {
+        sdp: String,
+    },
+    Answer {
+        sdp: String,
+    },
+    Candidate {
+        candidate: String,
+        #[serde(default)]
+        mid: Option<String>,
+        #[serde(default)]
+        line: Option<u16>,
+    },
 }
 
 impl Command {
@@ -117,6 +189,15 @@ impl Command {
             Command::Countdown { .. } => "countdown",
             Command::Autostart { .. } => "autostart",
             Command::Stop => "stop",
+            Command::Draw { .. } => "draw",
+            Command::Rematch => "rematch",
+            Command::Unseat { .. } => "unseat",
+            Command::Remove { .. } => "remove",
+            Command::Readmit { .. } => "readmit",
+            Command::Voice { .. } => "voice",
+            Command::Mute { .. } => "mute",
+            Command::VoiceMute { .. } => "voice_mute",
+            Command::Signal { .. } => "signal",
         }
     }
 }
@@ -155,6 +236,13 @@ pub enum Code {
     NoTable,
     RoomFull,
     Internal,
+    NoDraws,
+    DrawOffered,
+    NoOffer,
+    NoMember,
+    Removed,
+    NotInVoice,
+    BadSignal,
 }
 
 impl Code {
@@ -179,6 +267,13 @@ impl Code {
             Code::NoTable => "no_table",
             Code::RoomFull => "room_full",
             Code::Internal => "internal",
+            Code::NoDraws => "no_draws",
+            Code::DrawOffered => "draw_offered",
+            Code::NoOffer => "no_offer",
+            Code::NoMember => "no_member",
+            Code::Removed => "removed",
+            Code::NotInVoice => "not_in_voice",
+            Code::BadSignal => "bad_signal",
         }
     }
 }
@@ -327,6 +422,48 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn signal_reads_a_description_or_a_candidate() {
+        let offer =
+            parse(r#"{"id":1,"type":"signal","to":"m2","kind":"offer","sdp":"v=0"}"#).unwrap();
+        assert!(matches!(
+            offer.command,
+            Command::Signal { to: MemberId(2), signal: Signal::Offer { ref sdp } } if sdp == "v=0"
+        ));
+        let ice = parse(
+            r#"{"id":2,"type":"signal","to":"m3","kind":"candidate","candidate":"candidate:1","mid":"0","line":0}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            ice.command,
+            Command::Signal {
+                signal: Signal::Candidate { line: Some(0), .. },
+                ..
+            }
+        ));
+        for bad in [
+            r#"{"id":3,"type":"signal","to":"m2","kind":"hug","sdp":"v=0"}"#,
+            r#"{"id":3,"type":"signal","to":"x2","kind":"offer","sdp":"v=0"}"#,
+            r#"{"id":3,"type":"signal","to":"m2","kind":"offer"}"#,
+        ] {
+            let (id, refusal) = parse(bad).unwrap_err();
+            assert_eq!((id, refusal.code), (Some(3), Code::BadMessage), "{bad}");
+        }
+    }
+
+    #[test]
+    fn draw_reads_its_action() {
+        let env = parse(r#"{"id":1,"type":"draw","action":"offer"}"#).unwrap();
+        assert!(matches!(
+            env.command,
+            Command::Draw {
+                action: DrawAction::Offer,
+                table: None
+            }
+        ));
+        assert!(parse(r#"{"id":2,"type":"draw","action":"maybe"}"#).is_err());
     }
 
     #[test]

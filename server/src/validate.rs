@@ -1,4 +1,5 @@
-//! Checks on text that people type: names and chat lines.
+//! Checks on text that people type (names and chat lines) and on the
+//! voice signalling that browsers relay through the room.
 //!
 //! Besides control characters, names refuse every invisible formatting
 //! character (Unicode category Cf: bidirectional controls such as U+202E
@@ -113,6 +114,53 @@ pub fn is_format(c: char) -> bool {
             | '\u{E0001}'
             | '\u{E0020}'..='\u{E007F}'
     )
+}
+
+/// Longest session description relayed (an audio-only SDP of a browser
+/// is 1-4 KB; this leaves room under the 16 KiB frame limit).
+pub const SDP_MAX: usize = 8 * 1024;
+/// Longest ICE candidate line relayed.
+pub const CANDIDATE_MAX: usize = 1024;
+/// Longest media id (`mid`) of a candidate.
+pub const MID_MAX: usize = 64;
+
+/// A WebRTC signalling message: its size and its form (a description
+/// starts with `v=0`, a candidate line with `candidate:` or is empty at
+/// the end of the candidates), no NUL or other control characters but
+/// the line breaks of an SDP. The room relays it without reading more.
+pub fn signal(signal: &crate::protocol::Signal) -> Result<(), String> {
+    use crate::protocol::Signal;
+    let controls = |text: &str| {
+        text.chars()
+            .any(|c| c.is_control() && c != '\r' && c != '\n')
+    };
+    match signal {
+        Signal::Offer { sdp } | Signal::Answer { sdp } => {
+            if sdp.len() > SDP_MAX {
+                return Err(format!(
+                    "A session description has at most {SDP_MAX} bytes ({} sent).",
+                    sdp.len()
+                ));
+            }
+            if !sdp.starts_with("v=0") || controls(sdp) {
+                return Err("Not a session description (SDP).".into());
+            }
+        }
+        Signal::Candidate { candidate, mid, .. } => {
+            if candidate.len() > CANDIDATE_MAX || mid.as_ref().is_some_and(|m| m.len() > MID_MAX) {
+                return Err(format!(
+                    "An ICE candidate has at most {CANDIDATE_MAX} bytes, its mid {MID_MAX}."
+                ));
+            }
+            if !(candidate.is_empty() || candidate.starts_with("candidate:"))
+                || candidate.chars().any(char::is_control)
+                || mid.as_deref().is_some_and(controls)
+            {
+                return Err("Not an ICE candidate.".into());
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -631,3 +631,27 @@ async fn a_free_for_all_starts_with_three_of_its_four_seats_taken() {
     assert_eq!(moved["side"], 0);
     assert_eq!(moved["match"]["to_play"], c[1].1, "Lan plays next");
 }
+
+/// Three of eight seats taken (the case): a three-pawn game, the
+/// five empty seats left out.
+#[tokio::test]
+async fn a_free_for_all_starts_with_three_of_its_eight_seats_taken() {
+    let server = TestServer::start().await;
+    let (_code, mut c) = seated(
+        &server,
+        json!({"players": 8, "size": 13}),
+        &[("Minh", 0), ("Lan", 4), ("Khoa", 7)],
+    )
+    .await;
+    c[0].0.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = c[0].0.next_match().await;
+    let m = &start["match"];
+    assert_eq!(m["players"].as_array().unwrap().len(), 3, "{m}");
+    let expected =
+        serde_json::to_value(local_game("quoridor", &json!({"players": 3, "size": 13}))).unwrap();
+    assert_eq!(m["state"]["pawns"], expected["pawns"]);
+    assert_eq!(m["state"]["walls_left"], expected["walls_left"]);
+    for (client, _) in &mut c[1..] {
+        assert_eq!(client.next_match().await["kind"], "start");
+    }
+}

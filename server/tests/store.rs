@@ -88,6 +88,7 @@ fn member(id: u32, name: &str) -> MemberRow {
         host: false,
         computer: None,
         account: None,
+        removed: false,
     }
 }
 
@@ -330,6 +331,7 @@ async fn members_round_trip(store: &Store) {
         host: false,
         computer: Some(Level::Master),
         account: None,
+        removed: false,
     };
     store
         .write(
@@ -348,10 +350,12 @@ async fn members_round_trip(store: &Store) {
         "members come back whole, by id"
     );
 
-    // Upsert: the guest renames and sits; the computer leaves.
+    // Upsert: the guest renames and sits; the computer leaves. (A member
+    // the host removed keeps the mark: it is what keeps them out.)
     let guest2 = MemberRow {
         name: Some("Lan B.".to_string()),
         seat: Some(1),
+        removed: true,
         ..guest.clone()
     };
     store

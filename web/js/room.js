@@ -33,6 +33,8 @@ import {
 } from './bracket.js';
 import { renderBracket, statusText, roundName } from './bracket-view.js';
 import { getJson, gameEntry, renderPager } from './history.js';
+import { initManners, renderManners, memberActions, noticeText, drawText } from './manners.js';
+import { initVoice, renderVoice, onVoiceSignal, voiceSnapshot } from './voice.js';
 
 
 
@@ -390,6 +392,7 @@ function renderMembers() {
     if (m.host) bits.push(el('span', { class: 'badge host', 'data-testid': 'host-badge', text: t('members.host') }));
     if (m.id === model.you.member) bits.push(el('span', { class: 'badge you', text: t('members.you') }));
     if (m.seat != null) bits.push(el('span', { class: 'badge seat', text: t('members.seat', { n: m.seat + 1 }) }));
+    bits.push(...memberActions(m));
     return el('li', { 'data-testid': `member-${m.id}`, class: m.online ? 'online' : 'offline', dataset: { online: String(!!m.online) } }, ...bits);
   });
   // A big room names only some of its watchers and counts the rest.
@@ -487,6 +490,8 @@ function renderChat() {
   } else {
     log.replaceChildren(...msgs.map((m) => {
       const at = m.at ? new Date(m.at) : null;
+      // What the host did, a draw offered: the room's own lines.
+      if (m.notice) return el('li', { class: 'chat-notice', 'data-testid': 'chat-notice', text: m.notice });
       return el('li', { 'data-testid': 'chat-message' },
         at ? el('time', { datetime: at.toISOString(), text: at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }) : null,
         el('b', { text: m.from ?? '?' }), ' ', el('span', { class: 'chat-text', text: m.text }));
@@ -916,6 +921,8 @@ function render() {
   renderMoves();
   renderPositionString();
   renderRulesButton();
+  renderManners();
+  renderVoice();
 }
 
 // ---------------------------------------------------------------- model updates
@@ -942,7 +949,14 @@ function onSnapshot(msg) {
   setCountdownFrom(model.room.autostart);
   $('loading').hidden = true;
   $('room-main').hidden = false;
+  voiceSnapshot();
   render();
+}
+
+/** A line of the room's own in the chat log (a host's action, a draw offer). */
+function notice(text) {
+  const { room } = model;
+  room.chat = [...(room.chat ?? []), { notice: text, at: Date.now() }].slice(-CHAT_KEEP);
 }
 
 function onEvent(ev) {
@@ -974,9 +988,10 @@ function onEvent(ev) {
       // Another table's game is kept in the model (and the bracket), not on the board.
       if (ev.table === tableId || tableId !== shown) setClockFrom(match());
       if (ev.kind === 'start') {
-        // A new game (a tournament's round) ends any countdown.
+        // A new game (a tournament's round) ends any countdown, and the rematch asked for.
         room.autostart = { ...(room.autostart ?? {}), remaining_ms: null, paused: false };
         setCountdownFrom(null);
+        room.rematch = [];
       }
       break;
     }
@@ -1022,6 +1037,26 @@ function onEvent(ev) {
       room.chat = [...(room.chat ?? []), ev.message].slice(-CHAT_KEEP);
       if (chatDrawer() && !document.body.classList.contains('chat-open')) chatUnread += 1;
       break;
+    case 'draw': {
+      const at = tableById(room.tables, ev.table);
+      if (at?.match) at.match.draw_offer = ev.kind === 'offer' ? ev.side : null;
+      const text = drawText(ev);
+      notice(text);
+      if (ev.member !== model.you?.member && ev.table === tableId) toast(text, 'info', `draw_${ev.kind}`);
+      break;
+    }
+    case 'rematch':
+      room.rematch = ev.rematch;
+      break;
+    case 'notice':
+      notice(noticeText(ev));
+      break;
+    case 'removed':
+      room.removed = ev.removed;
+      break;
+    case 'voice':
+      room.voice = ev.voice;
+      break;
     default:
       return;
   }
@@ -1064,6 +1099,11 @@ function wireForms() {
   });
 
   fillStartOrder();
+  initManners({
+    model, match, mySide, isHost, anyRunning, locked, command, atTable,
+    name: (id) => personName(id),
+  });
+  initVoice({ model, command, isHost, toast, name: (id) => personName(id) });
   $('ask-own-goal').checked = askOwnGoal();
   $('ask-own-goal').addEventListener('change', (e) => setAskOwnGoal(e.target.checked));
   $('start-order').addEventListener('change', (e) => { e.target.dataset.touched = 'true'; });
@@ -1204,6 +1244,9 @@ async function init() {
     },
     onSnapshot,
     onEvent,
+    onDirect(msg) {
+      if (msg.type === 'signal') onVoiceSignal(msg);
+    },
     onError(err) {
       toast(errorText(err), 'error', err.code ?? null);
     },

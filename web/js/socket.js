@@ -16,7 +16,8 @@
 // and the last version applied), and the room sends the events it missed
 // (ack `resumed`) or, when it no longer has them all or reloaded, a
 // snapshot. A gap in versions resyncs from a snapshot. Only a hello
-// refused with `room_full` stops it: reconnecting would be refused again,
+// refused with `room_full` or `removed` (the host removed this browser)
+// stops it: reconnecting would be refused again,
 // so the page is told (onRefused) and may reopen() when the person asks.
 // A socket refused before it opened may be a room that does not exist
 // (the upgrade is answered `404 no_room`, which a page cannot read): the
@@ -61,8 +62,9 @@ export class RoomSocket {
    *   onStatus(status, info)  'connecting' | 'online' | 'offline' ({retryInMs, at, code, reason})
    *   onError(err)     an error not tied to a pending command (id null)
    *   onHello(ack)     the hello ack: {token, member}
-   *   onRefused(err)   the hello was refused for good (`room_full`); the socket stopped
+   *   onRefused(err)   the hello was refused for good (`room_full`, `removed`); the socket stopped
    *   onNoRoom()       the room does not exist (any more); the socket stopped
+   *   onDirect(msg)    a message for this page alone, without a version (`signal`)
    *   messages         { disconnected, timeout } texts for local errors
    */
   constructor(code, handlers) {
@@ -129,7 +131,7 @@ export class RoomSocket {
             if (this.ws === ws) this.resync();
             return;
           }
-          if (err.code === 'room_full') {
+          if (err.code === 'room_full' || err.code === 'removed') {
             // Refused at the door: trying again at once would only be refused again.
             if (this.ws !== ws) return;
             this.close();
@@ -167,6 +169,12 @@ export class RoomSocket {
     } catch {
       return;
     }
+    if (msg.type === 'error' && msg.id == null && msg.code === 'removed') {
+      // The host removed this browser from the room: it stays out until let back in.
+      this.close();
+      this.h.onRefused?.(new CommandError(msg.code, msg.message));
+      return;
+    }
     if (msg.type === 'ack' || msg.type === 'error') {
       const p = msg.id == null ? null : this.pending.get(msg.id);
       if (p) {
@@ -186,6 +194,11 @@ export class RoomSocket {
       this.attempt = 0;
       this.h.onStatus?.('online');
       this.h.onSnapshot?.(msg);
+      return;
+    }
+    // A message for this page alone (voice signalling): no version.
+    if (msg.type === 'signal') {
+      this.h.onDirect?.(msg);
       return;
     }
     if (typeof msg.v !== 'number') return;

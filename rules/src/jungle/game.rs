@@ -294,6 +294,22 @@ impl Game for Jungle {
         });
     }
 
+    /// Jungle has draws (repetition, 100 moves), so the players may also
+    /// agree to one.
+    fn draw_by_agreement(&self) -> bool {
+        true
+    }
+
+    fn agree_draw(&mut self) -> bool {
+        if self.outcome.is_some() {
+            return false;
+        }
+        self.end(Outcome::Draw {
+            reason: EndReason::Agreement,
+        });
+        true
+    }
+
     fn ply(&self) -> usize {
         self.history.len()
     }

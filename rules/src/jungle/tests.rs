@@ -488,6 +488,22 @@ fn forfeit_other_side_wins() {
 }
 
 #[test]
+fn players_may_agree_to_a_draw_once() {
+    let mut game = Jungle::start();
+    assert!(game.draw_by_agreement());
+    assert!(game.agree_draw());
+    assert_eq!(
+        game.outcome(),
+        Some(&Outcome::Draw {
+            reason: EndReason::Agreement
+        })
+    );
+    assert_eq!(game.to_move(), None);
+    assert!(!game.agree_draw(), "a finished game cannot be drawn again");
+    assert_eq!(game.play(&mv("8 a3-a4")), Err(PlayError::GameOver));
+}
+
+#[test]
 fn wrong_animal_and_capture_mark_are_explained() {
     let game = Jungle::start();
     assert!(matches!(

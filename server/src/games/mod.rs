@@ -362,6 +362,17 @@ impl AnyGame {
         each_game!(self, g => Game::forfeit(g, side, reason))
     }
 
+    /// Whether the players may agree to a draw (Jungle: RULES.md §3).
+    pub fn draw_by_agreement(&self) -> bool {
+        each_game!(self, g => Game::draw_by_agreement(g))
+    }
+
+    /// Ends the game drawn by agreement; `false` where the rules have no
+    /// such draw (nothing changes).
+    pub fn agree_draw(&mut self) -> bool {
+        each_game!(self, g => Game::agree_draw(g))
+    }
+
     /// The game's `state` (as a `match` event carries it) for one ply of a
     /// replay: without the fields that list the moves (Jungle's `moves`
     /// and `legal_moves`), which a list of every ply's position would

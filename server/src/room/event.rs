@@ -6,7 +6,7 @@ use rules::{EndReason, Level, Side};
 use serde::{Deserialize, Serialize};
 
 use super::ids::{MemberId, TableId};
-use super::views::{AutostartView, MatchBody, MemberView, ScoreView};
+use super::views::{AutostartView, MatchBody, MemberView, RemovedView, ScoreView, VoiceView};
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow};
 
@@ -65,6 +65,63 @@ pub enum Event {
         players: [MemberId; 2],
         winner: MemberId,
     },
+    /// A draw offered at a table, or declined (an accepted one ends the
+    /// game: a `match` event; one that expires shows in the match's
+    /// `draw_offer`).
+    Draw {
+        table: TableId,
+        kind: DrawKind,
+        side: Side,
+        member: MemberId,
+    },
+    /// The players of the last game who asked for a rematch.
+    Rematch {
+        rematch: Vec<MemberId>,
+    },
+    /// Something the host did to a member, for the room's log.
+    Notice {
+        kind: NoticeKind,
+        member: MemberId,
+        name: Option<String>,
+    },
+    /// The members the host removed (and has not let back in).
+    Removed {
+        removed: Vec<RemovedView>,
+    },
+    /// Who is in voice chat.
+    Voice {
+        voice: Vec<VoiceView>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawKind {
+    Offer,
+    Decline,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeKind {
+    /// The host took the member out of their seat.
+    Unseated,
+    /// The host removed the member from the room.
+    Removed,
+    /// The host let a removed member back in.
+    LetIn,
+}
+
+/// A message for one member only, not a room event (no `v`): voice
+/// signalling from `from`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Direct {
+    Signal {
+        from: MemberId,
+        #[serde(flatten)]
+        signal: crate::protocol::Signal,
+    },
 }
 
 /// An event with its version: `{"type":…,"v":…,…}` on the wire.
@@ -111,6 +168,8 @@ pub enum Entry {
     Forfeit { sides: Vec<Side>, reason: EndReason },
     /// A team's turn passed to the next teammate.
     Turn,
+    /// The players agreed to a draw.
+    Draw,
 }
 
 /// A change to the stored room. All the writes of one command are stored
@@ -147,5 +206,16 @@ pub enum Effect {
     /// Cancel the computer's search for `table`, if one runs.
     StopThinking {
         table: TableId,
+    },
+    /// Send `message` to `member`'s connections only (unversioned).
+    Direct {
+        member: MemberId,
+        message: Direct,
+    },
+    /// Tell `member`'s connections why (an `error` with `code`) and close
+    /// them: the host removed the member.
+    Close {
+        member: MemberId,
+        refusal: crate::protocol::Refusal,
     },
 }

@@ -70,6 +70,7 @@ impl RoomTask {
     pub(super) fn deliver(&mut self, mut effects: Vec<Effect>) {
         while !effects.is_empty() {
             let mut dropped = Vec::new();
+            let mut effects_after = Vec::new();
             for effect in effects.drain(..) {
                 match effect {
                     Effect::Broadcast(stamped) => {
@@ -111,12 +112,44 @@ impl RoomTask {
                     Effect::StopThinking { table } => {
                         self.thinking.remove(&table);
                     }
+                    Effect::Direct { member, message } => {
+                        // For one member's pages only: no version, not kept
+                        // for reconnecting clients.
+                        let text = Utf8Bytes::from(json(&message));
+                        for (&conn, c) in &self.conns {
+                            if c.member == member {
+                                if let Err(e) = c.outbox.try_send(text.clone()) {
+                                    dropped.push((conn, e));
+                                }
+                            }
+                        }
+                    }
+                    Effect::Close { member, refusal } => {
+                        // Say why, then close: the page stops reconnecting
+                        // on this code.
+                        let text = Utf8Bytes::from(refusal.to_message(None));
+                        let gone: Vec<ConnId> = self
+                            .conns
+                            .iter()
+                            .filter(|(_, c)| c.member == member)
+                            .map(|(&conn, _)| conn)
+                            .collect();
+                        for conn in gone {
+                            if let Some(c) = self.conns.get(&conn) {
+                                let _ = c.outbox.try_send(text.clone());
+                                c.closer.close(close::POLICY, &refusal.message);
+                            }
+                            let now = self.now();
+                            effects_after.extend(self.drop_conn(conn, now));
+                        }
+                    }
                     Effect::Persist(_) => {
                         warn!(room = %self.state.code, "a write after the transaction was ignored");
                     }
                 }
             }
             let now = self.now();
+            effects.extend(effects_after);
             for (conn, e) in dropped {
                 self.close_conn(conn, &e);
                 effects.extend(self.drop_conn(conn, now));

@@ -12,6 +12,8 @@
 //! - `registry.rs` finds a room's task by its code, loading the room from
 //!   the store, and restarts a task that died.
 //! - `event.rs` and `views.rs` are what clients receive, typed.
+//! - `voice.rs` keeps who is in voice chat; the room only relays the
+//!   browsers' WebRTC signalling (`cmd/signal.rs`).
 
 mod cmd;
 mod conn;
@@ -30,6 +32,7 @@ mod task;
 mod think;
 mod timers;
 mod views;
+mod voice;
 
 #[cfg(test)]
 mod tests;

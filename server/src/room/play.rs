@@ -24,6 +24,8 @@ pub enum Change {
     Forfeit { sides: Vec<Side>, reason: EndReason },
     /// The members due to play `sides` are gone; their teammates take over.
     TurnPass { sides: Vec<Side> },
+    /// The players agreed to a draw (`draw` accepted).
+    Draw,
 }
 
 impl RoomState {
@@ -56,6 +58,10 @@ impl RoomState {
                 m.moves.push(notation.clone());
                 m.move_sides.push(side);
                 m.rotate(side, &online);
+                // A draw offer stands until the side it was made to plays on.
+                if m.draw_offer.is_some_and(|offerer| offerer != side) {
+                    m.draw_offer = None;
+                }
                 let entry = Entry::Move {
                     side,
                     notation: notation.clone(),
@@ -98,7 +104,19 @@ impl RoomState {
                 }
                 (MatchKind::Turn, None, Entry::Turn)
             }
+            Change::Draw => {
+                if !m.game.agree_draw() {
+                    return Err(Refusal::new(
+                        Code::NoDraws,
+                        "This game has no draw by agreement.",
+                    ));
+                }
+                (MatchKind::End, None, Entry::Draw)
+            }
         };
+        if m.game.is_over() {
+            m.draw_offer = None;
+        }
         match m.game.to_move() {
             Some(next) if m.clock.running() != Some(next) => {
                 m.clock.stop(now);

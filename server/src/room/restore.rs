@@ -49,6 +49,7 @@ impl RoomState {
                 computer: m.computer,
                 account: m.account,
                 stored: true,
+                removed: m.removed,
             })
             .collect();
         if let Some(max) = state.members.iter().map(|m| m.id.0).max() {
@@ -108,6 +109,8 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
         entries: 0,
         started_at: game.started_at,
         order: game.order,
+        draw_offer: None,
+        offered_at: vec![None; sides],
     };
     for row in entries {
         match &row.entry {
@@ -136,6 +139,9 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
                 }
             }
             Entry::Turn => {}
+            Entry::Draw => {
+                position.agree_draw();
+            }
         }
         m.turn = row.turn.clone();
         m.turn.resize(sides, 0);

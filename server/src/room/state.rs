@@ -79,6 +79,9 @@ pub struct Member {
     /// host, not signed in) lives in memory only, and is forgotten when
     /// its last connection closes.
     pub stored: bool,
+    /// The host removed this member: their browser (and account) stays
+    /// out of the room until the host lets them back in.
+    pub removed: bool,
 }
 
 impl Member {
@@ -95,6 +98,7 @@ impl Member {
             host: self.host,
             computer: self.computer,
             account: self.account.clone(),
+            removed: self.removed,
         }
     }
 }
@@ -135,6 +139,10 @@ pub struct RoomState {
     /// Presence changes not yet announced (watchers coming and going are
     /// counted, and announced at most once a second).
     pub presence: Presence,
+    /// Players of the main table's last game who asked for a rematch.
+    pub rematch: Vec<MemberId>,
+    /// Who is in voice chat (not stored: voice is live only).
+    pub voice: Vec<super::voice::Voice>,
 }
 
 /// Coalesced presence: whether the counts changed since the last
@@ -182,6 +190,8 @@ impl RoomState {
             chat: VecDeque::new(),
             thinks_started: 0,
             presence: Presence::default(),
+            rematch: Vec::new(),
+            voice: Vec::new(),
         }
     }
 

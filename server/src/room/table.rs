@@ -48,6 +48,11 @@ pub struct Match {
     /// Wall-clock milliseconds.
     pub started_at: u64,
     pub order: Order,
+    /// The side whose draw offer stands (live only: not stored).
+    pub draw_offer: Option<Side>,
+    /// Per side, the move count when it last offered a draw: one offer a
+    /// side between two moves.
+    pub offered_at: Vec<Option<usize>>,
 }
 
 impl Match {

@@ -22,6 +22,25 @@ pub struct MemberView {
     pub account: Option<String>,
 }
 
+/// A member the host removed, as the host's list shows them.
+#[derive(Clone, Debug, Serialize)]
+pub struct RemovedView {
+    pub member: MemberId,
+    pub name: Option<String>,
+}
+
+/// A member in voice chat.
+#[derive(Clone, Debug, Serialize)]
+pub struct VoiceView {
+    pub member: MemberId,
+    /// Sends their voice (at most 8 speakers); `false`: only listens.
+    pub speaker: bool,
+    /// Muted themselves.
+    pub muted: bool,
+    /// The host muted them for everyone.
+    pub host_muted: bool,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ClockView {
     /// Per side, as of the moment the message was built.
@@ -44,6 +63,8 @@ pub struct MatchView {
     pub move_sides: Vec<Side>,
     pub clock: Option<ClockView>,
     pub outcome: Option<Outcome>,
+    /// The side whose draw offer stands, else `null`.
+    pub draw_offer: Option<Side>,
 }
 
 /// What a `match` event carries: the whole match, or after a move only
@@ -81,6 +102,7 @@ pub struct MoveView {
     pub legal: Option<Vec<String>>,
     pub clock: Option<ClockView>,
     pub outcome: Option<Outcome>,
+    pub draw_offer: Option<Side>,
     /// The long legal list and who gets it (not serialised).
     #[serde(skip)]
     pub private_legal: Option<(MemberId, Vec<String>)>,
@@ -136,6 +158,11 @@ pub struct RoomView {
     /// The knockout tournament under way or the last one, else `null`.
     pub tournament: Option<Bracket>,
     pub chat: Vec<ChatLine>,
+    /// Players of the last game who asked for a rematch.
+    pub rematch: Vec<MemberId>,
+    /// Members the host removed (names only; for the host's list).
+    pub removed: Vec<RemovedView>,
+    pub voice: Vec<VoiceView>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -192,6 +219,7 @@ impl Match {
             legal,
             clock: self.clock_view(now),
             outcome: self.game.outcome(),
+            draw_offer: self.draw_offer,
             private_legal,
         }
     }
@@ -210,6 +238,7 @@ impl Match {
             move_sides: self.move_sides.clone(),
             clock,
             outcome: self.game.outcome(),
+            draw_offer: self.draw_offer,
         }
     }
 }
@@ -223,6 +252,10 @@ impl RoomState {
     pub fn listed(&self) -> impl Iterator<Item = &Member> {
         let mut others = 0;
         self.members.iter().filter(move |m| {
+            // A removed member's pages are closing: never listed.
+            if m.removed {
+                return false;
+            }
             if m.seat.is_some() || m.computer.is_some() {
                 return true;
             }
@@ -245,7 +278,9 @@ impl RoomState {
     pub fn unlisted_count(&self) -> usize {
         self.members
             .iter()
-            .filter(|m| m.conns > 0 && m.seat.is_none() && m.computer.is_none() && !m.host)
+            .filter(|m| {
+                m.conns > 0 && !m.removed && m.seat.is_none() && m.computer.is_none() && !m.host
+            })
             .count()
             .saturating_sub(LISTED_SPECTATORS)
     }
@@ -260,6 +295,17 @@ impl RoomState {
                 host: m.host,
                 computer: m.computer,
                 account: m.account.as_ref().map(|a| a.username.clone()),
+            })
+            .collect()
+    }
+
+    pub fn removed_view(&self) -> Vec<RemovedView> {
+        self.members
+            .iter()
+            .filter(|m| m.removed)
+            .map(|m| RemovedView {
+                member: m.id,
+                name: m.name.clone(),
             })
             .collect()
     }
@@ -329,6 +375,9 @@ impl RoomState {
                     .collect(),
                 tournament: self.tournament.clone(),
                 chat: self.chat.iter().cloned().collect(),
+                rematch: self.rematch.clone(),
+                removed: self.removed_view(),
+                voice: self.voice_view(),
             },
         }
     }

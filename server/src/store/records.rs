@@ -43,6 +43,8 @@ pub struct MemberRow {
     pub host: bool,
     pub computer: Option<Level>,
     pub account: Option<AccountRef>,
+    /// Removed by the host, and not let back in yet.
+    pub removed: bool,
 }
 
 /// A table's current or last game: how it started. Its moves are

@@ -65,6 +65,7 @@ pub(super) fn member_of(row: &AnyRow) -> MemberRow {
             .get::<Option<String>, _>("computer")
             .and_then(|l| l.parse().ok()),
         account,
+        removed: row.get::<i64, _>("removed") != 0,
     }
 }
 

@@ -303,13 +303,13 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             sqlx::query(
                 "INSERT INTO room_members
                  (room_code, id, token_hash, name, seat, host, computer, account_id,
-                  account_name, display_name)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                  account_name, display_name, removed)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                  ON CONFLICT (room_code, id) DO UPDATE SET
                     token_hash = excluded.token_hash, name = excluded.name,
                     seat = excluded.seat, host = excluded.host, computer = excluded.computer,
                     account_id = excluded.account_id, account_name = excluded.account_name,
-                    display_name = excluded.display_name",
+                    display_name = excluded.display_name, removed = excluded.removed",
             )
             .bind(code)
             .bind(i64::from(m.id.0))
@@ -321,6 +321,7 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(m.account.as_ref().map(|a| a.id))
             .bind(m.account.as_ref().map(|a| a.username.as_str()))
             .bind(m.account.as_ref().map(|a| a.display_name.as_str()))
+            .bind(i64::from(m.removed))
             .execute(&mut *tx)
             .await?;
         }

@@ -325,3 +325,11 @@ fn every_listed_move_is_unique() {
     // Rays to the edges, plus both goals from the middle row.
     assert_eq!(moves.len(), 3 + 3 + 4 + 4 + 2);
 }
+
+#[test]
+fn there_are_no_draws_so_none_by_agreement() {
+    let mut game = new_game(9, 7);
+    assert!(!game.draw_by_agreement());
+    assert!(!game.agree_draw());
+    assert_eq!(game.outcome(), None);
+}

@@ -78,6 +78,7 @@ impl RoomState {
                             computer: Some(level),
                             account: None,
                             stored: true,
+                            removed: false,
                         };
                         let row = m.row();
                         self.members.push(m);

@@ -32,6 +32,19 @@ impl RoomState {
             .name
             .and_then(|n| validate::name(&n).ok())
             .or_else(|| hello.account.as_ref().map(|a| a.display_name.clone()));
+        // A browser the host removed, or one signed in to a removed
+        // member's account, stays out until the host lets them back in.
+        let removed = self.members.iter().any(|m| {
+            m.removed
+                && (m.token.as_ref() == Some(&hello.token)
+                    || m.account
+                        .as_ref()
+                        .zip(hello.account.as_ref())
+                        .is_some_and(|(a, b)| a.id == b.id))
+        });
+        if removed {
+            return Err(super::remove::removed_refusal());
+        }
         let index = match self
             .members
             .iter()
@@ -66,6 +79,7 @@ impl RoomState {
                     computer: None,
                     account: None,
                     stored: false,
+                    removed: false,
                 });
                 self.members.len() - 1
             }
@@ -111,7 +125,10 @@ impl RoomState {
             return effects;
         }
         m.offline_since = Some(now);
-        if !m.stored {
+        let stored = m.stored;
+        // Voice needs a page: the last one closed leaves it.
+        self.leave_voice(member, &mut effects);
+        if !stored {
             self.members.retain(|m| m.id != member);
         }
         if listed {
@@ -138,6 +155,7 @@ impl RoomState {
             .filter(|(_, m)| {
                 m.stored
                     && m.conns == 0
+                    && !m.removed
                     && m.seat.is_none()
                     && m.computer.is_none()
                     && !m.host

@@ -7,14 +7,20 @@ mod autostart;
 mod chat;
 mod computer;
 mod countdown;
+mod draw;
 mod hello;
 mod r#move;
 mod name;
 mod options;
+mod rematch;
+mod remove;
 mod resign;
+mod signal;
 mod sit;
 mod stand;
 mod start;
+mod unseat;
+mod voice;
 
 pub use hello::Hello;
 
@@ -28,8 +34,11 @@ use crate::protocol::{Code, Command, Refusal};
 impl RoomState {
     /// Applies `command` from `member` at `now`.
     pub fn apply(&mut self, member: MemberId, command: Command, now: u64) -> Applied {
-        if self.member(member).is_none() {
-            return Err(Refusal::new(Code::HelloFirst, "Say hello first."));
+        match self.member(member) {
+            None => return Err(Refusal::new(Code::HelloFirst, "Say hello first.")),
+            // Its pages are being closed; nothing it sends counts.
+            Some(m) if m.removed => return Err(remove::removed_refusal()),
+            Some(_) => {}
         }
         match command {
             Command::Hello { .. } => Err(Refusal::new(Code::BadMessage, "You already said hello.")),
@@ -48,6 +57,15 @@ impl RoomState {
             Command::Countdown { paused } => self.pause_countdown(member, paused, now),
             Command::Autostart { enabled } => self.set_autostart(member, enabled, now),
             Command::Stop => self.stop_tournament(member),
+            Command::Draw { action, table } => self.draw(member, action, table, now),
+            Command::Rematch => self.ask_rematch(member, now),
+            Command::Unseat { member: who } => self.unseat(member, who),
+            Command::Remove { member: who } => self.remove(member, who),
+            Command::Readmit { member: who } => self.readmit(member, who),
+            Command::Voice { join } => self.voice(member, join),
+            Command::Mute { muted } => self.mute(member, muted),
+            Command::VoiceMute { member: who, muted } => self.voice_mute(member, who, muted),
+            Command::Signal { to, signal } => self.signal(member, to, signal),
         }
     }
 }

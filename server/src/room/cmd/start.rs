@@ -151,6 +151,8 @@ impl RoomState {
             clock,
             started_at: now,
             order,
+            draw_offer: None,
+            offered_at: vec![None; n],
         };
         let table = self.tables[t].id;
         effects.push(Effect::Persist(Write::Room(self.row())));
@@ -166,6 +168,7 @@ impl RoomState {
         let view = Box::new(MatchBody::Full(m.view(now)));
         self.tables[t].current = Some(m);
         self.countdown = None;
+        self.rematch.clear();
         self.emit(
             effects,
             Event::Match {

@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::games::{GameKind, GameOptions};
-use crate::protocol::{Code, Command, Order, Refusal};
+use crate::protocol::{Code, Command, DrawAction, Order, Refusal};
 use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom};
 
 /// The room creator's browser token.
@@ -134,7 +134,7 @@ pub fn check_versions(before: u64, effects: &[Effect], state: &RoomState) {
 }
 
 /// A short label per effect: `store:<write>`, `send:<event>` (with the
-/// match kind), `think`, `stop`.
+/// match kind), `think`, `stop`, `direct:<member>`, `close:<member>`.
 pub fn tag(effect: &Effect) -> String {
     match effect {
         Effect::Persist(w) => format!(
@@ -160,6 +160,8 @@ pub fn tag(effect: &Effect) -> String {
         }
         Effect::Think { .. } => "think".to_string(),
         Effect::StopThinking { .. } => "stop".to_string(),
+        Effect::Direct { member, .. } => format!("direct:{member}"),
+        Effect::Close { member, .. } => format!("close:{member}"),
     }
 }
 

@@ -45,6 +45,15 @@ pub enum Cmd {
     Countdown(bool),
     Autostart(bool),
     Ping,
+    /// 0 offer, 1 accept, 2 decline.
+    Draw(u8),
+    Rematch,
+    /// The host's hand on browser `k`'s member.
+    Unseat(usize),
+    Remove(usize),
+    Readmit(usize),
+    Voice(bool),
+    Mute(bool),
 }
 
 #[derive(Clone, Debug)]
@@ -87,6 +96,13 @@ fn cmd() -> impl Strategy<Value = Cmd> {
         1 => any::<bool>().prop_map(Cmd::Countdown),
         1 => any::<bool>().prop_map(Cmd::Autostart),
         1 => Just(Cmd::Ping),
+        2 => (0u8..3).prop_map(Cmd::Draw),
+        2 => Just(Cmd::Rematch),
+        1 => any::<usize>().prop_map(Cmd::Unseat),
+        1 => any::<usize>().prop_map(Cmd::Remove),
+        1 => any::<usize>().prop_map(Cmd::Readmit),
+        1 => any::<bool>().prop_map(Cmd::Voice),
+        1 => any::<bool>().prop_map(Cmd::Mute),
     ]
 }
 

@@ -56,6 +56,15 @@ impl Sim {
         }
         assert_eq!(self.state.version, self.v);
         self.store.apply(effects);
+        // A removed member's pages are closed (the task's `drop_conn`).
+        for e in effects {
+            if let Effect::Close { member, .. } = e {
+                while self.state.member(*member).is_some_and(|m| m.conns > 0) {
+                    let more = self.state.disconnect(*member, self.now);
+                    self.took(&more);
+                }
+            }
+        }
     }
 
     /// A command: accepted, or refused without a change.
@@ -95,7 +104,7 @@ impl Sim {
                 {
                     Ok((_, effects)) => self.took(&effects),
                     Err(refusal) => {
-                        assert_eq!(refusal.code, Code::RoomFull);
+                        assert!(matches!(refusal.code, Code::RoomFull | Code::Removed));
                         assert_eq!(fingerprint(&self.state, MemberId(0), now), before);
                     }
                 }
@@ -175,6 +184,23 @@ impl Sim {
                     Cmd::Countdown(paused) => Command::Countdown { paused },
                     Cmd::Autostart(enabled) => Command::Autostart { enabled },
                     Cmd::Ping => Command::Ping,
+                    Cmd::Draw(a) => Command::Draw {
+                        action: [DrawAction::Offer, DrawAction::Accept, DrawAction::Decline]
+                            [usize::from(a % 3)],
+                        table: None,
+                    },
+                    Cmd::Rematch => Command::Rematch,
+                    Cmd::Unseat(k) => Command::Unseat {
+                        member: self.id(k % n),
+                    },
+                    Cmd::Remove(k) => Command::Remove {
+                        member: self.id(k % n),
+                    },
+                    Cmd::Readmit(k) => Command::Readmit {
+                        member: self.id(k % n),
+                    },
+                    Cmd::Voice(join) => Command::Voice { join },
+                    Cmd::Mute(muted) => Command::Mute { muted },
                 };
                 self.apply(member, command);
             }
@@ -261,6 +287,21 @@ impl Sim {
         ids.dedup();
         assert_eq!(ids.len(), state.members.len(), "member ids are unique");
         assert!(ids.iter().all(|id| id.0 < state.next_member));
+        for m in state.members.iter().filter(|m| m.removed) {
+            assert!(m.seat.is_none() && m.conns == 0, "a removed member is out");
+            assert!(!m.host && m.computer.is_none());
+        }
+        assert!(state.voice.iter().filter(|v| v.speaker).count() <= 8);
+        for v in &state.voice {
+            let m = state.member(v.member).expect("voice is for members");
+            assert!(m.conns > 0 && !m.removed, "only open pages are in voice");
+        }
+        if let Some(m) = state.tables[0].running() {
+            assert!(state.rematch.is_empty(), "no rematch pending during a game");
+            if let Some(offerer) = m.draw_offer {
+                assert!(m.game.draw_by_agreement() && offerer.index() < 2);
+            }
+        }
         assert_eq!(state.tables.len(), 1);
         let table = &state.tables[0];
         match table.running() {

@@ -1,0 +1,82 @@
+// Browser test of table manners on the room page: a Jungle draw offered
+// and accepted, a rematch both players ask for, and the host removing a
+// player (whose page says so and stops) and letting them back in.
+//
+//   SERVER_BIN=../target/debug/server node --test manners.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, memberOf, openAsHost, setName, sit, startSite, STEP_MS, waitOnline } from './harness.mjs';
+
+let site;
+let base;
+const pageErrors = [];
+
+before(async () => {
+  site = await startSite({ tag: 'manners', pageErrors });
+  ({ base } = site);
+});
+
+after(() => site?.stop());
+
+
+const visible = (page, id) => page.waitForSelector(`[data-testid="${id}"]:not([hidden])`, { timeout: STEP_MS });
+
+test('a draw offered and accepted, a rematch, and a removed player let back in', async () => {
+  const host = await site.newPage('host');
+  const guest = await site.newPage('guest');
+  const room = await openAsHost(host, base, 'jungle');
+  await waitOnline(host);
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+  await guest.goto(`${base}/r/${room.code}`);
+  await waitOnline(guest);
+  await setName(guest, 'Lan');
+  await sit(guest, 1, 'Lan');
+  const lan = await memberOf(guest);
+
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').click();
+  // Blue (the host) offers a draw; Red is asked.
+  await visible(host, 'draw-offer');
+  await byId(host, 'draw-offer').click();
+  await visible(guest, 'draw-accept');
+  assert.match(await byId(guest, 'draw-text').textContent(), /Minh/);
+  assert.equal(await byId(host, 'draw-accept').isHidden(), true, 'the offerer is not asked');
+  await host.waitForSelector('[data-testid="chat-notice"]');
+  await byId(guest, 'draw-accept').click();
+  for (const page of [host, guest]) {
+    await page.waitForSelector('[data-testid="result"][data-kind="draw"][data-reason="agreement"]');
+    assert.equal(await byId(page, 'draw-box').isHidden(), true);
+  }
+
+  // Rematch: one asks, the other sees it; both asked, the game starts.
+  await visible(guest, 'rematch');
+  await byId(guest, 'rematch').click();
+  await host.waitForSelector('[data-testid="rematch"][data-asked="1"]');
+  await byId(host, 'rematch').click();
+  for (const page of [host, guest]) {
+    await page.waitForSelector('[data-testid="result"][hidden]', { state: 'attached' });
+    await page.waitForSelector('[data-testid="rematch"][hidden]', { state: 'attached' });
+  }
+  await byId(host, 'resign').click();
+  await byId(host, 'resign').click();
+  await host.waitForSelector('[data-testid="result"]:not([hidden])');
+
+  // The host removes Lan (two clicks): Lan's page says so and stops.
+  await byId(host, `remove-${lan}`).click();
+  await byId(host, `remove-${lan}`).click();
+  await visible(guest, 'refused');
+  assert.match(await byId(guest, 'refused-text').textContent(), /removed/i);
+  await visible(host, `removed-${lan}`);
+  assert.equal(await host.locator(`[data-testid="member-${lan}"]`).count(), 0);
+  // Coming back is refused until the host lets Lan in again.
+  await guest.reload();
+  await visible(guest, 'refused');
+  await byId(host, `readmit-${lan}`).click();
+  await host.waitForSelector('[data-testid="removed-box"][hidden]', { state: 'attached' });
+  await guest.reload();
+  await waitOnline(guest);
+  await guest.waitForFunction(() => document.querySelector('[data-testid="name-current"]')?.textContent.includes('Lan'));
+  assert.deepEqual(pageErrors, []);
+});

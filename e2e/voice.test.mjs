@@ -1,0 +1,90 @@
+// Browser test of voice chat: two players in a room join voice in
+// chromium with a fake microphone; each page must show a connected peer
+// connection with a live remote audio track for the other (the voice
+// list's data-peer and data-track, read from the RTCPeerConnection and
+// its track), see the other speak (the fake device's tone, measured with
+// an AnalyserNode), and see the other's mute.
+//
+//   SERVER_BIN=../target/debug/server node --test voice.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, memberOf, openAsHost, setName, startSite, STEP_MS } from './harness.mjs';
+
+let site;
+let base;
+const pageErrors = [];
+
+before(async () => {
+  site = await startSite({
+    tag: 'voice',
+    pageErrors,
+    browserArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+  });
+  ({ base } = site);
+});
+
+after(() => site?.stop());
+
+
+/** Waits until `page` shows member `id` in voice with `attrs` (data-* values). */
+async function voiceShows(page, id, attrs) {
+  const sel = `[data-testid="voice-${id}"]` + Object.entries(attrs).map(([k, v]) => `[data-${k}="${v}"]`).join('');
+  await page.waitForSelector(sel, { timeout: 20_000 });
+}
+
+test('two players join voice: a connected peer with a live audio track each way, speaking and muting show', async () => {
+  const host = await site.newPage('host');
+  const guest = await site.newPage('guest');
+  // The host makes a room (guests may host on this site).
+  const room = await openAsHost(host, base, 'jungle');
+  await setName(host, 'Minh');
+  await guest.goto(`${base}/r/${room.code}`);
+  await setName(guest, 'Lan');
+  const minh = await memberOf(host);
+  const lan = await memberOf(guest);
+  assert.match(minh, /^m\d+$/);
+  assert.match(lan, /^m\d+$/);
+  assert.notEqual(minh, lan);
+
+  // Not in voice yet: the list is empty and Join is offered.
+  assert.equal(await byId(host, 'voice-list').locator('li').count(), 0);
+  await byId(host, 'voice-join').click();
+  await voiceShows(guest, minh, { speaker: 'true', muted: 'false' });
+  await byId(guest, 'voice-join').click();
+
+  // Each sees the other through a connected RTCPeerConnection whose
+  // remote audio track is live.
+  await voiceShows(host, lan, { peer: 'connected', track: 'live' });
+  await voiceShows(guest, minh, { peer: 'connected', track: 'live' });
+  for (const [page, other] of [[host, lan], [guest, minh]]) {
+    const facts = await page.evaluate((id) => {
+      const audio = document.querySelector(`audio[data-member="${id}"]`);
+      const tracks = audio?.srcObject?.getAudioTracks() ?? [];
+      return { kind: tracks[0]?.kind, state: tracks[0]?.readyState, enabled: tracks[0]?.enabled };
+    }, other);
+    assert.deepEqual(facts, { kind: 'audio', state: 'live', enabled: true }, `${page.label} plays the other's audio`);
+  }
+  // The fake microphone's tone reaches the other side: it shows speaking.
+  await voiceShows(host, lan, { speaking: 'true' });
+
+  // Lan mutes: Minh sees it, and Lan's microphone sends silence.
+  await byId(guest, 'voice-mute').click();
+  await voiceShows(host, lan, { muted: 'true' });
+  await host.waitForSelector(`[data-testid="voice-muted-${lan}"]`, { timeout: STEP_MS });
+  assert.equal(await guest.evaluate(() => document.querySelector('[data-testid="voice-mute"]').getAttribute('aria-pressed')), 'true');
+  await voiceShows(host, lan, { speaking: 'false' });
+  await byId(guest, 'voice-mute').click();
+  await voiceShows(host, lan, { muted: 'false' });
+
+  // The host mutes Lan for everyone: both pages show it.
+  await byId(host, `voice-host-mute-${lan}`).click();
+  await voiceShows(guest, lan, { 'host-muted': 'true', muted: 'true' });
+  await voiceShows(host, lan, { 'host-muted': 'true' });
+
+  // Lan leaves: gone from Minh's list, and the peer connection closes.
+  await byId(guest, 'voice-leave').click();
+  await host.waitForSelector(`[data-testid="voice-${lan}"]`, { state: 'detached', timeout: STEP_MS });
+  assert.equal(await host.evaluate((id) => !!document.querySelector(`audio[data-member="${id}"]`), lan), false);
+  assert.deepEqual(pageErrors, []);
+});

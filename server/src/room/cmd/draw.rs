@@ -1,0 +1,85 @@
+//! `draw`: a player offers a draw, or answers the opponent's offer. Only
+//! two-sided games whose rules have draws take offers (Jungle; RULES.md,
+//! "Draw by agreement"), and never to the computer. An offer stands
+//! until the opponent accepts, declines or plays a move; a side offers at
+//! most once between two moves.
+
+use rules::Side;
+
+use super::super::event::{DrawKind, Event};
+use super::super::ids::{MemberId, TableId};
+use super::super::play::Change;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, DrawAction, Refusal};
+
+impl RoomState {
+    pub(super) fn draw(
+        &mut self,
+        member: MemberId,
+        action: DrawAction,
+        table: Option<TableId>,
+        now: u64,
+    ) -> Applied {
+        let (t, side, m) = self.playing(member, table, Code::NoGame)?;
+        if m.sides.len() != 2 || !m.game.draw_by_agreement() {
+            return Err(Refusal::new(
+                Code::NoDraws,
+                "This game has no draw by agreement.",
+            ));
+        }
+        let other = Side(1 - side.0);
+        if m.sides[other.index()].iter().any(|p| p.computer.is_some()) {
+            return Err(Refusal::new(
+                Code::NoDraws,
+                "The computer plays every game to its end.",
+            ));
+        }
+        let ply = m.moves.len();
+        let (offer, offered_at) = (
+            m.draw_offer,
+            m.offered_at.get(side.index()).copied().flatten(),
+        );
+        let kind = match (action, offer == Some(other)) {
+            // Offering while the opponent's offer stands is agreeing.
+            (DrawAction::Offer | DrawAction::Accept, true) => {
+                return self.change(t, Change::Draw, now);
+            }
+            (DrawAction::Accept | DrawAction::Decline, false) => {
+                return Err(Refusal::new(
+                    Code::NoOffer,
+                    "Your opponent has not offered a draw.",
+                ));
+            }
+            (DrawAction::Offer, false) if offer == Some(side) || offered_at == Some(ply) => {
+                return Err(Refusal::new(
+                    Code::DrawOffered,
+                    "You already offered a draw: wait for the next move to offer again.",
+                ));
+            }
+            (DrawAction::Offer, false) => DrawKind::Offer,
+            (DrawAction::Decline, true) => DrawKind::Decline,
+        };
+        let table = self.tables[t].id;
+        if let Some(m) = self.tables[t].current.as_mut() {
+            if kind == DrawKind::Offer {
+                m.draw_offer = Some(side);
+                if let Some(at) = m.offered_at.get_mut(side.index()) {
+                    *at = Some(ply);
+                }
+            } else {
+                m.draw_offer = None;
+            }
+        }
+        let mut effects = Vec::new();
+        self.emit(
+            &mut effects,
+            Event::Draw {
+                table,
+                kind,
+                side,
+                member,
+            },
+        );
+        Ok(effects)
+    }
+}

@@ -1,0 +1,50 @@
+//! `rematch`: a player of the room's last game asks for another. When
+//! every person who played it has asked, the next game starts at once
+//! (as the host's `start` would, with the last game's order); until then
+//! the auto-start countdown, if any, runs as before.
+
+use super::super::event::Event;
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn ask_rematch(&mut self, member: MemberId, now: u64) -> Applied {
+        self.refuse_if_running()?;
+        self.refuse_if_tournament()?;
+        let last = self
+            .tables
+            .first()
+            .and_then(|t| t.current.as_ref())
+            .filter(|_| !self.options.is_knockout())
+            .ok_or_else(|| Refusal::new(Code::NoGame, "There is no game to play again."))?;
+        if last.side_of(member).is_none() {
+            return Err(Refusal::new(
+                Code::NoGame,
+                "Only the players of the last game can ask for a rematch.",
+            ));
+        }
+        let people: Vec<MemberId> = last
+            .sides
+            .iter()
+            .flatten()
+            .filter(|p| p.computer.is_none())
+            .map(|p| p.member)
+            .collect();
+        let order = last.order;
+        if !self.rematch.contains(&member) {
+            self.rematch.push(member);
+        }
+        let mut effects = Vec::new();
+        let rematch = self.rematch.clone();
+        self.emit(&mut effects, Event::Rematch { rematch });
+        if people.iter().all(|p| self.rematch.contains(p)) {
+            // Everyone asked: start now, if the seats allow (otherwise the
+            // request stays, and the host or the countdown starts later).
+            if let Ok(more) = self.begin(order, now) {
+                effects.extend(more);
+            }
+        }
+        Ok(effects)
+    }
+}

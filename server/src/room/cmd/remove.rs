@@ -1,0 +1,105 @@
+//! `remove` and `readmit`: the host removes a member from the room, and
+//! lets a removed member back in. A removed member keeps their row (their
+//! games stay in their history) with the mark `removed`, which refuses
+//! their browser's `hello` (and any browser signed in to their account)
+//! until the host lets them back in; the mark is stored, so a restart
+//! keeps it.
+
+use super::super::event::{Effect, Event, NoticeKind, Write};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn remove(&mut self, host: MemberId, member: MemberId) -> Applied {
+        self.require_host(host)?;
+        if member == host {
+            return Err(Refusal::new(
+                Code::NoMember,
+                "You cannot remove yourself from your own room.",
+            ));
+        }
+        self.person(member)?;
+        let playing = self.tables.iter().any(|t| {
+            t.running()
+                .is_some_and(|m| m.side_of(member).is_some_and(|s| !m.gone[s.index()]))
+        });
+        let entrant = self
+            .tournament
+            .as_ref()
+            .is_some_and(|b| b.is_active() && b.entrants.iter().any(|e| e.member == member));
+        if playing || entrant {
+            return Err(Refusal::new(
+                Code::GameRunning,
+                "That member is playing: wait until the game is over.",
+            ));
+        }
+        let m = self.member_mut(member)?;
+        m.removed = true;
+        m.seat = None;
+        // A watcher lives in memory only; the mark must be stored.
+        let newly = !m.stored;
+        m.stored = true;
+        let (row, name) = (m.row(), m.name.clone());
+        let mut effects = Vec::new();
+        if newly {
+            effects.push(Effect::Persist(Write::Room(self.row())));
+        }
+        effects.push(Effect::Persist(Write::Member(row)));
+        self.rematch.retain(|&r| r != member);
+        self.leave_voice(member, &mut effects);
+        effects.push(Effect::Close {
+            member,
+            refusal: removed_refusal(),
+        });
+        self.emit_members(&mut effects);
+        self.emit(
+            &mut effects,
+            Event::Notice {
+                kind: NoticeKind::Removed,
+                member,
+                name,
+            },
+        );
+        self.emit_removed(&mut effects);
+        Ok(effects)
+    }
+
+    pub(super) fn readmit(&mut self, host: MemberId, member: MemberId) -> Applied {
+        self.require_host(host)?;
+        let m = self
+            .members
+            .iter_mut()
+            .find(|m| m.id == member && m.removed)
+            .ok_or_else(|| {
+                Refusal::new(Code::NoMember, format!("{member} is not a removed member."))
+            })?;
+        m.removed = false;
+        let (row, name) = (m.row(), m.name.clone());
+        let mut effects = vec![Effect::Persist(Write::Member(row))];
+        self.emit(
+            &mut effects,
+            Event::Notice {
+                kind: NoticeKind::LetIn,
+                member,
+                name,
+            },
+        );
+        self.emit_removed(&mut effects);
+        Ok(effects)
+    }
+
+    fn emit_removed(&mut self, effects: &mut Vec<Effect>) {
+        let removed = self.removed_view();
+        self.emit(effects, Event::Removed { removed });
+    }
+}
+
+/// What a removed member's browser is told, now and at every `hello`
+/// until the host lets them back in.
+pub fn removed_refusal() -> Refusal {
+    Refusal::new(
+        Code::Removed,
+        "The host removed you from this room. You can come back if the host lets you in again.",
+    )
+}

@@ -1,0 +1,41 @@
+//! `signal`: WebRTC signalling (an offer, an answer, an ICE candidate)
+//! relayed to one member of the same room, as a message for them alone.
+//! Both ends must be in voice and at least one of them a speaker (two
+//! listeners have nothing to send each other); the message is checked
+//! for size and form (`validate::signal`) and never read further.
+
+use super::super::event::{Direct, Effect};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState};
+use super::voice::not_in_voice;
+use crate::protocol::{Code, Refusal, Signal};
+use crate::validate;
+
+impl RoomState {
+    pub(super) fn signal(&mut self, member: MemberId, to: MemberId, signal: Signal) -> Applied {
+        validate::signal(&signal).map_err(|e| Refusal::new(Code::BadSignal, e))?;
+        if to == member {
+            return Err(Refusal::new(
+                Code::BadSignal,
+                "Signalling goes to another member.",
+            ));
+        }
+        let from = self
+            .in_voice(member)
+            .ok_or_else(|| Refusal::new(Code::NotInVoice, "Join voice chat first."))?;
+        let target = self.in_voice(to).ok_or_else(not_in_voice)?;
+        if !from.speaker && !target.speaker {
+            return Err(Refusal::new(
+                Code::BadSignal,
+                "Two listeners have no voice to exchange.",
+            ));
+        }
+        Ok(vec![Effect::Direct {
+            member: to,
+            message: Direct::Signal {
+                from: member,
+                signal,
+            },
+        }])
+    }
+}

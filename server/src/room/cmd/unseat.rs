@@ -1,0 +1,42 @@
+//! `unseat`: the host takes a member out of their seat between games
+//! (shown to everyone as a room notice).
+
+use super::super::event::{Effect, Event, NoticeKind, Write};
+use super::super::ids::MemberId;
+use super::super::state::{Applied, RoomState};
+use crate::protocol::{Code, Refusal};
+
+impl RoomState {
+    pub(super) fn unseat(&mut self, host: MemberId, member: MemberId) -> Applied {
+        self.require_host(host)?;
+        self.refuse_if_running()?;
+        self.refuse_if_tournament()?;
+        let m = self.person(member)?;
+        if m.seat.is_none() {
+            return Err(Refusal::new(Code::NoSeat, "That member is not seated."));
+        }
+        let m = self.member_mut(member)?;
+        m.seat = None;
+        let (row, name) = (m.row(), m.name.clone());
+        let mut effects = vec![Effect::Persist(Write::Member(row))];
+        self.emit_members(&mut effects);
+        self.emit(
+            &mut effects,
+            Event::Notice {
+                kind: NoticeKind::Unseated,
+                member,
+                name,
+            },
+        );
+        Ok(effects)
+    }
+
+    /// `member`, a person (not the computer) still in the room.
+    pub(super) fn person(&self, member: MemberId) -> Result<&super::super::state::Member, Refusal> {
+        self.member(member)
+            .filter(|m| m.computer.is_none() && !m.removed)
+            .ok_or_else(|| {
+                Refusal::new(Code::NoMember, format!("There is no member {member} here."))
+            })
+    }
+}

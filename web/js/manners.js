@@ -1,0 +1,134 @@
+// Table manners on the room page: draw offers, rematches, and the host's
+// hand on members (out of a seat, out of the room, back in). The server
+// decides everything (docs/PROTOCOL.md, "Table manners"); this draws the
+// buttons from the room model that room.js keeps, and sends the commands
+// through the page's `command` (errors become toasts there).
+
+import { t } from './i18n.js';
+import { $, el } from './dom.js';
+
+/**
+ * What the page passes in: `model`, and helpers `match()`, `mySide()`,
+ * `isHost()`, `anyRunning()`, `locked()`, `command(type, fields)`,
+ * `atTable()`, `name(member)`.
+ */
+let ctx = null;
+const armed = new Map(); // member id -> timer of a "click again to remove"
+
+export function initManners(context) {
+  ctx = context;
+  $('draw-offer').addEventListener('click', () => ctx.command('draw', { action: 'offer', ...ctx.atTable() }).catch(() => {}));
+  $('draw-accept').addEventListener('click', () => ctx.command('draw', { action: 'accept', ...ctx.atTable() }).catch(() => {}));
+  $('draw-decline').addEventListener('click', () => ctx.command('draw', { action: 'decline', ...ctx.atTable() }).catch(() => {}));
+  $('rematch').addEventListener('click', () => ctx.command('rematch').catch(() => {}));
+}
+
+/** Whether the shown game takes draw offers: Jungle, two people (RULES.md §3). */
+function drawsAllowed(m) {
+  return ctx.model.room.game === 'jungle' && m.players.length === 2 && !m.players.some((p) => p.computer);
+}
+
+export function renderManners() {
+  renderDraw();
+  renderRematch();
+  renderRemoved();
+}
+
+function renderDraw() {
+  const m = ctx.match();
+  const side = ctx.mySide();
+  const running = !!m && !m.outcome;
+  const offer = running ? (m.draw_offer ?? null) : null;
+  const playing = running && side != null && drawsAllowed(m);
+  const offerButton = $('draw-offer');
+  offerButton.hidden = !playing || offer != null;
+  const box = $('draw-box');
+  box.hidden = offer == null;
+  box.dataset.side = offer == null ? '' : String(offer);
+  if (offer == null) return;
+  const mine = offer === side;
+  const who = ctx.name(m.players[offer]?.member) ?? '?';
+  $('draw-text').textContent = mine ? t('draw.you_offered') : t('draw.offered', { name: who });
+  const answer = playing && !mine;
+  $('draw-accept').hidden = !answer;
+  $('draw-decline').hidden = !answer;
+}
+
+function renderRematch() {
+  const { room, you } = ctx.model;
+  const last = ctx.match();
+  const button = $('rematch');
+  const knockout = (room.options?.mode ?? 'single') === 'knockout';
+  const played = !!last?.outcome && last.players.some((p) => p.member === you.member)
+    || !!last?.outcome && (last.teams ?? []).flat().some((p) => p.member === you.member);
+  const show = played && !knockout && !ctx.anyRunning();
+  button.hidden = !show;
+  if (!show) return;
+  const people = (last.teams ?? last.players.map((p) => [p])).flat().filter((p) => !p.computer);
+  const asked = (room.rematch ?? []).filter((id) => people.some((p) => p.member === id));
+  const mine = asked.includes(you.member);
+  button.disabled = mine;
+  button.dataset.asked = String(asked.length);
+  button.textContent = mine
+    ? t('rematch.waiting', { n: asked.length, of: people.length })
+    : asked.length ? t('rematch.join', { n: asked.length, of: people.length }) : t('rematch.ask');
+}
+
+/** The host's list of removed members, each with "Let back in". */
+function renderRemoved() {
+  const list = ctx.model.room.removed ?? [];
+  const show = ctx.isHost() && list.length > 0;
+  $('removed-box').hidden = !show;
+  if (!show) {
+    $('removed-list').replaceChildren();
+    return;
+  }
+  $('removed-list').replaceChildren(...list.map((r) => el('li', { 'data-testid': `removed-${r.member}` },
+    el('span', { class: 'member-name', text: r.name ?? t('members.guest') }), ' ',
+    el('button', {
+      type: 'button', class: 'small', 'data-testid': `readmit-${r.member}`, text: t('manage.readmit'),
+      onclick: () => ctx.command('readmit', { member: r.member }).catch(() => {}),
+    }))));
+}
+
+/** The host's buttons on a member of the list: out of the seat, out of the room. */
+export function memberActions(m) {
+  const { you } = ctx.model;
+  if (!ctx.isHost() || m.computer || m.id === you.member) return [];
+  const out = [];
+  if (m.seat != null && !ctx.locked()) {
+    out.push(el('button', {
+      type: 'button', class: 'small', 'data-testid': `unseat-${m.id}`, text: t('manage.unseat'),
+      onclick: () => ctx.command('unseat', { member: m.id }).catch(() => {}),
+    }));
+  }
+  const remove = el('button', {
+    type: 'button', class: `small danger${armed.has(m.id) ? ' armed' : ''}`, 'data-testid': `remove-${m.id}`,
+    text: t(armed.has(m.id) ? 'manage.remove_confirm' : 'manage.remove'),
+    onclick: (e) => {
+      if (!armed.has(m.id)) {
+        armed.set(m.id, setTimeout(() => { armed.delete(m.id); e.target.textContent = t('manage.remove'); e.target.classList.remove('armed'); }, 4000));
+        e.target.textContent = t('manage.remove_confirm');
+        e.target.classList.add('armed');
+        return;
+      }
+      clearTimeout(armed.get(m.id));
+      armed.delete(m.id);
+      ctx.command('remove', { member: m.id }).catch(() => {});
+    },
+  });
+  out.push(remove);
+  return out;
+}
+
+/** A room notice (`notice` event) as a line for the room's log. */
+export function noticeText(ev) {
+  const name = ev.name ?? t('members.guest');
+  return t(`notice.${ev.kind}`, { name });
+}
+
+/** A `draw` event as a line for the room's log. */
+export function drawText(ev) {
+  const name = ctx.name(ev.member) ?? '?';
+  return t(ev.kind === 'offer' ? 'draw.offered' : 'draw.declined', { name });
+}
