@@ -507,3 +507,45 @@ async fn nodes_starting_at_once_on_an_empty_database_all_come_up() {
     drop(nodes);
     schema.drop().await;
 }
+
+/// Voice signalling takes the same socket path as every command: from a
+/// page on node B to the room's node A and back out to the member
+/// addressed, on either node, and to nobody else.
+#[tokio::test]
+async fn voice_signalling_crosses_nodes_to_the_addressed_member_only() {
+    let Some(p) = pair().await else { return };
+    let mut g = start_game(&p).await;
+    // The host plays side 0 (order "seats"), the guest side 1.
+    let guest = g.last["players"][1]["member"].clone();
+    assert_ne!(guest, g.host_member);
+    for client in [&mut g.host, &mut g.guest, &mut g.spectator] {
+        client.ok(json!({"type": "voice", "join": true})).await;
+    }
+    let sdp = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\n";
+    // B (relayed) to A (the owner's own socket).
+    g.guest
+        .ok(json!({"type": "signal", "to": g.host_member, "kind": "offer", "sdp": sdp}))
+        .await;
+    let got = g.host.next_of("signal").await;
+    assert_eq!(
+        (got["from"].clone(), got["sdp"].clone()),
+        (guest.clone(), json!(sdp))
+    );
+    // A to B, through the relay.
+    g.host
+        .ok(json!({"type": "signal", "to": guest, "kind": "answer", "sdp": sdp}))
+        .await;
+    let got = g.guest.next_of("signal").await;
+    assert_eq!(got["from"], g.host_member);
+    assert_eq!(got["kind"], "answer");
+    // The spectator on B, in voice too, received neither.
+    g.spectator
+        .silent_for("signal", Duration::from_millis(500))
+        .await;
+    let refused = g
+        .guest
+        .command(json!({"type": "signal", "to": g.host_member, "kind": "offer", "sdp": "x"}))
+        .await;
+    assert_eq!(refused["code"], "bad_signal", "{refused}");
+    p.schema.drop().await;
+}
