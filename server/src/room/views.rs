@@ -83,7 +83,7 @@ pub const SHARED_LEGAL: usize = 64;
 
 /// Online members without a seat (or host role) named in the members
 /// list; more are only counted.
-pub const LISTED_SPECTATORS: usize = 50;
+pub const LISTED_SPECTATORS: usize = 20;
 
 /// A match after a move, as a change to the one the client holds: the
 /// client appends the move (and its side) to `moves` (`move_sides`) and

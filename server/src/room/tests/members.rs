@@ -409,7 +409,7 @@ fn watchers_are_counted_and_announced_at_most_once_a_second() {
     assert_eq!(state.next_deadline(), Some((1_003, Timer::Presence)));
     assert!(state.fire(Timer::Presence, 600).is_empty(), "not due yet");
     let effects = state.fire(Timer::Presence, 1_003);
-    // 60 others online (59 watchers and Lan), 50 of them listed.
+    // 10 more others online than the list names (9 watchers and Lan).
     assert_eq!(sent(&effects)[0]["unlisted"], 10);
 
     // A listed watcher leaves: the list changes at once, and the first
