@@ -57,6 +57,14 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}", get(crate::history::game))
         .route("/api/games/{id}/export", get(crate::history::export_game))
         .route("/api/position", get(crate::history::position))
+        .route(
+            "/api/players/{username}",
+            get(crate::history::profile::profile),
+        )
+        .route(
+            "/api/leaderboard/{game}",
+            get(crate::history::profile::leaderboard),
+        )
         .route("/api/accounts", post(crate::accounts::register))
         .route("/api/login", post(crate::accounts::login))
         .route("/api/logout", post(crate::accounts::logout))
@@ -87,6 +95,8 @@ pub fn router(app: App) -> Router {
         .route("/import", page(&pages, "game.html"))
         .route("/games", page(&pages, "games.html"))
         .route("/account", page(&pages, "account.html"))
+        .route("/u/{username}", page(&pages, "profile.html"))
+        .route("/leaderboard", page(&pages, "leaderboard.html"))
         .route("/reset", page(&pages, "reset.html"))
         .route("/rules", get(rules))
         .route("/rules/{game}", page(&pages, "rules.html"))

@@ -14,6 +14,7 @@ pub mod limits;
 pub mod mail;
 pub mod pages;
 pub mod protocol;
+pub mod ratings;
 pub mod room;
 pub mod socket;
 pub mod store;

@@ -138,6 +138,10 @@ pub enum Command {
         #[serde(flatten)]
         signal: Signal,
     },
+    /// The host marks the room's games rated, or not (between games).
+    Rated {
+        rated: bool,
+    },
 }
 
 /// What a `draw` command does.
@@ -198,6 +202,7 @@ impl Command {
             Command::Mute { .. } => "mute",
             Command::VoiceMute { .. } => "voice_mute",
             Command::Signal { .. } => "signal",
+            Command::Rated { .. } => "rated",
         }
     }
 }

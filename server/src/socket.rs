@@ -14,7 +14,9 @@ use tokio::time::Instant;
 use tracing::debug;
 
 use crate::app::{base_url, json_error, App};
+use crate::games::GameKind;
 use crate::protocol::{self, Code, Command, Refusal};
+use crate::ratings::Rating;
 use crate::room::{close, Attach, Closer, ConnId, RoomHandle, Route};
 use crate::store::{now_millis, Account};
 
@@ -120,6 +122,24 @@ async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<Account> {
         Err(e) => {
             tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
             None
+        }
+    }
+}
+
+/// The account's ratings per game as of now, looked up here, off the
+/// room's task, for the names shown in the room. A failed lookup shows
+/// none (the room still rates its games through the store).
+async fn ratings_of(app: &App, account: i64) -> Vec<(GameKind, Rating)> {
+    match app.registry.store().ratings(account).await {
+        Ok(list) => {
+            let now = now_millis();
+            list.into_iter()
+                .filter_map(|(game, r)| Some((GameKind::parse(&game).ok()?, r.at(now))))
+                .collect()
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "ratings lookup failed");
+            Vec::new()
         }
     }
 }
@@ -239,6 +259,10 @@ pub(crate) async fn serve<St, Si>(
         let id = envelope.id;
         match envelope.command {
             Command::Hello { token, name, since } if !attached => {
+                let ratings = match &account {
+                    Some(a) => ratings_of(&app, a.id).await,
+                    None => Vec::new(),
+                };
                 let attach = || Attach {
                     conn,
                     id,
@@ -248,6 +272,7 @@ pub(crate) async fn serve<St, Si>(
                     closer: closer.clone(),
                     base_url: base_url.clone(),
                     account: account.clone(),
+                    ratings: ratings.clone(),
                     since: since.clone(),
                 };
                 if room.attach(attach()).await.is_err() {

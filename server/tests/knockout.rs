@@ -556,3 +556,59 @@ async fn the_host_stops_a_tournament_between_rounds_and_no_round_follows() {
         (Some(3), Some(1))
     );
 }
+
+/// Computers enter a knockout tournament like people: a host alone seats
+/// three of them (Beginner), resigns the first match; the computers play
+/// their matches to the end, the next rounds start by themselves, and the
+/// tournament finishes with a computer as champion.
+#[tokio::test]
+async fn computers_play_a_knockout_tournament_to_its_champion() {
+    let server = TestServer::start_with(|c| {
+        c.autostart_secs = 1;
+        c.bot_ms = 40;
+    })
+    .await;
+    let (status, room) = server
+        .create_room(json!({"game": "quoridor", "options": {"mode": "knockout", "move_limit": 40}}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    let (mut host, _, snap) = server.join(&code, Some(&token), Some("Minh")).await;
+    let me = snap["you"]["member"].clone();
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    for seat in 1..4 {
+        host.ok(json!({"type": "computer", "seat": seat, "level": "beginner"}))
+            .await;
+    }
+    host.ok(json!({"type": "start"})).await;
+    let started = wait_for(&mut host, round_started(1)).await;
+    let pairings = started["tournament"]["rounds"][0]["pairings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(pairings.len(), 2, "{started}");
+    let mine = pairings
+        .iter()
+        .find(|p| p["players"].as_array().unwrap().contains(&me))
+        .expect("the host plays round 1");
+    host.ok(json!({"type": "resign", "table": mine["table"]}))
+        .await;
+    let done = wait_for(&mut host, |e| {
+        e["type"] == "tournament" && kind(&e["tournament"]) == "finished"
+    })
+    .await;
+    let b = &done["tournament"];
+    assert_eq!(b["rounds"].as_array().unwrap().len(), 2, "{b}");
+    let champion = &b["status"]["champion"];
+    assert_ne!(*champion, me);
+    let (_, _, snap) = server.join(&code, None, Some("Lan")).await;
+    let winner = snap["room"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == *champion)
+        .cloned()
+        .expect("the champion is a member");
+    assert_eq!(winner["computer"], "beginner", "{winner}");
+}

@@ -66,6 +66,7 @@ fn room_row(code: &str) -> RoomRow {
         host: Some(TokenHash::of(&format!("host-of-{code}"))),
         autostart: false,
         solo: false,
+        rated: false,
         games_played: 0,
         next_member: 1,
         table: TableId::new(),
@@ -187,6 +188,7 @@ fn finished(code: &str, game: &LiveGame, moves: &[&str]) -> FinishedGame {
         },
         started_at: game.started_at,
         ended_at: game.started_at + 60_000,
+        rated: false,
     }
 }
 
@@ -1681,6 +1683,101 @@ async fn a_reopened_store_has_everything(store: Store, reopen: impl AsyncFnOnce(
     store.close().await;
 }
 
+/// A rated game changes both players' ratings in the transaction that
+/// stores it: a request that fails stores neither the game nor the
+/// change; an unrated game changes nothing; the profile counts both.
+async fn ratings_change_with_the_stored_game(store: &Store) {
+    let now = now_millis();
+    let mut ids = Vec::new();
+    for name in ["Rate_a", "Rate_b"] {
+        let (account, _) = store
+            .create_account(
+                &format!("{name}{}", &new_token()[..6]),
+                "h",
+                None,
+                None,
+                now,
+            )
+            .await
+            .expect("create_account")
+            .expect("free");
+        ids.push(account.id);
+    }
+    let room = new_room(store, "ra").await;
+    let code = &room.code;
+    let rated = |number: u32, rated: bool| {
+        let g = live_game(room.table, number, crossyray_options());
+        let mut f = finished(code, &g, &["m0"]);
+        for (side, id) in f.sides.iter_mut().zip(&ids) {
+            side[0].account = Some(*id);
+        }
+        f.rated = rated;
+        f
+    };
+    // Side 0 resigned: the second account won.
+    store
+        .write(code, vec![Write::GameEnded(rated(1, true))])
+        .await
+        .expect("game 1");
+    let a = store.ratings(ids[0]).await.expect("ratings");
+    let b = store.ratings(ids[1]).await.expect("ratings");
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].0, "crossyray");
+    assert_eq!(format!("{:.2}", a[0].1.rating), "1337.69");
+    assert_eq!(format!("{:.2}", b[0].1.rating), "1662.31");
+    assert_eq!(format!("{:.2}", b[0].1.deviation), "290.32");
+    assert_eq!((a[0].1.games, b[0].1.games), (1, 1));
+
+    // A failing request (game 1 again) rates nobody.
+    let err = store
+        .write(
+            code,
+            vec![
+                Write::GameEnded(rated(2, true)),
+                Write::GameEnded(rated(1, true)),
+            ],
+        )
+        .await
+        .expect_err("a repeated game number must fail");
+    assert!(is_refusal(&err), "{err:?}");
+    assert_eq!(store.ratings(ids[1]).await.expect("ratings")[0].1.games, 1);
+    // An unrated game changes nothing.
+    store
+        .write(code, vec![Write::GameEnded(rated(2, false))])
+        .await
+        .expect("game 2");
+    assert_eq!(store.ratings(ids[0]).await.expect("ratings"), a);
+    // A second rated game moves both again.
+    store
+        .write(code, vec![Write::GameEnded(rated(3, true))])
+        .await
+        .expect("game 3");
+    let b3 = store.ratings(ids[1]).await.expect("ratings");
+    assert_eq!(b3[0].1.games, 2);
+    assert!(b3[0].1.rating > b[0].1.rating && b3[0].1.deviation < b[0].1.deviation);
+
+    let username = store
+        .account(ids[1])
+        .await
+        .expect("account")
+        .expect("exists")
+        .username;
+    let p = store
+        .profile(&username.to_uppercase(), 1)
+        .await
+        .expect("profile")
+        .expect("found by any case");
+    assert_eq!(p.total, 3);
+    assert_eq!((p.tallies[0].wins, p.tallies[0].losses), (3, 0));
+    assert_eq!(p.recent.len(), 3);
+    assert_eq!(p.recent[0].1, "win");
+    let board = store
+        .leaderboard("crossyray", 2, now)
+        .await
+        .expect("leaderboard");
+    assert!(board.iter().all(|r| r.rating.games >= 2));
+}
+
 /// A person's history: the games their member played, newest first, with
 /// their result, filtered by game and result, a page at a time.
 async fn history_of_a_member(store: &Store) {
@@ -1961,6 +2058,11 @@ async fn sqlite_concurrent_calls_do_not_fail_each_other() {
 #[tokio::test]
 async fn sqlite_history_of_a_member() {
     on_sqlite!(history_of_a_member);
+}
+
+#[tokio::test]
+async fn sqlite_ratings_change_with_the_stored_game() {
+    on_sqlite!(ratings_change_with_the_stored_game);
 }
 
 #[tokio::test]
@@ -2248,6 +2350,11 @@ async fn postgres_an_item_is_bought_once_with_its_coins() {
 #[tokio::test]
 async fn postgres_history_of_a_member() {
     on_postgres!(history_of_a_member);
+}
+
+#[tokio::test]
+async fn postgres_ratings_change_with_the_stored_game() {
+    on_postgres!(ratings_change_with_the_stored_game);
 }
 
 #[tokio::test]

@@ -133,6 +133,8 @@ async function load() {
     if (!r.ok) return signedOut();
     me = r.data;
     $('who').textContent = t('account.signed_in', { name: me.username });
+    $('profile-link').href = `/u/${encodeURIComponent(me.username)}`;
+    $('profile-link').hidden = false;
     showCoins(me.coins);
     applyCosmetics(me.cosmetics);
     renderEmail();

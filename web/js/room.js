@@ -331,6 +331,7 @@ function renderSeats() {
       children.push(el('span', { role: 'img', class: `dot ${m.online ? 'on' : 'off'}`, title: t(m.online ? 'members.online' : 'members.offline'), 'aria-label': t(m.online ? 'members.online' : 'members.offline') }));
       children.push(el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, dataset: { computer: m.computer ?? '' }, text: displayName(m) ?? t('members.guest') }));
       if (m.account) children.push(accountBadge(m, `account-seat-${i}`));
+      if (m.rating) children.push(ratingBadge(m, `rating-seat-${i}`));
       if (m.id === model.you.member && !running) {
         children.push(el('button', { type: 'button', 'data-testid': 'stand', class: 'small', text: t('seats.stand'), onclick: () => command('stand').catch(() => {}) }));
       }
@@ -371,6 +372,14 @@ function renderSeats() {
   list.replaceChildren(...items);
 }
 
+/** A member's rating at the room's game, "1 662 ± 290" (the computer's fixed one, ± 0). */
+function ratingBadge(m, testid) {
+  return el('span', {
+    class: 'player-rating', 'data-testid': testid, title: t('profile.rating'),
+    text: t('room.rating', { rating: m.rating.rating, deviation: m.rating.deviation }),
+  });
+}
+
 /** The small "registered" badge of a member with an account; its title names the account. */
 function accountBadge(m, testid) {
   return el('span', {
@@ -389,6 +398,7 @@ function renderMembers() {
     ];
     if (m.computer) bits.push(el('span', { class: 'badge computer', text: t('computer.badge') }));
     if (m.account) bits.push(accountBadge(m, `account-badge-${m.id}`));
+    if (m.rating) bits.push(ratingBadge(m, `rating-${m.id}`));
     if (m.host) bits.push(el('span', { class: 'badge host', 'data-testid': 'host-badge', text: t('members.host') }));
     if (m.id === model.you.member) bits.push(el('span', { class: 'badge you', text: t('members.you') }));
     if (m.seat != null) bits.push(el('span', { class: 'badge seat', text: t('members.seat', { n: m.seat + 1 }) }));
@@ -678,6 +688,9 @@ function renderCountdown() {
   box.dataset.paused = String(!!countdownBase?.paused);
   $('autostart-box').hidden = !(host && a);
   $('autostart').checked = !!a?.enabled;
+  $('rated-box').hidden = !host;
+  $('rated').checked = !!model.room.rated;
+  $('rated').disabled = anyRunning();
   $('autostart-label').textContent = t(isKnockoutMode(model.room) ? 'countdown.autostart_round' : 'countdown.autostart');
   tickCountdown();
 }
@@ -1017,6 +1030,9 @@ function onEvent(ev) {
       room.autostart = ev.autostart;
       setCountdownFrom(ev.autostart);
       break;
+    case 'rated':
+      room.rated = ev.rated;
+      break;
     case 'options':
       if (ev.game) room.game = ev.game;
       room.options = ev.options;
@@ -1126,6 +1142,9 @@ function wireForms() {
   });
   $('countdown-toggle').addEventListener('click', () => {
     command('countdown', { paused: !countdownBase?.paused }).catch(() => {});
+  });
+  $('rated').addEventListener('change', (e) => {
+    command('rated', { rated: e.target.checked }).catch(() => { e.target.checked = !e.target.checked; });
   });
   $('autostart').addEventListener('change', (e) => {
     command('autostart', { enabled: e.target.checked }).catch(() => { e.target.checked = !e.target.checked; });

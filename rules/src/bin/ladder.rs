@@ -13,6 +13,15 @@
 //! the weaker all the others, and the stronger pawn's seat goes round)
 //! says otherwise.
 //!
+//! `--match engine --engine "COMMAND"` plays Quoridor's Master against an
+//! outside program, `--games` games with the sides swapped in pairs from
+//! the same 2-ply random opening, one game at a time per `--threads`
+//! thread (one program each). The program reads lines `moves M1 M2 …`
+//! (the game so far in this crate's notation) and answers each with one
+//! line, its move (anything after a space is ignored). Equal time per
+//! move: Master thinks as long as the program took on average so far in
+//! the match (`--ms` until it has moved).
+//!
 //! `--match think` runs one search per level from the start position with
 //! Master's budget `--ms` and prints the depth reached, nodes and speed.
 //!
@@ -265,11 +274,13 @@ struct Run {
 fn run(args: &[String]) -> Result<(), String> {
     let flags = Flags::parse(args)?;
     flags.only(&[
-        "game", "match", "games", "ms", "threads", "seed", "size", "players",
+        "game", "match", "games", "ms", "threads", "seed", "size", "players", "engine",
     ])?;
     let kind = flags.get("match").unwrap_or("ladder").to_string();
-    if !["ladder", "real", "think"].contains(&kind.as_str()) {
-        return Err(format!("--match is ladder, real or think, not {kind:?}"));
+    if !["ladder", "real", "think", "engine"].contains(&kind.as_str()) {
+        return Err(format!(
+            "--match is ladder, real, think or engine, not {kind:?}"
+        ));
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let real = kind == "real";
@@ -292,6 +303,15 @@ fn run(args: &[String]) -> Result<(), String> {
             quoridor_players,
         },
     };
+    if run.kind == "engine" {
+        let command = flags
+            .get("engine")
+            .ok_or("--match engine needs --engine \"COMMAND\"")?;
+        if flags.get("game") != Some("quoridor") || quoridor_players != 2 {
+            return Err("--match engine plays 2-player Quoridor: --game quoridor".to_string());
+        }
+        return engine::play(&run, command);
+    }
     match flags.get("game").unwrap_or("jungle") {
         "jungle" => run_game::<Jungle>(&run),
         "quoridor" => run_game::<Quoridor>(&run),
@@ -452,10 +472,14 @@ fn play_game<G: Contest>(
         };
         game.play(&mv).expect("the bot plays legal moves");
     }
+    scored(&game, strong_side)
+}
+
+/// How `game` ended for `side`: its score (a draw or an unfinished game
+/// ½) and the reason.
+fn scored<G: Game>(game: &G, side: Side) -> GameResult {
     let (score, reason) = match game.outcome() {
-        Some(Outcome::Win { winner, reason }) if *winner == strong_side => {
-            (1.0, reason.to_string())
-        }
+        Some(Outcome::Win { winner, reason }) if *winner == side => (1.0, reason.to_string()),
         Some(Outcome::Win { reason, .. }) => (0.0, format!("lost by {reason}")),
         Some(other) => (0.5, other.reason().to_string()),
         None => (0.5, "ply limit".to_string()),
@@ -464,5 +488,214 @@ fn play_game<G: Contest>(
         score,
         reason,
         plies: game.ply(),
+    }
+}
+
+/// Quoridor's Master against an outside program (`--match engine`).
+mod engine {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+
+    use super::{report, scored, GameResult, Player, Run, MAX_PLIES};
+    use rules::game::{Game, Side};
+    use rules::quoridor::{self, Quoridor};
+    use rules::rng::Rng;
+    use rules::Level;
+
+    struct Program {
+        child: Child,
+        input: ChildStdin,
+        output: BufReader<ChildStdout>,
+    }
+
+    impl Program {
+        fn start(command: &str) -> Result<Program, String> {
+            let mut child = Command::new("sh")
+                .arg("-c")
+                .arg(command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .map_err(|e| format!("could not start {command:?}: {e}"))?;
+            let input = child.stdin.take().ok_or("no stdin")?;
+            let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+            Ok(Program {
+                child,
+                input,
+                output,
+            })
+        }
+
+        /// The program's move after `moves`.
+        fn ask(&mut self, moves: &[String]) -> Result<String, String> {
+            writeln!(self.input, "moves {}", moves.join(" ")).map_err(|e| e.to_string())?;
+            self.input.flush().map_err(|e| e.to_string())?;
+            let mut line = String::new();
+            self.output
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?;
+            line.split_whitespace()
+                .next()
+                .map(str::to_string)
+                .ok_or_else(|| "the program ended".to_string())
+        }
+    }
+
+    impl Drop for Program {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    /// Time spent per move, for equal time.
+    #[derive(Default)]
+    struct Clock {
+        program: Duration,
+        program_moves: u32,
+        master: Duration,
+        master_moves: u32,
+    }
+
+    pub fn play(run: &Run, command: &str) -> Result<(), String> {
+        println!("== quoridor: master vs {command:?}");
+        println!(
+            "{} games, master thinks as long as the program did on average ({} ms until it has moved); {} threads",
+            run.games,
+            run.budget.as_millis(),
+            run.threads
+        );
+        let next = AtomicUsize::new(0);
+        let results = Mutex::new(Vec::new());
+        let clock = Mutex::new(Clock::default());
+        let failed = Mutex::new(None::<String>);
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..run.threads.max(1) {
+                scope.spawn(|| {
+                    let mut program = match Program::start(command) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            *failed.lock().expect("failed") = Some(e);
+                            return;
+                        }
+                    };
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= run.games || failed.lock().expect("failed").is_some() {
+                            break;
+                        }
+                        let opening =
+                            opening(run, &mut Rng::new(run.seed.wrapping_add((i / 2) as u64)));
+                        let master_side = Side((i % 2) as u8);
+                        match game(&mut program, opening, master_side, run, &clock, i) {
+                            Ok(r) => {
+                                println!(
+                                    "game {:>3}: master plays side {}, {} ({} plies)",
+                                    i + 1,
+                                    master_side.0,
+                                    r.reason,
+                                    r.plies
+                                );
+                                results.lock().expect("results").push(r)
+                            }
+                            Err(e) => {
+                                *failed.lock().expect("failed") =
+                                    Some(format!("game {}: {e}", i + 1));
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(e) = failed.into_inner().expect("failed") {
+            return Err(e);
+        }
+        let c = clock.into_inner().expect("clock");
+        println!(
+            "mean time per move: program {:.0} ms ({} moves), master {:.0} ms ({} moves)",
+            c.program.as_secs_f64() * 1e3 / f64::from(c.program_moves.max(1)),
+            c.program_moves,
+            c.master.as_secs_f64() * 1e3 / f64::from(c.master_moves.max(1)),
+            c.master_moves
+        );
+        let results = results.into_inner().expect("results");
+        report(
+            Player::Bot(Level::Master),
+            Player::Random,
+            &results,
+            start.elapsed(),
+        );
+        println!("(\"random\" above is the outside program)");
+        Ok(())
+    }
+
+    /// Two random plies from the start, and their notation.
+    fn opening(run: &Run, rng: &mut Rng) -> (Quoridor, Vec<String>) {
+        let mut game = run.setup.quoridor();
+        let mut moves = Vec::new();
+        for _ in 0..2 {
+            let legal = game.legal_moves();
+            let mv = legal[rng.below(legal.len())];
+            game.play(&mv).expect("legal");
+            moves.push(mv.to_string());
+        }
+        (game, moves)
+    }
+
+    fn game(
+        program: &mut Program,
+        (mut game, mut moves): (Quoridor, Vec<String>),
+        master_side: Side,
+        run: &Run,
+        clock: &Mutex<Clock>,
+        i: usize,
+    ) -> Result<GameResult, String> {
+        let cancel = AtomicBool::new(false);
+        let mut rng = Rng::new(run.seed ^ (i as u64) << 20);
+        while let Some(side) = game.to_move() {
+            if game.ply() >= MAX_PLIES {
+                break;
+            }
+            let mv = if side == master_side {
+                let budget = {
+                    let c = clock.lock().expect("clock");
+                    if c.program_moves == 0 {
+                        run.budget
+                    } else {
+                        c.program / c.program_moves
+                    }
+                };
+                let t = Instant::now();
+                let mv = quoridor::bot::choose_move(
+                    &game,
+                    Level::Master,
+                    budget,
+                    &cancel,
+                    rng.next_u64(),
+                )
+                .ok_or("no move for master")?;
+                let mut c = clock.lock().expect("clock");
+                c.master += t.elapsed();
+                c.master_moves += 1;
+                mv
+            } else {
+                let t = Instant::now();
+                let text = program.ask(&moves)?;
+                let took = t.elapsed();
+                let mut c = clock.lock().expect("clock");
+                c.program += took;
+                c.program_moves += 1;
+                text.parse::<quoridor::Move>()
+                    .map_err(|e| format!("the program answered {text:?}: {e}"))?
+            };
+            game.play(&mv)
+                .map_err(|e| format!("illegal move {mv} after {}: {e}", moves.join(" ")))?;
+            moves.push(mv.to_string());
+        }
+        Ok(scored(&game, master_side))
     }
 }

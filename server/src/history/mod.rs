@@ -2,6 +2,7 @@
 //! and the text export and import (`export.rs`).
 
 pub mod export;
+pub mod profile;
 pub mod replay;
 
 use std::collections::HashMap;

@@ -55,6 +55,10 @@ pub enum Event {
     Autostart {
         autostart: AutostartView,
     },
+    /// The host marked the room rated, or not.
+    Rated {
+        rated: bool,
+    },
     /// The knockout bracket changed (`null`: no tournament any more).
     Tournament {
         tournament: Option<Bracket>,

@@ -49,6 +49,8 @@ pub struct Attach {
     /// The account the socket's session cookie signs in, `None` for
     /// guests.
     pub account: Option<Account>,
+    /// That account's ratings per game, as of now.
+    pub ratings: Vec<(crate::games::GameKind, crate::ratings::Rating)>,
     /// Where the client stood before it reconnected, if it says.
     pub since: Option<crate::protocol::Since>,
 }

@@ -11,6 +11,8 @@ use super::event::{Effect, Entry, Event, MatchKind, Write};
 use super::state::{Applied, Countdown, RoomState};
 use super::views::MatchBody;
 use crate::protocol::{Code, Refusal};
+use crate::ratings::rate;
+use crate::store::ratings::rated_pair;
 use crate::store::records::{EntryRow, FinishedGame, Leave, SidePlayer};
 
 /// What happened to the position.
@@ -176,7 +178,7 @@ impl RoomState {
         if !knockout {
             self.record_scores(&m, effects);
         }
-        effects.push(Effect::Persist(Write::GameEnded(FinishedGame {
+        let mut finished = FinishedGame {
             id: m.id,
             room: self.code.clone(),
             number: m.number,
@@ -205,10 +207,23 @@ impl RoomState {
             outcome,
             started_at: m.started_at,
             ended_at: now,
-        })));
+            rated: false,
+        };
+        // Rated: the host marked the room rated, no computer plays, and
+        // the game is two signed-in people's (two accounts), with a result.
+        let computer = m.sides.iter().flatten().any(|p| p.computer.is_some());
+        finished.rated = self.rated && !computer && rated_pair(&finished).is_some();
+        let rated = finished.rated;
+        if rated {
+            self.rate_members(&finished);
+        }
+        effects.push(Effect::Persist(Write::GameEnded(finished)));
+        if rated {
+            // The new ratings beside the players' names.
+            self.emit_members(effects);
+        }
         // A game against the computer does not start again by itself: the
         // person asks for another (the host's `start`, "Play again").
-        let computer = m.sides.iter().flatten().any(|p| p.computer.is_some());
         if knockout {
             self.knockout_game_over(t, now, effects);
         } else if self.autostart && !self.busy() && !computer {
@@ -217,6 +232,40 @@ impl RoomState {
             });
             let autostart = self.autostart_view(now);
             self.emit(effects, Event::Autostart { autostart });
+        }
+    }
+
+    /// The ratings the room shows move as the store's do: both players'
+    /// cached ratings at the game, rated with the same function (from
+    /// the same values, unless one of them finished another rated game
+    /// elsewhere since their hello; the store's are the ones that count).
+    fn rate_members(&mut self, f: &FinishedGame) {
+        let Some((a, b, score)) = rated_pair(f) else {
+            return;
+        };
+        let game = f.game;
+        let current = |state: &RoomState, account: i64| {
+            state
+                .members
+                .iter()
+                .find(|m| m.account.as_ref().is_some_and(|x| x.id == account))
+                .and_then(|m| m.ratings.iter().find(|(g, _)| *g == game))
+                .map(|(_, r)| *r)
+                .unwrap_or_default()
+        };
+        let (ra, rb) = (current(self, a), current(self, b));
+        let (na, nb) = rate(&ra, &rb, score, f.ended_at);
+        for (account, new) in [(a, na), (b, nb)] {
+            for m in self
+                .members
+                .iter_mut()
+                .filter(|m| m.account.as_ref().is_some_and(|x| x.id == account))
+            {
+                match m.ratings.iter_mut().find(|(g, _)| *g == game) {
+                    Some((_, r)) => *r = new,
+                    None => m.ratings.push((game, new)),
+                }
+            }
         }
     }
 

@@ -33,12 +33,14 @@ impl RoomState {
         };
         state.autostart = room.autostart;
         state.solo = room.solo;
+        state.rated = room.rated;
         state.games_played = room.games_played;
         state.next_member = room.next_member;
         state.members = saved
             .members
             .into_iter()
             .map(|m| Member {
+                ratings: Vec::new(),
                 id: m.id,
                 token: m.token,
                 name: m.name,

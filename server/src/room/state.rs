@@ -18,6 +18,7 @@ use super::scores::ScoreRow;
 use super::table::Table;
 use crate::games::{GameKind, GameOptions, Seating};
 use crate::protocol::{Code, Refusal};
+use crate::ratings::Rating;
 use crate::store::records::{MemberRow, RoomRow};
 
 /// Chat lines kept for people who join later (and stored).
@@ -82,6 +83,10 @@ pub struct Member {
     /// The host removed this member: their browser (and account) stays
     /// out of the room until the host lets them back in.
     pub removed: bool,
+    /// The account's ratings as of its latest `hello` (grown to that
+    /// moment), kept up to date by the room's rated games: for the
+    /// names shown in the room; the store's are the ones that count.
+    pub ratings: Vec<(GameKind, Rating)>,
 }
 
 impl Member {
@@ -122,6 +127,8 @@ pub struct RoomState {
     pub autostart: bool,
     /// Only the host may sit (a guest's game against the computer).
     pub solo: bool,
+    /// The host marked the room rated (`rated` command).
+    pub rated: bool,
     pub countdown: Option<Countdown>,
     pub version: u64,
     pub members: Vec<Member>,
@@ -178,6 +185,7 @@ impl RoomState {
             host,
             autostart: true,
             solo: false,
+            rated: false,
             countdown: None,
             version: 0,
             members: Vec::new(),
@@ -211,6 +219,7 @@ impl RoomState {
             host: self.host.clone(),
             autostart: self.autostart,
             solo: self.solo,
+            rated: self.rated,
             games_played: self.games_played,
             next_member: self.next_member,
             table: self.main_table,

@@ -217,6 +217,7 @@ impl RoomTask {
                 username: a.username,
                 display_name: a.display_name,
             }),
+            ratings: a.ratings,
         };
         let (member, effects) = match self.state.hello(hello, now) {
             Ok(done) => done,

@@ -10,6 +10,7 @@ use super::knockout::bracket::Bracket;
 use super::state::{Countdown, Member, RoomState};
 use super::table::{Match, Player, Table};
 use crate::games::{AnyGame, GameKind, GameOptions, Seating, TEAM_SEATS};
+use crate::ratings::RatingView;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct MemberView {
@@ -20,6 +21,10 @@ pub struct MemberView {
     pub host: bool,
     pub computer: Option<Level>,
     pub account: Option<String>,
+    /// The rating at the room's game: a signed-in person's (the start
+    /// rating if they have played no rated game there), or the computer
+    /// level's fixed one (deviation 0); `null` for guests.
+    pub rating: Option<RatingView>,
 }
 
 /// A member the host removed, as the host's list shows them.
@@ -149,6 +154,8 @@ pub struct RoomView {
     pub seats: usize,
     pub team_seats: Option<usize>,
     pub autostart: AutostartView,
+    /// The room's games between two signed-in people are rated.
+    pub rated: bool,
     pub members: Vec<MemberView>,
     pub spectators: usize,
     /// Online members `members` leaves out (counted in `spectators`).
@@ -295,6 +302,7 @@ impl RoomState {
                 host: m.host,
                 computer: m.computer,
                 account: m.account.as_ref().map(|a| a.username.clone()),
+                rating: self.rating_of(m),
             })
             .collect()
     }
@@ -308,6 +316,27 @@ impl RoomState {
                 name: m.name.clone(),
             })
             .collect()
+    }
+
+    /// What [`RoomState::members_view`] shows next to a member's name.
+    fn rating_of(&self, m: &Member) -> Option<RatingView> {
+        let game = self.game();
+        if let Some(level) = m.computer {
+            return Some(RatingView {
+                rating: crate::ratings::computer_rating(game, level),
+                deviation: 0,
+                games: 0,
+            });
+        }
+        m.account.as_ref()?;
+        let r = m
+            .ratings
+            .iter()
+            .find(|(g, _)| *g == game)
+            .map(|(_, r)| *r)
+            .unwrap_or_default();
+        // As it stood at the member's hello or their last game here.
+        Some(r.view(r.last_at))
     }
 
     pub fn table_view(&self, table: &Table, now: u64) -> TableView {
@@ -364,6 +393,7 @@ impl RoomState {
                 seats: self.seats(),
                 team_seats: self.team_seats(),
                 autostart: self.autostart_view(now),
+                rated: self.rated,
                 members: self.members_view(),
                 spectators: self.spectator_count(),
                 unlisted: self.unlisted_count(),

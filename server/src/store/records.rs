@@ -19,6 +19,9 @@ pub struct RoomRow {
     /// A solo game against the computer: only the host sits. Set at
     /// creation, never changed.
     pub solo: bool,
+    /// The host marked the room rated: its games between two signed-in
+    /// people change their ratings (`ratings.rs`).
+    pub rated: bool,
     /// Games started so far: the next is number `games_played + 1`.
     pub games_played: u32,
     /// The next member id to give out (ids are never reused).
@@ -90,6 +93,9 @@ pub struct FinishedGame {
     pub outcome: Outcome,
     pub started_at: u64,
     pub ended_at: u64,
+    /// A rated game: storing it changes both players' ratings, in the
+    /// same transaction (`store/ratings.rs`).
+    pub rated: bool,
 }
 
 /// Sides that left a game (resigned or abandoned) after `ply` moves: a

@@ -44,7 +44,8 @@ impl Backend {
 const MIGRATION_LOCK: i64 = 0x6267_6d69_6772;
 
 /// A room's own row (and its tournament, read by `load_room`).
-const ROOM_ROW: &str = "SELECT code, game, options, host_hash, autostart, solo, games_played,
+const ROOM_ROW: &str =
+    "SELECT code, game, options, host_hash, autostart, solo, rated, games_played,
                                next_member, table_id, tournament
                         FROM rooms WHERE code = $1";
 
@@ -144,8 +145,8 @@ impl Store {
     pub async fn insert_room(&self, room: &RoomRow) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO rooms (code, game, options, host_token, host_hash, autostart,
-                                games_played, next_member, table_id, created_at, solo)
-             VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9, $10)",
+                                games_played, next_member, table_id, created_at, solo, rated)
+             VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(&room.code)
         .bind(room.game().name())
@@ -157,6 +158,7 @@ impl Store {
         .bind(room.table.to_string())
         .bind(now_millis() as i64)
         .bind(i64::from(room.solo))
+        .bind(i64::from(room.rated))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -285,7 +287,7 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
         Write::Room(room) => {
             sqlx::query(
                 "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
-                        games_played = $5, next_member = $6, table_id = $7
+                        games_played = $5, next_member = $6, table_id = $7, rated = $9
                  WHERE code = $8",
             )
             .bind(room.game().name())
@@ -296,6 +298,7 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(i64::from(room.next_member))
             .bind(room.table.to_string())
             .bind(code)
+            .bind(i64::from(room.rated))
             .execute(&mut *tx)
             .await?;
         }
@@ -501,8 +504,8 @@ async fn forget_tables(
 async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
-                            started_at, ended_at, game_id, sides, leaves)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                            started_at, ended_at, game_id, sides, leaves, rated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(code)
     .bind(i64::from(f.number))
@@ -516,9 +519,13 @@ async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> St
     .bind(f.id.to_string())
     .bind(to_json(&f.sides))
     .bind(to_json(&f.leaves))
+    .bind(i64::from(f.rated))
     .execute(&mut *tx)
     .await?;
     super::history::record_players(tx, code, f).await?;
+    if f.rated {
+        super::ratings::rate_game(tx, f).await?;
+    }
     // The game's log stays in `live_games` until the table's next game
     // starts, so a reloaded room still shows its last game.
     Ok(())

@@ -68,6 +68,7 @@ impl RoomState {
                     None => {
                         let id = self.take_member_id();
                         let m = Member {
+                            ratings: Vec::new(),
                             id,
                             token: None,
                             name: Some(level.display_name()),

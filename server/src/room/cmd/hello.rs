@@ -5,7 +5,9 @@
 use super::super::event::{Effect, Write};
 use super::super::ids::{MemberId, TokenHash};
 use super::super::state::{AccountRef, Member, RoomState};
+use crate::games::GameKind;
 use crate::protocol::{Code, Refusal};
+use crate::ratings::Rating;
 use crate::validate;
 
 /// What a connection says in `hello`, with the account its token is a
@@ -15,6 +17,8 @@ pub struct Hello {
     pub token: TokenHash,
     pub name: Option<String>,
     pub account: Option<AccountRef>,
+    /// The account's ratings, per game (none for guests).
+    pub ratings: Vec<(GameKind, Rating)>,
 }
 
 impl RoomState {
@@ -80,6 +84,7 @@ impl RoomState {
                     account: None,
                     stored: false,
                     removed: false,
+                    ratings: Vec::new(),
                 });
                 self.members.len() - 1
             }
@@ -90,6 +95,11 @@ impl RoomState {
         if member.name.is_none() {
             member.name = name;
         }
+        member.ratings = if hello.account.is_some() {
+            hello.ratings
+        } else {
+            Vec::new()
+        };
         member.account = hello.account;
         member.conns += 1;
         member.offline_since = None;

@@ -14,6 +14,7 @@ mod name;
 mod options;
 mod rematch;
 mod remove;
+mod rated;
 mod resign;
 mod signal;
 mod sit;
@@ -66,6 +67,7 @@ impl RoomState {
             Command::Mute { muted } => self.mute(member, muted),
             Command::VoiceMute { member: who, muted } => self.voice_mute(member, who, muted),
             Command::Signal { to, signal } => self.signal(member, to, signal),
+            Command::Rated { rated } => self.set_rated(member, rated),
         }
     }
 }

@@ -61,6 +61,7 @@ pub fn greeting(token: &str, name: Option<&str>, account: Option<AccountRef>) ->
         token: TokenHash::of(token),
         name: name.map(str::to_string),
         account,
+        ratings: Vec::new(),
     }
 }
 

@@ -50,6 +50,7 @@ async fn attach(room: &RoomHandle, conn: u64) -> (Conn, Value) {
         closer: closer.clone(),
         base_url: "http://example.test".to_string(),
         account: None,
+        ratings: Vec::new(),
         since: None,
     })
     .await

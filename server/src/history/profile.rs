@@ -1,0 +1,133 @@
+//! `GET /api/players/NAME`: an account's public profile (the page at
+//! `/u/NAME` draws it): its display name, its games per game with wins,
+//! draws and losses, and a page of its recent games with their replays.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+
+use super::{bad_query, internal, page_of, summary, BAD_PAGE};
+use crate::app::{json_error, App};
+use crate::games::GameKind;
+use crate::ratings::{computer_rating, LEADERBOARD_MIN_GAMES};
+use crate::store::{now_millis, PROFILE_GAMES};
+use rules::Level;
+
+/// Longer than any username: not looked up.
+const MAX_NAME: usize = 64;
+
+fn no_player(name: &str) -> Response {
+    json_error(
+        StatusCode::NOT_FOUND,
+        "no_player",
+        format!("There is no player {name}."),
+    )
+}
+
+/// `GET /api/players/NAME?page=N`: the profile of the account NAME (any
+/// case), for anyone.
+pub async fn profile(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let Some(page) = page_of(&query) else {
+        return bad_query(BAD_PAGE);
+    };
+    if name.len() > MAX_NAME {
+        return no_player(&name);
+    }
+    let found = match app.registry.store().profile(&name, page).await {
+        Ok(Some(p)) => p,
+        Ok(None) => return no_player(&name),
+        Err(e) => return internal(e),
+    };
+    let ratings = match app.registry.store().ratings(found.account.id).await {
+        Ok(r) => r,
+        Err(e) => return internal(e),
+    };
+    let now = now_millis();
+    let games: Vec<Value> = found
+        .tallies
+        .iter()
+        .map(|t| {
+            let rating = ratings
+                .iter()
+                .find(|(g, _)| *g == t.game)
+                .map(|(_, r)| r.view(now));
+            json!({
+                "game": t.game,
+                "played": t.played,
+                "wins": t.wins,
+                "draws": t.draws,
+                "losses": t.losses,
+                "aborted": t.aborted,
+                "rating": rating,
+            })
+        })
+        .collect();
+    let recent: Vec<Value> = found
+        .recent
+        .iter()
+        .map(|(g, r)| summary(g, Some(r)))
+        .collect();
+    Json(json!({
+        "username": found.account.username,
+        "name": found.account.display_name,
+        "since": found.created_at,
+        "games": games,
+        "recent": recent,
+        "page": page,
+        "pages": found.total.div_ceil(u64::from(PROFILE_GAMES)).max(1),
+        "total": found.total,
+    }))
+    .into_response()
+}
+
+/// `GET /api/leaderboard/GAME`: the best-rated active players of a game
+/// (at least [`LEADERBOARD_MIN_GAMES`] rated games, the last within 90
+/// days), best first, with the computer levels' fixed ratings beside them.
+pub async fn leaderboard(State(app): State<App>, Path(game): Path<String>) -> Response {
+    let kind = match GameKind::parse(&game) {
+        Ok(kind) => kind,
+        Err(e) => return bad_query(e),
+    };
+    let now = now_millis();
+    let ranked = match app
+        .registry
+        .store()
+        .leaderboard(kind.name(), LEADERBOARD_MIN_GAMES, now)
+        .await
+    {
+        Ok(list) => list,
+        Err(e) => return internal(e),
+    };
+    let players: Vec<Value> = ranked
+        .iter()
+        .map(|p| {
+            let v = p.rating.view(now);
+            json!({
+                "username": p.username,
+                "name": p.display_name,
+                "rating": v.rating,
+                "deviation": v.deviation,
+                "games": v.games,
+            })
+        })
+        .collect();
+    let computers: Vec<Value> = Level::ALL
+        .iter()
+        .map(|&level| json!({"level": level, "rating": computer_rating(kind, level)}))
+        .collect();
+    Json(json!({
+        "game": kind.name(),
+        "min_games": LEADERBOARD_MIN_GAMES,
+        "players": players,
+        "computers": computers,
+    }))
+    .into_response()
+}

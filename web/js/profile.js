@@ -1,0 +1,74 @@
+// A player's public profile (/u/NAME), from GET /api/players/NAME
+// (docs/PROTOCOL.md, "Profiles and ratings"): the display name, a line
+// per game (played, won, drawn, lost, and the rating with its deviation
+// once the player has one), and the recent games, each linking to its
+// replay. The page of recent games lives in the address (?page=N).
+
+import { t, initI18n, onLangChange } from './i18n.js';
+import { $, el } from './dom.js';
+import { getJson, gameEntry, renderPager, dateText } from './history.js';
+
+const username = decodeURIComponent(location.pathname.replace(/^\/u\//, ''));
+const params = new URLSearchParams(location.search);
+let page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+let last = null; // the last answer, or {error}
+let seq = 0;
+
+/** "1 662 ± 290" for a rating view `{rating, deviation}`, else "–". */
+export function ratingText(r) {
+  if (!r) return '–';
+  return t('profile.rating_value', { rating: Math.round(r.rating), deviation: Math.round(r.deviation) });
+}
+
+function render() {
+  const status = $('profile-status');
+  if (!last) {
+    status.textContent = '…';
+    return;
+  }
+  if (last.error) {
+    $('profile-name').textContent = username;
+    status.textContent = t(last.error, { name: username });
+    $('profile-games').hidden = true;
+    $('recent-list').replaceChildren();
+    $('pager').hidden = true;
+    return;
+  }
+  document.title = t('profile.title', { name: last.name });
+  $('profile-name').textContent = last.name;
+  $('profile-meta').textContent = t('profile.meta', { username: last.username, date: dateText(last.since) });
+  status.textContent = last.games.length ? '' : t('profile.no_games');
+  $('profile-games').hidden = last.games.length === 0;
+  $('profile-rows').replaceChildren(...last.games.map((g) => el('tr', { 'data-testid': 'profile-game', 'data-game': g.game },
+    el('th', { scope: 'row', text: t(`game.${g.game}`) }),
+    el('td', { 'data-testid': 'played', text: String(g.played) }),
+    el('td', { 'data-testid': 'wins', text: String(g.wins) }),
+    el('td', { 'data-testid': 'draws', text: String(g.draws) }),
+    el('td', { 'data-testid': 'losses', text: String(g.losses) }),
+    el('td', { 'data-testid': 'rating', text: ratingText(g.rating) }))));
+  $('recent-status').textContent = last.recent.length ? '' : t('history.empty');
+  $('recent-list').replaceChildren(...last.recent.map((g) => gameEntry(g)));
+  renderPager($('pager'), last);
+}
+
+async function load() {
+  history.replaceState(null, '', `/u/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`);
+  const mine = ++seq;
+  const r = await getJson(`/api/players/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`);
+  if (mine !== seq) return;
+  if (r.ok) last = r.data;
+  else if (r.status === 404) last = { error: 'profile.no_player' };
+  else last = { error: 'history.error' };
+  $('recent-list').dataset.loaded = String(mine);
+  render();
+}
+
+function init() {
+  initI18n($('lang'));
+  $('page-prev').addEventListener('click', () => { page = Math.max(1, page - 1); load(); });
+  $('page-next').addEventListener('click', () => { page += 1; load(); });
+  onLangChange(render);
+  load();
+}
+
+if (typeof document !== 'undefined' && document.getElementById('profile-name')) init();
