@@ -31,6 +31,7 @@ fn move_event() -> Stamped {
             token: TokenHash::of(token),
             name: Some(name.into()),
             account: None,
+            ratings: Vec::new(),
         };
         members.push(room.hello(hello, 0).unwrap().0);
     }
