@@ -30,6 +30,10 @@ const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// What the WebSocket library buffers at most; frames between
 /// `MAX_FRAME_BYTES` and this get our own 1009 with a reason.
 const LIBRARY_FRAME_BYTES: usize = 128 * 1024;
+/// Bytes of queued messages gathered into one write to the socket.
+const WRITE_GATHER: usize = 4 * 1024;
+/// Queued messages gathered after the first, at most, before a flush.
+const GATHER_MESSAGES: usize = 16;
 /// A client that takes longer than this to take one message is gone.
 pub(crate) const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// After a close: how long queued messages may take to go out, and how
@@ -83,14 +87,16 @@ pub async fn upgrade(
     let account = signed_in_account(&app, &headers).await;
     // Buffers sized to the protocol: a client's command is a few hundred
     // bytes, so the read buffer starts at 2 KiB (it grows for a larger
-    // frame); messages go out as soon as they are written, not gathered
-    // in a write buffer. Measured with `bench idle`: 31.6 KiB of
-    // server memory per idle socket with 8 KiB buffers, 25.5 KiB with
-    // these (BENCHMARKS.md, "Memory per socket").
+    // frame). Messages queued together (a move's answer and its event)
+    // are gathered up to 4 KiB and written at once by `write_loop`,
+    // which flushes as soon as its queue is empty. Measured with `bench
+    // idle`: 31.6 KiB of server memory per idle socket with 8 KiB
+    // buffers, 25.5 KiB with a 2 KiB read buffer (BENCHMARKS.md, "Memory
+    // per socket").
     ws.max_message_size(LIBRARY_FRAME_BYTES)
         .max_frame_size(LIBRARY_FRAME_BYTES)
         .read_buffer_size(2 * 1024)
-        .write_buffer_size(0)
+        .write_buffer_size(WRITE_GATHER)
         .max_write_buffer_size(256 * 1024)
         .on_upgrade(move |socket| async move {
             match (route, app.cluster.clone()) {
@@ -369,7 +375,18 @@ where
         let Some(text) = text else {
             break;
         };
-        match tokio::time::timeout(WRITE_TIMEOUT, sink.send(Message::Text(text))).await {
+        // What else is queued already goes out in the same write.
+        let sent = async {
+            sink.feed(Message::Text(text)).await?;
+            for _ in 0..GATHER_MESSAGES {
+                let Ok(text) = queue.try_recv() else {
+                    break;
+                };
+                sink.feed(Message::Text(text)).await?;
+            }
+            sink.flush().await
+        };
+        match tokio::time::timeout(WRITE_TIMEOUT, sent).await {
             Ok(Ok(())) => {}
             // The client stopped reading altogether, or the socket broke.
             Ok(Err(_)) | Err(_) => return,

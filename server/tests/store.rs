@@ -777,6 +777,57 @@ async fn many_rooms_moves_in_batches(store: &Store) {
     }
 }
 
+/// 50 rooms store a move each at once, one of them a move already
+/// stored (a repeated entry number). Batches of nothing but moves take
+/// SQLite's own entry connection (`store/entries.rs`); the bad one still
+/// fails alone and the others are stored, each exactly once.
+async fn a_bad_move_among_moves_fails_alone(store: &Store) {
+    const ROOMS: usize = 50;
+    let mut rooms = Vec::new();
+    for _ in 0..ROOMS {
+        let room = new_room(store, "bm").await;
+        let game = live_game(room.table, 1, crossyray_options());
+        let writes = vec![
+            Write::GameStarted(game.clone()),
+            Write::Entry(entry(&game, 0)),
+        ];
+        store.write(&room.code, writes).await.expect("game stored");
+        rooms.push((room, game));
+    }
+    let bad_at = ROOMS / 2;
+    let mut set = JoinSet::new();
+    for (i, (room, game)) in rooms.iter().enumerate() {
+        let (store, code, game) = (store.clone(), room.code.clone(), game.clone());
+        set.spawn(async move {
+            let seq = if i == bad_at { 0 } else { 1 };
+            (
+                i,
+                store
+                    .write(&code, vec![Write::Entry(entry(&game, seq))])
+                    .await,
+            )
+        });
+    }
+    while let Some(joined) = set.join_next().await {
+        let (i, result) = joined.expect("task");
+        if i == bad_at {
+            let err = result.expect_err("the repeated move fails");
+            assert!(is_refusal(&err), "Conflict or Database, got {err:?}");
+        } else {
+            result.unwrap_or_else(|e| panic!("room {i}: {e:?}"));
+        }
+    }
+    for (i, (room, game)) in rooms.iter().enumerate() {
+        let back = saved(store, &room.code).await;
+        let want: Vec<EntryRow> = if i == bad_at {
+            vec![entry(game, 0)]
+        } else {
+            vec![entry(game, 0), entry(game, 1)]
+        };
+        assert_live_eq(&back.live, &[(game, want)]);
+    }
+}
+
 /// ~50 rooms write at once (one batch, if the backend groups them); one
 /// request is bad. The good ones are all stored, the bad one errs and
 /// leaves nothing.
@@ -2030,6 +2081,11 @@ async fn sqlite_many_rooms_moves_in_batches() {
     on_sqlite!(many_rooms_moves_in_batches);
 }
 
+#[tokio::test]
+async fn sqlite_a_bad_move_among_moves_fails_alone() {
+    on_sqlite!(a_bad_move_among_moves_fails_alone);
+}
+
 /// The default (current-thread) runtime: every spawned request is queued
 /// before the writer task runs again, so they meet in one batch.
 #[tokio::test]
@@ -2290,6 +2346,11 @@ async fn postgres_a_repeated_game_number_fails_the_whole_request() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_many_rooms_moves_in_batches() {
     on_postgres!(many_rooms_moves_in_batches);
+}
+
+#[tokio::test]
+async fn postgres_a_bad_move_among_moves_fails_alone() {
+    on_postgres!(a_bad_move_among_moves_fails_alone);
 }
 
 #[tokio::test]

@@ -85,34 +85,44 @@ impl CrossyRay {
     /// );
     /// ```
     pub fn position_string(&self) -> String {
+        use std::fmt::Write;
+        // Sent with every move: one buffer, no string per cell or rank.
         let (width, height) = (self.board.width(), self.board.height());
-        let ranks: Vec<String> = (0..height)
-            .rev()
-            .map(|rank| {
-                let mut row = String::new();
-                let mut after_number = false;
-                for file in 0..width {
-                    match Cell::new(file, rank).and_then(|c| self.board.get(c)) {
-                        Some(n) => {
-                            if after_number {
-                                row.push(',');
-                            }
-                            row.push_str(&n.to_string());
-                            after_number = true;
+        let mut text = String::with_capacity(usize::from(width) * usize::from(height) * 2 + 24);
+        for rank in (0..height).rev() {
+            if rank + 1 < height {
+                text.push('/');
+            }
+            let mut after_number = false;
+            for file in 0..width {
+                match Cell::new(file, rank).and_then(|c| self.board.get(c)) {
+                    Some(n) => {
+                        if after_number {
+                            text.push(',');
                         }
-                        None => {
-                            row.push('.');
-                            after_number = false;
+                        let n = u8::from(n);
+                        if n >= 10 {
+                            text.push(char::from(b'0' + n / 10));
                         }
+                        text.push(char::from(b'0' + n % 10));
+                        after_number = true;
+                    }
+                    None => {
+                        text.push('.');
+                        after_number = false;
                     }
                 }
-                row
-            })
-            .collect();
-        let to_move = self
-            .to_move
-            .map_or_else(|| "-".to_string(), |s| s.0.to_string());
-        format!("{} {} {to_move} {}", ranks.join("/"), self.origin, self.ply)
+            }
+        }
+        let _ = write!(text, " {} ", self.origin);
+        match self.to_move {
+            Some(side) => {
+                let _ = write!(text, "{}", side.0);
+            }
+            None => text.push('-'),
+        }
+        let _ = write!(text, " {}", self.ply);
+        text
     }
 
     /// Calls `f` with every legal move in order: direction by direction

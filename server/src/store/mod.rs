@@ -15,6 +15,7 @@ pub mod accounts;
 mod batch;
 pub mod coins;
 mod cosmetics;
+mod entries;
 pub mod history;
 pub mod lease;
 pub mod profile;
@@ -48,6 +49,9 @@ pub enum StoreError {
     Fenced(String),
     #[error("database error: {0}")]
     Database(sqlx::Error),
+    /// From the embedded store's own connection for move entries.
+    #[error("database error: {0}")]
+    Sqlite(rusqlite::Error),
     #[error("could not open the database: {0}")]
     Open(String),
 }

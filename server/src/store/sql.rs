@@ -11,6 +11,7 @@ use sqlx::AnyConnection;
 use sqlx::{AnyPool, Executor, Row};
 
 use super::batch::Writer;
+use super::entries::{EntryLine, EntryValues};
 use super::lease::Fence;
 use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
@@ -54,6 +55,7 @@ pub struct Store {
     pub(super) pool: AnyPool,
     pub(super) backend: Backend,
     writer: Writer,
+    line: Option<EntryLine>,
 }
 
 impl Store {
@@ -103,11 +105,28 @@ impl Store {
             }
         };
         migrated.map_err(|e| StoreError::Open(e.to_string()))?;
-        let writer = Writer::spawn(pool.clone(), backend);
+        // SQLite's move entries take their own connection (`entries.rs`);
+        // an in-memory database has no file to share, so it keeps sqlx's.
+        let line = match backend {
+            Backend::Sqlite => {
+                let file: String =
+                    sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+                        .fetch_one(&pool)
+                        .await?;
+                if file.is_empty() {
+                    None
+                } else {
+                    Some(EntryLine::open(std::path::Path::new(&file))?)
+                }
+            }
+            Backend::Postgres => None,
+        };
+        let writer = Writer::spawn(pool.clone(), backend, line.clone());
         let store = Store {
             pool,
             backend,
             writer,
+            line,
         };
         store.hash_plain_host_tokens().await?;
         Ok(store)
@@ -120,6 +139,9 @@ impl Store {
     /// Waits for the writes already handed to the writer, then closes.
     pub async fn close(&self) {
         let _ = self.writer.write("", None, Vec::new()).await;
+        if let Some(line) = &self.line {
+            line.close();
+        }
         self.pool.close().await;
     }
 
@@ -458,13 +480,13 @@ pub(super) async fn insert_entries(
         }
         // Only placeholders are formatted in; every value is bound.
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for e in chunk {
+        for e in chunk.iter().map(|e| EntryValues::of(e)) {
             query = query
-                .bind(e.game.to_string())
-                .bind(i64::from(e.seq))
-                .bind(to_json(&e.entry))
-                .bind(to_json(&e.clock))
-                .bind(to_json(&e.turn));
+                .bind(e.game)
+                .bind(e.seq)
+                .bind(e.entry)
+                .bind(e.clock)
+                .bind(e.turn);
         }
         query.execute(&mut *tx).await?;
     }
@@ -532,6 +554,6 @@ async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> St
 }
 
 /// A JSON column's text.
-fn to_json<T: serde::Serialize>(value: &T) -> String {
+pub(super) fn to_json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
