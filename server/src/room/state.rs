@@ -94,6 +94,13 @@ impl Member {
         self.conns > 0 || self.computer.is_some()
     }
 
+    /// Whether the member is kept in the store: anyone with a name
+    /// (their own or their account's), the host, and whoever sits.
+    /// Everyone else is a watcher, held in memory while online.
+    pub fn kept(&self) -> bool {
+        self.name.is_some() || self.host || self.account.is_some() || self.seat.is_some()
+    }
+
     pub fn row(&self) -> MemberRow {
         MemberRow {
             id: self.id,

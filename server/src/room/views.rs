@@ -90,6 +90,34 @@ pub const SHARED_LEGAL: usize = 64;
 /// list; more are only counted.
 pub const LISTED_SPECTATORS: usize = 20;
 
+/// Where a member stands in the `members` list: the one rule behind
+/// `listed`, `is_listed` and `unlisted_count`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Listing {
+    /// Players and computers (online or not), and the host while online.
+    Always,
+    /// Other people online: the first [`LISTED_SPECTATORS`] are named.
+    Spectator,
+    /// Offline, or removed (their pages are closing).
+    Never,
+}
+
+impl Member {
+    fn listing(&self) -> Listing {
+        if self.removed {
+            Listing::Never
+        } else if self.seat.is_some() || self.computer.is_some() {
+            Listing::Always
+        } else if self.conns == 0 {
+            Listing::Never
+        } else if self.host {
+            Listing::Always
+        } else {
+            Listing::Spectator
+        }
+    }
+}
+
 /// A match after a move, as a change to the one the client holds: the
 /// client appends the move (and its side) to `moves` (`move_sides`) and
 /// takes the rest as it is. `ply` is the number of moves after this one,
@@ -257,37 +285,41 @@ impl RoomState {
     /// only counted (`unlisted`), so a join costs the same in a room of
     /// any size.
     pub fn listed(&self) -> impl Iterator<Item = &Member> {
-        let mut others = 0;
-        self.members.iter().filter(move |m| {
-            // A removed member's pages are closing: never listed.
-            if m.removed {
-                return false;
+        let mut spectators = 0;
+        self.members.iter().filter(move |m| match m.listing() {
+            Listing::Always => true,
+            Listing::Never => false,
+            Listing::Spectator => {
+                spectators += 1;
+                spectators <= LISTED_SPECTATORS
             }
-            if m.seat.is_some() || m.computer.is_some() {
-                return true;
-            }
-            if m.conns == 0 {
-                return false;
-            }
-            if m.host {
-                return true;
-            }
-            others += 1;
-            others <= LISTED_SPECTATORS
         })
     }
 
+    /// Whether the list names `id` (it stops at `id`).
     pub fn is_listed(&self, id: MemberId) -> bool {
-        self.listed().any(|m| m.id == id)
+        let mut spectators = 0;
+        for m in &self.members {
+            let listing = m.listing();
+            if listing == Listing::Spectator {
+                spectators += 1;
+            }
+            if m.id == id {
+                return match listing {
+                    Listing::Always => true,
+                    Listing::Never => false,
+                    Listing::Spectator => spectators <= LISTED_SPECTATORS,
+                };
+            }
+        }
+        false
     }
 
     /// Online members the list leaves out.
     pub fn unlisted_count(&self) -> usize {
         self.members
             .iter()
-            .filter(|m| {
-                m.conns > 0 && !m.removed && m.seat.is_none() && m.computer.is_none() && !m.host
-            })
+            .filter(|m| m.listing() == Listing::Spectator)
             .count()
             .saturating_sub(LISTED_SPECTATORS)
     }

@@ -57,7 +57,21 @@ impl RoomState {
             Some(index) => index,
             None => {
                 let host = self.host.as_ref() == Some(&hello.token);
-                if name.is_none() && !host {
+                let mut newcomer = Member {
+                    id: MemberId(0),
+                    token: Some(hello.token),
+                    name: name.clone(),
+                    seat: None,
+                    conns: 0,
+                    host,
+                    offline_since: None,
+                    computer: None,
+                    account: hello.account.clone(),
+                    stored: false,
+                    removed: false,
+                    ratings: Vec::new(),
+                };
+                if !newcomer.kept() {
                     let watchers = self.members.iter().filter(|m| !m.stored).count();
                     if watchers >= self.config.max_watchers {
                         return Err(Refusal::new(
@@ -71,21 +85,8 @@ impl RoomState {
                 } else {
                     self.make_room(&mut effects)?;
                 }
-                let id = self.take_member_id();
-                self.members.push(Member {
-                    id,
-                    token: Some(hello.token),
-                    name: None,
-                    seat: None,
-                    conns: 0,
-                    host,
-                    offline_since: None,
-                    computer: None,
-                    account: None,
-                    stored: false,
-                    removed: false,
-                    ratings: Vec::new(),
-                });
+                newcomer.id = self.take_member_id();
+                self.members.push(newcomer);
                 self.members.len() - 1
             }
         };
@@ -104,8 +105,7 @@ impl RoomState {
         member.conns += 1;
         member.offline_since = None;
         let (id, row) = (member.id, member.row());
-        let keeps = row.name.is_some() || row.host || row.account.is_some() || row.seat.is_some();
-        if !member.stored && keeps {
+        if !member.stored && member.kept() {
             // A newcomer (or a watcher who now has a name): stored, with
             // the room's next member id.
             member.stored = true;
