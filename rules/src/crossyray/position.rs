@@ -384,8 +384,11 @@ impl Game for CrossyRay {
 #[derive(Serialize)]
 struct View<'a> {
     options: &'a Options,
-    #[serde(flatten)]
-    board: &'a Board,
+    // The board's own fields, written out (a flattened struct would make
+    // serde write the whole view as a map, slower on every move).
+    width: u8,
+    height: u8,
+    cells: &'a [u8],
     origin: Cell,
     current: Number,
     next: Number,
@@ -401,7 +404,9 @@ impl Serialize for CrossyRay {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         View {
             options: &self.options,
-            board: &self.board,
+            width: self.board.width(),
+            height: self.board.height(),
+            cells: self.board.cells(),
             origin: self.origin,
             current: self.current,
             next: self.next,
