@@ -7,7 +7,7 @@
 //
 //   (a checkout of gorisanson/quoridor-ai in /tmp/qai)
 //   cargo build --release -p rules --bin ladder
-//   QAI_DIR=/tmp/qai QAI_ROLLOUTS=2500 target/release/ladder --game quoridor \
+//   QAI_DIR=/tmp/qai QAI_ROLLOUTS=7000 target/release/ladder --game quoridor \
 //     --match engine --engine "node deploy/quoridor-mcts-adapter.mjs" --games 50 --threads 2
 //
 // Each input line is `moves M1 M2 …`: the game so far in our notation (side

@@ -82,12 +82,26 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
 
     let mut latency = Latency::new();
+    let mut per_move: Vec<Latency> = (0..args.moves).map(|_| Latency::new()).collect();
     let mut short = 0;
+    // Every watcher stays connected until all have seen every move: one
+    // that left as soon as it was done would make the others' last move
+    // wait behind its close.
+    let mut open = Vec::new();
     for reader in readers {
         match tokio::time::timeout(Duration::from_secs(60), reader).await {
-            Ok(Ok(Ok(l))) => latency.add(&l),
+            Ok(Ok(Ok((seen, socket)))) => {
+                open.push(socket);
+                for (i, d) in seen.into_iter().enumerate() {
+                    latency.record(d);
+                    per_move[i].record(d);
+                }
+            }
             _ => short += 1,
         }
+    }
+    for (i, l) in per_move.iter().enumerate() {
+        println!("  move {:>2}: {}", i + 1, l.line());
     }
     println!(
         "move fan-out (send → read by each spectator): {}",
@@ -99,12 +113,15 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Reads `moves` move events; returns how long each took to arrive (a
+/// plain list, merged into one histogram at the end: a histogram per
+/// watcher would be ten thousand of them, out of cache), and the socket.
 async fn watch(
     mut socket: Ws,
     sent: Arc<Mutex<Vec<Instant>>>,
     moves: usize,
-) -> anyhow::Result<Latency> {
-    let mut latency = Latency::new();
+) -> anyhow::Result<(Vec<Duration>, Ws)> {
+    let mut latency = Vec::with_capacity(moves);
     let mut seen = 0;
     while seen < moves {
         let Some(frame) = socket.next().await else {
@@ -117,10 +134,10 @@ async fn watch(
         if text.contains(r#""type":"match""#) && text.contains(r#""kind":"move""#) {
             let at = sent.lock().unwrap().get(seen).copied();
             if let Some(at) = at {
-                latency.record(at.elapsed());
+                latency.push(at.elapsed());
             }
             seen += 1;
         }
     }
-    Ok(latency)
+    Ok((latency, socket))
 }

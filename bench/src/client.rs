@@ -9,6 +9,7 @@ use crate::target::Target;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 pub type Ws =
@@ -35,9 +36,19 @@ pub async fn create_room(
 }
 
 pub async fn connect(ws_base: &str, code: &str) -> anyhow::Result<Ws> {
-    let (ws, _) =
-        tokio_tungstenite::connect_async_with_config(format!("{ws_base}/ws/{code}"), None, true)
-            .await?;
+    // Buffers sized to the site's messages (the library's default is
+    // 128 KiB each way a socket), so ten thousand watchers fit in cache
+    // and memory and the tool measures the server, not its own page
+    // faults.
+    let config = WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0);
+    let (ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("{ws_base}/ws/{code}"),
+        Some(config),
+        true,
+    )
+    .await?;
     Ok(ws)
 }
 

@@ -127,6 +127,17 @@ pub struct Config {
     #[arg(long = "max-watchers", env = "MAX_WATCHERS", default_value_t = 20_000)]
     pub max_watchers: usize,
 
+    /// Messages one WebSocket connection may send per second on average;
+    /// past it they get `rate_limited` errors. 0 turns the limit off
+    /// (for load tests; a public server keeps it).
+    #[arg(long = "message-rate", env = "MESSAGE_RATE", default_value_t = 20.0)]
+    pub message_rate: f64,
+
+    /// Messages a connection may send at once before `--message-rate`
+    /// applies.
+    #[arg(long = "message-burst", env = "MESSAGE_BURST", default_value_t = 40.0)]
+    pub message_burst: f64,
+
     /// Rooms one client address may create at once (`POST /api/rooms`);
     /// then one more every `--room-every-secs`. 0 turns the limit off.
     #[arg(long = "room-burst", env = "ROOM_BURST", default_value_t = 10)]

@@ -39,9 +39,6 @@ pub(crate) const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_
 /// After a close: how long queued messages may take to go out, and how
 /// long the client has to answer the close frame.
 pub(crate) const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
-/// Commands per second a connection may send on average, and its burst.
-const RATE_PER_SEC: f64 = 20.0;
-const RATE_BURST: f64 = 40.0;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -201,7 +198,10 @@ pub(crate) async fn serve<St, Si>(
     let writer = tokio::spawn(write_loop(sink, queue, closer.clone()));
 
     let mut attached = false;
-    let mut bucket = TokenBucket::new(RATE_PER_SEC, RATE_BURST);
+    // Commands per second a connection may send on average, and its
+    // burst (`--message-rate`, `--message-burst`; a rate of 0: no limit).
+    let mut bucket = (app.config.message_rate > 0.0)
+        .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
     loop {
         let frame = tokio::select! {
             biased;
@@ -241,7 +241,7 @@ pub(crate) async fn serve<St, Si>(
         // Parse before refusing for rate, so even that refusal carries the
         // command's id (frames are at most 64 KiB, so parsing is cheap).
         let parsed = protocol::parse(text.as_str());
-        if !bucket.take() {
+        if bucket.as_mut().is_some_and(|b| !b.take()) {
             let id = match &parsed {
                 Ok(envelope) => Some(envelope.id),
                 Err((id, _)) => *id,

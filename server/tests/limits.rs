@@ -43,6 +43,42 @@ async fn a_flood_is_refused_with_rate_limited_errors_that_keep_their_ids() {
     assert!(limited > 0);
 }
 
+/// `--message-rate 0` (for load tests) lifts the limit: the same flood is
+/// answered in full; `--message-burst` sets the allowance.
+#[tokio::test]
+async fn the_message_rate_is_the_servers_to_set() {
+    for (rate, burst, want_acks) in [(0.0, 40.0, 100..=100), (1.0, 10.0, 9..=11)] {
+        let server = TestServer::start_with(|c| {
+            c.message_rate = rate;
+            c.message_burst = burst;
+        })
+        .await;
+        let (_, room) = server.create_room(json!({})).await;
+        let (mut client, _, _) = server
+            .join(room["code"].as_str().unwrap(), None, None)
+            .await;
+        for id in 1000..1100 {
+            client
+                .send_text(json!({"id": id, "type": "ping"}).to_string())
+                .await;
+        }
+        let mut acks = 0;
+        let mut seen = std::collections::HashSet::new();
+        while seen.len() < 100 {
+            let msg = client.recv().await;
+            let Some(id) = msg["id"].as_i64() else {
+                continue;
+            };
+            assert!(seen.insert(id), "{msg}");
+            match msg["type"].as_str() {
+                Some("ack") => acks += 1,
+                _ => assert_eq!(msg["code"], "rate_limited", "{msg}"),
+            }
+        }
+        assert!(want_acks.contains(&acks), "rate {rate}: {acks} acks");
+    }
+}
+
 #[tokio::test]
 async fn a_frame_over_the_hard_cap_closes_the_connection() {
     let server = TestServer::start().await;
