@@ -26,6 +26,11 @@ const peers = new Map(); // member id -> { pc, initiator, audio, stream, track, 
 let localLevel = 0;
 
 const SPEAKING_LEVEL = 0.02; // RMS of the signal above which someone speaks
+// A speaker stays marked this long after their level drops: speech has
+// gaps between syllables, and a meter read every 150 ms would otherwise
+// flicker (and could miss a short sound altogether).
+const SPEAKING_HOLD_MS = 600;
+const loudAt = new Map(); // member id -> when their level was last above SPEAKING_LEVEL
 
 function number(id) {
   return Number(String(id).slice(1));
@@ -131,7 +136,7 @@ function analyse(stream) {
   try {
     const source = audio.createMediaStreamSource(stream);
     const analyser = audio.createAnalyser();
-    analyser.fftSize = 512;
+    analyser.fftSize = 2048; // about 43 ms of sound at 48 kHz
     source.connect(analyser);
     const data = new Uint8Array(analyser.fftSize);
     return () => {
@@ -269,7 +274,10 @@ function markSpeaking() {
     const id = item.dataset.member;
     const v = list().find((x) => x.member === id);
     const level = id === you() ? localLevel : (peers.get(id)?.level ?? 0);
-    const speaking = !!v && !v.muted && !v.host_muted && level > SPEAKING_LEVEL;
+    const now = performance.now();
+    if (level > SPEAKING_LEVEL) loudAt.set(id, now);
+    const loud = now - (loudAt.get(id) ?? -Infinity) < SPEAKING_HOLD_MS;
+    const speaking = !!v && !v.muted && !v.host_muted && loud;
     if (item.dataset.speaking !== String(speaking)) {
       item.dataset.speaking = String(speaking);
       item.classList.toggle('speaking', speaking);
