@@ -134,7 +134,7 @@ pub struct Config {
     pub message_rate: f64,
 
     /// Messages a connection may send at once before `--message-rate`
-    /// applies.
+    /// applies (at least 1).
     #[arg(long = "message-burst", env = "MESSAGE_BURST", default_value_t = 40.0)]
     pub message_burst: f64,
 

@@ -5,22 +5,21 @@ mod common;
 use common::TestServer;
 use serde_json::json;
 
-#[tokio::test]
-async fn a_flood_is_refused_with_rate_limited_errors_that_keep_their_ids() {
-    let server = TestServer::start().await;
+/// Joins a new room of `server` and sends 100 pings at once; returns how
+/// many were acknowledged and how many refused with `rate_limited`, each
+/// answer matched to its command. Refusals for rate come from the
+/// connection itself and may overtake the room's acks, so answers are
+/// collected in any order.
+async fn flood(server: &TestServer) -> (usize, usize) {
     let (_, room) = server.create_room(json!({})).await;
     let (mut client, _, _) = server
         .join(room["code"].as_str().unwrap(), None, None)
         .await;
-    // 100 pings at once: the burst allowance (40) passes, the rest are
-    // refused, each answer matched to its command.
     for id in 1000..1100 {
         client
             .send_text(json!({"id": id, "type": "ping"}).to_string())
             .await;
     }
-    // Refusals for rate come from the connection itself and may overtake
-    // the room's acks, so answers are collected in any order.
     let (mut acks, mut limited) = (0, 0);
     let mut seen = std::collections::HashSet::new();
     while seen.len() < 100 {
@@ -37,6 +36,14 @@ async fn a_flood_is_refused_with_rate_limited_errors_that_keep_their_ids() {
             }
         }
     }
+    (acks, limited)
+}
+
+#[tokio::test]
+async fn a_flood_is_refused_with_rate_limited_errors_that_keep_their_ids() {
+    let server = TestServer::start().await;
+    // The burst allowance (40) passes, the rest are refused.
+    let (acks, limited) = flood(&server).await;
     // The hello took one token of the burst; a few more refill meanwhile.
     assert!((39..60).contains(&acks), "{acks} acks");
     assert_eq!(acks + limited, 100);
@@ -44,7 +51,8 @@ async fn a_flood_is_refused_with_rate_limited_errors_that_keep_their_ids() {
 }
 
 /// `--message-rate 0` (for load tests) lifts the limit: the same flood is
-/// answered in full; `--message-burst` sets the allowance.
+/// answered in full; `--message-burst` sets the allowance (the hello takes
+/// one of it).
 #[tokio::test]
 async fn the_message_rate_is_the_servers_to_set() {
     for (rate, burst, want_acks) in [(0.0, 40.0, 100..=100), (1.0, 10.0, 9..=11)] {
@@ -53,29 +61,9 @@ async fn the_message_rate_is_the_servers_to_set() {
             c.message_burst = burst;
         })
         .await;
-        let (_, room) = server.create_room(json!({})).await;
-        let (mut client, _, _) = server
-            .join(room["code"].as_str().unwrap(), None, None)
-            .await;
-        for id in 1000..1100 {
-            client
-                .send_text(json!({"id": id, "type": "ping"}).to_string())
-                .await;
-        }
-        let mut acks = 0;
-        let mut seen = std::collections::HashSet::new();
-        while seen.len() < 100 {
-            let msg = client.recv().await;
-            let Some(id) = msg["id"].as_i64() else {
-                continue;
-            };
-            assert!(seen.insert(id), "{msg}");
-            match msg["type"].as_str() {
-                Some("ack") => acks += 1,
-                _ => assert_eq!(msg["code"], "rate_limited", "{msg}"),
-            }
-        }
+        let (acks, limited) = flood(&server).await;
         assert!(want_acks.contains(&acks), "rate {rate}: {acks} acks");
+        assert_eq!(acks + limited, 100);
     }
 }
 

@@ -91,7 +91,7 @@ pub const SHARED_LEGAL: usize = 64;
 pub const LISTED_SPECTATORS: usize = 20;
 
 /// Where a member stands in the `members` list: the one rule behind
-/// `listed`, `is_listed` and `unlisted_count`.
+/// `listed` (and so `is_listed`) and `unlisted_count`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Listing {
     /// Players and computers (online or not), and the host while online.
@@ -296,23 +296,8 @@ impl RoomState {
         })
     }
 
-    /// Whether the list names `id` (it stops at `id`).
     pub fn is_listed(&self, id: MemberId) -> bool {
-        let mut spectators = 0;
-        for m in &self.members {
-            let listing = m.listing();
-            if listing == Listing::Spectator {
-                spectators += 1;
-            }
-            if m.id == id {
-                return match listing {
-                    Listing::Always => true,
-                    Listing::Never => false,
-                    Listing::Spectator => spectators <= LISTED_SPECTATORS,
-                };
-            }
-        }
-        false
+        self.listed().any(|m| m.id == id)
     }
 
     /// Online members the list leaves out.

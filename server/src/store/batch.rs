@@ -79,30 +79,38 @@ async fn run(
         }
         // Each room has one job in flight at most, so jobs of different
         // rooms may commit in either order.
-        let (moves, rest): (Vec<Job>, Vec<Job>) = match &line {
-            Some(_) => batch.into_iter().partition(Job::only_entries),
-            None => (Vec::new(), batch),
-        };
-        if let Some(line) = &line {
-            if !moves.is_empty() {
-                let rows = moves
-                    .iter()
-                    .flat_map(|j| &j.writes)
-                    .filter_map(|w| match w {
-                        Write::Entry(e) => Some(EntryValues::of(e)),
-                        _ => None,
-                    })
-                    .collect();
-                match line.insert(rows).await {
-                    Ok(()) => answer(moves),
-                    Err(e) => {
-                        tracing::warn!(error = %e, jobs = moves.len(), "a batch of moves failed; storing them one by one");
-                        store(&pool, backend, moves).await;
-                    }
-                }
+        let rest = match &line {
+            Some(line) => {
+                let (moves, rest) = batch.into_iter().partition(Job::only_entries);
+                store_moves(line, &pool, backend, moves).await;
+                rest
             }
-        }
+            None => batch,
+        };
         store(&pool, backend, rest).await;
+    }
+}
+
+/// Stores jobs of nothing but move entries on SQLite's entry connection,
+/// or, if that fails, through sqlx one by one.
+async fn store_moves(line: &EntryLine, pool: &AnyPool, backend: Backend, moves: Vec<Job>) {
+    if moves.is_empty() {
+        return;
+    }
+    let rows = moves
+        .iter()
+        .flat_map(|j| &j.writes)
+        .filter_map(|w| match w {
+            Write::Entry(e) => Some(EntryValues::of(e)),
+            _ => None,
+        })
+        .collect();
+    match line.insert(rows).await {
+        Ok(()) => answer(moves),
+        Err(e) => {
+            tracing::warn!(error = %e, jobs = moves.len(), "a batch of moves failed; storing them one by one");
+            store(pool, backend, moves).await;
+        }
     }
 }
 

@@ -22,9 +22,10 @@ use super::records::EntryRow;
 use super::sql::to_json;
 use super::{StoreError, StoreResult};
 
-/// One row of `live_entries`, the same statement on both paths.
-pub(super) const INSERT_ENTRY: &str =
-    "INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES ($1, $2, $3, $4, $5)";
+/// The INSERT of `live_entries` rows, up to their values: sqlx's path
+/// (`sql.rs`) adds many rows' placeholders, this one a single row's.
+pub(super) const INSERT_ENTRIES: &str =
+    "INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES ";
 
 /// A row's values as both drivers bind them: JSON as text.
 pub(super) struct EntryValues {
@@ -83,7 +84,8 @@ impl EntryLine {
             };
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             {
-                let mut insert = tx.prepare_cached(INSERT_ENTRY)?;
+                let mut insert =
+                    tx.prepare_cached(&format!("{INSERT_ENTRIES}($1, $2, $3, $4, $5)"))?;
                 for r in &rows {
                     insert.execute(params![r.game, r.seq, r.entry, r.clock, r.turn])?;
                 }

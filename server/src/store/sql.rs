@@ -11,7 +11,7 @@ use sqlx::AnyConnection;
 use sqlx::{AnyPool, Executor, Row};
 
 use super::batch::Writer;
-use super::entries::{EntryLine, EntryValues};
+use super::entries::{EntryLine, EntryValues, INSERT_ENTRIES};
 use super::lease::Fence;
 use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
@@ -462,8 +462,7 @@ pub(super) async fn insert_entries(
     entries: &[&EntryRow],
 ) -> StoreResult<()> {
     for chunk in entries.chunks(ENTRIES_PER_INSERT) {
-        let mut sql =
-            String::from("INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES ");
+        let mut sql = String::from(INSERT_ENTRIES);
         for i in 0..chunk.len() {
             let n = i * 5;
             if i > 0 {
