@@ -37,23 +37,27 @@ pub struct HistoryPage {
     pub total: u64,
 }
 
-/// The caller's games with the side they played (the first, if several),
-/// and the caller's result, as rows `h`, filtered by game and result.
-/// `$kind` and `$winner` read the outcome's JSON, which each database
-/// spells its own way. (A macro so the queries stay literals.)
-macro_rules! mine {
-    ($kind:literal, $winner:literal, $tail:literal) => {
+/// Rows `h`: the games of the CTE `mine` (`game_id`, `side`), which the
+/// `WITH` list `$with` defines, each with the result for that side (win,
+/// loss, draw or aborted), then the query `$tail…` over them. `$dialect`
+/// (`sqlite` or `postgres`) picks how the outcome's JSON is read, which
+/// each database spells its own way. (A macro so the queries stay
+/// literals.) The history and the profile both count results this way.
+macro_rules! results {
+    ($with:literal, sqlite, $($tail:literal),*) => {
+        results!(@ $with, "json_extract(g.outcome, '$.kind')",
+            "json_extract(g.outcome, '$.winner')", $($tail),*)
+    };
+    ($with:literal, postgres, $($tail:literal),*) => {
+        results!(@ $with, "(g.outcome::jsonb ->> 'kind')",
+            "(g.outcome::jsonb ->> 'winner')::bigint", $($tail),*)
+    };
+    (@ $with:literal, $kind:literal, $winner:literal, $($tail:literal),*) => {
         concat!(
             "
-WITH played AS (
-    SELECT game_id, side FROM game_players WHERE account_id = $1
-    UNION
-    SELECT p.game_id, p.side FROM room_members rm
-      JOIN game_players p ON p.room_code = rm.room_code AND p.member = rm.id
-     WHERE rm.token_hash = $2 OR rm.account_id = $1
-), mine AS (
-    SELECT game_id, MIN(side) AS side FROM played GROUP BY game_id
-), h AS (
+WITH ",
+            $with,
+            ", h AS (
     SELECT g.*, CASE ",
             $kind,
             "
@@ -64,21 +68,29 @@ WITH played AS (
         ELSE 'aborted' END AS result
       FROM games g JOIN mine ON mine.game_id = g.game_id
 )",
+            $($tail),*
+        )
+    };
+}
+pub(super) use results;
+
+/// The caller's games with the side they played (the first, if several):
+/// those of their account and of their browser's memberships, filtered
+/// by game and result.
+macro_rules! mine {
+    ($dialect:ident, $tail:literal) => {
+        results!(
+            "played AS (
+    SELECT game_id, side FROM game_players WHERE account_id = $1
+    UNION
+    SELECT p.game_id, p.side FROM room_members rm
+      JOIN game_players p ON p.room_code = rm.room_code AND p.member = rm.id
+     WHERE rm.token_hash = $2 OR rm.account_id = $1
+), mine AS (
+    SELECT game_id, MIN(side) AS side FROM played GROUP BY game_id
+)",
+            $dialect,
             " SELECT * FROM h WHERE ($3 IS NULL OR game = $3) AND ($4 IS NULL OR result = $4)",
-            $tail
-        )
-    };
-    (sqlite, $tail:literal) => {
-        mine!(
-            "json_extract(g.outcome, '$.kind')",
-            "json_extract(g.outcome, '$.winner')",
-            $tail
-        )
-    };
-    (postgres, $tail:literal) => {
-        mine!(
-            "(g.outcome::jsonb ->> 'kind')",
-            "(g.outcome::jsonb ->> 'winner')::bigint",
             $tail
         )
     };

@@ -4,7 +4,7 @@
 
 use sqlx::Row;
 
-use super::history::record_of;
+use super::history::{record_of, results};
 use super::records::GameRecord;
 use super::{Account, Backend, Store, StoreResult};
 
@@ -37,39 +37,16 @@ pub struct Profile {
 }
 
 /// The account's games (`mine`: the side it played, the first if it
-/// played several) with its result in each, as rows `h`. `$kind` and
-/// `$winner` read the outcome's JSON in each dialect.
+/// played several) with its result in each, as rows `h`
+/// (`results!` in `history.rs`).
 macro_rules! played {
-    ($kind:literal, $winner:literal, $tail:literal) => {
-        concat!(
-            "
-WITH mine AS (
+    ($dialect:ident, $tail:literal) => {
+        results!(
+            "mine AS (
     SELECT game_id, MIN(side) AS side FROM game_players WHERE account_id = $1 GROUP BY game_id
-), h AS (
-    SELECT g.*, CASE ",
-            $kind,
-            "
-        WHEN 'win' THEN CASE WHEN ",
-            $winner,
-            " = mine.side THEN 'win' ELSE 'loss' END
-        WHEN 'draw' THEN 'draw'
-        ELSE 'aborted' END AS result
-      FROM games g JOIN mine ON mine.game_id = g.game_id
-) ",
-            $tail
-        )
-    };
-    (sqlite, $tail:literal) => {
-        played!(
-            "json_extract(g.outcome, '$.kind')",
-            "json_extract(g.outcome, '$.winner')",
-            $tail
-        )
-    };
-    (postgres, $tail:literal) => {
-        played!(
-            "(g.outcome::jsonb ->> 'kind')",
-            "(g.outcome::jsonb ->> 'winner')::bigint",
+)",
+            $dialect,
+            " ",
             $tail
         )
     };
