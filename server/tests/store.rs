@@ -778,9 +778,9 @@ async fn many_rooms_moves_in_batches(store: &Store) {
 }
 
 /// 50 rooms store a move each at once, one of them a move already
-/// stored (a repeated entry number). Batches of nothing but moves take
-/// SQLite's own entry connection (`store/entries.rs`); the bad one still
-/// fails alone and the others are stored, each exactly once.
+/// stored (a repeated entry number). On SQLite the batch runs on the
+/// writer's own connection (`store/lite.rs`); the bad one still fails
+/// alone and the others are stored, each exactly once.
 async fn a_bad_move_among_moves_fails_alone(store: &Store) {
     const ROOMS: usize = 50;
     let mut rooms = Vec::new();

@@ -4,17 +4,18 @@
 //! disk sync, not a hundred, and each room's writes still land in the
 //! order it made them (a room waits for one request before it makes the
 //! next). If a batch fails, its requests are retried one by one, so one
-//! bad request fails alone. On SQLite the jobs that are only move
-//! entries (nearly all of them while games are played) take the faster
-//! path of `entries.rs`, in a transaction of their own beside the rest.
+//! bad request fails alone. On an SQLite file the batch runs on the
+//! writer's own connection (`lite.rs`), elsewhere on one of sqlx's;
+//! the writes themselves are the same code on both (`db.rs`).
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::entries::{EntryLine, EntryValues};
+use super::db::Db;
 use super::lease::{check_fences, Fence};
+use super::lite::{Lite, WriteLine};
 use super::records::EntryRow;
-use super::sql::{apply, insert_entries, Backend};
+use super::sql::{apply, Backend};
 use super::{StoreError, StoreResult};
 use crate::room::Write;
 
@@ -36,7 +37,7 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    pub(super) fn spawn(pool: AnyPool, backend: Backend, line: Option<EntryLine>) -> Writer {
+    pub(super) fn spawn(pool: AnyPool, backend: Backend, line: Option<WriteLine>) -> Writer {
         let (tx, rx) = mpsc::channel(QUEUE);
         tokio::spawn(run(pool, backend, line, rx));
         Writer { tx }
@@ -66,9 +67,10 @@ impl Writer {
 async fn run(
     pool: AnyPool,
     backend: Backend,
-    line: Option<EntryLine>,
+    line: Option<WriteLine>,
     mut rx: mpsc::Receiver<Job>,
 ) {
+    let handle = tokio::runtime::Handle::current();
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -77,48 +79,25 @@ async fn run(
                 Err(_) => break,
             }
         }
-        // Each room has one job in flight at most, so jobs of different
-        // rooms may commit in either order.
-        let rest = match &line {
+        match &line {
             Some(line) => {
-                let (moves, rest) = batch.into_iter().partition(Job::only_entries);
-                store_moves(line, &pool, backend, moves).await;
-                rest
+                // The connection's calls never wait, so the batch's
+                // future runs to the end on the blocking thread. If the
+                // connection is closed, the batch is dropped unanswered
+                // and every room waiting on it hears the store is closed.
+                let handle = handle.clone();
+                let _ = line
+                    .run(move |lite| handle.block_on(store(lite, backend, batch)))
+                    .await;
             }
-            None => batch,
-        };
-        store(&pool, backend, rest).await;
-    }
-}
-
-/// Stores jobs of nothing but move entries on SQLite's entry connection,
-/// or, if that fails, through sqlx one by one.
-async fn store_moves(line: &EntryLine, pool: &AnyPool, backend: Backend, moves: Vec<Job>) {
-    if moves.is_empty() {
-        return;
-    }
-    let rows = moves
-        .iter()
-        .flat_map(|j| &j.writes)
-        .filter_map(|w| match w {
-            Write::Entry(e) => Some(EntryValues::of(e)),
-            _ => None,
-        })
-        .collect();
-    match line.insert(rows).await {
-        Ok(()) => answer(moves),
-        Err(e) => {
-            tracing::warn!(error = %e, jobs = moves.len(), "a batch of moves failed; storing them one by one");
-            store(pool, backend, moves).await;
+            None => store(&pool, backend, batch).await,
         }
     }
 }
 
 impl Job {
-    fn only_entries(&self) -> bool {
-        self.fence.is_none()
-            && !self.writes.is_empty()
-            && self.writes.iter().all(|w| matches!(w, Write::Entry(_)))
+    fn is_empty(&self) -> bool {
+        self.writes.is_empty()
     }
 }
 
@@ -128,13 +107,42 @@ fn answer(jobs: Vec<Job>) {
     }
 }
 
-/// Stores `batch` through sqlx in one transaction, or, if that fails,
-/// each job in its own.
-async fn store(pool: &AnyPool, backend: Backend, mut batch: Vec<Job>) {
-    if batch.is_empty() {
-        return;
+/// A connection that can store jobs in one transaction.
+trait Commit {
+    async fn commit(&mut self, backend: Backend, jobs: &[Job]) -> StoreResult<()>;
+}
+
+impl Commit for &AnyPool {
+    async fn commit(&mut self, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
+        let mut tx = self.begin_with(backend.begin_write()).await?;
+        write_jobs(&mut *tx, backend, jobs).await?;
+        tx.commit().await?;
+        Ok(())
     }
-    match commit(pool, backend, &batch).await {
+}
+
+impl Commit for &mut Lite<'_> {
+    async fn commit(&mut self, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
+        // IMMEDIATE takes the write lock at once (see `begin_write`).
+        self.batch("BEGIN IMMEDIATE")?;
+        let done = match write_jobs(&mut **self, backend, jobs).await {
+            Ok(()) => self.batch("COMMIT"),
+            Err(e) => Err(e),
+        };
+        if done.is_err() {
+            self.rollback();
+        }
+        done
+    }
+}
+
+/// Stores `batch` in one transaction, or, if that fails, each job in its
+/// own.
+async fn store(mut conn: impl Commit, backend: Backend, mut batch: Vec<Job>) {
+    if batch.iter().all(Job::is_empty) {
+        return answer(batch);
+    }
+    match conn.commit(backend, &batch).await {
         Ok(()) => answer(batch),
         Err(e) if batch.len() == 1 => {
             let _ = batch.remove(0).done.send(Err(e));
@@ -142,18 +150,18 @@ async fn store(pool: &AnyPool, backend: Backend, mut batch: Vec<Job>) {
         Err(e) => {
             tracing::warn!(error = %e, jobs = batch.len(), "a batch failed; storing its requests one by one");
             for job in batch {
-                let result = commit(pool, backend, std::slice::from_ref(&job)).await;
+                let result = match job.is_empty() {
+                    true => Ok(()),
+                    false => conn.commit(backend, std::slice::from_ref(&job)).await,
+                };
                 let _ = job.done.send(result);
             }
         }
     }
 }
 
-async fn commit(pool: &AnyPool, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
-    if jobs.iter().all(|j| j.writes.is_empty()) {
-        return Ok(());
-    }
-    let mut tx = pool.begin_with(backend.begin_write()).await?;
+/// The writes of `jobs`, inside a transaction.
+async fn write_jobs(db: &mut impl Db, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
     // The lease rows first, in room-code order: the order the lease
     // renewal locks them in, so the two never deadlock.
     let mut fences: Vec<(&str, Fence)> = jobs
@@ -161,11 +169,11 @@ async fn commit(pool: &AnyPool, backend: Backend, jobs: &[Job]) -> StoreResult<(
         .filter_map(|j| j.fence.map(|f| (j.code.as_str(), f)))
         .collect();
     fences.sort_by(|a, b| a.0.cmp(b.0));
-    check_fences(&mut tx, backend, &fences).await?;
-    // Moves are most of the writes: the batch's move entries go in one
-    // multi-row INSERT. Entries wait in `entries` until another kind of
-    // write comes, so a room's writes still land in the order it made
-    // them (rooms' entries are independent of each other's writes).
+    check_fences(db, backend, &fences).await?;
+    // Moves are most of the writes: a batch's move entries are stored
+    // together. Entries wait in `entries` until another kind of write
+    // comes, so a room's writes still land in the order it made them
+    // (rooms' entries are independent of each other's writes).
     let mut entries: Vec<&EntryRow> = Vec::new();
     for job in jobs {
         for write in &job.writes {
@@ -173,12 +181,10 @@ async fn commit(pool: &AnyPool, backend: Backend, jobs: &[Job]) -> StoreResult<(
                 entries.push(entry);
                 continue;
             }
-            insert_entries(&mut tx, &entries).await?;
+            db.insert_entries(&entries).await?;
             entries.clear();
-            apply(&mut tx, &job.code, write).await?;
+            apply(db, &job.code, write).await?;
         }
     }
-    insert_entries(&mut tx, &entries).await?;
-    tx.commit().await?;
-    Ok(())
+    db.insert_entries(&entries).await
 }

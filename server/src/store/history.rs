@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 use sqlx::any::AnyRow;
-use sqlx::AnyConnection;
 use sqlx::Row;
 
+use super::db::{query, Db};
 use super::records::{FinishedGame, GameRecord};
 use super::rows::json;
 use super::StoreResult;
@@ -173,13 +173,13 @@ pub(super) fn record_of(row: &AnyRow) -> GameRecord {
 
 /// Records who played each side of a finished game.
 pub(super) async fn record_players(
-    tx: &mut AnyConnection,
+    tx: &mut impl Db,
     code: &str,
     f: &FinishedGame,
 ) -> StoreResult<()> {
     for (side, team) in f.sides.iter().enumerate() {
         for p in team {
-            sqlx::query(
+            query(
                 "INSERT INTO game_players (game_id, room_code, side, member, account_id)
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             )
@@ -188,7 +188,7 @@ pub(super) async fn record_players(
             .bind(side as i64)
             .bind(i64::from(p.member.0))
             .bind(p.account)
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
         }
     }

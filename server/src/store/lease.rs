@@ -13,9 +13,9 @@
 //! only moves when a lease counts as expired (liveness), never who may
 //! write (safety): that is the token alone.
 
-use sqlx::AnyConnection;
 use sqlx::Row;
 
+use super::db::{query_built, Db};
 use super::{Backend, Store, StoreError, StoreResult};
 
 /// The token a room's owner writes with.
@@ -130,7 +130,7 @@ impl Store {
 /// deadlock), until the transaction ends, so a node taking a room over
 /// waits for this write and then reads it. `fences` is sorted by code.
 pub(super) async fn check_fences(
-    tx: &mut AnyConnection,
+    tx: &mut impl Db,
     backend: Backend,
     fences: &[(&str, Fence)],
 ) -> StoreResult<()> {
@@ -148,16 +148,17 @@ pub(super) async fn check_fences(
          ORDER BY room_code{lock}",
         list.join(", ")
     );
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    let mut query = query_built(sql);
     for (code, _) in fences {
         query = query.bind(*code);
     }
-    let held: std::collections::HashMap<String, i64> = query
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|row| (row.get("room_code"), row.get("token")))
-        .collect();
+    let mut held = std::collections::HashMap::new();
+    for row in query.fetch_all(tx).await? {
+        held.insert(
+            row.text("room_code")?.unwrap_or_default(),
+            row.int("token")?,
+        );
+    }
     for (code, fence) in fences {
         if held.get(*code) != Some(&fence.0) {
             return Err(StoreError::Fenced(code.to_string()));

@@ -15,9 +15,10 @@ pub mod accounts;
 mod batch;
 pub mod coins;
 mod cosmetics;
-mod entries;
+mod db;
 pub mod history;
 pub mod lease;
+mod lite;
 pub mod profile;
 pub mod ratings;
 pub mod records;
@@ -49,7 +50,7 @@ pub enum StoreError {
     Fenced(String),
     #[error("database error: {0}")]
     Database(sqlx::Error),
-    /// From the embedded store's own connection for move entries.
+    /// From the embedded store's write connection (`lite.rs`).
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
     #[error("could not open the database: {0}")]

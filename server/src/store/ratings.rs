@@ -3,9 +3,9 @@
 //! transaction that stores the game (`sql.rs`, `finish_game`), so a game is
 //! never stored without its rating change, nor rated twice.
 
-use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, Row};
+use sqlx::Row as _;
 
+use super::db::{query, Db, Row};
 use super::records::FinishedGame;
 use super::{Store, StoreResult};
 use crate::ratings::{rate, Rating, Score, LEADERBOARD_ACTIVE_MS, LEADERBOARD_SIZE};
@@ -19,23 +19,23 @@ pub struct Ranked {
     pub rating: Rating,
 }
 
-fn rating_of(row: &AnyRow) -> Rating {
-    Rating {
-        rating: row.get("rating"),
-        deviation: row.get("deviation"),
-        volatility: row.get("volatility"),
-        games: row.get::<i64, _>("games") as u32,
-        last_at: row.get::<i64, _>("last_at") as u64,
-    }
+fn rating_of(row: &Row) -> StoreResult<Rating> {
+    Ok(Rating {
+        rating: row.real("rating")?,
+        deviation: row.real("deviation")?,
+        volatility: row.real("volatility")?,
+        games: row.int("games")? as u32,
+        last_at: row.int("last_at")? as u64,
+    })
 }
 
 /// The account's rating at `game`, its row locked until the transaction
 /// ends (a new row first: the `UPDATE` takes the row's lock on
 /// PostgreSQL, so two nodes rating the same account at once take turns;
 /// SQLite's write transaction holds the whole database already).
-async fn locked(tx: &mut AnyConnection, account: i64, game: &str) -> StoreResult<Rating> {
+async fn locked(tx: &mut impl Db, account: i64, game: &str) -> StoreResult<Rating> {
     let start = Rating::default();
-    sqlx::query(
+    query(
         "INSERT INTO ratings (account_id, game, rating, deviation, volatility, games, last_at)
          VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT (account_id, game) DO NOTHING",
     )
@@ -44,23 +44,23 @@ async fn locked(tx: &mut AnyConnection, account: i64, game: &str) -> StoreResult
     .bind(start.rating)
     .bind(start.deviation)
     .bind(start.volatility)
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
-    sqlx::query("UPDATE ratings SET games = games WHERE account_id = $1 AND game = $2")
+    query("UPDATE ratings SET games = games WHERE account_id = $1 AND game = $2")
         .bind(account)
         .bind(game)
-        .execute(&mut *tx)
+        .execute(tx)
         .await?;
-    let row = sqlx::query("SELECT * FROM ratings WHERE account_id = $1 AND game = $2")
+    let row = query("SELECT * FROM ratings WHERE account_id = $1 AND game = $2")
         .bind(account)
         .bind(game)
-        .fetch_one(&mut *tx)
+        .fetch_one(tx)
         .await?;
-    Ok(rating_of(&row))
+    rating_of(&row)
 }
 
-async fn save(tx: &mut AnyConnection, account: i64, game: &str, r: &Rating) -> StoreResult<()> {
-    sqlx::query(
+async fn save(tx: &mut impl Db, account: i64, game: &str, r: &Rating) -> StoreResult<()> {
+    query(
         "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6, last_at = $7
          WHERE account_id = $1 AND game = $2",
     )
@@ -71,7 +71,7 @@ async fn save(tx: &mut AnyConnection, account: i64, game: &str, r: &Rating) -> S
     .bind(r.volatility)
     .bind(i64::from(r.games))
     .bind(r.last_at as i64)
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -100,7 +100,7 @@ pub fn rated_pair(f: &FinishedGame) -> Option<(i64, i64, Score)> {
 }
 
 /// Rates a finished rated game: both accounts' ratings at its game change.
-pub(super) async fn rate_game(tx: &mut AnyConnection, f: &FinishedGame) -> StoreResult<()> {
+pub(super) async fn rate_game(tx: &mut impl Db, f: &FinishedGame) -> StoreResult<()> {
     let Some((a, b, score)) = rated_pair(f) else {
         return Ok(());
     };
@@ -127,10 +127,9 @@ impl Store {
             .bind(account)
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows
-            .iter()
-            .map(|row| (row.get("game"), rating_of(row)))
-            .collect())
+        rows.into_iter()
+            .map(|row| Ok((row.get("game"), rating_of(&Row::Sqlx(row))?)))
+            .collect()
     }
 
     /// The best-rated active players of `game` as of `now`: at least
@@ -153,13 +152,14 @@ impl Store {
         .bind(i64::from(LEADERBOARD_SIZE))
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|row| Ranked {
-                username: row.get("username"),
-                display_name: row.get("display_name"),
-                rating: rating_of(row),
+        rows.into_iter()
+            .map(|row| {
+                Ok(Ranked {
+                    username: row.get("username"),
+                    display_name: row.get("display_name"),
+                    rating: rating_of(&Row::Sqlx(row))?,
+                })
             })
-            .collect())
+            .collect()
     }
 }

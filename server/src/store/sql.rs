@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 use sqlx::any::AnyPoolOptions;
-use sqlx::AnyConnection;
 use sqlx::{AnyPool, Executor, Row};
 
 use super::batch::Writer;
-use super::entries::{EntryLine, EntryValues, INSERT_ENTRIES};
+use super::db::{query, Db};
 use super::lease::Fence;
+use super::lite::WriteLine;
 use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
 use super::{now_millis, StoreError, StoreResult};
@@ -55,7 +55,7 @@ pub struct Store {
     pub(super) pool: AnyPool,
     pub(super) backend: Backend,
     writer: Writer,
-    line: Option<EntryLine>,
+    line: Option<WriteLine>,
 }
 
 impl Store {
@@ -73,8 +73,11 @@ impl Store {
                     .max_connections(4)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
-                            conn.execute("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;")
-                                .await?;
+                            Executor::execute(
+                                conn,
+                                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
+                            )
+                            .await?;
                             Ok(())
                         })
                     })
@@ -105,7 +108,7 @@ impl Store {
             }
         };
         migrated.map_err(|e| StoreError::Open(e.to_string()))?;
-        // SQLite's move entries take their own connection (`entries.rs`);
+        // On an SQLite file the writer has its own connection (`lite.rs`);
         // an in-memory database has no file to share, so it keeps sqlx's.
         let line = match backend {
             Backend::Sqlite => {
@@ -116,7 +119,7 @@ impl Store {
                 if file.is_empty() {
                     None
                 } else {
-                    Some(EntryLine::open(std::path::Path::new(&file))?)
+                    Some(WriteLine::open(std::path::Path::new(&file))?)
                 }
             }
             Backend::Postgres => None,
@@ -304,10 +307,10 @@ impl Store {
     }
 }
 
-pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> StoreResult<()> {
+pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreResult<()> {
     match write {
         Write::Room(room) => {
-            sqlx::query(
+            query(
                 "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
                         games_played = $5, next_member = $6, table_id = $7, rated = $9
                  WHERE code = $8",
@@ -321,11 +324,11 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(room.table.to_string())
             .bind(code)
             .bind(i64::from(room.rated))
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
         }
         Write::Member(m) => {
-            sqlx::query(
+            query(
                 "INSERT INTO room_members
                  (room_code, id, token_hash, name, seat, host, computer, account_id,
                   account_name, display_name, removed)
@@ -347,18 +350,18 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(m.account.as_ref().map(|a| a.username.as_str()))
             .bind(m.account.as_ref().map(|a| a.display_name.as_str()))
             .bind(i64::from(m.removed))
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
         }
         Write::RemoveMember(id) => {
-            sqlx::query("DELETE FROM room_members WHERE room_code = $1 AND id = $2")
+            query("DELETE FROM room_members WHERE room_code = $1 AND id = $2")
                 .bind(code)
                 .bind(i64::from(id.0))
-                .execute(&mut *tx)
+                .execute(tx)
                 .await?;
         }
         Write::Score(row) => {
-            sqlx::query(
+            query(
                 "INSERT INTO room_scores
                  (room_code, person, name, account, points, wins, draws, losses)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -375,17 +378,18 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(i64::from(row.wins))
             .bind(i64::from(row.draws))
             .bind(i64::from(row.losses))
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
         }
         Write::Chat(line) => {
-            let seq: i64 = sqlx::query_scalar(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM room_chat WHERE room_code = $1",
+            let seq = query(
+                "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM room_chat WHERE room_code = $1",
             )
             .bind(code)
-            .fetch_one(&mut *tx)
-            .await?;
-            sqlx::query(
+            .fetch_one(tx)
+            .await?
+            .int("seq")?;
+            query(
                 "INSERT INTO room_chat (room_code, seq, member, name, text, at)
                  VALUES ($1, $2, $3, $4, $5, $6)",
             )
@@ -395,18 +399,18 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(&line.from)
             .bind(&line.text)
             .bind(line.at as i64)
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
-            sqlx::query("DELETE FROM room_chat WHERE room_code = $1 AND seq <= $2")
+            query("DELETE FROM room_chat WHERE room_code = $1 AND seq <= $2")
                 .bind(code)
                 .bind(seq - crate::room::CHAT_HISTORY as i64)
-                .execute(&mut *tx)
+                .execute(tx)
                 .await?;
         }
         Write::GameStarted(g) => {
             // The table's previous game (finished, kept for display) goes.
             forget_tables(tx, code, |table| table == g.table.to_string()).await?;
-            sqlx::query(
+            query(
                 "INSERT INTO live_games
                  (id, room_code, table_id, number, game, options, sides, play_order, started_at)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -420,16 +424,16 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
             .bind(to_json(&g.sides))
             .bind(to_json(&g.order))
             .bind(g.started_at as i64)
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
         }
-        Write::Entry(e) => insert_entries(tx, &[e]).await?,
+        Write::Entry(e) => tx.insert_entries(&[e]).await?,
         Write::GameEnded(f) => finish_game(tx, code, f).await?,
         Write::Tournament(bracket) => {
-            sqlx::query("UPDATE rooms SET tournament = $1 WHERE code = $2")
+            query("UPDATE rooms SET tournament = $1 WHERE code = $2")
                 .bind(bracket.as_ref().map(to_json))
                 .bind(code)
-                .execute(&mut *tx)
+                .execute(tx)
                 .await?;
             // The logs of earlier rounds' tables are history now (their
             // games are in `games`); the room's own table and the current
@@ -439,55 +443,15 @@ pub(super) async fn apply(tx: &mut AnyConnection, code: &str, write: &Write) -> 
                 .and_then(|b| b.current())
                 .map(|r| r.pairings.iter().map(|p| p.table.to_string()).collect())
                 .unwrap_or_default();
-            let own: Option<String> =
-                sqlx::query_scalar("SELECT table_id FROM rooms WHERE code = $1")
-                    .bind(code)
-                    .fetch_optional(&mut *tx)
-                    .await?
-                    .flatten();
-            keep.extend(own);
+            let own = query("SELECT table_id FROM rooms WHERE code = $1")
+                .bind(code)
+                .fetch_optional(tx)
+                .await?;
+            if let Some(own) = own {
+                keep.extend(own.text("table_id")?);
+            }
             forget_tables(tx, code, |table| !keep.iter().any(|k| k == table)).await?;
         }
-    }
-    Ok(())
-}
-
-/// Rows of `live_entries` a single INSERT carries at most (5 parameters
-/// each, well under SQLite's and PostgreSQL's limits).
-const ENTRIES_PER_INSERT: usize = 200;
-
-/// Stores move entries, many rows to a statement.
-pub(super) async fn insert_entries(
-    tx: &mut AnyConnection,
-    entries: &[&EntryRow],
-) -> StoreResult<()> {
-    for chunk in entries.chunks(ENTRIES_PER_INSERT) {
-        let mut sql = String::from(INSERT_ENTRIES);
-        for i in 0..chunk.len() {
-            let n = i * 5;
-            if i > 0 {
-                sql.push_str(", ");
-            }
-            sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${})",
-                n + 1,
-                n + 2,
-                n + 3,
-                n + 4,
-                n + 5
-            ));
-        }
-        // Only placeholders are formatted in; every value is bound.
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for e in chunk.iter().map(|e| EntryValues::of(e)) {
-            query = query
-                .bind(e.game)
-                .bind(e.seq)
-                .bind(e.entry)
-                .bind(e.clock)
-                .bind(e.turn);
-        }
-        query.execute(&mut *tx).await?;
     }
     Ok(())
 }
@@ -495,35 +459,35 @@ pub(super) async fn insert_entries(
 /// Deletes the live games (and their logs) of the room's tables that
 /// `gone` picks.
 async fn forget_tables(
-    tx: &mut AnyConnection,
+    tx: &mut impl Db,
     code: &str,
     gone: impl Fn(&str) -> bool,
 ) -> StoreResult<()> {
-    let games = sqlx::query("SELECT id, table_id FROM live_games WHERE room_code = $1")
+    let games = query("SELECT id, table_id FROM live_games WHERE room_code = $1")
         .bind(code)
-        .fetch_all(&mut *tx)
+        .fetch_all(tx)
         .await?;
     for row in games {
-        let table: String = row.get("table_id");
+        let table = row.text("table_id")?.unwrap_or_default();
         if !gone(&table) {
             continue;
         }
-        let id: String = row.get("id");
-        sqlx::query("DELETE FROM live_entries WHERE game_id = $1")
+        let id = row.text("id")?.unwrap_or_default();
+        query("DELETE FROM live_entries WHERE game_id = $1")
             .bind(&id)
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
-        sqlx::query("DELETE FROM live_games WHERE id = $1")
+        query("DELETE FROM live_games WHERE id = $1")
             .bind(&id)
-            .execute(&mut *tx)
+            .execute(tx)
             .await?;
     }
     Ok(())
 }
 
 /// A finished game is recorded in `games`, for history.
-async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> StoreResult<()> {
-    sqlx::query(
+async fn finish_game(tx: &mut impl Db, code: &str, f: &FinishedGame) -> StoreResult<()> {
+    query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
                             started_at, ended_at, game_id, sides, leaves, rated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
@@ -541,7 +505,7 @@ async fn finish_game(tx: &mut AnyConnection, code: &str, f: &FinishedGame) -> St
     .bind(to_json(&f.sides))
     .bind(to_json(&f.leaves))
     .bind(i64::from(f.rated))
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
     super::history::record_players(tx, code, f).await?;
     if f.rated {

@@ -1,0 +1,275 @@
+//! The connection a room's writes run on, written once for two drivers.
+//!
+//! The group-commit writer (`batch.rs`) stores a batch in one
+//! transaction. On PostgreSQL (and an in-memory SQLite) that is a sqlx
+//! connection; on the embedded SQLite file it is the writer's own
+//! rusqlite connection on a blocking thread (`lite.rs`), where a batch is
+//! one hand-over instead of a round trip to sqlx's worker thread per
+//! statement. The write functions (`sql.rs` `apply`, the history, the
+//! ratings, the lease check) are written against [`Db`], so each
+//! statement exists once: a [`Query`] is its SQL and bound values, a
+//! [`Row`] reads a result back by column name on either driver.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::sync::Arc;
+
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row as _};
+
+use super::records::EntryRow;
+use super::sql::to_json;
+use super::{StoreError, StoreResult};
+
+/// A bound value. Nulls keep their type: PostgreSQL will not put a text
+/// null into an integer column.
+#[derive(Clone, Debug)]
+pub(super) enum Arg {
+    Int(Option<i64>),
+    Real(f64),
+    Text(Option<String>),
+}
+
+impl From<i64> for Arg {
+    fn from(v: i64) -> Arg {
+        Arg::Int(Some(v))
+    }
+}
+
+impl From<Option<i64>> for Arg {
+    fn from(v: Option<i64>) -> Arg {
+        Arg::Int(v)
+    }
+}
+
+impl From<f64> for Arg {
+    fn from(v: f64) -> Arg {
+        Arg::Real(v)
+    }
+}
+
+impl From<String> for Arg {
+    fn from(v: String) -> Arg {
+        Arg::Text(Some(v))
+    }
+}
+
+impl From<&str> for Arg {
+    fn from(v: &str) -> Arg {
+        Arg::Text(Some(v.to_string()))
+    }
+}
+
+impl From<&String> for Arg {
+    fn from(v: &String) -> Arg {
+        Arg::Text(Some(v.clone()))
+    }
+}
+
+impl From<Option<String>> for Arg {
+    fn from(v: Option<String>) -> Arg {
+        Arg::Text(v)
+    }
+}
+
+impl From<&Option<String>> for Arg {
+    fn from(v: &Option<String>) -> Arg {
+        Arg::Text(v.clone())
+    }
+}
+
+impl From<Option<&str>> for Arg {
+    fn from(v: Option<&str>) -> Arg {
+        Arg::Text(v.map(str::to_string))
+    }
+}
+
+/// A statement and its values, run with [`Query::execute`] or read with
+/// the `fetch_*` methods.
+pub(super) struct Query {
+    pub(super) sql: Cow<'static, str>,
+    pub(super) args: Vec<Arg>,
+}
+
+/// A statement written out in the source.
+pub(super) fn query(sql: &'static str) -> Query {
+    Query {
+        sql: Cow::Borrowed(sql),
+        args: Vec::new(),
+    }
+}
+
+/// A statement put together at run time. Only placeholders may be
+/// formatted into `sql`; every value is bound.
+pub(super) fn query_built(sql: String) -> Query {
+    Query {
+        sql: Cow::Owned(sql),
+        args: Vec::new(),
+    }
+}
+
+impl Query {
+    pub(super) fn bind(mut self, value: impl Into<Arg>) -> Query {
+        self.args.push(value.into());
+        self
+    }
+
+    /// Runs it; the number of rows it changed.
+    pub(super) async fn execute(self, db: &mut impl Db) -> StoreResult<u64> {
+        db.execute(self).await
+    }
+
+    pub(super) async fn fetch_all(self, db: &mut impl Db) -> StoreResult<Vec<Row>> {
+        db.fetch_all(self).await
+    }
+
+    pub(super) async fn fetch_optional(self, db: &mut impl Db) -> StoreResult<Option<Row>> {
+        Ok(db.fetch_all(self).await?.into_iter().next())
+    }
+
+    pub(super) async fn fetch_one(self, db: &mut impl Db) -> StoreResult<Row> {
+        self.fetch_optional(db)
+            .await?
+            .ok_or(StoreError::Database(sqlx::Error::RowNotFound))
+    }
+
+    /// The same statement for sqlx.
+    fn sqlx(self) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+        let mut query = match self.sql {
+            Cow::Borrowed(sql) => sqlx::query(sql),
+            // Built by `query_built`: placeholders only.
+            Cow::Owned(sql) => sqlx::query(sqlx::AssertSqlSafe(sql)),
+        };
+        for arg in self.args {
+            query = match arg {
+                Arg::Int(v) => query.bind(v),
+                Arg::Real(v) => query.bind(v),
+                Arg::Text(v) => query.bind(v),
+            };
+        }
+        query
+    }
+}
+
+/// A result row from either driver.
+pub(super) enum Row {
+    Sqlx(AnyRow),
+    Lite {
+        columns: Arc<[String]>,
+        values: Vec<rusqlite::types::Value>,
+    },
+}
+
+impl Row {
+    fn lite(&self, column: &str) -> StoreResult<(usize, &rusqlite::types::Value)> {
+        let Row::Lite { columns, values } = self else {
+            unreachable!("only called on rusqlite rows")
+        };
+        columns
+            .iter()
+            .position(|c| c == column)
+            .map(|i| (i, &values[i]))
+            .ok_or_else(|| rusqlite::Error::InvalidColumnName(column.to_string()).into())
+    }
+
+    fn mismatch(i: usize, column: &str, value: &rusqlite::types::Value) -> StoreError {
+        rusqlite::Error::InvalidColumnType(i, column.to_string(), value.data_type()).into()
+    }
+
+    pub(super) fn int(&self, column: &str) -> StoreResult<i64> {
+        use rusqlite::types::Value;
+        match self {
+            Row::Sqlx(row) => Ok(row.try_get(column)?),
+            Row::Lite { .. } => match self.lite(column)? {
+                (_, Value::Integer(v)) => Ok(*v),
+                (i, other) => Err(Row::mismatch(i, column, other)),
+            },
+        }
+    }
+
+    pub(super) fn real(&self, column: &str) -> StoreResult<f64> {
+        use rusqlite::types::Value;
+        match self {
+            Row::Sqlx(row) => Ok(row.try_get(column)?),
+            Row::Lite { .. } => match self.lite(column)? {
+                (_, Value::Real(v)) => Ok(*v),
+                (_, Value::Integer(v)) => Ok(*v as f64),
+                (i, other) => Err(Row::mismatch(i, column, other)),
+            },
+        }
+    }
+
+    pub(super) fn text(&self, column: &str) -> StoreResult<Option<String>> {
+        use rusqlite::types::Value;
+        match self {
+            Row::Sqlx(row) => Ok(row.try_get(column)?),
+            Row::Lite { .. } => match self.lite(column)? {
+                (_, Value::Text(v)) => Ok(Some(v.clone())),
+                (_, Value::Null) => Ok(None),
+                (i, other) => Err(Row::mismatch(i, column, other)),
+            },
+        }
+    }
+}
+
+/// A connection inside a write transaction.
+pub(super) trait Db {
+    fn execute(&mut self, query: Query) -> impl Future<Output = StoreResult<u64>>;
+    fn fetch_all(&mut self, query: Query) -> impl Future<Output = StoreResult<Vec<Row>>>;
+    /// Stores move entries (nearly all of a busy site's writes) in the
+    /// way that is quickest on this driver.
+    fn insert_entries(&mut self, entries: &[&EntryRow]) -> impl Future<Output = StoreResult<()>>;
+}
+
+/// The INSERT of `live_entries` rows, up to their values.
+pub(super) const INSERT_ENTRIES: &str =
+    "INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES ";
+
+/// Rows of `live_entries` a single sqlx INSERT carries at most (5
+/// parameters each, well under SQLite's and PostgreSQL's limits).
+const ENTRIES_PER_INSERT: usize = 200;
+
+/// An entry's values as both drivers bind them: JSON as text.
+pub(super) fn entry_values(e: &EntryRow) -> [Arg; 5] {
+    [
+        Arg::from(e.game.to_string()),
+        Arg::from(i64::from(e.seq)),
+        Arg::from(to_json(&e.entry)),
+        Arg::from(to_json(&e.clock)),
+        Arg::from(to_json(&e.turn)),
+    ]
+}
+
+impl Db for AnyConnection {
+    async fn execute(&mut self, query: Query) -> StoreResult<u64> {
+        Ok(query.sqlx().execute(&mut *self).await?.rows_affected())
+    }
+
+    async fn fetch_all(&mut self, query: Query) -> StoreResult<Vec<Row>> {
+        let rows = query.sqlx().fetch_all(&mut *self).await?;
+        Ok(rows.into_iter().map(Row::Sqlx).collect())
+    }
+
+    /// Many rows to a statement: each statement is a round trip.
+    async fn insert_entries(&mut self, entries: &[&EntryRow]) -> StoreResult<()> {
+        for chunk in entries.chunks(ENTRIES_PER_INSERT) {
+            let rows: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let n = i * 5;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${})",
+                        n + 1,
+                        n + 2,
+                        n + 3,
+                        n + 4,
+                        n + 5
+                    )
+                })
+                .collect();
+            let mut insert = query_built(format!("{INSERT_ENTRIES}{}", rows.join(", ")));
+            insert.args = chunk.iter().flat_map(|e| entry_values(e)).collect();
+            insert.execute(self).await?;
+        }
+        Ok(())
+    }
+}
