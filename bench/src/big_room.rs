@@ -70,12 +70,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         };
         tokio::time::sleep(Duration::from_millis(args.every_ms)).await;
         sent.lock().unwrap().push(Instant::now());
-        let answer = players[who]
-            .command(json!({"type": "move", "move": mv}))
-            .await?;
-        if answer["type"] != "ack" {
-            anyhow::bail!("move refused: {answer}");
-        }
+        players[who].play(&mv).await?;
         played += 1;
         event = players[0].next_match().await?;
         players[1].forget();

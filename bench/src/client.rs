@@ -1,6 +1,7 @@
 //! The clients the scenarios drive: a player that sends commands and
 //! waits for their answers, and a spectator that said hello.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -8,9 +9,11 @@ use crate::stats::Latency;
 use crate::target::Target;
 
 use futures_util::{SinkExt, StreamExt};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 pub type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -88,8 +91,59 @@ pub struct Player {
     pub ws: Ws,
     next_id: i64,
     pub member: String,
-    /// Events read while waiting for an answer, oldest first.
-    pending: VecDeque<Value>,
+    /// `match` events read while waiting for an answer, oldest first,
+    /// as they came: only the ones the game is followed by are parsed.
+    pending: VecDeque<Utf8Bytes>,
+}
+
+/// A message's `type`. The server writes it first; anything else is
+/// parsed to find it.
+fn kind_of(text: &str) -> Option<Cow<'_, str>> {
+    if let Some(rest) = text.strip_prefix(r#"{"type":""#) {
+        if let Some(end) = rest.find('"') {
+            return Some(Cow::Borrowed(&rest[..end]));
+        }
+    }
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+    }
+    serde_json::from_str::<Head>(text).ok().map(|h| h.kind)
+}
+
+/// What the players read of a `match` event: who is due and the first
+/// legal move, or that the game is over. The rest of the event (the
+/// state, the clocks) is skipped without being built.
+#[derive(Debug)]
+pub struct MatchView {
+    pub to_play: Option<String>,
+    pub first_legal: Option<String>,
+    pub over: bool,
+}
+
+impl MatchView {
+    fn parse(text: &str) -> anyhow::Result<MatchView> {
+        #[derive(Deserialize)]
+        struct Event<'a> {
+            #[serde(rename = "match", borrow)]
+            m: Lean<'a>,
+        }
+        #[derive(Deserialize)]
+        struct Lean<'a> {
+            #[serde(borrow)]
+            to_play: Option<Cow<'a, str>>,
+            #[serde(default, borrow)]
+            legal: Vec<Cow<'a, str>>,
+            outcome: Option<IgnoredAny>,
+        }
+        let e: Event = serde_json::from_str(text)?;
+        Ok(MatchView {
+            to_play: e.m.to_play.map(Cow::into_owned),
+            first_legal: e.m.legal.into_iter().next().map(Cow::into_owned),
+            over: e.m.outcome.is_some(),
+        })
+    }
 }
 
 impl Player {
@@ -113,20 +167,21 @@ impl Player {
         Ok(p)
     }
 
-    async fn recv(&mut self) -> anyhow::Result<Value> {
+    async fn recv(&mut self) -> anyhow::Result<Utf8Bytes> {
         loop {
             let msg = tokio::time::timeout(Duration::from_secs(60), self.ws.next())
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("socket closed"))??;
             if let Message::Text(text) = msg {
-                return Ok(serde_json::from_str(text.as_str())?);
+                return Ok(text);
             }
         }
     }
 
     /// Sends `command` and returns its answer. A player may send 20
-    /// commands a second (bursts of 40); one that plays instantly waits
-    /// and sends again when the server says `rate_limited`.
+    /// commands a second (bursts of 40) unless the server lifts the
+    /// limit; one that plays instantly waits and sends again when the
+    /// server says `rate_limited`.
     pub async fn command(&mut self, command: Value) -> anyhow::Result<Value> {
         loop {
             let answer = self.command_once(command.clone()).await?;
@@ -137,6 +192,15 @@ impl Player {
         }
     }
 
+    /// Plays `mv`; `Ok(())` once it is acknowledged.
+    pub async fn play(&mut self, mv: &str) -> anyhow::Result<()> {
+        let answer = self.command(json!({"type": "move", "move": mv})).await?;
+        if answer["type"] != "ack" {
+            anyhow::bail!("move refused: {answer}");
+        }
+        Ok(())
+    }
+
     async fn command_once(&mut self, mut command: Value) -> anyhow::Result<Value> {
         let id = self.next_id;
         self.next_id += 1;
@@ -145,25 +209,30 @@ impl Player {
             .send(Message::Text(command.to_string().into()))
             .await?;
         loop {
-            let msg = self.recv().await?;
-            if matches!(msg["type"].as_str(), Some("ack" | "error")) && msg["id"] == json!(id) {
-                return Ok(msg);
-            }
-            if msg["type"] == "match" {
-                self.pending.push_back(msg);
+            let text = self.recv().await?;
+            match kind_of(text.as_str()).as_deref() {
+                // Answers are small: read whole.
+                Some("ack" | "error") => {
+                    let msg: Value = serde_json::from_str(text.as_str())?;
+                    if msg["id"] == json!(id) {
+                        return Ok(msg);
+                    }
+                }
+                Some("match") => self.pending.push_back(text),
+                _ => {}
             }
         }
     }
 
     /// The next `match` event for this player (start or move).
-    pub async fn next_match(&mut self) -> anyhow::Result<Value> {
-        if let Some(msg) = self.pending.pop_front() {
-            return Ok(msg);
+    pub async fn next_match(&mut self) -> anyhow::Result<MatchView> {
+        if let Some(text) = self.pending.pop_front() {
+            return MatchView::parse(text.as_str());
         }
         loop {
-            let msg = self.recv().await?;
-            if msg["type"] == "match" {
-                return Ok(msg);
+            let text = self.recv().await?;
+            if kind_of(text.as_str()).as_deref() == Some("match") {
+                return MatchView::parse(text.as_str());
             }
         }
     }
@@ -194,15 +263,13 @@ pub async fn two_players(
 
 /// The player of `players` due to move in `event`'s match, and the
 /// first legal move, or `None` when the game is over.
-pub fn due(players: &[Player; 2], event: &Value) -> Option<(usize, String)> {
-    let m = &event["match"];
-    if !m["outcome"].is_null() {
+pub fn due(players: &[Player; 2], event: &MatchView) -> Option<(usize, String)> {
+    if event.over {
         return None;
     }
-    let member = m["to_play"].as_str()?;
+    let member = event.to_play.as_deref()?;
     let who = players.iter().position(|p| p.member == member)?;
-    let mv = m["legal"][0].as_str()?.to_string();
-    Some((who, mv))
+    Some((who, event.first_legal.clone()?))
 }
 
 /// Plays one game in `players`' room: the host starts it and whoever is
@@ -224,13 +291,8 @@ pub async fn play_game(
             tokio::time::sleep(wait).await;
         }
         let sent = Instant::now();
-        let answer = players[who]
-            .command(json!({"type": "move", "move": mv}))
-            .await?;
+        players[who].play(&mv).await?;
         latency.record(sent.elapsed());
-        if answer["type"] != "ack" {
-            anyhow::bail!("move refused: {answer}");
-        }
         event = players[0].next_match().await?;
         players[1].forget();
     }
