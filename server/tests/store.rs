@@ -828,6 +828,36 @@ async fn a_bad_move_among_moves_fails_alone(store: &Store) {
     }
 }
 
+/// The schema's references hold on every path: a move of a game that
+/// was never started (no `live_games` row) is refused and stores
+/// nothing, on SQLite's write connection as on PostgreSQL.
+async fn a_move_of_no_live_game_is_refused(store: &Store) {
+    let room = new_room(store, "nl").await;
+    let never_started = live_game(room.table, 1, crossyray_options());
+    let err = store
+        .write(&room.code, vec![Write::Entry(entry(&never_started, 0))])
+        .await
+        .expect_err("a move of no live game fails");
+    assert!(is_refusal(&err), "Conflict or Database, got {err:?}");
+    assert!(saved(store, &room.code).await.live.is_empty());
+    // The room still takes good writes after it.
+    let game = live_game(room.table, 1, crossyray_options());
+    store
+        .write(
+            &room.code,
+            vec![
+                Write::GameStarted(game.clone()),
+                Write::Entry(entry(&game, 0)),
+            ],
+        )
+        .await
+        .expect("a started game's move is stored");
+    assert_live_eq(
+        &saved(store, &room.code).await.live,
+        &[(&game, vec![entry(&game, 0)])],
+    );
+}
+
 /// ~50 rooms write at once (one batch, if the backend groups them); one
 /// request is bad. The good ones are all stored, the bad one errs and
 /// leaves nothing.
@@ -2082,6 +2112,11 @@ async fn sqlite_many_rooms_moves_in_batches() {
 }
 
 #[tokio::test]
+async fn sqlite_a_move_of_no_live_game_is_refused() {
+    on_sqlite!(a_move_of_no_live_game_is_refused);
+}
+
+#[tokio::test]
 async fn sqlite_a_bad_move_among_moves_fails_alone() {
     on_sqlite!(a_bad_move_among_moves_fails_alone);
 }
@@ -2346,6 +2381,11 @@ async fn postgres_a_repeated_game_number_fails_the_whole_request() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_many_rooms_moves_in_batches() {
     on_postgres!(many_rooms_moves_in_batches);
+}
+
+#[tokio::test]
+async fn postgres_a_move_of_no_live_game_is_refused() {
+    on_postgres!(a_move_of_no_live_game_is_refused);
 }
 
 #[tokio::test]

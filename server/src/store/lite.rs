@@ -45,6 +45,9 @@ impl WriteLine {
             conn.busy_timeout(Duration::from_secs(5))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             conn.pragma_update(None, "synchronous", "FULL")?;
+            // As sqlx's connections have them (the bundled SQLite turns
+            // them on by default too; a system one may not).
+            conn.pragma_update(None, "foreign_keys", "ON")?;
             conn.set_prepared_statement_cache_capacity(STATEMENTS);
             Ok(conn)
         };
