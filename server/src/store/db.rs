@@ -154,24 +154,27 @@ impl Query {
 /// A result row from either driver.
 pub(super) enum Row {
     Sqlx(AnyRow),
-    Lite {
-        columns: Arc<[String]>,
-        values: Vec<rusqlite::types::Value>,
-    },
+    Lite(LiteRow),
+}
+
+/// A row as rusqlite read it: its values by column.
+pub(super) struct LiteRow {
+    pub(super) columns: Arc<[String]>,
+    pub(super) values: Vec<rusqlite::types::Value>,
+}
+
+impl LiteRow {
+    /// The value of `column`, with its index.
+    fn get(&self, column: &str) -> StoreResult<(usize, &rusqlite::types::Value)> {
+        self.columns
+            .iter()
+            .position(|c| c == column)
+            .and_then(|i| Some((i, self.values.get(i)?)))
+            .ok_or_else(|| rusqlite::Error::InvalidColumnName(column.to_string()).into())
+    }
 }
 
 impl Row {
-    fn lite(&self, column: &str) -> StoreResult<(usize, &rusqlite::types::Value)> {
-        let Row::Lite { columns, values } = self else {
-            unreachable!("only called on rusqlite rows")
-        };
-        columns
-            .iter()
-            .position(|c| c == column)
-            .map(|i| (i, &values[i]))
-            .ok_or_else(|| rusqlite::Error::InvalidColumnName(column.to_string()).into())
-    }
-
     fn mismatch(i: usize, column: &str, value: &rusqlite::types::Value) -> StoreError {
         rusqlite::Error::InvalidColumnType(i, column.to_string(), value.data_type()).into()
     }
@@ -180,7 +183,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
-            Row::Lite { .. } => match self.lite(column)? {
+            Row::Lite(row) => match row.get(column)? {
                 (_, Value::Integer(v)) => Ok(*v),
                 (i, other) => Err(Row::mismatch(i, column, other)),
             },
@@ -191,7 +194,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
-            Row::Lite { .. } => match self.lite(column)? {
+            Row::Lite(row) => match row.get(column)? {
                 (_, Value::Real(v)) => Ok(*v),
                 (_, Value::Integer(v)) => Ok(*v as f64),
                 (i, other) => Err(Row::mismatch(i, column, other)),
@@ -203,7 +206,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
-            Row::Lite { .. } => match self.lite(column)? {
+            Row::Lite(row) => match row.get(column)? {
                 (_, Value::Text(v)) => Ok(Some(v.clone())),
                 (_, Value::Null) => Ok(None),
                 (i, other) => Err(Row::mismatch(i, column, other)),

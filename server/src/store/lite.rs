@@ -19,7 +19,7 @@ use std::time::Duration;
 use rusqlite::types::{Null, ToSql, ToSqlOutput, Value};
 use rusqlite::{params_from_iter, Connection, OpenFlags};
 
-use super::db::{entry_values, Arg, Db, Query, Row, INSERT_ENTRIES};
+use super::db::{entry_values, Arg, Db, LiteRow, Query, Row, INSERT_ENTRIES};
 use super::records::EntryRow;
 use super::{StoreError, StoreResult};
 
@@ -162,10 +162,10 @@ impl Db for Lite<'_> {
             let values = (0..columns.len())
                 .map(|i| row.get::<_, Value>(i))
                 .collect::<rusqlite::Result<_>>()?;
-            read.push(Row::Lite {
+            read.push(Row::Lite(LiteRow {
                 columns: columns.clone(),
                 values,
-            });
+            }));
         }
         Ok(read)
     }
