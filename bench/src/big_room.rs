@@ -62,7 +62,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let mut event = players[0].next_match().await?;
     let mut played = 0;
     while played < args.moves {
-        let Some((who, mv)) = due(&players, &event) else {
+        let Some((who, mv)) = due(&players, &event)? else {
             // The game ended: the next one.
             players[0].command(json!({"type": "start"})).await?;
             event = players[0].next_match().await?;

@@ -262,14 +262,23 @@ pub async fn two_players(
 }
 
 /// The player of `players` due to move in `event`'s match, and the
-/// first legal move, or `None` when the game is over.
-pub fn due(players: &[Player; 2], event: &MatchView) -> Option<(usize, String)> {
+/// first legal move, or `None` when the game is over. A game that is
+/// not over must name a seated player due and a legal move: anything
+/// else is an error, so a run never ends a game early in silence.
+pub fn due(players: &[Player; 2], event: &MatchView) -> anyhow::Result<Option<(usize, String)>> {
     if event.over {
-        return None;
+        return Ok(None);
     }
-    let member = event.to_play.as_deref()?;
-    let who = players.iter().position(|p| p.member == member)?;
-    Some((who, event.first_legal.clone()?))
+    let who = event
+        .to_play
+        .as_deref()
+        .and_then(|member| players.iter().position(|p| p.member == member));
+    match (who, &event.first_legal) {
+        (Some(who), Some(mv)) => Ok(Some((who, mv.clone()))),
+        _ => {
+            anyhow::bail!("a game that is not over with no player due or no legal move: {event:?}")
+        }
+    }
 }
 
 /// Plays one game in `players`' room: the host starts it and whoever is
@@ -283,7 +292,7 @@ pub async fn play_game(
 ) -> anyhow::Result<bool> {
     players[0].command(json!({"type": "start"})).await?;
     let mut event = players[0].next_match().await?;
-    while let Some((who, mv)) = due(players, &event) {
+    while let Some((who, mv)) = due(players, &event)? {
         let Some(wait) = think() else {
             return Ok(false);
         };
