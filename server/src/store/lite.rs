@@ -66,7 +66,13 @@ impl WriteLine {
         tokio::task::spawn_blocking(move || {
             let mut conn = conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             match conn.as_mut() {
-                Some(conn) => Ok(work(&mut Lite(conn))),
+                Some(conn) => {
+                    let mut lite = Lite(conn);
+                    // A batch that panicked halfway left its transaction
+                    // open; it is rolled back before the next one begins.
+                    lite.rollback();
+                    Ok(work(&mut lite))
+                }
                 None => Err(StoreError::Open("the store is closed".to_string())),
             }
         })
@@ -192,5 +198,49 @@ impl From<rusqlite::Error> for StoreError {
             Some(rusqlite::ErrorCode::ConstraintViolation) => StoreError::Conflict,
             _ => StoreError::Sqlite(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A batch that panics halfway through its transaction leaves the
+    /// connection as if it had never begun: the next batch finds no
+    /// transaction open and none of the half-done writes.
+    #[tokio::test]
+    async fn a_batch_that_panicked_leaves_no_transaction_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("t.db");
+        Connection::open(&file)
+            .and_then(|c| c.execute_batch("CREATE TABLE t (x INTEGER)"))
+            .expect("table");
+        let line = WriteLine::open(&file).expect("open");
+        let failed = line
+            .run(|lite| {
+                lite.batch("BEGIN IMMEDIATE").expect("begin");
+                lite.batch("INSERT INTO t VALUES (1)").expect("insert");
+                panic!("a batch stops halfway");
+            })
+            .await;
+        assert!(failed.is_err(), "the panic is the caller's error");
+        let (open, rows) = line
+            .run(|lite| {
+                let open = !lite.0.is_autocommit();
+                let rows: i64 = lite
+                    .0
+                    .query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))
+                    .expect("count");
+                (open, rows)
+            })
+            .await
+            .expect("the connection still works");
+        assert!(!open, "no transaction is left open");
+        assert_eq!(rows, 0, "the half-done batch wrote nothing");
+        line.run(|lite| lite.batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (2); COMMIT"))
+            .await
+            .expect("run")
+            .expect("the next batch commits");
+        line.close();
     }
 }
