@@ -95,12 +95,6 @@ async fn run(
     }
 }
 
-impl Job {
-    fn is_empty(&self) -> bool {
-        self.writes.is_empty()
-    }
-}
-
 fn answer(jobs: Vec<Job>) {
     for job in jobs {
         let _ = job.done.send(Ok(()));
@@ -139,10 +133,7 @@ impl Commit for &mut Lite<'_> {
 /// Stores `batch` in one transaction, or, if that fails, each job in its
 /// own.
 async fn store(mut conn: impl Commit, backend: Backend, mut batch: Vec<Job>) {
-    if batch.iter().all(Job::is_empty) {
-        return answer(batch);
-    }
-    match conn.commit(backend, &batch).await {
+    match commit(&mut conn, backend, &batch).await {
         Ok(()) => answer(batch),
         Err(e) if batch.len() == 1 => {
             let _ = batch.remove(0).done.send(Err(e));
@@ -150,14 +141,20 @@ async fn store(mut conn: impl Commit, backend: Backend, mut batch: Vec<Job>) {
         Err(e) => {
             tracing::warn!(error = %e, jobs = batch.len(), "a batch failed; storing its requests one by one");
             for job in batch {
-                let result = match job.is_empty() {
-                    true => Ok(()),
-                    false => conn.commit(backend, std::slice::from_ref(&job)).await,
-                };
+                let result = commit(&mut conn, backend, std::slice::from_ref(&job)).await;
                 let _ = job.done.send(result);
             }
         }
     }
+}
+
+/// Commits `jobs` on `conn`; jobs with nothing to write need no
+/// transaction.
+async fn commit(conn: &mut impl Commit, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
+    if jobs.iter().all(|j| j.writes.is_empty()) {
+        return Ok(());
+    }
+    conn.commit(backend, jobs).await
 }
 
 /// The writes of `jobs`, inside a transaction.

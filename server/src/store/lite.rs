@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rusqlite::types::{Null, ToSql, ToSqlOutput, Value};
-use rusqlite::{params_from_iter, Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags};
 
 use super::db::{entry_values, Arg, Db, LiteRow, Query, Row, INSERT_ENTRIES};
 use super::records::EntryRow;
@@ -186,7 +186,8 @@ impl Db for Lite<'_> {
             .0
             .prepare_cached(&format!("{INSERT_ENTRIES}($1, $2, $3, $4, $5)"))?;
         for e in entries {
-            insert.execute(params_from_iter(entry_values(e)))?;
+            bind(&mut insert, &entry_values(e))?;
+            insert.raw_execute()?;
         }
         Ok(())
     }
