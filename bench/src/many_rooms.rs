@@ -19,7 +19,12 @@ pub struct Args {
     /// Games each room plays in a row.
     #[arg(long, default_value_t = 3)]
     games: usize,
-    /// Moves a second per room (0: as fast as the acks come back).
+    /// Moves a second per room (0: as fast as the acks come back). The
+    /// moves are sent on a schedule (open loop): move k of a room is due
+    /// k gaps after the room's start, the rooms' starts spread over one
+    /// gap, and a room that falls behind sends at once but owes at most
+    /// one gap, so the rate offered is `rooms × rate` whatever the
+    /// latency.
     #[arg(long, default_value_t = 0.0)]
     rate: f64,
     /// Put each room's second player on another node of the cluster.
@@ -55,7 +60,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let started = Instant::now();
     let tasks: Vec<_> = tables
         .into_iter()
-        .map(|(_, players)| tokio::spawn(play(players, args.games, gap)))
+        .enumerate()
+        .map(|(i, (_, players))| {
+            let phase = gap.map(|g| g.mul_f64(i as f64 / args.rooms as f64));
+            tokio::spawn(play(players, args.games, gap, phase))
+        })
         .collect();
     let (latency, failures) = gather(tasks).await?;
     let elapsed = started.elapsed().as_secs_f64();
@@ -89,15 +98,43 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One room's games, in a row, each move `gap` after the last.
+/// One room's games, in a row: moves as fast as the acks come, or one
+/// due every `gap` from `phase` after now.
 async fn play(
     mut players: [crate::client::Player; 2],
     games: usize,
     gap: Option<Duration>,
+    phase: Option<Duration>,
 ) -> anyhow::Result<Latency> {
     let mut latency = Latency::new();
+    let mut schedule = gap.map(|gap| Schedule::new(gap, phase.unwrap_or_default()));
     for _ in 0..games {
-        play_game(&mut players, &mut latency, || Some(gap.unwrap_or_default())).await?;
+        let think = || Some(schedule.as_mut().map(Schedule::wait).unwrap_or_default());
+        play_game(&mut players, &mut latency, think).await?;
     }
     Ok(latency)
+}
+
+/// When a room's next move is due.
+struct Schedule {
+    gap: Duration,
+    due: Instant,
+}
+
+impl Schedule {
+    fn new(gap: Duration, phase: Duration) -> Schedule {
+        Schedule {
+            gap,
+            due: Instant::now() + phase,
+        }
+    }
+
+    /// How long to wait before sending the move due now; the next one is
+    /// due a gap later. A room later than one gap is forgiven the rest.
+    fn wait(&mut self) -> Duration {
+        let now = Instant::now();
+        let at = self.due.max(now.checked_sub(self.gap).unwrap_or(now));
+        self.due = at + self.gap;
+        at.saturating_duration_since(now)
+    }
 }

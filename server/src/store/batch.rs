@@ -37,10 +37,31 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    pub(super) fn spawn(pool: AnyPool, backend: Backend, line: Option<WriteLine>) -> Writer {
+    /// On an SQLite file (`line`), the writer is a thread of its own that
+    /// owns the write connection: between two batches it hands nothing to
+    /// the runtime and waits for no worker, so a batch's commit is not
+    /// delayed behind the sockets' work when the cores are busy. Measured
+    /// with `bench many-rooms --rooms 1000 --rate 20` (BENCHMARKS.md,
+    /// "fifth part"). On PostgreSQL it is a task, as its driver is async.
+    pub(super) fn spawn(
+        pool: AnyPool,
+        backend: Backend,
+        line: Option<WriteLine>,
+    ) -> StoreResult<Writer> {
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, backend, line, rx));
-        Writer { tx }
+        match line {
+            Some(line) => {
+                let handle = tokio::runtime::Handle::current();
+                std::thread::Builder::new()
+                    .name("store-writer".to_string())
+                    .spawn(move || write_here(line, backend, rx, handle))
+                    .map_err(|e| StoreError::Open(format!("starting the writer: {e}")))?;
+            }
+            None => {
+                tokio::spawn(run(pool, backend, rx));
+            }
+        }
+        Ok(Writer { tx })
     }
 
     /// Stores `writes` for room `code` (by the holder of `fence`);
@@ -64,33 +85,41 @@ impl Writer {
     }
 }
 
-async fn run(
-    pool: AnyPool,
-    backend: Backend,
-    line: Option<WriteLine>,
-    mut rx: mpsc::Receiver<Job>,
-) {
-    let handle = tokio::runtime::Handle::current();
-    while let Some(first) = rx.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
+/// `first` and every request waiting behind it, up to `MAX_BATCH`.
+fn gather(first: Job, rx: &mut mpsc::Receiver<Job>) -> Vec<Job> {
+    let mut batch = vec![first];
+    while batch.len() < MAX_BATCH {
+        match rx.try_recv() {
+            Ok(job) => batch.push(job),
+            Err(_) => break,
         }
-        match &line {
-            Some(line) => {
-                // The connection's calls never wait, so the batch's
-                // future runs to the end on the blocking thread. If the
-                // connection is closed, the batch is dropped unanswered
-                // and every room waiting on it hears the store is closed.
-                let handle = handle.clone();
-                let _ = line
-                    .run(move |lite| handle.block_on(store(lite, backend, batch)))
-                    .await;
-            }
-            None => store(&pool, backend, batch).await,
+    }
+    batch
+}
+
+/// The writer on PostgreSQL: a task, batches on the pool.
+async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>) {
+    while let Some(first) = rx.recv().await {
+        let batch = gather(first, &mut rx);
+        store(&pool, backend, batch).await;
+    }
+}
+
+/// The writer on an SQLite file, on its own thread; it ends when the
+/// store is dropped. The connection's calls never wait, so a batch's
+/// future runs to its end at once. A batch that panics is dropped
+/// unanswered (every room waiting on it hears the store is closed), and
+/// so is one that comes after the connection was closed.
+fn write_here(
+    line: WriteLine,
+    backend: Backend,
+    mut rx: mpsc::Receiver<Job>,
+    handle: tokio::runtime::Handle,
+) {
+    while let Some(first) = rx.blocking_recv() {
+        let batch = gather(first, &mut rx);
+        if let Err(e) = line.run(|lite| handle.block_on(store(lite, backend, batch))) {
+            tracing::error!(error = %e, "a batch of writes was not stored");
         }
     }
 }

@@ -124,7 +124,7 @@ impl Store {
             }
             Backend::Postgres => None,
         };
-        let writer = Writer::spawn(pool.clone(), backend, line.clone());
+        let writer = Writer::spawn(pool.clone(), backend, line.clone())?;
         let store = Store {
             pool,
             backend,
