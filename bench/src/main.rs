@@ -18,6 +18,12 @@
 //! connection) are what the scenario measures. Every loop is bounded by
 //! the scenario's arguments.
 
+/// The same allocator as the server's (`server/src/main.rs`), so the
+/// tool's own share of a shared machine stays small.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 mod big_room;
 mod client;
 mod echo;
