@@ -2293,6 +2293,75 @@ async fn sqlite_plain_host_tokens_are_hashed_on_open() {
     store.close().await;
 }
 
+/// Games in progress stored before their moves were keyed by an integer
+/// (`live_entries.game_id`, the game's UUID) are moved to the keyed
+/// tables on open, and play on: the next move is stored after them.
+#[tokio::test]
+async fn sqlite_games_in_progress_survive_the_live_key_migration() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sqlite(dir.path()).await;
+    let room = new_room(&store, "key").await;
+    let other = new_room(&store, "kez").await;
+    let game = live_game(room.table, 1, crossyray_options());
+    let next = live_game(other.table, 1, crossyray_options());
+    for (code, g) in [(&room.code, &game), (&other.code, &next)] {
+        let mut writes = vec![Write::GameStarted(g.clone())];
+        writes.extend((0..3).map(|seq| Write::Entry(entry(g, seq))));
+        store.write(code, writes).await.expect("stored");
+    }
+    store.close().await;
+
+    // The two tables as the server before the migration had them.
+    let mut conn = raw_connection(dir.path()).await;
+    sqlx::raw_sql(
+        "CREATE TABLE old_games AS SELECT id, room_code, table_id, number, game, options,
+                sides, play_order, started_at FROM live_games;
+         CREATE TABLE old_entries AS SELECT g.id AS game_id, e.seq, e.entry, e.clock, e.turn
+             FROM live_entries e JOIN live_games g ON g.game_key = e.game_key;
+         DROP TABLE live_entries;
+         DROP TABLE live_games;
+         CREATE TABLE live_games (
+             id TEXT PRIMARY KEY NOT NULL, room_code TEXT NOT NULL REFERENCES rooms(code),
+             table_id TEXT NOT NULL, number INTEGER NOT NULL, game TEXT NOT NULL,
+             options TEXT NOT NULL, sides TEXT NOT NULL, play_order TEXT NOT NULL,
+             started_at INTEGER NOT NULL);
+         CREATE UNIQUE INDEX live_games_by_room ON live_games (room_code, number);
+         CREATE TABLE live_entries (
+             game_id TEXT NOT NULL REFERENCES live_games(id), seq INTEGER NOT NULL,
+             entry TEXT NOT NULL, clock TEXT NOT NULL, turn TEXT NOT NULL,
+             PRIMARY KEY (game_id, seq));
+         INSERT INTO live_games SELECT * FROM old_games;
+         INSERT INTO live_entries SELECT * FROM old_entries;
+         DROP TABLE old_games;
+         DROP TABLE old_entries;
+         DELETE FROM _sqlx_migrations WHERE version = 20261206000001;",
+    )
+    .execute(&mut conn)
+    .await
+    .expect("the old tables");
+    conn.close().await.expect("close");
+
+    let store = sqlite(dir.path()).await;
+    let want = |g: &LiveGame, n: u32| (0..n).map(|seq| entry(g, seq)).collect::<Vec<_>>();
+    assert_live_eq(
+        &saved(&store, &room.code).await.live,
+        &[(&game, want(&game, 3))],
+    );
+    assert_live_eq(
+        &saved(&store, &other.code).await.live,
+        &[(&next, want(&next, 3))],
+    );
+    store
+        .write(&room.code, vec![Write::Entry(entry(&game, 3))])
+        .await
+        .expect("the next move");
+    assert_live_eq(
+        &saved(&store, &room.code).await.live,
+        &[(&game, want(&game, 4))],
+    );
+    store.close().await;
+}
+
 /// Games stored before their leaves were kept have `leaves` NULL: they
 /// read back with none.
 #[tokio::test]

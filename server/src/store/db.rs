@@ -226,7 +226,21 @@ pub(super) trait Db {
 
 /// The INSERT of `live_entries` rows, up to their values.
 pub(super) const INSERT_ENTRIES: &str =
-    "INSERT INTO live_entries (game_id, seq, entry, clock, turn) VALUES ";
+    "INSERT INTO live_entries (game_key, seq, entry, clock, turn) VALUES ";
+
+/// One row of `INSERT_ENTRIES`, its `entry_values` bound from `$n + 1`:
+/// the game's id is looked up for its key (a game never started has
+/// none, and the NOT NULL key refuses the row).
+pub(super) fn entry_row(n: usize) -> String {
+    format!(
+        "((SELECT game_key FROM live_games WHERE id = ${}), ${}, ${}, ${}, ${})",
+        n + 1,
+        n + 2,
+        n + 3,
+        n + 4,
+        n + 5
+    )
+}
 
 /// Rows of `live_entries` a single sqlx INSERT carries at most (5
 /// parameters each, well under SQLite's and PostgreSQL's limits).
@@ -256,19 +270,7 @@ impl Db for AnyConnection {
     /// Many rows to a statement: each statement is a round trip.
     async fn insert_entries(&mut self, entries: &[&EntryRow]) -> StoreResult<()> {
         for chunk in entries.chunks(ENTRIES_PER_INSERT) {
-            let rows: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let n = i * 5;
-                    format!(
-                        "(${}, ${}, ${}, ${}, ${})",
-                        n + 1,
-                        n + 2,
-                        n + 3,
-                        n + 4,
-                        n + 5
-                    )
-                })
-                .collect();
+            let rows: Vec<String> = (0..chunk.len()).map(|i| entry_row(i * 5)).collect();
             let mut insert = query_built(format!("{INSERT_ENTRIES}{}", rows.join(", ")));
             insert.args = chunk.iter().flat_map(|e| entry_values(e)).collect();
             insert.execute(self).await?;

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use rusqlite::types::{Null, ToSql, ToSqlOutput, Value};
 use rusqlite::{Connection, OpenFlags};
 
-use super::db::{entry_values, Arg, Db, LiteRow, Query, Row, INSERT_ENTRIES};
+use super::db::{entry_row, entry_values, Arg, Db, LiteRow, Query, Row, INSERT_ENTRIES};
 use super::records::EntryRow;
 use super::{StoreError, StoreResult};
 
@@ -265,7 +265,7 @@ impl Db for Lite<'_> {
         }
         let mut insert = self
             .0
-            .prepare_cached(&format!("{INSERT_ENTRIES}($1, $2, $3, $4, $5)"))?;
+            .prepare_cached(&format!("{INSERT_ENTRIES}{}", entry_row(0)))?;
         for e in entries {
             bind(&mut insert, &entry_values(e))?;
             insert.raw_execute()?;

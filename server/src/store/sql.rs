@@ -246,22 +246,26 @@ impl Store {
                 );
                 continue;
             };
-            let entries = sqlx::query("SELECT * FROM live_entries WHERE game_id = $1 ORDER BY seq")
-                .bind(game.id.to_string())
-                .fetch_all(&mut *tx)
-                .await?
-                .iter()
-                .map(|row| {
-                    Some(EntryRow {
-                        game: game.id,
-                        seq: row.get::<i64, _>("seq") as u32,
-                        entry: json(row, "entry")?,
-                        clock: json(row, "clock")?,
-                        turn: json(row, "turn")?,
-                    })
+            let entries = sqlx::query(
+                "SELECT * FROM live_entries
+                 WHERE game_key = (SELECT game_key FROM live_games WHERE id = $1)
+                 ORDER BY seq",
+            )
+            .bind(game.id.to_string())
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| {
+                Some(EntryRow {
+                    game: game.id,
+                    seq: row.get::<i64, _>("seq") as u32,
+                    entry: json(row, "entry")?,
+                    clock: json(row, "clock")?,
+                    turn: json(row, "turn")?,
                 })
-                .collect::<Option<Vec<_>>>()
-                .unwrap_or_default();
+            })
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
             live.push((game, entries));
         }
         tx.commit().await?;
@@ -473,10 +477,13 @@ async fn forget_tables(
             continue;
         }
         let id = row.text("id")?.unwrap_or_default();
-        query("DELETE FROM live_entries WHERE game_id = $1")
-            .bind(&id)
-            .execute(tx)
-            .await?;
+        query(
+            "DELETE FROM live_entries
+             WHERE game_key = (SELECT game_key FROM live_games WHERE id = $1)",
+        )
+        .bind(&id)
+        .execute(tx)
+        .await?;
         query("DELETE FROM live_games WHERE id = $1")
             .bind(&id)
             .execute(tx)
