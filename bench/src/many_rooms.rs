@@ -132,9 +132,45 @@ impl Schedule {
     /// How long to wait before sending the move due now; the next one is
     /// due a gap later. A room later than one gap is forgiven the rest.
     fn wait(&mut self) -> Duration {
-        let now = Instant::now();
+        self.wait_at(Instant::now())
+    }
+
+    fn wait_at(&mut self, now: Instant) -> Duration {
         let at = self.due.max(now.checked_sub(self.gap).unwrap_or(now));
         self.due = at + self.gap;
         at.saturating_duration_since(now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    /// Moves are due a gap apart from the phase, whatever the latency; a
+    /// room far behind sends at once and owes one gap, not all it missed.
+    #[test]
+    fn the_schedule_keeps_its_rate_and_forgives_all_but_one_gap() {
+        let t0 = Instant::now();
+        let mut s = Schedule {
+            gap: 10 * MS,
+            due: t0 + 3 * MS,
+        };
+        assert_eq!(s.wait_at(t0), 3 * MS, "the first move waits for its phase");
+        assert_eq!(
+            s.wait_at(t0 + 13 * MS),
+            Duration::ZERO,
+            "the second is due at 13 ms"
+        );
+        assert_eq!(
+            s.wait_at(t0 + 20 * MS),
+            3 * MS,
+            "an early ack waits for the slot"
+        );
+        // 100 ms late: one move at once, one more owed, then the gap again.
+        assert_eq!(s.wait_at(t0 + 133 * MS), Duration::ZERO);
+        assert_eq!(s.wait_at(t0 + 133 * MS), Duration::ZERO);
+        assert_eq!(s.wait_at(t0 + 133 * MS), 10 * MS);
     }
 }
