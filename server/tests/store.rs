@@ -2121,8 +2121,10 @@ async fn sqlite_a_bad_move_among_moves_fails_alone() {
     on_sqlite!(a_bad_move_among_moves_fails_alone);
 }
 
-/// The default (current-thread) runtime: every spawned request is queued
-/// before the writer task runs again, so they meet in one batch.
+/// The default (current-thread) runtime. The SQLite writer is a thread
+/// of its own, so how the requests form batches depends on timing; the
+/// retry of a failed batch request by request is checked on its own in
+/// `store/batch.rs`'s unit test.
 #[tokio::test]
 async fn sqlite_group_commit_isolates_a_bad_request() {
     on_sqlite!(group_commit_isolates_a_bad_request);

@@ -214,3 +214,68 @@ async fn write_jobs(db: &mut impl Db, backend: Backend, jobs: &[Job]) -> StoreRe
     }
     db.insert_entries(&entries).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection that fails any transaction holding room "bad", and
+    /// remembers the rooms of each transaction it was asked for.
+    #[derive(Default)]
+    struct Picky {
+        asked: Vec<Vec<String>>,
+    }
+
+    impl Commit for &mut Picky {
+        async fn commit(&mut self, _: Backend, jobs: &[Job]) -> StoreResult<()> {
+            let codes: Vec<String> = jobs.iter().map(|j| j.code.clone()).collect();
+            let bad = codes.iter().any(|c| c == "bad");
+            self.asked.push(codes);
+            if bad {
+                Err(StoreError::Conflict)
+            } else {
+                Ok(())
+            }
+        }
+    }
+
+    fn job(code: &str) -> (Job, oneshot::Receiver<StoreResult<()>>) {
+        let (done, answer) = oneshot::channel();
+        let writes = vec![Write::Chat(crate::room::ChatLine {
+            from: "A".to_string(),
+            member: crate::room::MemberId(1),
+            text: "hi".to_string(),
+            at: 0,
+        })];
+        let job = Job {
+            code: code.to_string(),
+            fence: None,
+            writes,
+            done,
+        };
+        (job, answer)
+    }
+
+    /// One bad request in a batch fails alone: the batch is retried
+    /// request by request, and every request hears its own result.
+    #[tokio::test]
+    async fn a_bad_request_fails_alone_and_the_rest_of_its_batch_is_stored() {
+        let (jobs, answers): (Vec<_>, Vec<_>) = ["a", "bad", "c"].into_iter().map(job).unzip();
+        let mut conn = Picky::default();
+        store(&mut conn, Backend::Sqlite, jobs).await;
+        assert_eq!(
+            conn.asked,
+            vec![vec!["a", "bad", "c"], vec!["a"], vec!["bad"], vec!["c"]],
+            "the batch, then each request in its own transaction"
+        );
+        let mut results = Vec::new();
+        for answer in answers {
+            results.push(answer.await.expect("answered"));
+        }
+        assert!(results[0].is_ok() && results[2].is_ok(), "{results:?}");
+        assert!(
+            matches!(results[1], Err(StoreError::Conflict)),
+            "{results:?}"
+        );
+    }
+}
