@@ -1,4 +1,5 @@
-//! Group commit: one writer task per store. Rooms hand it their
+//! Group commit: one writer per store (a thread of its own on an SQLite
+//! file, a task on PostgreSQL). Rooms hand it their
 //! writes and wait; it takes every request waiting at that moment and
 //! stores them in one transaction, so a hundred busy rooms pay for one
 //! disk sync, not a hundred, and each room's writes still land in the

@@ -4,13 +4,15 @@
 //! Through sqlx every statement of a batch is a round trip to sqlx's
 //! SQLite worker thread, and the `Any` driver converts every bound value
 //! on the way. Here a whole batch (its move entries, a game's end and the
-//! next one's start, chat, members) is one call on a blocking thread:
-//! one hand-over, prepared statements reused, one transaction and one
-//! disk sync, with the same durability (WAL, `synchronous = FULL`,
-//! committed before any room answers). The writer (`batch.rs`) is the
-//! only caller, so this connection never competes with itself; the
-//! pool's occasional writes (accounts, new rooms) wait on SQLite's busy
-//! timeout as they already did for one another.
+//! next one's start, chat, members) is one call on the writer's own
+//! thread: prepared statements reused, one transaction and one disk
+//! sync, with the same durability (WAL, `synchronous = FULL`, committed
+//! before any room answers). The writer (`batch.rs`) is the only
+//! caller, so this connection never competes with itself; the pool's
+//! occasional writes (accounts, new rooms) wait on SQLite's busy
+//! timeout as they already did for one another. A checkpointer thread
+//! with a connection of its own copies the WAL into the database file
+//! beside it (`WriteLine::open`).
 
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
