@@ -62,8 +62,9 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         .into_iter()
         .enumerate()
         .map(|(i, (_, players))| {
-            let phase = gap.map(|g| g.mul_f64(i as f64 / args.rooms as f64));
-            tokio::spawn(play(players, args.games, gap, phase))
+            let phase = |gap: Duration| gap.mul_f64(i as f64 / args.rooms as f64);
+            let schedule = gap.map(|gap| Schedule::new(gap, phase(gap)));
+            tokio::spawn(play(players, args.games, schedule))
         })
         .collect();
     let (latency, failures) = gather(tasks).await?;
@@ -98,16 +99,14 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One room's games, in a row: moves as fast as the acks come, or one
-/// due every `gap` from `phase` after now.
+/// One room's games, in a row: moves as fast as the acks come, or on
+/// `schedule`.
 async fn play(
     mut players: [crate::client::Player; 2],
     games: usize,
-    gap: Option<Duration>,
-    phase: Option<Duration>,
+    mut schedule: Option<Schedule>,
 ) -> anyhow::Result<Latency> {
     let mut latency = Latency::new();
-    let mut schedule = gap.map(|gap| Schedule::new(gap, phase.unwrap_or_default()));
     for _ in 0..games {
         let think = || Some(schedule.as_mut().map(Schedule::wait).unwrap_or_default());
         play_game(&mut players, &mut latency, think).await?;
@@ -122,6 +121,7 @@ struct Schedule {
 }
 
 impl Schedule {
+    /// The first move due `phase` from now, the next ones a gap apart.
     fn new(gap: Duration, phase: Duration) -> Schedule {
         Schedule {
             gap,

@@ -246,26 +246,23 @@ impl Store {
                 );
                 continue;
             };
-            let entries = sqlx::query(
-                "SELECT * FROM live_entries
-                 WHERE game_key = (SELECT game_key FROM live_games WHERE id = $1)
-                 ORDER BY seq",
-            )
-            .bind(game.id.to_string())
-            .fetch_all(&mut *tx)
-            .await?
-            .iter()
-            .map(|row| {
-                Some(EntryRow {
-                    game: game.id,
-                    seq: row.get::<i64, _>("seq") as u32,
-                    entry: json(row, "entry")?,
-                    clock: json(row, "clock")?,
-                    turn: json(row, "turn")?,
-                })
-            })
-            .collect::<Option<Vec<_>>>()
-            .unwrap_or_default();
+            let entries =
+                sqlx::query("SELECT * FROM live_entries WHERE game_key = $1 ORDER BY seq")
+                    .bind(row.get::<i64, _>("game_key"))
+                    .fetch_all(&mut *tx)
+                    .await?
+                    .iter()
+                    .map(|row| {
+                        Some(EntryRow {
+                            game: game.id,
+                            seq: row.get::<i64, _>("seq") as u32,
+                            entry: json(row, "entry")?,
+                            clock: json(row, "clock")?,
+                            turn: json(row, "turn")?,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .unwrap_or_default();
             live.push((game, entries));
         }
         tx.commit().await?;
@@ -467,7 +464,7 @@ async fn forget_tables(
     code: &str,
     gone: impl Fn(&str) -> bool,
 ) -> StoreResult<()> {
-    let games = query("SELECT id, table_id FROM live_games WHERE room_code = $1")
+    let games = query("SELECT game_key, table_id FROM live_games WHERE room_code = $1")
         .bind(code)
         .fetch_all(tx)
         .await?;
@@ -476,16 +473,13 @@ async fn forget_tables(
         if !gone(&table) {
             continue;
         }
-        let id = row.text("id")?.unwrap_or_default();
-        query(
-            "DELETE FROM live_entries
-             WHERE game_key = (SELECT game_key FROM live_games WHERE id = $1)",
-        )
-        .bind(&id)
-        .execute(tx)
-        .await?;
-        query("DELETE FROM live_games WHERE id = $1")
-            .bind(&id)
+        let key = row.int("game_key")?;
+        query("DELETE FROM live_entries WHERE game_key = $1")
+            .bind(key)
+            .execute(tx)
+            .await?;
+        query("DELETE FROM live_games WHERE game_key = $1")
+            .bind(key)
             .execute(tx)
             .await?;
     }
