@@ -5,7 +5,6 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use crate::stats::Latency;
 use crate::target::Target;
 
 use futures_util::{SinkExt, StreamExt};
@@ -283,11 +282,12 @@ pub fn due(players: &[Player; 2], event: &MatchView) -> anyhow::Result<Option<(u
 
 /// Plays one game in `players`' room: the host starts it and whoever is
 /// due plays the first legal move, after `think()` (or not at all when it
-/// says `None`: time is up). Records each move's latency, from sending
-/// it to its `ack`. Returns false when `think` stopped the game.
+/// says `None`: time is up). Tells `made` of each move when it was sent
+/// and how long its `ack` took. Returns false when `think` stopped the
+/// game.
 pub async fn play_game(
     players: &mut [Player; 2],
-    latency: &mut Latency,
+    made: &mut impl FnMut(Instant, Duration),
     mut think: impl FnMut() -> Option<Duration>,
 ) -> anyhow::Result<bool> {
     players[0].command(json!({"type": "start"})).await?;
@@ -301,7 +301,7 @@ pub async fn play_game(
         }
         let sent = Instant::now();
         players[who].play(&mv).await?;
-        latency.record(sent.elapsed());
+        made(sent, sent.elapsed());
         event = players[0].next_match().await?;
         players[1].forget();
     }

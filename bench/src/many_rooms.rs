@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::client::{play_game, two_players};
 use crate::echo;
-use crate::stats::{gather, Latency};
+use crate::stats::{steady_window, within, Latency, Timeline};
 use crate::target::{Target, TargetArgs};
 
 #[derive(clap::Args)]
@@ -21,12 +21,20 @@ pub struct Args {
     games: usize,
     /// Moves a second per room (0: as fast as the acks come back). The
     /// moves are sent on a schedule (open loop): move k of a room is due
-    /// k gaps after the room's start, the rooms' starts spread over one
-    /// gap, and a room that falls behind sends at once but owes at most
-    /// one gap, so the rate offered is `rooms × rate` whatever the
-    /// latency.
+    /// k gaps after the room's start, the rooms' starts spread over
+    /// `--stagger` gaps, and a room that falls behind sends at once but
+    /// owes at most one gap, so the rate offered is `rooms × rate`
+    /// whatever the latency.
     #[arg(long, default_value_t = 0.0)]
     rate: f64,
+    /// With `--rate`: the gaps the rooms' starts spread over. 1 starts
+    /// every room within one gap, so, as every game here is the same
+    /// moves, every room ends its game and starts the next within the
+    /// same gap: a burst of a thousand game ends at once. The moves of a
+    /// CrossyRay game here (31) spread those ends evenly, as the games of
+    /// a site end at their own times.
+    #[arg(long, default_value_t = 1.0)]
+    stagger: f64,
     /// Put each room's second player on another node of the cluster.
     #[arg(long)]
     peer: Option<String>,
@@ -56,19 +64,34 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         tables.push(two_players(&http, &target.base, &target.ws(), peer.as_deref()).await?);
     }
     let gap = (args.rate > 0.0).then(|| Duration::from_secs_f64(1.0 / args.rate));
+    let stagger = args.stagger.max(0.0);
     let cpu = target.cpu_mark();
     let started = Instant::now();
     let tasks: Vec<_> = tables
         .into_iter()
         .enumerate()
         .map(|(i, (_, players))| {
-            let phase = |gap: Duration| gap.mul_f64(i as f64 / args.rooms as f64);
+            let phase = |gap: Duration| gap.mul_f64(stagger * i as f64 / args.rooms as f64);
             let schedule = gap.map(|gap| Schedule::new(gap, phase(gap)));
             tokio::spawn(play(players, args.games, schedule))
         })
         .collect();
-    let (latency, failures) = gather(tasks).await?;
+    let mut timelines = Vec::new();
+    let mut failures = 0;
+    for task in tasks {
+        match task.await? {
+            Ok(timeline) => timelines.push(timeline),
+            Err(e) => {
+                failures += 1;
+                eprintln!("a room failed: {e:#}");
+            }
+        }
+    }
     let elapsed = started.elapsed().as_secs_f64();
+    let mut latency = Latency::new();
+    for &(_, took) in timelines.iter().flat_map(|t| t.0.iter()) {
+        latency.record(took);
+    }
     let rate = latency.count() as f64 / elapsed;
     println!("failed rooms: {failures}");
     println!(
@@ -76,6 +99,24 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         latency.count()
     );
     println!("move latency (send → ack): {}", latency.line());
+    if gap.is_some() {
+        // With a schedule, the rate asked for holds only while every room
+        // plays; the ramps at both ends carry less.
+        match steady_window(&timelines) {
+            Some(window) => {
+                let steady = within(&timelines, window);
+                let seconds = (window.1 - window.0).as_secs_f64();
+                println!(
+                    "while every room played ({seconds:.2} s from {:.2} s): {} moves = {:.0} moves/s; latency {}",
+                    (window.0 - started).as_secs_f64(),
+                    steady.count(),
+                    steady.count() as f64 / seconds,
+                    steady.line()
+                );
+            }
+            None => println!("the rooms never all played at once"),
+        }
+    }
     if let Some(cpu) = target.cpu_since(&cpu) {
         println!("server CPU: {cpu:.0} % of one core");
     }
@@ -100,18 +141,22 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// One room's games, in a row: moves as fast as the acks come, or on
-/// `schedule`.
+/// `schedule`, whose start is also the first game's.
 async fn play(
     mut players: [crate::client::Player; 2],
     games: usize,
     mut schedule: Option<Schedule>,
-) -> anyhow::Result<Latency> {
-    let mut latency = Latency::new();
+) -> anyhow::Result<Timeline> {
+    let mut timeline = Timeline::default();
+    if let Some(schedule) = &schedule {
+        tokio::time::sleep_until(schedule.start().into()).await;
+    }
+    let mut made = |sent, took| timeline.record(sent, took);
     for _ in 0..games {
         let think = || Some(schedule.as_mut().map(Schedule::wait).unwrap_or_default());
-        play_game(&mut players, &mut latency, think).await?;
+        play_game(&mut players, &mut made, think).await?;
     }
-    Ok(latency)
+    Ok(timeline)
 }
 
 /// When a room's next move is due.
@@ -121,12 +166,18 @@ struct Schedule {
 }
 
 impl Schedule {
-    /// The first move due `phase` from now, the next ones a gap apart.
+    /// The room starts `phase` from now, and its first move is due one
+    /// gap later, the next ones a gap apart.
     fn new(gap: Duration, phase: Duration) -> Schedule {
         Schedule {
             gap,
-            due: Instant::now() + phase,
+            due: Instant::now() + phase + gap,
         }
+    }
+
+    /// When the room starts (its first game's `start`).
+    fn start(&self) -> Instant {
+        self.due - self.gap
     }
 
     /// How long to wait before sending the move due now; the next one is

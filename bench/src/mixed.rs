@@ -116,6 +116,7 @@ async fn play(
         let wait = Duration::from_secs_f64(rand::rng().random_range(gaps.0..=gaps.1));
         (Instant::now() + wait < until).then_some(wait)
     };
-    while Instant::now() < until && play_game(&mut players, &mut latency, think).await? {}
+    let mut made = |_, took| latency.record(took);
+    while Instant::now() < until && play_game(&mut players, &mut made, think).await? {}
     Ok(latency)
 }
