@@ -117,8 +117,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             None => println!("the rooms never all played at once"),
         }
     }
-    if let Some(cpu) = target.cpu_since(&cpu) {
-        println!("server CPU: {cpu:.0} % of one core");
+    if let Some(line) = target.cpu_line(&cpu) {
+        println!("{line}");
     }
     if !args.no_echo && args.rate == 0.0 {
         let each = (latency.count() as usize / args.rooms.max(1)).max(1);

@@ -89,8 +89,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         moves as f64 / args.seconds.max(1) as f64
     );
     println!("move latency (send → ack): {}", latency.line());
-    if let Some(cpu) = target.cpu_since(&cpu) {
-        println!("server CPU: {cpu:.0} % of one core");
+    if let Some(line) = target.cpu_line(&cpu) {
+        println!("{line}");
     }
     println!("server RSS: {} KiB", target.rss_kib().unwrap_or(0));
     for reader in readers {

@@ -62,29 +62,37 @@ impl Target {
             .and_then(|n| n.parse().ok())
     }
 
-    /// A mark to measure the server's CPU time from.
+    /// A mark to measure the server's CPU time (and this tool's) from.
     pub fn cpu_mark(&self) -> CpuMark {
         CpuMark {
             at: Instant::now(),
-            ticks: self.cpu_ticks(),
+            ticks: cpu_ticks(&self.pid.to_string()),
+            own: cpu_ticks("self"),
         }
     }
 
     /// The server's CPU use since `mark`, in percent of one core.
     pub fn cpu_since(&self, mark: &CpuMark) -> Option<f64> {
-        let used = self.cpu_ticks()?.checked_sub(mark.ticks?)?;
-        // Linux reports these in USER_HZ, 100 a second.
-        Some(used as f64 / 100.0 / mark.at.elapsed().as_secs_f64() * 100.0)
+        mark.percent(cpu_ticks(&self.pid.to_string())?, mark.ticks?)
     }
 
-    fn cpu_ticks(&self) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
-        // The fields after the command name (which may hold spaces).
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let utime: u64 = fields.get(11)?.parse().ok()?;
-        let stime: u64 = fields.get(12)?.parse().ok()?;
-        Some(utime + stime)
+    /// This tool's own CPU use since `mark`, in percent of one core: on a
+    /// machine it shares with the server, what the server could not use.
+    /// `None` when the server runs in this process (it is included).
+    pub fn own_cpu_since(&self, mark: &CpuMark) -> Option<f64> {
+        if self.in_process {
+            return None;
+        }
+        mark.percent(cpu_ticks("self")?, mark.own?)
+    }
+
+    /// `server CPU: … % of one core; this tool: … %`, since `mark`.
+    pub fn cpu_line(&self, mark: &CpuMark) -> Option<String> {
+        let server = self.cpu_since(mark)?;
+        Some(match self.own_cpu_since(mark) {
+            Some(own) => format!("server CPU: {server:.0} % of one core; this tool: {own:.0} %"),
+            None => format!("server CPU: {server:.0} % of one core"),
+        })
     }
 
     /// How the figures should be read.
@@ -103,4 +111,25 @@ impl Target {
 pub struct CpuMark {
     at: Instant,
     ticks: Option<u64>,
+    own: Option<u64>,
+}
+
+impl CpuMark {
+    fn percent(&self, now: u64, then: u64) -> Option<f64> {
+        let used = now.checked_sub(then)?;
+        // Linux reports these in USER_HZ, 100 a second.
+        Some(used as f64 / 100.0 / self.at.elapsed().as_secs_f64() * 100.0)
+    }
+}
+
+/// The user and system CPU time of process `pid` (a number, or `self`)
+/// so far, in USER_HZ ticks.
+fn cpu_ticks(pid: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
 }

@@ -202,10 +202,14 @@ pub(crate) async fn serve<St, Si>(
     // burst (`--message-rate`, `--message-burst`; a rate of 0: no limit).
     let mut bucket = (app.config.message_rate > 0.0)
         .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    // Made once: the close signal's waiter is registered once for the
+    // whole connection, not again for every frame.
+    let closed = closer.closed();
+    tokio::pin!(closed);
     loop {
         let frame = tokio::select! {
             biased;
-            _ = closer.closed() => break,
+            _ = &mut closed => break,
             frame = stream.next() => frame,
         };
         let text = match frame {
@@ -366,10 +370,12 @@ async fn write_loop<Si>(mut sink: Si, mut queue: mpsc::Receiver<Utf8Bytes>, clos
 where
     Si: Sink<Message, Error = axum::Error> + Unpin,
 {
+    let closed = closer.closed();
+    tokio::pin!(closed);
     loop {
         let text = tokio::select! {
             biased;
-            _ = closer.closed() => break,
+            _ = &mut closed => break,
             text = queue.recv() => text,
         };
         let Some(text) = text else {
