@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::client::{play_game, two_players};
 use crate::echo;
-use crate::stats::{steady_window, within, Latency, Timeline};
+use crate::stats::{gather, steady_window, within, Latency, Timeline};
 use crate::target::{Target, TargetArgs};
 
 #[derive(clap::Args)]
@@ -76,17 +76,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             tokio::spawn(play(players, args.games, schedule))
         })
         .collect();
-    let mut timelines = Vec::new();
-    let mut failures = 0;
-    for task in tasks {
-        match task.await? {
-            Ok(timeline) => timelines.push(timeline),
-            Err(e) => {
-                failures += 1;
-                eprintln!("a room failed: {e:#}");
-            }
-        }
-    }
+    let (timelines, failures) = gather(tasks).await?;
     let elapsed = started.elapsed().as_secs_f64();
     let mut latency = Latency::new();
     for &(_, took) in timelines.iter().flat_map(|t| t.0.iter()) {

@@ -81,7 +81,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         .into_iter()
         .map(|(_, players)| tokio::spawn(play(players, until, gaps)))
         .collect();
-    let (latency, failures) = gather(tasks).await?;
+    let (rooms, failures) = gather(tasks).await?;
+    let mut latency = Latency::new();
+    for room in &rooms {
+        latency.add(room);
+    }
     let moves = latency.count();
     println!(
         "moves: {moves} in {} s = {:.0} moves/s; failed games: {failures}",

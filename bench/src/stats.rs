@@ -41,23 +41,23 @@ impl Latency {
     }
 }
 
-/// Waits for the rooms' tasks and merges their latencies; a room that
-/// failed is told on stderr and counted.
-pub async fn gather(
-    tasks: Vec<tokio::task::JoinHandle<anyhow::Result<Latency>>>,
-) -> anyhow::Result<(Latency, usize)> {
-    let mut latency = Latency::new();
+/// Waits for the rooms' tasks: what each room that finished returned; a
+/// room that failed is told on stderr and counted.
+pub async fn gather<T>(
+    tasks: Vec<tokio::task::JoinHandle<anyhow::Result<T>>>,
+) -> anyhow::Result<(Vec<T>, usize)> {
+    let mut done = Vec::with_capacity(tasks.len());
     let mut failures = 0;
     for task in tasks {
         match task.await? {
-            Ok(l) => latency.add(&l),
+            Ok(room) => done.push(room),
             Err(e) => {
                 failures += 1;
                 eprintln!("a room failed: {e:#}");
             }
         }
     }
-    Ok((latency, failures))
+    Ok((done, failures))
 }
 
 /// Every move a room made: when it was sent and how long its ack took,
