@@ -38,6 +38,12 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "bench", about = "The site's load scenarios")]
 struct Cli {
+    /// Threads the tool runs on (0: one per core). On a machine the tool
+    /// shares with the server, `--threads 1` takes less of it (no work
+    /// stealing between threads); the in-process server and echo server
+    /// then share that thread too.
+    #[arg(long, global = true, default_value_t = 0)]
+    threads: usize,
     #[command(subcommand)]
     scenario: Scenario,
 }
@@ -59,12 +65,21 @@ enum Scenario {
     Mixed(mixed::Args),
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    match Cli::parse().scenario {
-        Scenario::ManyRooms(args) => many_rooms::run(args).await,
-        Scenario::Idle(args) => idle::run(args).await,
-        Scenario::BigRoom(args) => big_room::run(args).await,
-        Scenario::Mixed(args) => mixed::run(args).await,
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let mut runtime = match cli.threads {
+        1 => tokio::runtime::Builder::new_current_thread(),
+        _ => tokio::runtime::Builder::new_multi_thread(),
+    };
+    if cli.threads > 1 {
+        runtime.worker_threads(cli.threads);
     }
+    runtime.enable_all().build()?.block_on(async {
+        match cli.scenario {
+            Scenario::ManyRooms(args) => many_rooms::run(args).await,
+            Scenario::Idle(args) => idle::run(args).await,
+            Scenario::BigRoom(args) => big_room::run(args).await,
+            Scenario::Mixed(args) => mixed::run(args).await,
+        }
+    })
 }
