@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::client::{play_game, two_players};
 use crate::echo;
-use crate::stats::{gather, steady_window, within, Latency, Timeline};
+use crate::stats::{all, gather, steady_window, within, Timeline};
 use crate::target::{Target, TargetArgs};
 
 #[derive(clap::Args)]
@@ -78,10 +78,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     let (timelines, failures) = gather(tasks).await?;
     let elapsed = started.elapsed().as_secs_f64();
-    let mut latency = Latency::new();
-    for &(_, took) in timelines.iter().flat_map(|t| t.0.iter()) {
-        latency.record(took);
-    }
+    let latency = all(&timelines);
     let rate = latency.count() as f64 / elapsed;
     println!("failed rooms: {failures}");
     println!(

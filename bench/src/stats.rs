@@ -92,14 +92,20 @@ pub fn steady_window(rooms: &[Timeline]) -> Option<(Instant, Instant)> {
     (end > start).then_some((start, end))
 }
 
+/// Every move of `rooms`, as a latency histogram.
+pub fn all(rooms: &[Timeline]) -> Latency {
+    latency_of(rooms, |_| true)
+}
+
 /// The moves of `rooms` sent within `window`, as a latency histogram.
 pub fn within(rooms: &[Timeline], (start, end): (Instant, Instant)) -> Latency {
+    latency_of(rooms, |sent| sent >= start && sent < end)
+}
+
+/// The moves of `rooms` whose send time `sent` picks.
+fn latency_of(rooms: &[Timeline], sent: impl Fn(Instant) -> bool) -> Latency {
     let mut latency = Latency::new();
-    for &(_, took) in rooms
-        .iter()
-        .flat_map(|r| r.0.iter())
-        .filter(|(sent, _)| *sent >= start && *sent < end)
-    {
+    for &(_, took) in rooms.iter().flat_map(|r| r.0.iter()).filter(|m| sent(m.0)) {
         latency.record(took);
     }
     latency
