@@ -6,6 +6,7 @@
 //! cargo run --release -p bench -- idle --url http://127.0.0.1:8098 --pid 1234 --sockets 10000
 //! cargo run --release -p bench -- big-room --url http://127.0.0.1:8098 --pid 1234 --spectators 10000
 //! cargo run --release -p bench -- mixed --url http://127.0.0.1:8098 --pid 1234 --games 5000 --sockets 10000 --seconds 300
+//! cargo run --release -p bench -- abuse --seconds 20
 //! ```
 //!
 //! Without `--url` a scenario starts the server in this process on an
@@ -24,6 +25,7 @@
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+mod abuse;
 mod big_room;
 mod client;
 mod echo;
@@ -63,6 +65,10 @@ enum Scenario {
     /// A realistic mix: many live games with a move every few seconds,
     /// spectators spread over them, for a while; latency and CPU.
     Mixed(mixed::Args),
+    /// Two players play while one hostile address opens silent sockets to
+    /// its cap, holds slowloris connections and floods voice and chat:
+    /// the players' latency and whether any honest client was dropped.
+    Abuse(abuse::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -80,6 +86,7 @@ fn main() -> anyhow::Result<()> {
             Scenario::Idle(args) => idle::run(args).await,
             Scenario::BigRoom(args) => big_room::run(args).await,
             Scenario::Mixed(args) => mixed::run(args).await,
+            Scenario::Abuse(args) => abuse::run(args).await,
         }
     })
 }

@@ -25,7 +25,20 @@ pub struct Target {
 }
 
 impl Target {
+    /// The target of a load scenario: an in-process server has the limits
+    /// meant for people lifted (rooms per address, messages a second).
     pub async fn new(args: &TargetArgs) -> anyhow::Result<Target> {
+        Target::open(args, true).await
+    }
+
+    /// The target of the `abuse` scenario: an in-process server keeps
+    /// every limit a public server has (only `--guest-hosts` is on, so
+    /// the players need no account).
+    pub async fn with_limits(args: &TargetArgs) -> anyhow::Result<Target> {
+        Target::open(args, false).await
+    }
+
+    async fn open(args: &TargetArgs, lift_limits: bool) -> anyhow::Result<Target> {
         if let Some(url) = &args.url {
             return Ok(Target {
                 base: url.trim_end_matches('/').to_string(),
@@ -37,8 +50,10 @@ impl Target {
         let dir = tempfile::tempdir()?;
         let mut config = server::Config::for_tests(dir.path().to_path_buf());
         config.abandon_secs = 3600;
-        config.room_burst = 0;
-        config.message_rate = 0.0;
+        if lift_limits {
+            config.room_burst = 0;
+            config.message_rate = 0.0;
+        }
         let running = server::start(config).await?;
         Ok(Target {
             base: format!("http://{}", running.addr),
