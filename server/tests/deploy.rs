@@ -222,6 +222,35 @@ fn the_compose_files_trusted_proxy_is_accepted_and_is_not_everyone() {
             "TRUSTED_PROXY {value:?} trusts {outsider}"
         );
     }
+    // What it trusts is the proxy's pinned address, and no node's.
+    let compose = read("docker-compose.yml");
+    let pinned = |service: &str| -> std::net::IpAddr {
+        // The service's lines: up to the next line indented less than its keys.
+        let block = compose
+            .split_once(&format!("\n  {service}:"))
+            .unwrap_or_else(|| panic!("a {service} service"))
+            .1;
+        block
+            .lines()
+            .skip(1)
+            .take_while(|l| l.is_empty() || l.starts_with("    "))
+            .find_map(|l| l.trim().strip_prefix("ipv4_address:"))
+            .unwrap_or_else(|| panic!("{service} has a pinned address"))
+            .trim()
+            .parse()
+            .expect("an IP address")
+    };
+    let trusts = |ip| config.trusted_proxies.iter().any(|p| p.contains(ip));
+    assert!(
+        trusts(pinned("proxy")),
+        "TRUSTED_PROXY {value:?} is not the proxy's address"
+    );
+    for node in ["node1", "node2"] {
+        assert!(
+            !trusts(pinned(node)),
+            "TRUSTED_PROXY {value:?} trusts {node}"
+        );
+    }
     // Ranges and addresses mix in one list; a bad entry is refused.
     let config =
         Config::try_parse_from(["server", "--trusted-proxy", "10.0.0.0/8,fd00::/8,192.0.2.7"])
