@@ -124,12 +124,11 @@ impl FromStr for TrustedProxy {
             })?,
         };
         let net = match net {
-            IpNet::V6(v6) if v6.prefix_len() >= 96 => match v6.addr().to_ipv4_mapped() {
-                Some(v4) => IpNet::V4(
-                    Ipv4Net::new(v4, v6.prefix_len() - 96).expect("a prefix of at most 32"),
-                ),
-                None => net,
-            },
+            IpNet::V6(v6) if v6.prefix_len() >= 96 => v6
+                .addr()
+                .to_ipv4_mapped()
+                .and_then(|v4| Ipv4Net::new(v4, v6.prefix_len() - 96).ok())
+                .map_or(net, IpNet::V4),
             _ => net,
         };
         Ok(TrustedProxy(net.trunc()))
