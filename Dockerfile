@@ -7,11 +7,14 @@
 # ---- build ----
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
+# Every member of the workspace (Cargo.toml) must be here for cargo to
+# load it, the load tool `bench` too, though only the server is built.
 COPY Cargo.toml Cargo.lock ./
 COPY rules rules
 COPY server server
+COPY bench bench
 COPY migrations migrations
-RUN cargo build --release -p server --bin server
+RUN cargo build --release --locked -p server --bin server
 
 # ---- run ----
 FROM debian:bookworm-slim

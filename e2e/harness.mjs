@@ -6,7 +6,8 @@
 //   SERVER_BIN=../target/debug/server CHROMIUM=/usr/bin/chromium node --test
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -202,4 +203,61 @@ export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guest
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether something listens on 127.0.0.1:`port`. */
+export const listening = (port) => new Promise((resolve) => {
+  const s = net.connect(port, '127.0.0.1');
+  s.once('connect', () => { s.destroy(); resolve(true); });
+  s.once('error', () => resolve(false));
+});
+
+/** The port of a `http://host:port` URL. */
+export const portOf = (url) => Number(new URL(url).port);
+
+/**
+ * What several nodes share, on this machine: PostgreSQL on 5432 (database
+ * `test`, a fresh schema named after `tag`) and NATS on 4222. Returns
+ * `{ skip }` when either is missing (throws instead under CI), else
+ * `{ url, nats, schema, psql(sql), drop() }`: the nodes' --database-url and
+ * --nats-url, and `psql` to read the schema (its output, trimmed).
+ */
+export async function clusterServices(tag) {
+  if (!(await listening(5432)) || !(await listening(4222))) {
+    const skip = 'no PostgreSQL on 5432 or NATS on 4222';
+    if (process.env.CI) throw new Error(`${skip}: needed under CI`);
+    return { skip };
+  }
+  const pg = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `e2e_${tag}_${process.pid}_${Date.now()}`;
+  const psql = (sql) => execFileSync('psql', ['-qtA', '-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-c', sql], {
+    env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' },
+  }).toString().trim();
+  psql(`CREATE SCHEMA ${schema}`);
+  return {
+    url: `${pg}?options=-c%20search_path%3D${schema}`,
+    nats: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+    schema,
+    psql,
+    drop: () => psql(`DROP SCHEMA ${schema} CASCADE`),
+  };
+}
+
+/** From `base`'s front page, `page` creates a room by its button; the room's code, once its socket is online. */
+export async function createRoomByPage(page, base) {
+  await page.goto(`${base}/`);
+  await byId(page, 'create-room').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await waitOnline(page);
+  return new URL(page.url()).pathname.slice(3);
+}
+
+/** Plays moves `from`+1 to `to`, each acknowledged (shown on every player's board); the moves played. */
+export async function playPlies(players, from, to) {
+  const played = [];
+  for (let n = from + 1; n <= to; n++) {
+    played.push(await playOne(players));
+    for (const p of players) await waitPly(p, n);
+  }
+  return played;
 }

@@ -12,26 +12,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { execFileSync } from 'node:child_process';
-import { byId, playOne, setName, sit, startSite, waitOnline, waitPly } from './harness.mjs';
-
-const PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const NATS = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+import { byId, clusterServices, createRoomByPage, playOne, playPlies, portOf, setName, sit, startSite, waitOnline, waitPly } from './harness.mjs';
 
 const pageErrors = [];
 let nodes = [];
 let front = null;
-let schema = null;
 let skip = null;
-
-/** Whether something listens on 127.0.0.1:`port`. */
-const listening = (port) => new Promise((resolve) => {
-  const s = net.connect(port, '127.0.0.1');
-  s.once('connect', () => { s.destroy(); resolve(true); });
-  s.once('error', () => resolve(false));
-});
-
-const portOf = (url) => Number(new URL(url).port);
 
 /**
  * One address in front of `ports`: a connection goes to the first port
@@ -59,26 +45,17 @@ function proxy(ports) {
 }
 
 before(async () => {
-  if (!(await listening(5432)) || !(await listening(4222))) {
-    skip = 'no PostgreSQL on 5432 or NATS on 4222';
-    if (process.env.CI) throw new Error(`${skip}: needed under CI`);
-    return;
-  }
-  schema = `e2e_nodes_${process.pid}_${Date.now()}`;
-  const psql = (sql) => execFileSync('psql', ['-q', '-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-c', sql], {
-    env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' },
-  });
-  psql(`CREATE SCHEMA ${schema}`);
-  const url = `${PG}?options=-c%20search_path%3D${schema}`;
+  const services = await clusterServices('nodes');
+  if (services.skip) { skip = services.skip; return; }
+  nodes.cleanup = services.drop;
   for (const id of ['a', 'b']) {
     nodes.push(await startSite({
       tag: `nodes-${id}`,
-      args: ['--database-url', url, '--nats-url', NATS, '--node-id', `e2e-${id}-${process.pid}`],
+      args: ['--database-url', services.url, '--nats-url', services.nats, '--node-id', `e2e-${id}-${process.pid}`],
       pageErrors,
     }));
   }
   front = await proxy(nodes.map((n) => portOf(n.base)));
-  nodes.cleanup = () => psql(`DROP SCHEMA ${schema} CASCADE`);
 });
 
 after(async () => {
@@ -94,11 +71,7 @@ test('the owner of a room is killed mid-game: both pages reconnect through the s
   // the one that dies.
   const host = await nodes[1].newPage('nodes-host');
   const guest = await nodes[1].newPage('nodes-guest');
-  await host.goto(`${base}/`);
-  await byId(host, 'create-room').click();
-  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
-  await waitOnline(host);
-  const code = new URL(host.url()).pathname.slice(3);
+  const code = await createRoomByPage(host, base);
   await setName(host, 'Minh');
   await sit(host, 0, 'Minh');
   await guest.goto(`${base}/r/${code}`);
@@ -106,11 +79,7 @@ test('the owner of a room is killed mid-game: both pages reconnect through the s
   await setName(guest, 'Lan');
   await sit(guest, 1, 'Lan');
   await byId(host, 'start').click();
-  const played = [];
-  for (let n = 1; n <= 3; n++) {
-    played.push(await playOne([host, guest]));
-    for (const p of [host, guest]) await waitPly(p, n);
-  }
+  const played = await playPlies([host, guest], 0, 3);
 
   // The room runs on A (the proxy sent its first sockets there).
   const before = { host: host.sockets, guest: guest.sockets };

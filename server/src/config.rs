@@ -1,6 +1,6 @@
 //! Command-line flags and environment variables of the server.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -171,13 +171,14 @@ pub struct Config {
     )]
     pub rate_limit_max_addrs: usize,
 
-    /// Address of a reverse proxy in front of the server. Requests whose
-    /// TCP peer is one of these are counted against the client address the
-    /// proxy reports (the rightmost untrusted `X-Forwarded-For` entry, or
-    /// `X-Real-IP` without one) instead of the proxy's. Repeatable or comma
-    /// separated. Without it, forwarding headers are ignored.
+    /// Address of a reverse proxy in front of the server, or a CIDR range
+    /// of them (`172.28.0.0/16`). Requests whose TCP peer is one of these
+    /// are counted against the client address the proxy reports (the
+    /// rightmost untrusted `X-Forwarded-For` entry, or `X-Real-IP` without
+    /// one) instead of the proxy's. Repeatable or comma separated. Without
+    /// it, forwarding headers are ignored.
     #[arg(long = "trusted-proxy", env = "TRUSTED_PROXY", value_delimiter = ',')]
-    pub trusted_proxies: Vec<IpAddr>,
+    pub trusted_proxies: Vec<crate::limits::TrustedProxy>,
 }
 
 impl Config {

@@ -12,8 +12,9 @@
 //! itself out.
 //!
 //! Who the client is: the TCP peer, unless that peer is a reverse proxy
-//! the operator named with `--trusted-proxy`; then the address the proxy
-//! reports (see [`client_ip`]). IPv6 clients are counted per /64 prefix,
+//! the operator named with `--trusted-proxy` (an address or a CIDR range,
+//! [`TrustedProxy`]); then the address the proxy reports (see
+//! [`client_ip`]). IPv6 clients are counted per /64 prefix,
 //! since one host commonly holds a whole /64.
 //!
 //! We keep our own small bucket map instead of `governor`'s keyed limiter:
@@ -24,6 +25,7 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::str::FromStr;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -31,6 +33,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
+use ipnet::{IpNet, Ipv4Net};
 
 use crate::app::{json_error, App};
 use crate::config::Config;
@@ -48,7 +51,7 @@ pub const MAIL_INTERVAL: Duration = Duration::from_secs(60);
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
-    trusted_proxies: Vec<IpAddr>,
+    trusted_proxies: Vec<TrustedProxy>,
     /// `POST /api/rooms`.
     pub rooms: Limiter,
     /// `POST /api/accounts`.
@@ -63,11 +66,7 @@ impl Limits {
     pub fn new(config: &Config) -> Limits {
         let max = config.rate_limit_max_addrs;
         Limits {
-            trusted_proxies: config
-                .trusted_proxies
-                .iter()
-                .map(|ip| ip.to_canonical())
-                .collect(),
+            trusted_proxies: config.trusted_proxies.clone(),
             rooms: Limiter::new(
                 config.room_burst,
                 Duration::from_secs(config.room_every_secs),
@@ -86,7 +85,7 @@ impl Limits {
     /// Whether a `--trusted-proxy` `peer` says the client reached it over
     /// TLS (`X-Forwarded-Proto: https`). Anyone else's word is ignored.
     pub fn forwarded_https(&self, peer: SocketAddr, headers: &HeaderMap) -> bool {
-        self.trusted_proxies.contains(&peer.ip().to_canonical())
+        trusts(&self.trusted_proxies, peer.ip())
             && headers
                 .get("x-forwarded-proto")
                 .and_then(|v| v.to_str().ok())
@@ -99,6 +98,48 @@ impl Limits {
     }
 }
 
+/// One `--trusted-proxy`: an address (`10.0.0.9`, `::1`), or a range in
+/// CIDR notation (`172.28.0.0/16`, `fd00::/8`). An IPv4-mapped IPv6 range
+/// (`::ffff:10.0.0.0/104`) is its IPv4 range, as peers are compared in
+/// their canonical form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrustedProxy(IpNet);
+
+impl TrustedProxy {
+    /// Whether `ip` is this proxy, or in its range.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.0.contains(&ip.to_canonical())
+    }
+}
+
+impl FromStr for TrustedProxy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TrustedProxy, String> {
+        let text = text.trim();
+        let net = match text.parse::<IpAddr>() {
+            Ok(ip) => IpNet::from(ip),
+            Err(_) => text.parse::<IpNet>().map_err(|_| {
+                format!("{text:?} is neither an IP address nor a CIDR range (like 172.28.0.0/16)")
+            })?,
+        };
+        let net = match net {
+            IpNet::V6(v6) if v6.prefix_len() >= 96 => v6
+                .addr()
+                .to_ipv4_mapped()
+                .and_then(|v4| Ipv4Net::new(v4, v6.prefix_len() - 96).ok())
+                .map_or(net, IpNet::V4),
+            _ => net,
+        };
+        Ok(TrustedProxy(net.trunc()))
+    }
+}
+
+/// Whether `ip` is one of the `trusted` proxies.
+fn trusts(trusted: &[TrustedProxy], ip: IpAddr) -> bool {
+    trusted.iter().any(|t| t.contains(ip))
+}
+
 /// The client's address: `peer` itself unless it is one of `trusted`
 /// proxies. From a trusted proxy, the rightmost entry of
 /// `X-Forwarded-For` (all its lines, in order) that is not itself a
@@ -106,9 +147,9 @@ impl Limits {
 /// entries to the left of that one were written by the client and prove
 /// nothing. Without `X-Forwarded-For`, `X-Real-IP`. A missing or
 /// unreadable header counts the request against the proxy's own address.
-pub fn client_ip(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+pub fn client_ip(peer: SocketAddr, headers: &HeaderMap, trusted: &[TrustedProxy]) -> IpAddr {
     let peer = peer.ip().to_canonical();
-    if !trusted.contains(&peer) {
+    if !trusts(trusted, peer) {
         return peer;
     }
     let mut hops = headers.get_all("x-forwarded-for").iter().peekable();
@@ -120,7 +161,7 @@ pub fn client_ip(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> I
         let mut client = peer;
         for entry in entries.iter().rev() {
             match parse_hop(entry) {
-                Some(ip) if trusted.contains(&ip) => client = ip,
+                Some(ip) if trusts(trusted, ip) => client = ip,
                 Some(ip) => return ip,
                 None => return peer,
             }

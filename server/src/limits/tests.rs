@@ -4,6 +4,10 @@ fn ip(text: &str) -> IpAddr {
     text.parse().unwrap()
 }
 
+fn proxy(text: &str) -> TrustedProxy {
+    text.parse().unwrap()
+}
+
 fn peer(text: &str) -> SocketAddr {
     SocketAddr::new(ip(text), 40_000)
 }
@@ -152,7 +156,7 @@ fn ipv6_is_counted_per_64() {
 
 #[test]
 fn forwarding_headers_count_only_from_a_trusted_proxy() {
-    let trusted = [ip("10.0.0.9")];
+    let trusted = [proxy("10.0.0.9")];
     let xff = headers(&[("X-Forwarded-For", "203.0.113.5")]);
     // Not from the proxy: the header is anyone's to forge.
     assert_eq!(
@@ -174,7 +178,7 @@ fn forwarding_headers_count_only_from_a_trusted_proxy() {
 
 #[test]
 fn the_rightmost_untrusted_forwarded_address_is_the_client() {
-    let trusted = [ip("10.0.0.9"), ip("10.0.0.8")];
+    let trusted = [proxy("10.0.0.9"), proxy("10.0.0.8")];
     let from = peer("10.0.0.9");
     // The client wrote "1.1.1.1" itself; the proxy appended its peer.
     let h = headers(&[("X-Forwarded-For", "1.1.1.1, 203.0.113.5")]);
@@ -203,7 +207,7 @@ fn the_rightmost_untrusted_forwarded_address_is_the_client() {
 
 #[test]
 fn x_real_ip_counts_only_without_x_forwarded_for() {
-    let trusted = [ip("10.0.0.9")];
+    let trusted = [proxy("10.0.0.9")];
     let from = peer("10.0.0.9");
     let h = headers(&[("X-Real-IP", "203.0.113.5")]);
     assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.5"));
@@ -223,6 +227,59 @@ fn x_real_ip_counts_only_without_x_forwarded_for() {
         ),
         ip("198.51.100.1")
     );
+}
+
+#[test]
+fn a_trusted_proxy_is_an_address_or_a_cidr_range() {
+    let xff = headers(&[("X-Forwarded-For", "203.0.113.5")]);
+    // An IPv4 range: every peer in it is a proxy, the ones beside it are not.
+    let v4 = [proxy("172.28.0.0/16")];
+    for inside in ["172.28.0.1", "172.28.255.254", "::ffff:172.28.3.4"] {
+        assert_eq!(
+            client_ip(peer(inside), &xff, &v4),
+            ip("203.0.113.5"),
+            "{inside}"
+        );
+    }
+    for outside in ["172.29.0.1", "172.27.255.255", "10.0.0.1"] {
+        assert_eq!(
+            client_ip(peer(outside), &xff, &v4),
+            ip(outside),
+            "{outside}"
+        );
+    }
+    // An IPv6 range.
+    let v6 = [proxy("fd00:1:2::/48")];
+    assert_eq!(
+        client_ip(peer("fd00:1:2:3::9"), &xff, &v6),
+        ip("203.0.113.5")
+    );
+    assert_eq!(client_ip(peer("fd00:1:3::9"), &xff, &v6), ip("fd00:1:3::9"));
+    // A forwarded hop inside the range is a proxy too: skipped.
+    let h = headers(&[("X-Forwarded-For", "203.0.113.5, 172.28.9.9")]);
+    assert_eq!(client_ip(peer("172.28.0.1"), &h, &v4), ip("203.0.113.5"));
+    // An IPv4-mapped IPv6 range is its IPv4 range; host bits are dropped.
+    assert_eq!(proxy("::ffff:172.28.0.0/112"), v4[0]);
+    assert_eq!(proxy("172.28.1.2/16"), v4[0]);
+    // A plain address is a range of one, either family.
+    assert_eq!(proxy("10.0.0.9"), proxy("10.0.0.9/32"));
+    assert_eq!(proxy("::ffff:10.0.0.9"), proxy("10.0.0.9/32"));
+    assert_eq!(proxy("::1"), proxy("::1/128"));
+    // Everyone (what an operator should not write, but may).
+    assert!(proxy("0.0.0.0/0").contains(ip("198.51.100.1")));
+    assert!(!proxy("0.0.0.0/0").contains(ip("2001:db8::1")));
+    // Anything else is refused, with the text in the message.
+    for bad in [
+        "10.0.0.0/33",
+        "fd00::/129",
+        "10.0.0",
+        "example.com",
+        "",
+        "10.0.0.0/",
+    ] {
+        let e = bad.parse::<TrustedProxy>().unwrap_err();
+        assert!(e.contains(&format!("{bad:?}")), "{bad}: {e}");
+    }
 }
 
 #[test]
