@@ -264,6 +264,23 @@ impl Limiter {
         let _ = self.apply(ip, Instant::now(), Op::Spend);
     }
 
+    /// Returns a token [`take`](Self::take) spent on a request that, in
+    /// the end, does not count (a login that succeeded). Taking first and
+    /// giving back after is what keeps concurrent requests from all
+    /// passing a limit that only failures spend: each holds its token
+    /// while it is decided.
+    pub fn give_back(&self, ip: IpAddr) {
+        if self.is_off() {
+            return;
+        }
+        let now = Instant::now();
+        let mut state = self.lock();
+        if let Some(bucket) = state.map.get_mut(&bucket_key(ip)) {
+            self.refill(bucket, now);
+            bucket.tokens = (bucket.tokens + 1.0).min(self.burst);
+        }
+    }
+
     /// Addresses remembered now.
     pub fn len(&self) -> usize {
         self.lock().map.len()
