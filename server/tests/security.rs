@@ -10,11 +10,9 @@ mod common;
 use common::browser::Browser;
 use common::smtp::{link_token, FakeSmtp};
 use common::{Client, TestServer};
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::Message;
 
 /// `method path` with extra headers and a JSON body; the status and body.
 async fn send(
@@ -520,20 +518,6 @@ async fn an_account_gets_three_confirmation_mails_an_hour() {
     assert!(smtp.nothing_for(500).await, "the fourth is not sent");
 }
 
-/// The next close frame's code on `client`, skipping messages.
-async fn closed_with(client: &mut Client) -> Option<u16> {
-    loop {
-        let msg = tokio::time::timeout(std::time::Duration::from_secs(10), client.ws.next())
-            .await
-            .expect("closed within 10 s");
-        match msg {
-            Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code.into()),
-            Some(Ok(_)) => continue,
-            Some(Err(_)) | None => return None,
-        }
-    }
-}
-
 /// A signed-in browser's socket in a fresh room, after its hello.
 async fn signed_in_socket(server: &TestServer, browser: &Browser) -> Client {
     let (_, room) = post(server, "/api/rooms", &[], json!({})).await;
@@ -554,7 +538,7 @@ async fn ending_a_session_signs_its_sockets_out() {
     minh.register("minh", "password1").await;
     let mut socket = signed_in_socket(&server, &minh).await;
     assert_eq!(minh.post("/api/logout", json!({})).await.status, 204);
-    assert_eq!(closed_with(&mut socket).await, Some(4001));
+    assert_eq!(socket.close_code().await, Some(4001));
 
     // A password change: the other sessions' sockets close, this one's
     // stays.
@@ -577,7 +561,7 @@ async fn ending_a_session_signs_its_sockets_out() {
         )
         .await;
     assert_eq!(a.status, 204, "{}", a.body);
-    assert_eq!(closed_with(&mut theirs).await, Some(4001));
+    assert_eq!(theirs.close_code().await, Some(4001));
     let answer = mine
         .command(json!({"type": "chat", "text": "still here"}))
         .await;
@@ -593,7 +577,7 @@ async fn ending_a_session_signs_its_sockets_out() {
         .await;
     let mut theirs = signed_in_socket(&server, &other).await;
     assert_eq!(here.delete("/api/sessions").await.status, 200);
-    assert_eq!(closed_with(&mut theirs).await, Some(4001));
+    assert_eq!(theirs.close_code().await, Some(4001));
     let answer = mine.command(json!({"type": "chat", "text": "still"})).await;
     assert_eq!(answer["type"], "ack", "{answer}");
     let list = here.get("/api/sessions").await.body;
@@ -602,7 +586,7 @@ async fn ending_a_session_signs_its_sockets_out() {
         here.delete(&format!("/api/sessions/{id}")).await.status,
         204
     );
-    assert_eq!(closed_with(&mut mine).await, Some(4001));
+    assert_eq!(mine.close_code().await, Some(4001));
 
     // A socket opened with a session that has since ended is a guest's.
     let (_, room) = post(&server, "/api/rooms", &[], json!({})).await;
@@ -638,7 +622,7 @@ async fn a_password_reset_signs_out_every_socket_of_the_account() {
         )
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
-    assert_eq!(closed_with(&mut socket).await, Some(4001));
+    assert_eq!(socket.close_code().await, Some(4001));
 }
 
 #[tokio::test]
