@@ -18,9 +18,10 @@
 //!
 //! We keep our own small bucket map instead of `governor`'s keyed limiter:
 //! its keyed state stores grow without bound (they can only be shrunk
-//! afterwards), a store cannot refuse a new key, and it has no way to ask
-//! "would this pass?" without spending, which the failed-login limit needs
-//! (only failures count).
+//! afterwards), a store cannot refuse a new key, and it cannot give a
+//! token back, which the failed-login limit needs: only failures count,
+//! yet a login must hold its token while its password is checked, or
+//! concurrent guesses would all pass ([`Limiter::give_back`]).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
