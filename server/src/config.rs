@@ -54,6 +54,12 @@ pub struct Config {
     #[arg(long = "allowed-host", env = "ALLOWED_HOSTS", value_delimiter = ',')]
     pub allowed_hosts: Vec<String>,
 
+    /// Seconds between the checks of the open sockets' login sessions
+    /// (a socket whose session expired is signed out,
+    /// `accounts/sockets.rs`). Not a flag: tests shorten it.
+    #[arg(skip = 60_u64)]
+    pub session_sweep_secs: u64,
+
     /// Extra origins allowed to open WebSockets and send state-changing
     /// requests (the server's own origins always may: see
     /// `app/hosts.rs`). Repeatable.

@@ -657,3 +657,24 @@ async fn expired_and_ended_sessions_are_not_live() {
     );
     assert!(store.live_sessions(&all, later).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_session_that_expires_signs_its_socket_out() {
+    let server = TestServer::start_with(|c| c.session_sweep_secs = 1).await;
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    let mut socket = signed_in_socket(&server, &minh).await;
+    // The session was last used 30 days and a minute ago.
+    let db = server.dir.path().join("site.db");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+        .await
+        .unwrap();
+    let old = server::store::now_millis() - server::store::SESSION_IDLE_MS - 60_000;
+    sqlx::query("UPDATE sessions SET last_seen = ?")
+        .bind(old as i64)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert_eq!(socket.close_code().await, Some(4001));
+}

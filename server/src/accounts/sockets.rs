@@ -11,7 +11,7 @@
 //! - the node that ended it closes its own matching sockets at once and,
 //!   on several nodes, publishes the end on NATS (`bg.sessions.ended`,
 //!   `cluster/mod.rs`), where every node closes its own;
-//! - every [`SWEEP_EVERY`] each node asks the store which of its sockets'
+//! - every minute (`Config::session_sweep_secs`) each node asks the store which of its sockets'
 //!   sessions are no longer live (expired, or an end it missed while NATS
 //!   was away) and closes their sockets;
 //! - a socket checks its session again right after registering, so a
@@ -35,8 +35,6 @@ use crate::store::{now_millis, SignedIn};
 pub const SIGNED_OUT: u16 = 4001;
 /// Its reason.
 pub const SIGNED_OUT_REASON: &str = "Signed out";
-/// How often the sessions of open sockets are checked against the store.
-pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
 /// Sessions checked per query of the sweep.
 const SWEEP_CHUNK: usize = 200;
 
@@ -195,10 +193,11 @@ pub async fn watch(app: &App, signed_in: &SignedIn, closer: &Closer) -> Registra
     registration
 }
 
-/// Every [`SWEEP_EVERY`], closes the sockets whose sessions are no longer
-/// live. Runs while the server does.
+/// Every `session_sweep_secs`, closes the sockets whose sessions are no
+/// longer live. Runs while the server does.
 pub async fn sweep(app: App) {
-    let mut every = tokio::time::interval(SWEEP_EVERY);
+    let every = Duration::from_secs(app.config.session_sweep_secs.max(1));
+    let mut every = tokio::time::interval(every);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     every.tick().await;
     loop {
@@ -208,7 +207,7 @@ pub async fn sweep(app: App) {
 }
 
 /// One pass of [`sweep`]: how many sockets it closed.
-pub async fn sweep_once(app: &App) -> usize {
+async fn sweep_once(app: &App) -> usize {
     let now = now_millis();
     let mut closed = 0;
     for chunk in app.sessions.sessions().chunks(SWEEP_CHUNK) {
