@@ -516,6 +516,30 @@ async fn an_account_gets_three_confirmation_mails_an_hour() {
     assert_eq!(a.status, 429, "{}", a.body);
     assert_eq!(a.body["error"], "rate_limited");
     assert!(smtp.nothing_for(500).await, "the fourth is not sent");
+
+    // Concurrent requests for one account do not get past it either (a
+    // fresh server: this address's mail allowance is spent).
+    let (server, _smtp) = with_mail(|c| c.public_url = Some("http://play.example".into())).await;
+    let mut b = Browser::new(&server);
+    b.register("khoa", "password1").await;
+    let cookie = format!("session={}", b.session.clone().unwrap());
+    let answers = futures_util::future::join_all((0..5).map(|i| {
+        let (server, cookie) = (&server, &cookie);
+        async move {
+            post(
+                server,
+                "/api/email",
+                &[("Cookie", cookie)],
+                json!({"email": format!("khoa{i}@example.org")}),
+            )
+            .await
+            .0
+        }
+    }))
+    .await;
+    let sent = answers.iter().filter(|s| **s == 202).count();
+    assert_eq!(sent, 3, "{answers:?}");
+    assert_eq!(answers.iter().filter(|s| **s == 429).count(), 2);
 }
 
 /// A signed-in browser's socket in a fresh room, after its hello.

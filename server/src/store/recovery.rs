@@ -64,6 +64,13 @@ impl Store {
     /// links of that purpose in the last hour: then `false`.
     pub async fn add_link(&self, link: NewLink<'_>) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
+        // A write to the account's row first: concurrent requests for one
+        // account take turns (PostgreSQL's row lock, SQLite's write lock),
+        // so none counts before another's link is in.
+        sqlx::query("UPDATE accounts SET email_confirmed = email_confirmed WHERE id = $1")
+            .bind(link.account_id)
+            .execute(&mut *tx)
+            .await?;
         let recent: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM email_tokens
              WHERE account_id = $1 AND purpose = $2 AND created_at > $3",
