@@ -1,5 +1,7 @@
 //! The HTTP side: routes, shared state, and the small JSON API for rooms.
 
+pub mod hosts;
+
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
@@ -22,6 +24,7 @@ use crate::limits::{too_many, ClientIp};
 use crate::pages::Pages;
 use crate::room::{Registry, RegistryError, Route};
 use crate::{code, socket};
+pub use hosts::{base_url, Base};
 
 /// Shared by every request: cheap to clone.
 #[derive(Clone)]
@@ -39,6 +42,9 @@ pub struct App {
     pub cluster: Option<crate::cluster::Cluster>,
     /// Where the confirmation and recovery links go.
     pub mailer: Arc<crate::mail::Mailer>,
+    /// The sockets each login session signed in, to sign them out when
+    /// it ends.
+    pub sessions: Arc<crate::accounts::sockets::SessionSockets>,
 }
 
 /// Largest HTTP request body we read (room creation is a few hundred
@@ -110,6 +116,11 @@ pub fn router(app: App) -> Router {
         })
         .fallback(move |req: Request| async move { pages.file(req).await })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // Foreign origins may change nothing; HSTS over TLS.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            hosts::guard,
+        ))
         .layer(security_header("content-security-policy", CSP))
         .layer(security_header("x-content-type-options", "nosniff"))
         .layer(security_header("referrer-policy", "same-origin"))
@@ -118,7 +129,11 @@ pub fn router(app: App) -> Router {
         // than 32 bytes that are not already compressed images; the
         // WebSocket upgrade has no body and passes untouched.
         .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
+        // The request's method and path only: never its query or
+        // headers, so no token or cookie reaches a log at any level.
+        .layer(TraceLayer::new_for_http().make_span_with(
+            |req: &Request| tracing::debug_span!("request", method = %req.method(), path = req.uri().path()),
+        ))
         .with_state(app)
 }
 
@@ -202,25 +217,6 @@ pub fn registry_error(e: RegistryError) -> Response {
     }
 }
 
-/// `http://host` as the client reached us (or the configured public URL),
-/// for invite links.
-pub fn base_url(app: &App, headers: &HeaderMap) -> String {
-    if let Some(url) = &app.config.public_url {
-        return url.trim_end_matches('/').to_string();
-    }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c))
-        })
-        .map(str::to_string)
-        .unwrap_or_else(|| app.config.addr.to_string());
-    format!("http://{host}")
-}
-
 #[derive(Deserialize)]
 struct CreateRoom {
     #[serde(default = "default_game")]
@@ -279,7 +275,7 @@ async fn create_room(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
     session: Session,
-    headers: HeaderMap,
+    Base(base): Base,
     body: Result<Json<CreateRoom>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
@@ -308,7 +304,7 @@ async fn create_room(
     {
         Ok(room) => {
             let code = room.code();
-            let link = format!("{}/r/{code}", base_url(&app, &headers));
+            let link = format!("{base}/r/{code}");
             tracing::info!(room = code, game = %req.game, "room created");
             (
                 StatusCode::CREATED,
@@ -358,7 +354,7 @@ async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response
 }
 
 /// `GET /api/rooms/CODE/qr.svg`: the invite link as a QR code.
-async fn room_qr(State(app): State<App>, Path(code): Path<String>, headers: HeaderMap) -> Response {
+async fn room_qr(State(app): State<App>, Path(code): Path<String>, Base(base): Base) -> Response {
     let Some(code) = code::normalize(&code) else {
         return json_error(
             StatusCode::NOT_FOUND,
@@ -371,7 +367,7 @@ async fn room_qr(State(app): State<App>, Path(code): Path<String>, headers: Head
         Ok(None) => return registry_error(RegistryError::NoRoom(code)),
         Err(e) => return registry_error(e.into()),
     }
-    let link = format!("{}/r/{code}", base_url(&app, &headers));
+    let link = format!("{base}/r/{code}");
     match qrcode::QrCode::new(link.as_bytes()) {
         Ok(qr) => {
             let svg = qr
@@ -382,7 +378,11 @@ async fn room_qr(State(app): State<App>, Path(code): Path<String>, headers: Head
             (
                 [
                     (header::CONTENT_TYPE, "image/svg+xml"),
-                    (header::CACHE_CONTROL, "public, max-age=86400"),
+                    // The link's host can follow the request's `Host`
+                    // (an allowed one): no shared cache keeps one
+                    // host's image for another.
+                    (header::CACHE_CONTROL, "private, max-age=86400"),
+                    (header::VARY, "host"),
                 ],
                 svg,
             )

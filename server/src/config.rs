@@ -40,13 +40,29 @@ pub struct Config {
     #[arg(long, env = "WEB_DIR")]
     pub web_dir: Option<PathBuf>,
 
-    /// Public base URL used in invite links (default: from the request's
-    /// Host header).
+    /// Public base URL of every link the server writes (invite links, the
+    /// QR image, mailed links), e.g. `https://games.example.org`. Without
+    /// it (and without `--allowed-host`), links point at `http://` and
+    /// `--addr`, and mail is not sent (each link goes to the log).
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
 
-    /// Extra origins allowed to open WebSockets (the server's own host is
-    /// always allowed). Repeatable.
+    /// A `host[:port]` whose name a request's `Host` header may give the
+    /// links written for it, when `--public-url` is not set (the first one
+    /// is used for any other `Host`). Repeatable. Loopback names on the
+    /// listening port are always allowed.
+    #[arg(long = "allowed-host", env = "ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
+
+    /// Seconds between the checks of the open sockets' login sessions
+    /// (a socket whose session expired is signed out,
+    /// `accounts/sockets.rs`). Not a flag: tests shorten it.
+    #[arg(skip = 60_u64)]
+    pub session_sweep_secs: u64,
+
+    /// Extra origins allowed to open WebSockets and send state-changing
+    /// requests (the server's own origins always may: see
+    /// `app/hosts.rs`). Repeatable.
     #[arg(
         long = "allowed-origin",
         env = "ALLOWED_ORIGINS",

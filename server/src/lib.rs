@@ -62,7 +62,12 @@ impl Running {
 }
 
 /// Opens the store, binds the address and starts serving.
-pub async fn start(config: Config) -> anyhow::Result<Running> {
+pub async fn start(mut config: Config) -> anyhow::Result<Running> {
+    // Bound first: links name the port actually listened on (`--addr`
+    // with port 0 picks one).
+    let listener = TcpListener::bind(config.addr).await?;
+    let addr = listener.local_addr()?;
+    config.addr = addr;
     let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
     let cluster = match &config.nats_url {
         None => None,
@@ -80,9 +85,10 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         config.max_rooms,
         cluster.as_ref().map(cluster::Cluster::owner),
     );
-    let mailer = mail::Mailer::new(config.smtp_url.as_deref(), &config.mail_from)?;
+    let mailer = mail::Mailer::for_config(&config)?;
     let app = app::App {
         mailer: Arc::new(mailer),
+        sessions: Arc::default(),
         cluster: cluster.clone(),
         registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
@@ -93,8 +99,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     if let Some(cluster) = &cluster {
         cluster.start(app.clone()).await?;
     }
-    let listener = TcpListener::bind(app.config.addr).await?;
-    let addr = listener.local_addr()?;
+    let sweep = tokio::spawn(accounts::sockets::sweep(app.clone()));
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
     let router = app::router(app);
@@ -106,14 +111,16 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         }
     });
     let task = tokio::spawn(async move {
-        axum::serve(
+        let served = axum::serve(
             listener,
             router.into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(async {
             let _ = rx.await;
         })
-        .await
+        .await;
+        sweep.abort();
+        served
     });
     Ok(Running {
         addr,

@@ -2,6 +2,9 @@
 //! account. They go through `lettre` to the operator's SMTP server
 //! (`--smtp-url`); without one, each link is written to the log (level
 //! INFO, target `mail`), so a self-hoster can still recover an account.
+//! Mail is only sent when the operator fixed the host of its links
+//! (`--public-url` or `--allowed-host`, see `app/hosts.rs`): otherwise the
+//! links go to the log too, and the server says so at start.
 
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -27,6 +30,21 @@ pub struct Mail {
 }
 
 impl Mailer {
+    /// The mailer of `config`: [`Mailer::new`], or the log when no
+    /// operator setting fixes the host of the links.
+    pub fn for_config(config: &crate::Config) -> anyhow::Result<Mailer> {
+        if !crate::app::hosts::mail_links_fixed(config) {
+            if config.smtp_url.is_some() {
+                tracing::warn!(
+                    target: "mail",
+                    "neither --public-url nor --allowed-host is set: no mail is sent, each link goes to the log"
+                );
+            }
+            return Ok(Mailer::Log);
+        }
+        Mailer::new(config.smtp_url.as_deref(), &config.mail_from)
+    }
+
     /// The mailer `--smtp-url` and `--mail-from` describe.
     pub fn new(smtp_url: Option<&str>, from: &str) -> anyhow::Result<Mailer> {
         let Some(url) = smtp_url else {

@@ -6,19 +6,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
 use tracing::debug;
 
-use crate::app::{base_url, json_error, App};
+use crate::app::{json_error, App, Base};
 use crate::games::GameKind;
 use crate::protocol::{self, Code, Command, Refusal};
 use crate::ratings::Rating;
 use crate::room::{close, Attach, Closer, ConnId, RoomHandle, Route};
-use crate::store::{now_millis, Account};
+use crate::store::{now_millis, Account, SignedIn};
 
 /// Messages queued for one client before it counts as too slow and is
 /// dropped: a snapshot plus a burst of events fits easily.
@@ -53,9 +53,10 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(code): Path<String>,
     State(app): State<App>,
+    Base(base): Base,
     headers: HeaderMap,
 ) -> Response {
-    if !origin_allowed(&app, &headers) {
+    if !crate::app::hosts::from_us(&app.config, &headers) {
         return json_error(
             StatusCode::FORBIDDEN,
             "bad_origin",
@@ -80,8 +81,7 @@ pub async fn upgrade(
             "Too many connections; try again in a minute.",
         );
     };
-    let base = base_url(&app, &headers);
-    let account = signed_in_account(&app, &headers).await;
+    let signed_in = signed_in_account(&app, &headers).await;
     // Buffers sized to the protocol: a client's command is a few hundred
     // bytes, so the read buffer starts at 2 KiB (it grows for a larger
     // frame). Messages queued together (a move's answer and its event)
@@ -96,13 +96,22 @@ pub async fn upgrade(
         .write_buffer_size(WRITE_GATHER)
         .max_write_buffer_size(256 * 1024)
         .on_upgrade(move |socket| async move {
+            // Ending the session closes the socket (`accounts/sockets.rs`).
+            let closer = Closer::new();
+            let _watch = match &signed_in {
+                Some(s) => Some(crate::accounts::sockets::watch(&app, s, &closer).await),
+                None => None,
+            };
+            let account = signed_in.map(|s| s.account);
             match (route, app.cluster.clone()) {
                 (Route::Local(room), _) => {
-                    connection(socket, app, room, base, account, permit).await
+                    connection(socket, app, room, base, account, closer, permit).await
                 }
                 (Route::Remote(owner), Some(cluster)) => {
                     let account = account.map(|a| a.id);
-                    cluster.forward(socket, owner, code, base, account).await;
+                    cluster
+                        .forward(socket, owner, code, base, account, closer)
+                        .await;
                     drop(permit);
                 }
                 (Route::Remote(_), None) => {}
@@ -113,7 +122,7 @@ pub async fn upgrade(
 /// The account the request's session cookie signs in, looked up here,
 /// off the room's task, so a slow disk never stalls the room. A failed
 /// lookup attaches the socket as a guest.
-async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<Account> {
+async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<SignedIn> {
     let secret = crate::accounts::session::secret_of(headers)?;
     match app
         .registry
@@ -121,7 +130,7 @@ async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<Account> {
         .session_account(&secret, now_millis())
         .await
     {
-        Ok(signed_in) => signed_in.map(|s| s.account),
+        Ok(signed_in) => signed_in,
         Err(e) => {
             tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
             None
@@ -147,40 +156,25 @@ async fn ratings_of(app: &App, account: i64) -> Vec<(GameKind, Rating)> {
     }
 }
 
-/// Browsers always send `Origin` on a WebSocket upgrade; a page from
-/// another site must not drive a player's seat. Clients without an
-/// `Origin` (tests, bots) are not browsers and are allowed.
-fn origin_allowed(app: &App, headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
-        return true;
-    };
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let own = [format!("http://{host}"), format!("https://{host}")];
-    own.iter().any(|o| o == origin)
-        || app.config.public_url.as_deref() == Some(origin)
-        || app.config.allowed_origins.iter().any(|o| o == origin)
-}
-
 async fn connection(
     socket: WebSocket,
     app: App,
     room: RoomHandle,
     base_url: String,
     account: Option<Account>,
+    closer: Closer,
     _permit: OwnedSemaphorePermit,
 ) {
     let (sink, stream) = socket.split();
-    serve(stream, sink, app, room, base_url, account).await;
+    serve(stream, sink, app, room, base_url, account, closer).await;
 }
 
 /// One client of a room running here: read its frames from `stream`
 /// (limits, parsing, `hello`, commands to the room) and write the room's
 /// messages to `sink`. The client is a WebSocket on this node, or one on
 /// another node whose frames come over NATS (`cluster/hosted.rs`);
-/// `account` is the one its session cookie signed in at the upgrade.
+/// `account` is the one its session cookie signed in at the upgrade;
+/// `closer` closes the connection from outside (a session that ended).
 pub(crate) async fn serve<St, Si>(
     mut stream: St,
     sink: Si,
@@ -188,13 +182,13 @@ pub(crate) async fn serve<St, Si>(
     mut room: RoomHandle,
     base_url: String,
     account: Option<Account>,
+    closer: Closer,
 ) where
     St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
     Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
 {
     let conn = next_conn();
     let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
-    let closer = Closer::new();
     let writer = tokio::spawn(write_loop(sink, queue, closer.clone()));
 
     let mut attached = false;

@@ -12,6 +12,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::browser::Browser;
 use common::process::Proc;
 use common::{follow, keep_going, local_game, next_match_of, postgres, Client};
 use serde_json::{json, Value};
@@ -548,4 +549,70 @@ async fn voice_signalling_crosses_nodes_to_the_addressed_member_only() {
         .await;
     assert_eq!(refused["code"], "bad_signal", "{refused}");
     p.schema.drop().await;
+}
+
+// Ending a session signs its sockets out on every node (issue 24, item
+// 5): a browser's socket is on one node, and it logs out (or changes its
+// password) through the other; the end travels on `bg.sessions.ended`.
+
+/// `browser`'s socket, through its own node, in a fresh room made on
+/// `host`; signed in.
+async fn signed_in_socket(host: &Proc, browser: &Browser) -> Client {
+    let (status, room) = host.s().create_room(json!({})).await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap();
+    let (client, _, snapshot) = browser.join(code, None, Some("Minh")).await;
+    assert!(snapshot["you"]["account"].is_string(), "{snapshot}");
+    client
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_ended_on_one_node_closes_its_socket_on_the_other() {
+    let Some(Pair {
+        a,
+        b,
+        schema: _schema,
+    }) = pair().await
+    else {
+        return;
+    };
+
+    // Signed in on A; its socket on B (a room of B, and one of A relayed
+    // through B); the logout goes to A.
+    let mut on_a = Browser::new(a.s());
+    on_a.register("minh", "password1").await;
+    let mut on_b = Browser::new(b.s());
+    on_b.session = on_a.session.clone();
+    let mut local = signed_in_socket(&b, &on_b).await;
+    let mut relayed = signed_in_socket(&a, &on_b).await;
+    assert_eq!(on_a.post("/api/logout", json!({})).await.status, 204);
+    assert_eq!(local.close_code().await, Some(4001));
+    assert_eq!(relayed.close_code().await, Some(4001));
+
+    // A password change through B closes the other session's socket on A,
+    // and leaves its own.
+    let mut here = Browser::new(b.s());
+    here.register("lan", "password1").await;
+    let mut there = Browser::new(a.s());
+    let login = there
+        .post(
+            "/api/login",
+            json!({"username": "lan", "password": "password1"}),
+        )
+        .await;
+    assert_eq!(login.status, 200);
+    let mut theirs = signed_in_socket(&a, &there).await;
+    let mut mine = signed_in_socket(&b, &here).await;
+    let changed = here
+        .post(
+            "/api/password",
+            json!({"current": "password1", "new": "password2"}),
+        )
+        .await;
+    assert_eq!(changed.status, 204, "{}", changed.body);
+    assert_eq!(theirs.close_code().await, Some(4001));
+    let answer = mine
+        .command(json!({"type": "chat", "text": "still here"}))
+        .await;
+    assert_eq!(answer["type"], "ack", "{answer}");
 }

@@ -86,21 +86,33 @@ async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn history(server: &TestServer, token: &str, query: &str) -> Value {
+/// `GET /api/games?QUERY` with the browser token as a bearer token.
+async fn history_answer(server: &TestServer, token: &str, query: &str) -> (u16, Value) {
     let resp = reqwest::Client::new()
         .get(format!("{}/api/games?{query}", server.base))
         .bearer_auth(token)
         .send()
         .await
         .unwrap();
-    assert_eq!(resp.status().as_u16(), 200);
-    resp.json().await.unwrap()
+    (
+        resp.status().as_u16(),
+        resp.json().await.unwrap_or(Value::Null),
+    )
+}
+
+async fn history(server: &TestServer, token: &str, query: &str) -> Value {
+    let (status, body) = history_answer(server, token, query).await;
+    assert_eq!(status, 200, "{body}");
+    body
 }
 
 /// The history `browser` sees with its session cookie and `token`.
 async fn history_as(browser: &mut Browser, token: &str, query: &str) -> Value {
     let answer = browser
-        .get(&format!("/api/games?token={token}&{query}"))
+        .get_with(
+            &format!("/api/games?{query}"),
+            &[("authorization", &format!("Bearer {token}"))],
+        )
         .await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     answer.body
@@ -142,10 +154,11 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
     assert_eq!(newest["outcome"]["reason"], "resign");
     assert!(newest["ended_at"].as_i64().unwrap() > 0);
 
-    // The host, by ?token= this time: the other way round.
-    let (status, host) = get_json(&server, &format!("/api/games?token={HOST}")).await;
-    assert_eq!(status, 200);
-    assert_eq!(results(&host), ["loss", "win"]);
+    // The host: the other way round.
+    assert_eq!(results(&history(&server, HOST, "").await), ["loss", "win"]);
+    // The token never travels in a URL: `?token=` is not read.
+    let (status, body) = get_json(&server, &format!("/api/games?token={HOST}")).await;
+    assert_eq!((status, body["error"].as_str()), (401, Some("no_token")));
     // Filters.
     let wins = history(&server, HOST, "result=win").await;
     assert_eq!(wins["total"], 1);
@@ -156,7 +169,7 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
         1
     );
     for bad in ["game=chess", "result=won", "page=0", "page=x"] {
-        let (status, body) = get_json(&server, &format!("/api/games?token={HOST}&{bad}")).await;
+        let (status, body) = history_answer(&server, HOST, bad).await;
         assert_eq!(
             (status, body["error"].as_str()),
             (400, Some("bad_query")),

@@ -1,6 +1,7 @@
 // The games page (/games): this browser's finished games from
-// GET /api/games?token=… (the token socket.js keeps; with a session token
-// the account's games come too), newest first, 20 a page, filtered by
+// GET /api/games with Authorization: Bearer TOKEN (the token socket.js
+// keeps, never in the URL; with a session cookie the account's games
+// come too), newest first, 20 a page, filtered by
 // game and by the caller's result. Filters and page live in the address
 // (?game=&result=&page=) so a list can be reloaded or shared as it is.
 
@@ -56,7 +57,7 @@ async function load() {
     render();
     return;
   }
-  const q = new URLSearchParams({ token });
+  const q = new URLSearchParams();
   if (filters.game) q.set('game', filters.game);
   if (filters.result) q.set('result', filters.result);
   if (filters.page > 1) q.set('page', String(filters.page));
@@ -65,7 +66,7 @@ async function load() {
   if (filters.page > 1) shown.set('page', String(filters.page));
   history.replaceState(null, '', `/games${shown.size ? `?${shown}` : ''}`);
   const mine = ++seq;
-  const r = await getJson(`/api/games?${q}`);
+  const r = await getJson(`/api/games${q.size ? `?${q}` : ''}`, { Authorization: `Bearer ${token}` });
   if (mine !== seq) return;
   if (r.ok) last = r.data;
   else if (r.status === 401) last = { error: 'history.no_token' };

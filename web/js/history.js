@@ -49,12 +49,12 @@ export function renderPager(nav, { page, pages }) {
 }
 
 /**
- * GET `url` as JSON: `{ok, status, data}`; a network failure is
+ * GET `url` as JSON (with extra request `headers`): `{ok, status, data}`; a network failure is
  * `{ok: false, status: 0}`.
  */
-export async function getJson(url) {
+export async function getJson(url, headers = {}) {
   try {
-    const res = await fetch(url, { headers: { Accept: 'application/json' } });
+    const res = await fetch(url, { headers: { Accept: 'application/json', ...headers } });
     const data = await res.json().catch(() => null);
     return { ok: res.ok, status: res.status, data };
   } catch {

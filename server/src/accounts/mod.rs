@@ -12,6 +12,7 @@
 pub mod recovery;
 pub mod session;
 pub mod shop;
+pub mod sockets;
 
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
@@ -24,7 +25,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::{OnceCell, Semaphore};
 
-use crate::app::{body_error, json_error, App};
+use crate::app::{body_error, json_error, App, Base};
 use crate::limits::{too_many, ClientIp};
 use crate::room::{is_valid_token, new_token};
 use crate::store::{now_millis, Account, NewSession, SignedIn};
@@ -240,6 +241,7 @@ pub async fn register(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
     current: Session,
+    Base(base): Base,
     headers: HeaderMap,
     body: Result<Json<Register>, JsonRejection>,
 ) -> Response {
@@ -290,9 +292,9 @@ pub async fn register(
         Ok(Some((account, _))) => {
             tracing::info!(account = account.id, "account created");
             if let Some(email) = &account.email {
-                recovery::confirm_new_account(&app, &headers, account.id, &username, email).await;
+                recovery::confirm_new_account(&app, &base, account.id, &username, email).await;
             }
-            end_replaced(&app, current.secret.as_deref()).await;
+            end_replaced(&app, &current).await;
             signed_in(StatusCode::CREATED, &account, &token, &secret, current.tls)
         }
         Ok(None) => taken(),
@@ -300,12 +302,16 @@ pub async fn register(
     }
 }
 
-/// A browser that signs in again ends the session it had.
-async fn end_replaced(app: &App, secret: Option<&str>) {
-    if let Some(secret) = secret {
+/// A browser that signs in again ends the session it had (and signs
+/// out the sockets it opened).
+async fn end_replaced(app: &App, current: &Session) {
+    if let Some(secret) = &current.secret {
         if let Err(e) = app.registry.store().end_session_by_secret(secret).await {
             tracing::warn!(error = %e, "could not end the replaced session");
         }
+    }
+    if let Some(me) = &current.signed_in {
+        sockets::ended(app, sockets::Ended::Session(me.session)).await;
     }
 }
 
@@ -343,7 +349,9 @@ pub async fn login(
         Ok(body) => body,
         Err(e) => return body_error(e),
     };
-    if let Err(wait) = app.limits.failed_logins.check(ip) {
+    // A token is held while the password is checked, and given back if
+    // it was right: concurrent guesses cannot all pass the check.
+    if let Err(wait) = app.limits.failed_logins.take(ip) {
         return too_many(wait, "Too many failed logins from your address");
     }
     let store = app.registry.store();
@@ -352,7 +360,10 @@ pub async fn login(
         Ok(name) if req.password.chars().count() <= PASSWORD_MAX => {
             match store.credentials(&name).await {
                 Ok(c) => c,
-                Err(e) => return internal(e),
+                Err(e) => {
+                    app.limits.failed_logins.give_back(ip);
+                    return internal(e);
+                }
             }
         }
         _ => None,
@@ -363,13 +374,13 @@ pub async fn login(
     };
     let ok = password_matches(&app, req.password, hash).await;
     let Some(account) = account.filter(|_| ok) else {
-        app.limits.failed_logins.spend(ip);
         return json_error(
             StatusCode::UNAUTHORIZED,
             "bad_login",
             "Wrong username or password.",
         );
     };
+    app.limits.failed_logins.give_back(ip);
     let secret = session::new_secret();
     let agent = agent(&headers);
     let session = NewSession {
@@ -380,7 +391,7 @@ pub async fn login(
     match store.start_session(session, account.id).await {
         Ok(_) => {
             tracing::info!(account = account.id, "logged in");
-            end_replaced(&app, current.secret.as_deref()).await;
+            end_replaced(&app, &current).await;
             let token = browser_token(req.token);
             signed_in(StatusCode::OK, &account, &token, &secret, current.tls)
         }
@@ -395,6 +406,9 @@ pub async fn logout(State(app): State<App>, current: Session) -> Response {
         if let Err(e) = app.registry.store().end_session_by_secret(secret).await {
             return internal(e);
         }
+    }
+    if let Some(me) = &current.signed_in {
+        sockets::ended(&app, sockets::Ended::Session(me.session)).await;
     }
     (
         StatusCode::NO_CONTENT,
@@ -478,12 +492,15 @@ pub async fn end_session(
     let Ok(number) = id.parse::<i64>() else {
         return no_session();
     };
-    match app
+    let done = app
         .registry
         .store()
         .end_session(me.account.id, number)
-        .await
-    {
+        .await;
+    if let Ok(true) = done {
+        sockets::ended(&app, sockets::Ended::Session(number)).await;
+    }
+    match done {
         Ok(true) if number == me.session => (
             StatusCode::NO_CONTENT,
             [(header::SET_COOKIE, session::clear_cookie(current.tls))],
@@ -508,6 +525,11 @@ pub async fn end_other_sessions(State(app): State<App>, current: Session) -> Res
     {
         Ok(ended) => {
             tracing::info!(account = me.account.id, ended, "logged out elsewhere");
+            let others = sockets::Ended::Account {
+                account: me.account.id,
+                except: Some(me.session),
+            };
+            sockets::ended(&app, others).await;
             Json(json!({"ended": ended})).into_response()
         }
         Err(e) => internal(e),
@@ -532,24 +554,28 @@ pub async fn change_password(
     if let Err(m) = check_password(&req.new) {
         return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
     }
-    if let Err(wait) = app.limits.failed_logins.check(ip) {
+    // Held while checked, as for a login.
+    if let Err(wait) = app.limits.failed_logins.take(ip) {
         return too_many(wait, "Too many wrong passwords from your address");
     }
     let store = app.registry.store();
     let hash = match store.credentials_by_id(me.account.id).await {
         Ok(c) => c.map(|c| c.password_hash),
-        Err(e) => return internal(e),
+        Err(e) => {
+            app.limits.failed_logins.give_back(ip);
+            return internal(e);
+        }
     };
     let ok = req.current.chars().count() <= PASSWORD_MAX
         && password_matches(&app, req.current, hash).await;
     if !ok {
-        app.limits.failed_logins.spend(ip);
         return json_error(
             StatusCode::FORBIDDEN,
             "wrong_password",
             "That is not your current password.",
         );
     }
+    app.limits.failed_logins.give_back(ip);
     let Some(hash) = app.accounts.hash(req.new).await else {
         return internal("password hashing failed");
     };
@@ -559,6 +585,11 @@ pub async fn change_password(
     {
         Ok(()) => {
             tracing::info!(account = me.account.id, "password changed");
+            let others = sockets::Ended::Account {
+                account: me.account.id,
+                except: Some(me.session),
+            };
+            sockets::ended(&app, others).await;
             StatusCode::NO_CONTENT.into_response()
         }
         Err(e) => internal(e),

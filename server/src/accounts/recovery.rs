@@ -17,7 +17,7 @@ use serde_json::json;
 
 use super::{agent, body_error, check_email, check_password, internal, not_signed_in, session};
 use super::{Session, PASSWORD_MAX};
-use crate::app::{base_url, json_error, App};
+use crate::app::{json_error, App, Base};
 use crate::limits::{too_many, ClientIp};
 use crate::mail::Mail;
 use crate::room::{is_valid_token, new_token};
@@ -102,13 +102,12 @@ async fn send_confirmation(
 /// After a registration with an email: its confirmation link.
 pub async fn confirm_new_account(
     app: &App,
-    headers: &HeaderMap,
+    base: &str,
     account_id: i64,
     username: &str,
     email: &str,
 ) {
-    let base = base_url(app, headers);
-    if let Err(e) = send_confirmation(app, &base, account_id, username, email).await {
+    if let Err(e) = send_confirmation(app, base, account_id, username, email).await {
         tracing::warn!(status = %e.status(), "could not send the confirmation link");
     }
 }
@@ -119,7 +118,7 @@ pub async fn set_email(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
     current: Session,
-    headers: HeaderMap,
+    Base(base): Base,
     body: Result<Json<EmailBody>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
@@ -146,7 +145,6 @@ pub async fn set_email(
     if let Err(e) = store.set_email(me.account.id, Some(&email)).await {
         return internal(e);
     }
-    let base = base_url(&app, &headers);
     match send_confirmation(&app, &base, me.account.id, &me.account.username, &email).await {
         Ok(true) => (
             StatusCode::ACCEPTED,
@@ -194,7 +192,7 @@ pub async fn confirm_email(
 pub async fn recover(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Base(base): Base,
     body: Result<Json<EmailBody>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
@@ -214,7 +212,6 @@ pub async fn recover(
     if let Err(wait) = app.limits.mail.take(ip) {
         return too_many(wait, "Too many mails asked for from your address");
     }
-    let base = base_url(&app, &headers);
     // The lookup and the mail run after the answer: an unknown address
     // and a known one look alike, in words and in time.
     tokio::spawn(async move {
@@ -302,11 +299,16 @@ pub async fn reset(
         .reset_password(&req.token, &hash, session)
         .await
     {
-        Ok(Some((account, _))) => {
+        Ok(Some((account, session))) => {
             tracing::info!(
                 account = account.id,
                 "password reset through a recovery link"
             );
+            let others = super::sockets::Ended::Account {
+                account: account.id,
+                except: Some(session),
+            };
+            super::sockets::ended(&app, others).await;
             (
                 [(
                     header::SET_COOKIE,

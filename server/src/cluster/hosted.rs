@@ -13,7 +13,7 @@ use tracing::debug;
 
 use super::{conn_subject, header, Cluster, ACCOUNT, BASE, CODE, CONN, OP, RELAY, ROOM};
 use crate::app::App;
-use crate::room::close;
+use crate::room::{close, Closer};
 use crate::socket;
 
 /// Frames from a relayed client waiting for the owner to read them. The
@@ -128,7 +128,7 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
             }),
             None => None,
         };
-        socket::serve(stream, sink, app, room, base_url, account).await;
+        socket::serve(stream, sink, app, room, base_url, account, Closer::new()).await;
         cluster.inner.hosted.remove(&key);
     });
     "ok"

@@ -15,6 +15,11 @@
 //!   with a code and a reason.
 //! - `bg.node.N.ping`: answered `pong` while the node lives.
 //!
+//! And one subject for every node: `bg.sessions.ended`, a login session
+//! (or all of an account's but one) that ended, as text (`session ID`,
+//! `account ID except ID`; `accounts/sockets.rs`): each node closes the
+//! sockets those sessions signed in there.
+//!
 //! The frame's text is the NATS payload as is; the rest travels in
 //! headers. One NATS connection per node keeps each direction in order.
 //!
@@ -66,6 +71,9 @@ fn conn_subject(node: &str) -> String {
 fn ping_subject(node: &str) -> String {
     format!("bg.node.{node}.ping")
 }
+
+/// Login sessions that ended, for every node.
+const SESSIONS_ENDED: &str = "bg.sessions.ended";
 
 /// This node's link to the others. Cheap to clone.
 #[derive(Clone)]
@@ -122,6 +130,7 @@ impl Cluster {
     /// Starts answering other nodes: pings, clients to host, frames for
     /// relayed clients; and the watch on peers.
     pub async fn start(&self, app: App) -> anyhow::Result<()> {
+        let sessions = app.sessions.clone();
         let nats = &self.inner.nats;
         let mut pings = nats.subscribe(ping_subject(&self.inner.node)).await?;
         let pong = nats.clone();
@@ -137,7 +146,29 @@ impl Cluster {
         let to_relay = nats.subscribe(conn_subject(&self.inner.node)).await?;
         tokio::spawn(relay::dispatch(self.clone(), to_relay));
         tokio::spawn(watch_peers(Arc::downgrade(&self.inner)));
+        let mut ended = nats.subscribe(SESSIONS_ENDED).await?;
+        tokio::spawn(async move {
+            while let Some(msg) = ended.next().await {
+                let text = String::from_utf8_lossy(&msg.payload);
+                match crate::accounts::sockets::Ended::parse(&text) {
+                    Some(ended) => {
+                        sessions.close(ended);
+                    }
+                    None => warn!("an unreadable sessions.ended message"),
+                }
+            }
+        });
         Ok(())
+    }
+
+    /// Tells every node that sessions ended (see
+    /// `accounts/sockets.rs`); a failure is logged, and each node's sweep
+    /// catches up.
+    pub async fn sessions_ended(&self, ended: crate::accounts::sockets::Ended) {
+        let payload = Bytes::from(ended.to_text());
+        if let Err(e) = self.inner.nats.publish(SESSIONS_ENDED, payload).await {
+            warn!(error = %e, "could not tell the other nodes a session ended");
+        }
     }
 
     /// Whether `node` answers a ping.

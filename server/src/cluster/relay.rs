@@ -53,7 +53,8 @@ pub(super) async fn dispatch(cluster: Cluster, mut inbox: Subscriber) {
 impl Cluster {
     /// Serves `socket`, whose room `code` runs on node `owner`, by
     /// forwarding: until either side closes.
-    /// `account` is the one the client's session cookie signed in here.
+    /// `account` is the one the client's session cookie signed in here;
+    /// `closer` closes the socket from outside (a session that ended).
     pub async fn forward(
         &self,
         socket: WebSocket,
@@ -61,10 +62,10 @@ impl Cluster {
         code: String,
         base_url: String,
         account: Option<i64>,
+        closer: Closer,
     ) {
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
-        let closer = Closer::new();
         self.inner.relayed.insert(
             conn,
             Relayed {

@@ -74,8 +74,8 @@ fn summary(g: &GameRecord, result: Option<&str>) -> Value {
     v
 }
 
-/// `GET /api/games?token=…` (or `Authorization: Bearer …`), with optional
-/// `game`, `result` and `page`: the games the caller played, newest first:
+/// `GET /api/games` with `Authorization: Bearer TOKEN` (never in the
+/// URL: a `?token=` is ignored), and optional `game`, `result` and `page`: the games the caller played, newest first:
 /// the browser's, and the account's when the session cookie signs one in.
 pub async fn history(
     State(app): State<App>,
@@ -83,15 +83,11 @@ pub async fn history(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let bearer = crate::app::bearer_token(&headers);
-    let Some(token) = bearer
-        .or_else(|| query.get("token").cloned())
-        .filter(|t| is_valid_token(t))
-    else {
+    let Some(token) = crate::app::bearer_token(&headers).filter(|t| is_valid_token(t)) else {
         return json_error(
             StatusCode::UNAUTHORIZED,
             "no_token",
-            "Send your browser token (Authorization: Bearer TOKEN or ?token=).",
+            "Send your browser token in an Authorization: Bearer TOKEN header.",
         );
     };
     let game = match query.get("game") {

@@ -19,9 +19,10 @@
 //!
 //! We keep our own small bucket map instead of `governor`'s keyed limiter:
 //! its keyed state stores grow without bound (they can only be shrunk
-//! afterwards), a store cannot refuse a new key, and it has no way to ask
-//! "would this pass?" without spending, which the failed-login limit needs
-//! (only failures count).
+//! afterwards), a store cannot refuse a new key, and it cannot give a
+//! token back, which the failed-login limit needs: only failures count,
+//! yet a login must hold its token while its password is checked, or
+//! concurrent guesses would all pass ([`Limiter::give_back`]).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
@@ -303,6 +304,23 @@ impl Limiter {
     /// Spends one of `ip`'s tokens if it has one left.
     pub fn spend(&self, ip: IpAddr) {
         let _ = self.apply(ip, Instant::now(), Op::Spend);
+    }
+
+    /// Returns a token [`take`](Self::take) spent on a request that, in
+    /// the end, does not count (a login that succeeded). Taking first and
+    /// giving back after is what keeps concurrent requests from all
+    /// passing a limit that only failures spend: each holds its token
+    /// while it is decided.
+    pub fn give_back(&self, ip: IpAddr) {
+        if self.is_off() {
+            return;
+        }
+        let now = Instant::now();
+        let mut state = self.lock();
+        if let Some(bucket) = state.map.get_mut(&bucket_key(ip)) {
+            self.refill(bucket, now);
+            bucket.tokens = (bucket.tokens + 1.0).min(self.burst);
+        }
     }
 
     /// Addresses remembered now.

@@ -290,3 +290,21 @@ fn retry_after_is_whole_seconds_rounded_up() {
     let r = too_many(Duration::ZERO, "Too many new rooms");
     assert_eq!(r.headers()[header::RETRY_AFTER], "1");
 }
+
+#[test]
+fn a_token_given_back_can_be_taken_again_but_never_past_the_burst() {
+    let limiter = Limiter::new(2, Duration::from_secs(3600), 100);
+    let a = ip("10.0.0.9");
+    assert!(limiter.take(a).is_ok());
+    assert!(limiter.take(a).is_ok());
+    assert!(limiter.take(a).is_err(), "both tokens held");
+    limiter.give_back(a);
+    assert!(limiter.take(a).is_ok(), "one came back");
+    assert!(limiter.take(a).is_err());
+    for _ in 0..5 {
+        limiter.give_back(a);
+    }
+    assert!(limiter.take(a).is_ok());
+    assert!(limiter.take(a).is_ok());
+    assert!(limiter.take(a).is_err(), "no more than the burst");
+}

@@ -186,6 +186,26 @@ impl Store {
             .collect())
     }
 
+    /// Which of the sessions `ids` are still live at `now` (not ended,
+    /// used within [`SESSION_IDLE_MS`]), for the sockets they signed in.
+    pub async fn live_sessions(&self, ids: &[i64], now: u64) -> StoreResult<Vec<i64>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = (0..ids.len())
+            .map(|i| format!("${}", i + 2))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!("SELECT id FROM sessions WHERE last_seen > $1 AND id IN ({list})");
+        // Only placeholders are put into the text; the ids are bound.
+        let mut query =
+            sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).bind(idle_cutoff(now));
+        for id in ids {
+            query = query.bind(*id);
+        }
+        Ok(query.fetch_all(&self.pool).await?)
+    }
+
     /// Ends the account's session `id`; false when it has none by that id.
     pub async fn end_session(&self, account_id: i64, id: i64) -> StoreResult<bool> {
         let done = sqlx::query("DELETE FROM sessions WHERE id = $1 AND account_id = $2")

@@ -1,7 +1,9 @@
 //! One-time links sent by email: confirming an address, and resetting a
 //! forgotten password. The link carries a random token; only its SHA-256
-//! is stored, and using a link deletes it in the same statement that reads
-//! it, so a link works once even when clicked twice at the same moment.
+//! is stored, and using a link voids it in the same statement that reads
+//! it, so a link works once even when clicked twice at the same moment. A
+//! used or voided link stays (unusable) for the hour it counts against the
+//! account's links per hour.
 
 use sqlx::Row;
 
@@ -62,6 +64,13 @@ impl Store {
     /// links of that purpose in the last hour: then `false`.
     pub async fn add_link(&self, link: NewLink<'_>) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
+        // A write to the account's row first: concurrent requests for one
+        // account take turns (PostgreSQL's row lock, SQLite's write lock),
+        // so none counts before another's link is in.
+        sqlx::query("UPDATE accounts SET email_confirmed = email_confirmed WHERE id = $1")
+            .bind(link.account_id)
+            .execute(&mut *tx)
+            .await?;
         let recent: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM email_tokens
              WHERE account_id = $1 AND purpose = $2 AND created_at > $3",
@@ -74,7 +83,8 @@ impl Store {
         if recent >= link.per_hour {
             return Ok(false);
         }
-        // Links that expired long ago go on the way.
+        // Links that expired an hour ago (voided ones when they stop
+        // counting) go on the way.
         sqlx::query("DELETE FROM email_tokens WHERE expires_at <= $1")
             .bind(link.now.saturating_sub(HOUR_MS) as i64)
             .execute(&mut *tx)
@@ -110,7 +120,7 @@ impl Store {
             .bind(account_id)
             .execute(&mut *tx)
             .await?;
-        drop_links(&mut tx, account_id, LinkPurpose::Confirm).await?;
+        void_links(&mut tx, account_id, LinkPurpose::Confirm).await?;
         let account = account_in(&mut tx, account_id).await?;
         tx.commit().await?;
         Ok(account)
@@ -125,7 +135,7 @@ impl Store {
             .bind(account_id)
             .execute(&mut *tx)
             .await?;
-        drop_links(&mut tx, account_id, LinkPurpose::Confirm).await?;
+        void_links(&mut tx, account_id, LinkPurpose::Confirm).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -156,7 +166,7 @@ impl Store {
             .bind(account_id)
             .execute(&mut *tx)
             .await?;
-        drop_links(&mut tx, account_id, LinkPurpose::Recover).await?;
+        void_links(&mut tx, account_id, LinkPurpose::Recover).await?;
         let id = insert_session(&mut tx, session, account_id).await?;
         let account = account_in(&mut tx, account_id).await?;
         tx.commit().await?;
@@ -164,22 +174,28 @@ impl Store {
     }
 }
 
-/// Deletes the account's links of `purpose`.
-async fn drop_links(
+/// Voids the account's links of `purpose`: they stop working at once
+/// (expired when made) but stay an hour, so they still count against the
+/// account's links per hour (a new address, or a used link, does not
+/// start the count again); `add_link` deletes them after that.
+async fn void_links(
     tx: &mut sqlx::AnyConnection,
     account_id: i64,
     purpose: LinkPurpose,
 ) -> StoreResult<()> {
-    sqlx::query("DELETE FROM email_tokens WHERE account_id = $1 AND purpose = $2")
-        .bind(account_id)
-        .bind(purpose.as_str())
-        .execute(tx)
-        .await?;
+    sqlx::query(
+        "UPDATE email_tokens SET expires_at = created_at WHERE account_id = $1 AND purpose = $2",
+    )
+    .bind(account_id)
+    .bind(purpose.as_str())
+    .execute(tx)
+    .await?;
     Ok(())
 }
 
-/// Deletes the link and returns its account and address if it was one of
-/// `purpose` still valid at `now`. An expired link is deleted too.
+/// Uses the link: voids it (see [`void_links`]) and returns its account
+/// and address, if it was one of `purpose` still valid at `now`. One
+/// statement reads and voids it, so it works once.
 async fn take_link(
     tx: &mut sqlx::AnyConnection,
     secret: &str,
@@ -187,14 +203,14 @@ async fn take_link(
     now: u64,
 ) -> StoreResult<Option<(i64, String)>> {
     let row = sqlx::query(
-        "DELETE FROM email_tokens WHERE token_hash = $1 AND purpose = $2
-         RETURNING account_id, email, expires_at",
+        "UPDATE email_tokens SET expires_at = created_at
+         WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3
+         RETURNING account_id, email",
     )
     .bind(TokenHash::of(secret).as_str())
     .bind(purpose.as_str())
+    .bind(now as i64)
     .fetch_optional(&mut *tx)
     .await?;
-    Ok(row
-        .filter(|r| r.get::<i64, _>("expires_at") > now as i64)
-        .map(|r| (r.get("account_id"), r.get("email"))))
+    Ok(row.map(|r| (r.get("account_id"), r.get("email"))))
 }

@@ -40,10 +40,24 @@ impl Browser {
         path: &str,
         body: Option<Value>,
     ) -> Answer {
+        self.send_with(method, path, body, &[]).await
+    }
+
+    /// [`send`](Self::send) with extra request headers.
+    pub async fn send_with(
+        &mut self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
         let mut req = self
             .http
             .request(method, format!("{}{path}", self.base))
             .header("User-Agent", "TestBrowser/1.0");
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
         if let Some(secret) = &self.session {
             req = req.header("Cookie", format!("other=1; session={secret}"));
         }
@@ -84,6 +98,11 @@ impl Browser {
 
     pub async fn get(&mut self, path: &str) -> Answer {
         self.send(reqwest::Method::GET, path, None).await
+    }
+
+    pub async fn get_with(&mut self, path: &str, headers: &[(&str, &str)]) -> Answer {
+        self.send_with(reqwest::Method::GET, path, None, headers)
+            .await
     }
 
     pub async fn delete(&mut self, path: &str) -> Answer {

@@ -185,6 +185,21 @@ impl Client {
         }
     }
 
+    /// Reads until the server's close frame (within 10 s) and returns its
+    /// code; `None` when the socket ended without one.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("closed within 10 s");
+            match msg {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code.into()),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
     /// The next `match` event, skipping other events.
     pub async fn next_match(&mut self) -> Value {
         self.next_of("match").await
