@@ -176,6 +176,21 @@ async fn slow_silent_and_idle_http_connections_are_closed_after_the_header_timeo
         "an idle keep-alive connection is closed"
     );
 
+    // A body that stops halfway: refused once the deadline passes.
+    let mut body = TcpStream::connect(addr).await.unwrap();
+    body.write_all(
+        b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 100\r\n\r\n{\"game\":",
+    )
+    .await
+    .unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(8), body.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "a stalled body is cut off");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("bad_message"), "{answer}");
+
     // A request sent in time is answered as before.
     let (status, body) = server.get("/healthz").await;
     assert_eq!((status, body.as_str()), (200, "ok"));
