@@ -325,3 +325,92 @@ async fn a_node_whose_nats_is_gone_still_stops_within_seconds() {
     assert!(stopped.is_ok(), "the node stops although NATS is gone");
     schema.drop().await;
 }
+
+/// Reads `client`'s socket for `long` (so its library answers pings)
+/// without sending anything, keeping its messages.
+async fn listen_for(client: &mut common::Client, long: Duration) {
+    let _ = tokio::time::timeout(long, async {
+        while let Some(Ok(frame)) = client.ws.next().await {
+            if let Message::Text(text) = frame {
+                client.events.push(serde_json::from_str(&text).unwrap());
+            }
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_relayed_peer_is_pinged_by_its_own_node_and_goes_offline_when_silent() {
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    let Some(nats) = Nats::start().await else {
+        schema.drop().await;
+        return;
+    };
+    let node = |schema: &postgres::Schema| {
+        let url = schema.url.clone();
+        let nats_url = nats.url.clone();
+        TestServer::start_with(move |c| {
+            c.database_url = Some(url);
+            c.nats_url = Some(nats_url);
+            c.ping_secs = 1;
+        })
+    };
+    let owner = node(&schema).await;
+    let relay = node(&schema).await;
+    // The room runs on `owner`, where it was created; its host is there.
+    let code = room(&owner).await;
+    let (mut host, _, _) = owner.join(&code, None, Some("Minh")).await;
+    // Two players reach it through `relay`.
+    let (mut gone, _, snap) = relay.join(&code, None, Some("Lan")).await;
+    let member = snap["you"]["member"].clone();
+    gone.ok(json!({"type": "sit", "seat": 1})).await;
+    let (mut quiet, _, _) = relay.join(&code, None, Some("Hoa")).await;
+
+    // `quiet` reads but sends nothing for three ping deadlines: its node
+    // pings it and hears the pongs; the owner does not close it.
+    // (The host reads meanwhile, so that it answers its own pings.)
+    tokio::join!(
+        listen_for(&mut quiet, Duration::from_secs(6)),
+        listen_for(&mut host, Duration::from_secs(6)),
+    );
+    quiet
+        .ok(json!({"type": "chat", "text": "still here"}))
+        .await;
+
+    // `gone` was not read all that time: its node closed it, and the
+    // owner's room shows it offline.
+    tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            let event = host.next_of("members").await;
+            let offline = event["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["id"] == member && m["online"] == false);
+            if offline {
+                break;
+            }
+        }
+    })
+    .await
+    .expect("the silent relayed peer goes offline");
+    // Its socket is closed: with 1008, or already dropped, the close's
+    // answer having been waited for in vain.
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match gone.ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    })
+    .await
+    .expect("the socket is closed");
+    assert!(matches!(ended, None | Some(1008)), "{ended:?}");
+    relay.stop().await;
+    owner.stop().await;
+    schema.drop().await;
+}
