@@ -414,3 +414,90 @@ async fn a_relayed_peer_is_pinged_by_its_own_node_and_goes_offline_when_silent()
     owner.stop().await;
     schema.drop().await;
 }
+
+/// Runs in a child process of the test binary (it lowers the process's
+/// file-descriptor limit, which would starve the other tests).
+const FD_CHILD: &str = "CONNECTIONS_FD_CHILD";
+
+#[tokio::test]
+async fn out_of_file_descriptors_the_open_connections_carry_on_and_accepting_resumes() {
+    if std::env::var_os(FD_CHILD).is_none() {
+        let name = "out_of_file_descriptors_the_open_connections_carry_on_and_accepting_resumes";
+        let status = tokio::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--nocapture", "--test-threads=1"])
+            .env(FD_CHILD, "1")
+            .status()
+            .await
+            .expect("the test binary runs");
+        assert!(status.success(), "the child test failed: {status}");
+        return;
+    }
+    let server = TestServer::start_with(|c| c.header_timeout_secs = 2).await;
+    let addr = server.running.as_ref().unwrap().addr;
+    let request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    async fn answered(tcp: &mut TcpStream, request: &[u8]) -> bool {
+        if tcp.write_all(request).await.is_err() {
+            return false;
+        }
+        let mut buf = [0u8; 512];
+        match tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut buf)).await {
+            Ok(Ok(n)) => buf[..n].starts_with(b"HTTP/1.1 200"),
+            _ => false,
+        }
+    }
+    // A keep-alive connection opened before the descriptors run out.
+    let mut kept = TcpStream::connect(addr).await.unwrap();
+    assert!(answered(&mut kept, request).await);
+
+    // Leave room for a few descriptors only, and take them all with
+    // connections to the server (each costs this process two: ours, and
+    // the server's when it accepts).
+    let open = std::fs::read_dir("/proc/self/fd").unwrap().count() as u64;
+    let (_, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap();
+    rlimit::setrlimit(rlimit::Resource::NOFILE, open + 8, hard).unwrap();
+    let mut hogs = Vec::new();
+    loop {
+        match TcpStream::connect(addr).await {
+            Ok(tcp) => hogs.push(tcp),
+            Err(e) => {
+                assert_eq!(e.raw_os_error(), Some(24), "EMFILE: {e}");
+                break;
+            }
+        }
+        assert!(hogs.len() < 64, "the limit was not reached");
+    }
+    // Connections the server cannot accept now: each takes the
+    // descriptor of a hog on our side and waits in the listen queue,
+    // while the server's accept fails with EMFILE.
+    let mut waiting = Vec::new();
+    for _ in 0..3 {
+        hogs.pop();
+        let mut tcp = TcpStream::connect(addr)
+            .await
+            .expect("a descriptor was freed");
+        tcp.write_all(request).await.unwrap();
+        waiting.push(tcp);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        answered(&mut kept, request).await,
+        "an open connection is still served"
+    );
+
+    // Descriptors come back: the waiting connections are accepted and
+    // answered.
+    drop(hogs);
+    for tcp in &mut waiting {
+        let mut buf = [0u8; 512];
+        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
+            .await
+            .expect("accepting resumes")
+            .unwrap();
+        assert!(
+            buf[..n].starts_with(b"HTTP/1.1 200"),
+            "answered once accepted"
+        );
+    }
+    rlimit::setrlimit(rlimit::Resource::NOFILE, hard, hard).unwrap();
+    server.stop().await;
+}
