@@ -63,6 +63,25 @@ async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
     .is_ok()
 }
 
+/// Waits (15 s at most) for a `members` event showing `member` offline.
+async fn shown_offline(watcher: &mut common::Client, member: &Value) {
+    tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            let event = watcher.next_of("members").await;
+            let offline = event["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["id"] == *member && m["online"] == false);
+            if offline {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("the silent peer is shown offline");
+}
+
 #[tokio::test]
 async fn the_socket_cap_per_address_refuses_the_next_and_frees_a_slot_on_close() {
     let server = TestServer::start_with(|c| c.max_sockets_per_addr = 3).await;
@@ -222,21 +241,7 @@ async fn pings_arrive_and_a_peer_that_stops_answering_goes_offline() {
     assert!(ping.is_ok(), "the server pings");
 
     // The silent peer is shown offline to the others.
-    tokio::time::timeout(Duration::from_secs(15), async {
-        loop {
-            let event = host.next_of("members").await;
-            let offline = event["members"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|m| m["id"] == member && m["online"] == false);
-            if offline {
-                break;
-            }
-        }
-    })
-    .await
-    .expect("the silent peer goes offline");
+    shown_offline(&mut host, &member).await;
     // Its socket was closed with 1008 and a reason.
     let (close, reason) = close_frame(&mut gone.ws, Duration::from_secs(5)).await;
     assert_eq!(close, 1008, "{reason}");
@@ -381,21 +386,7 @@ async fn a_relayed_peer_is_pinged_by_its_own_node_and_goes_offline_when_silent()
 
     // `gone` was not read all that time: its node closed it, and the
     // owner's room shows it offline.
-    tokio::time::timeout(Duration::from_secs(15), async {
-        loop {
-            let event = host.next_of("members").await;
-            let offline = event["members"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|m| m["id"] == member && m["online"] == false);
-            if offline {
-                break;
-            }
-        }
-    })
-    .await
-    .expect("the silent relayed peer goes offline");
+    shown_offline(&mut host, &member).await;
     // Its socket is closed: with 1008, or already dropped, the close's
     // answer having been waited for in vain.
     let ended = tokio::time::timeout(Duration::from_secs(5), async {
