@@ -646,3 +646,33 @@ impl TokenBucket {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sockets_are_counted_per_address_and_ipv6_per_64() {
+        let sockets = Arc::new(SocketsPerAddr::default());
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let same_64: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let other_64: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        let first = sockets.try_open(a, 2).expect("one");
+        let second = sockets.try_open(same_64, 2).expect("two in the /64");
+        assert!(sockets.try_open(a, 2).is_none(), "the /64 is full");
+        let other = sockets.try_open(other_64, 2).expect("another /64");
+        let v4: IpAddr = "192.0.2.1".parse().unwrap();
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        let four = sockets.try_open(v4, 1).expect("an IPv4 address");
+        assert!(sockets.try_open(mapped, 1).is_none(), "the same, mapped");
+        drop(first);
+        assert_eq!(sockets.open(a), 1);
+        let again = sockets.try_open(a, 2).expect("a slot came back");
+        drop(second);
+        drop(other);
+        assert_eq!(sockets.open(other_64), 0);
+        assert!(sockets.try_open(a, 0).is_some(), "0: no limit");
+        drop((four, again));
+        assert!(sockets.open.lock().unwrap().is_empty(), "nothing kept");
+    }
+}
