@@ -90,7 +90,9 @@ pub struct Config {
     #[arg(long, env = "MAX_ROOMS", default_value_t = 10_000)]
     pub max_rooms: usize,
 
-    /// WebSocket connections that may be open at once.
+    /// WebSocket connections that may be open at once. At start the soft
+    /// file-descriptor limit is raised to the hard one, and this is
+    /// lowered, with a warning, to that limit less 256 (`serve.rs`).
     #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
     pub max_connections: usize,
 
