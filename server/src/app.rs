@@ -33,6 +33,8 @@ pub struct App {
     pub registry: Registry,
     /// One permit per open WebSocket (`--max-connections`).
     pub connections: Arc<Semaphore>,
+    /// Open WebSockets per client address (`--max-sockets-per-addr`).
+    pub sockets: Arc<socket::SocketsPerAddr>,
     /// Password hashing slots.
     pub accounts: Arc<crate::accounts::Accounts>,
     /// Per-address limits on room creation, registration and failed

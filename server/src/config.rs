@@ -106,9 +106,47 @@ pub struct Config {
     #[arg(long, env = "MAX_ROOMS", default_value_t = 10_000)]
     pub max_rooms: usize,
 
-    /// WebSocket connections that may be open at once.
+    /// WebSocket connections that may be open at once. At start the soft
+    /// file-descriptor limit is raised to the hard one, and this is
+    /// lowered, with a warning, to that limit less 256 (`serve.rs`).
     #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
     pub max_connections: usize,
+
+    /// WebSockets one client address (an IPv6 /64) may hold open at once
+    /// on this node; the next upgrade is refused with
+    /// `429 too_many_sockets`. 0 turns the limit off (for load tests).
+    #[arg(
+        long = "max-sockets-per-addr",
+        env = "MAX_SOCKETS_PER_ADDR",
+        default_value_t = 50
+    )]
+    pub max_sockets_per_addr: usize,
+
+    /// Seconds a new WebSocket has to send `hello`; then it is closed
+    /// with 1008 (at least 1).
+    #[arg(
+        long = "hello-timeout-secs",
+        env = "HELLO_TIMEOUT_SECS",
+        default_value_t = 10
+    )]
+    pub hello_timeout_secs: u64,
+
+    /// Seconds an HTTP connection has to send a request's headers (from
+    /// its first byte, or from the end of the previous answer on a
+    /// keep-alive connection: it is also the idle timeout), and again its
+    /// body; then it is closed (at least 1).
+    #[arg(
+        long = "header-timeout-secs",
+        env = "HEADER_TIMEOUT_SECS",
+        default_value_t = 10
+    )]
+    pub header_timeout_secs: u64,
+
+    /// Seconds between the server's pings on each WebSocket; one that
+    /// sends nothing (no pong, no message) for twice this is closed with
+    /// 1008. 0 turns pings off.
+    #[arg(long = "ping-secs", env = "PING_SECS", default_value_t = 20)]
+    pub ping_secs: u64,
 
     /// Seconds a player may stay offline during their game before they
     /// forfeit by abandoning.
@@ -203,6 +241,9 @@ impl Config {
     pub fn for_tests(data_dir: PathBuf) -> Config {
         let mut config = Config::parse_from(["server", "--addr", "127.0.0.1:0", "--guest-hosts"]);
         config.data_dir = data_dir;
+        // The tests open many sockets from 127.0.0.1; those of the cap
+        // set it.
+        config.max_sockets_per_addr = 0;
         config
     }
 
@@ -216,6 +257,19 @@ impl Config {
 
     pub fn autostart_after(&self) -> Duration {
         Duration::from_secs(self.autostart_secs)
+    }
+
+    pub fn hello_timeout(&self) -> Duration {
+        Duration::from_secs(self.hello_timeout_secs.max(1))
+    }
+
+    pub fn header_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_timeout_secs.max(1))
+    }
+
+    /// The interval of WebSocket pings, if any.
+    pub fn ping_every(&self) -> Option<Duration> {
+        (self.ping_secs > 0).then(|| Duration::from_secs(self.ping_secs))
     }
 
     pub fn idle_after(&self) -> Duration {

@@ -16,6 +16,7 @@ pub mod pages;
 pub mod protocol;
 pub mod ratings;
 pub mod room;
+pub mod serve;
 pub mod socket;
 pub mod store;
 pub mod validate;
@@ -63,6 +64,7 @@ impl Running {
 
 /// Opens the store, binds the address and starts serving.
 pub async fn start(mut config: Config) -> anyhow::Result<Running> {
+    config.max_connections = serve::connections_for_fd_limit(config.max_connections)?;
     // Bound first: links name the port actually listened on (`--addr`
     // with port 0 picks one).
     let listener = TcpListener::bind(config.addr).await?;
@@ -92,6 +94,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         cluster: cluster.clone(),
         registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
+        sockets: Arc::default(),
         accounts: Arc::new(accounts::Accounts::new()),
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
@@ -102,23 +105,10 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
     let sweep = tokio::spawn(accounts::sockets::sweep(app.clone()));
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
+    let header_timeout = app.config.header_timeout();
     let router = app::router(app);
-    // Game messages are small and latency-bound: send them at once instead
-    // of letting Nagle's algorithm wait for more bytes.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "could not set TCP_NODELAY");
-        }
-    });
     let task = tokio::spawn(async move {
-        let served = axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async {
-            let _ = rx.await;
-        })
-        .await;
+        let served = serve::run(listener, router, header_timeout, rx).await;
         sweep.abort();
         served
     });

@@ -1,8 +1,19 @@
 //! One WebSocket connection: the upgrade checks, a reader that enforces the
 //! limits and forwards commands to the room, and a writer fed by a bounded
 //! queue.
+//!
+//! Bounds on a socket that costs a file descriptor and memory while it
+//! does nothing: at most `--max-sockets-per-addr` per client address
+//! ([`SocketsPerAddr`]), `hello` within `--hello-timeout-secs`, and, where
+//! the WebSocket is on this node, a ping every `--ping-secs`: a peer that
+//! sends nothing for twice that is gone ([`Silence`]).
 
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -10,11 +21,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
 use tracing::debug;
 
 use crate::app::{json_error, App, Base};
 use crate::games::GameKind;
+use crate::limits::{bucket_key, ClientIp};
 use crate::protocol::{self, Code, Command, Refusal};
 use crate::ratings::Rating;
 use crate::room::{close, Attach, Closer, ConnId, RoomHandle, Route};
@@ -54,6 +66,7 @@ pub async fn upgrade(
     Path(code): Path<String>,
     State(app): State<App>,
     Base(base): Base,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Response {
     if !crate::app::hosts::from_us(&app.config, &headers) {
@@ -68,6 +81,19 @@ pub async fn upgrade(
             StatusCode::NOT_FOUND,
             "no_room",
             format!("There is no room {code}."),
+        );
+    };
+    let Some(slot) = app
+        .sockets
+        .try_open(client, app.config.max_sockets_per_addr)
+    else {
+        return json_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_sockets",
+            format!(
+                "This address already has {} sockets open; close one first.",
+                app.config.max_sockets_per_addr
+            ),
         );
     };
     let route = match app.registry.route(&code).await {
@@ -109,13 +135,15 @@ pub async fn upgrade(
                 }
                 (Route::Remote(owner), Some(cluster)) => {
                     let account = account.map(|a| a.id);
+                    let ping = app.config.ping_every();
                     cluster
-                        .forward(socket, owner, code, base, account, closer)
+                        .forward(socket, owner, code, base, account, closer, ping)
                         .await;
                     drop(permit);
                 }
                 (Route::Remote(_), None) => {}
             }
+            drop(slot);
         })
 }
 
@@ -166,7 +194,131 @@ async fn connection(
     _permit: OwnedSemaphorePermit,
 ) {
     let (sink, stream) = socket.split();
-    serve(stream, sink, app, room, base_url, account, closer).await;
+    let ping = app.config.ping_every();
+    serve(stream, sink, app, room, base_url, account, closer, ping).await;
+}
+
+/// Open WebSockets per client address (IPv4 address, IPv6 /64), for
+/// `--max-sockets-per-addr`. An address is in the map only while it has a
+/// socket open, so the map is bounded by the open sockets.
+#[derive(Default)]
+pub struct SocketsPerAddr {
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl SocketsPerAddr {
+    /// A slot for one more socket of `client`, if it has fewer than `max`
+    /// open (`max` 0: no limit). The slot is given back when dropped.
+    pub fn try_open(self: &Arc<Self>, client: IpAddr, max: usize) -> Option<AddrSlot> {
+        if max == 0 {
+            return Some(AddrSlot { owner: None });
+        }
+        let key = bucket_key(client);
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(key).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(AddrSlot {
+            owner: Some((self.clone(), key)),
+        })
+    }
+
+    /// Sockets `client`'s address holds open now.
+    pub fn open(&self, client: IpAddr) -> usize {
+        let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        open.get(&bucket_key(client)).copied().unwrap_or(0)
+    }
+}
+
+/// One socket's place in [`SocketsPerAddr`].
+pub struct AddrSlot {
+    owner: Option<(Arc<SocketsPerAddr>, IpAddr)>,
+}
+
+impl Drop for AddrSlot {
+    fn drop(&mut self) {
+        let Some((owner, key)) = self.owner.take() else {
+            return;
+        };
+        let mut open = owner.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&key) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&key);
+            }
+        }
+    }
+}
+
+/// Watches a WebSocket for silence: [`Silence::expired`] resolves once
+/// nothing has been heard for `limit` (twice the ping interval: a live
+/// peer answers every ping with a pong). Hearing a frame only stores the
+/// time; the timer is re-armed when it fires, not for every frame.
+pub(crate) struct Silence {
+    limit: Option<Duration>,
+    last: Instant,
+    timer: Pin<Box<Sleep>>,
+}
+
+impl Silence {
+    /// With pings every `ping` (none: never expires).
+    pub(crate) fn new(ping: Option<Duration>) -> Silence {
+        let limit = ping.map(|p| p * 2);
+        let last = Instant::now();
+        let first = limit.unwrap_or(Duration::from_secs(86_400));
+        Silence {
+            limit,
+            last,
+            timer: Box::pin(tokio::time::sleep_until(last + first)),
+        }
+    }
+
+    /// The peer sent a frame (any frame, a pong included).
+    pub(crate) fn heard(&mut self) {
+        self.last = Instant::now();
+    }
+
+    /// Resolves when the peer has been silent for the limit.
+    pub(crate) async fn expired(&mut self) {
+        let Some(limit) = self.limit else {
+            return std::future::pending().await;
+        };
+        loop {
+            self.timer.as_mut().await;
+            let due = self.last + limit;
+            if due <= Instant::now() {
+                return;
+            }
+            self.timer.as_mut().reset(due);
+        }
+    }
+
+    /// The reason a silent socket is closed with.
+    pub(crate) fn reason(&self) -> String {
+        let secs = self.limit.unwrap_or_default().as_secs();
+        format!("No answer to pings for {secs} s.")
+    }
+}
+
+/// A ping every `ping`, the first one `ping` from now (none: never).
+pub(crate) fn ping_timer(ping: Option<Duration>) -> Option<tokio::time::Interval> {
+    ping.map(|p| {
+        let mut every = tokio::time::interval_at(Instant::now() + p, p);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every
+    })
+}
+
+/// The next tick of a [`ping_timer`].
+pub(crate) async fn next_ping(timer: &mut Option<tokio::time::Interval>) {
+    match timer {
+        Some(every) => {
+            every.tick().await;
+        }
+        None => std::future::pending().await,
+    }
 }
 
 /// One client of a room running here: read its frames from `stream`
@@ -175,6 +327,8 @@ async fn connection(
 /// another node whose frames come over NATS (`cluster/hosted.rs`);
 /// `account` is the one its session cookie signed in at the upgrade;
 /// `closer` closes the connection from outside (a session that ended).
+/// `ping`: the interval of keepalive pings, for a real WebSocket here
+/// (`None` for a relayed client: its relaying node pings it).
 pub(crate) async fn serve<St, Si>(
     mut stream: St,
     sink: Si,
@@ -183,13 +337,18 @@ pub(crate) async fn serve<St, Si>(
     base_url: String,
     account: Option<Account>,
     closer: Closer,
+    ping: Option<Duration>,
 ) where
     St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
     Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
 {
     let conn = next_conn();
     let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
-    let writer = tokio::spawn(write_loop(sink, queue, closer.clone()));
+    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping));
+    let mut silence = Silence::new(ping);
+    let hello_timeout = app.config.hello_timeout();
+    let hello_deadline = tokio::time::sleep(hello_timeout);
+    tokio::pin!(hello_deadline);
 
     let mut attached = false;
     // Commands per second a connection may send on average, and its
@@ -205,7 +364,17 @@ pub(crate) async fn serve<St, Si>(
             biased;
             _ = &mut closed => break,
             frame = stream.next() => frame,
+            _ = &mut hello_deadline, if !attached => {
+                let reason = format!("No hello within {} s.", hello_timeout.as_secs());
+                closer.close(close::POLICY, &reason);
+                break;
+            }
+            _ = silence.expired() => {
+                closer.close(close::POLICY, &silence.reason());
+                break;
+            }
         };
+        silence.heard();
         let text = match frame {
             None => break,
             Some(Err(e)) => {
@@ -360,17 +529,30 @@ async fn reply(outbox: &mpsc::Sender<Utf8Bytes>, closer: &Closer, text: String) 
 /// with a reason, what is already queued (an answer such as `room_full`
 /// that explains the close) still goes out, for at most `CLOSE_GRACE`,
 /// then the close frame.
-async fn write_loop<Si>(mut sink: Si, mut queue: mpsc::Receiver<Utf8Bytes>, closer: Closer)
-where
+/// With `ping`, a ping goes out at that interval.
+async fn write_loop<Si>(
+    mut sink: Si,
+    mut queue: mpsc::Receiver<Utf8Bytes>,
+    closer: Closer,
+    ping: Option<Duration>,
+) where
     Si: Sink<Message, Error = axum::Error> + Unpin,
 {
     let closed = closer.closed();
     tokio::pin!(closed);
+    let mut pings = ping_timer(ping);
     loop {
         let text = tokio::select! {
             biased;
             _ = &mut closed => break,
             text = queue.recv() => text,
+            _ = next_ping(&mut pings) => {
+                let sent = sink.send(Message::Ping(bytes::Bytes::new()));
+                match tokio::time::timeout(WRITE_TIMEOUT, sent).await {
+                    Ok(Ok(())) => continue,
+                    Ok(Err(_)) | Err(_) => return,
+                }
+            }
         };
         let Some(text) = text else {
             break;
@@ -454,5 +636,35 @@ impl TokenBucket {
         } else {
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sockets_are_counted_per_address_and_ipv6_per_64() {
+        let sockets = Arc::new(SocketsPerAddr::default());
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let same_64: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let other_64: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        let first = sockets.try_open(a, 2).expect("one");
+        let second = sockets.try_open(same_64, 2).expect("two in the /64");
+        assert!(sockets.try_open(a, 2).is_none(), "the /64 is full");
+        let other = sockets.try_open(other_64, 2).expect("another /64");
+        let v4: IpAddr = "192.0.2.1".parse().unwrap();
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        let four = sockets.try_open(v4, 1).expect("an IPv4 address");
+        assert!(sockets.try_open(mapped, 1).is_none(), "the same, mapped");
+        drop(first);
+        assert_eq!(sockets.open(a), 1);
+        let again = sockets.try_open(a, 2).expect("a slot came back");
+        drop(second);
+        drop(other);
+        assert_eq!(sockets.open(other_64), 0);
+        assert!(sockets.try_open(a, 0).is_some(), "0: no limit");
+        drop((four, again));
+        assert!(sockets.open.lock().unwrap().is_empty(), "nothing kept");
     }
 }

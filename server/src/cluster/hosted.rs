@@ -128,7 +128,9 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
             }),
             None => None,
         };
-        socket::serve(stream, sink, app, room, base_url, account, Closer::new()).await;
+        // No pings from here: the relaying node holds the WebSocket and
+        // pings it (`relay.rs`).
+        socket::serve(stream, sink, app, room, base_url, account, Closer::new(), None).await;
         cluster.inner.hosted.remove(&key);
     });
     "ok"

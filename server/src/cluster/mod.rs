@@ -49,6 +49,9 @@ const PING_EVERY: Duration = Duration::from_secs(1);
 const PING_TIMEOUT: Duration = Duration::from_millis(800);
 /// How long an `open` or `info` request waits for the owner.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long a stopping node waits for NATS to take what is still queued:
+/// with NATS gone, a flush would wait until it comes back.
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Header names.
 const OP: &str = "Bg-Op";
@@ -213,7 +216,8 @@ impl Cluster {
     }
 
     /// Closes the clients this node relays (the node is going away: they
-    /// reconnect elsewhere), and sends what is still queued to NATS.
+    /// reconnect elsewhere), and sends what is still queued to NATS, for
+    /// at most `FLUSH_TIMEOUT`.
     pub async fn shutdown(&self) {
         for r in self.inner.relayed.iter() {
             r.closer.close(
@@ -224,7 +228,12 @@ impl Cluster {
         // The relays' close frames, and the hosted clients' (closed by the
         // rooms), go out before the connection does.
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let _ = self.inner.nats.flush().await;
+        if tokio::time::timeout(FLUSH_TIMEOUT, self.inner.nats.flush())
+            .await
+            .is_err()
+        {
+            warn!("NATS did not take the last messages in time; stopping without them");
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! The relaying side: a socket on this node whose room runs on another.
 //! Its frames go to the owner as they are; the owner's messages come back
 //! on `bg.node.N.conn` and go to the socket in order. Nothing is parsed
-//! here: the owner checks and answers everything.
+//! here: the owner checks and answers everything, except keepalive: the
+//! WebSocket is here, so this node pings it and closes it when it falls
+//! silent (the owner then detaches the client, as for any close).
 
 use async_nats::{HeaderMap, Subscriber};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -12,7 +14,9 @@ use tracing::debug;
 
 use super::{close_with, header, room_subject, Cluster, ACCOUNT, BASE, CONN, OP, RELAY, ROOM};
 use crate::room::{close, Closer};
-use crate::socket::{next_conn, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT};
+use crate::socket::{
+    next_conn, next_ping, ping_timer, Silence, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT,
+};
 
 /// A relayed socket as this node holds it.
 pub(super) struct Relayed {
@@ -55,6 +59,7 @@ impl Cluster {
     /// forwarding: until either side closes.
     /// `account` is the one the client's session cookie signed in here;
     /// `closer` closes the socket from outside (a session that ended).
+    /// `ping`, the interval of keepalive pings.
     pub async fn forward(
         &self,
         socket: WebSocket,
@@ -63,6 +68,7 @@ impl Cluster {
         base_url: String,
         account: Option<i64>,
         closer: Closer,
+        ping: Option<std::time::Duration>,
     ) {
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
@@ -95,10 +101,23 @@ impl Cluster {
         let subject = room_subject(&owner);
         let nats = &self.inner.nats;
         let mut client_left = false;
+        let mut pings = ping_timer(ping);
+        let mut silence = Silence::new(ping);
         while !closer.is_closed() {
             tokio::select! {
                 biased;
                 _ = closer.closed() => break,
+                _ = silence.expired() => {
+                    closer.close(close::POLICY, &silence.reason());
+                    break;
+                }
+                _ = next_ping(&mut pings) => {
+                    let sent = sink.send(Message::Ping(Bytes::new()));
+                    if !matches!(tokio::time::timeout(WRITE_TIMEOUT, sent).await, Ok(Ok(()))) {
+                        client_left = true;
+                        break;
+                    }
+                }
                 text = queue.recv() => {
                     let Some(text) = text else { break };
                     match tokio::time::timeout(WRITE_TIMEOUT, sink.send(Message::Text(text))).await {
@@ -110,6 +129,7 @@ impl Cluster {
                     }
                 }
                 frame = stream.next() => {
+                    silence.heard();
                     let (op, payload) = match frame {
                         Some(Ok(Message::Text(text))) => ("text", Bytes::from(text)),
                         Some(Ok(Message::Binary(bytes))) => ("binary", bytes),

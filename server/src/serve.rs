@@ -1,0 +1,265 @@
+//! The accept loop: our own instead of `axum::serve`, which runs hyper
+//! without a timer, so a connection that sends its headers slowly (or
+//! nothing at all) stays open for good.
+//!
+//! Each TCP connection is served by hyper's HTTP/1 connection
+//! (`hyper::server::conn::http1`, with `TokioTimer` from `hyper-util`):
+//! - its request headers must arrive within `--header-timeout-secs`,
+//!   counted from the moment the connection waits for them: from the
+//!   accept for the first request (a connection that never sends a byte
+//!   is closed then), from the end of the previous answer on a keep-alive
+//!   connection (so this is the idle timeout too);
+//! - a request's body must arrive within the same time again
+//!   (`tower_http`'s `DeadlineBody`: one deadline for the whole body, so a
+//!   body sent a byte at a time cannot stretch it);
+//! - a WebSocket upgrade is one request whose headers are bound by the
+//!   same timeout (the handshake timeout); the socket's own deadlines are
+//!   in `socket.rs` (`hello`, pings).
+//!
+//! HTTP/1 only, not `hyper_util`'s `auto` builder: the latter first reads
+//! a connection's opening bytes to tell HTTP/2 from HTTP/1 with no
+//! timeout at all (a client that sends `P` and stops holds its connection
+//! forever), and HTTP/2 in clear text is never used by browsers (they
+//! speak HTTP/2 over TLS only, which the reverse proxy ends).
+//!
+//! Like axum's loop it sets `TCP_NODELAY`, gives handlers the peer as
+//! `ConnectInfo<SocketAddr>`, and shuts down gracefully: on the signal it
+//! stops accepting, closes idle keep-alive connections, and waits for the
+//! requests in progress (upgraded WebSockets are no longer HTTP
+//! connections: their rooms close them, with 1012).
+//!
+//! `accept` errors: one that concerns a single connection (reset before
+//! it was accepted) is skipped; any other, such as `EMFILE`/`ENFILE` when
+//! the process is out of file descriptors, pauses accepting for
+//! [`ACCEPT_PAUSE`] (the connections already open keep working, and the
+//! header timeout frees descriptors meanwhile), logged at most once per
+//! [`ACCEPT_LOG_EVERY`].
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tower::ServiceExt;
+use tower_http::timeout::DeadlineBody;
+
+/// How long accepting pauses after an error that is not one connection's.
+pub const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
+/// At most one log line per this while `accept` keeps failing.
+pub const ACCEPT_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// File descriptors kept for everything but WebSockets: the listener,
+/// the database's connections, NATS, static files, and plain HTTP
+/// requests in progress.
+pub const FD_HEADROOM: u64 = 256;
+
+/// Serves `router` on `listener` until `shutdown` fires (or its sender is
+/// dropped), then drains as described in the module doc.
+pub async fn run(
+    listener: TcpListener,
+    router: Router,
+    header_timeout: Duration,
+    mut shutdown: oneshot::Receiver<()>,
+) -> io::Result<()> {
+    // Told to stop, and every connection's task.
+    let stopping = CancellationToken::new();
+    let tasks = TaskTracker::new();
+    let mut failures = AcceptFailures::default();
+    loop {
+        let accepted = tokio::select! {
+            biased;
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                if let Some(pause) = failures.pause(&e, Instant::now()) {
+                    tokio::select! {
+                        biased;
+                        _ = &mut shutdown => break,
+                        _ = tokio::time::sleep(pause) => {}
+                    }
+                }
+                continue;
+            }
+        };
+        // Game messages are small and latency-bound: send them at once
+        // instead of letting Nagle's algorithm wait for more bytes.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(peer));
+            let req = req.map(|body| Body::new(DeadlineBody::new(header_timeout, body)));
+            router.clone().oneshot(req)
+        });
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(TokioIo::new(tcp), service)
+            .with_upgrades();
+        let stopping = stopping.clone();
+        tasks.spawn(async move {
+            tokio::pin!(conn);
+            let ended = tokio::select! {
+                ended = conn.as_mut() => ended,
+                _ = stopping.cancelled() => {
+                    // Finish the request in progress, then close.
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = ended {
+                tracing::debug!(%peer, error = %e, "connection ended");
+            }
+        });
+    }
+    drop(listener);
+    stopping.cancel();
+    tasks.close();
+    tasks.wait().await;
+    Ok(())
+}
+
+/// Whether an `accept` error concerns only the connection it would have
+/// returned (skip it, accept the next at once), or the process (out of
+/// file descriptors or memory: pause).
+pub fn accept_pause(e: &io::Error) -> Option<Duration> {
+    use io::ErrorKind::*;
+    match e.kind() {
+        ConnectionAborted | ConnectionReset | ConnectionRefused | Interrupted | WouldBlock => None,
+        _ => Some(ACCEPT_PAUSE),
+    }
+}
+
+/// Counts `accept` errors between two log lines.
+#[derive(Default)]
+pub struct AcceptFailures {
+    last_log: Option<Instant>,
+    since_log: u64,
+}
+
+impl AcceptFailures {
+    /// The pause after `e` (see [`accept_pause`]); logs the error if
+    /// nothing was logged in the last [`ACCEPT_LOG_EVERY`], with the count
+    /// of errors since the last line. Returns whether it logged too.
+    pub fn pause(&mut self, e: &io::Error, now: Instant) -> Option<Duration> {
+        let pause = accept_pause(e)?;
+        self.since_log += 1;
+        if self.should_log(now) {
+            tracing::warn!(
+                error = %e,
+                failures = self.since_log,
+                "accept failed (out of file descriptors?); pausing new connections"
+            );
+            self.since_log = 0;
+        }
+        Some(pause)
+    }
+
+    /// Whether a line is due at `now` (and marks it written).
+    pub fn should_log(&mut self, now: Instant) -> bool {
+        let due = self
+            .last_log
+            .is_none_or(|last| now.duration_since(last) >= ACCEPT_LOG_EVERY);
+        if due {
+            self.last_log = Some(now);
+        }
+        due
+    }
+}
+
+/// The `--max-connections` that fits a soft file-descriptor limit of
+/// `nofile`: at most `nofile - FD_HEADROOM`. An error when that leaves
+/// fewer than 16.
+pub fn fit_connections(max_connections: usize, nofile: u64) -> Result<usize, String> {
+    let usable = nofile.saturating_sub(FD_HEADROOM);
+    if usable < 16 {
+        return Err(format!(
+            "the file-descriptor limit is {nofile}, which leaves no room for sockets \
+             ({FD_HEADROOM} are kept for the database, files and requests): raise it (ulimit -n)"
+        ));
+    }
+    Ok(max_connections.min(usize::try_from(usable).unwrap_or(usize::MAX)))
+}
+
+/// Raises the soft file-descriptor limit to the hard one, and returns
+/// `--max-connections` lowered, with a warning, to what it leaves room for
+/// ([`fit_connections`]).
+pub fn connections_for_fd_limit(max_connections: usize) -> anyhow::Result<usize> {
+    let nofile = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the file-descriptor limit");
+            return Ok(max_connections);
+        }
+    };
+    let fitted = fit_connections(max_connections, nofile).map_err(anyhow::Error::msg)?;
+    if fitted < max_connections {
+        tracing::warn!(
+            "--max-connections {max_connections} does not fit the file-descriptor limit \
+             {nofile} ({FD_HEADROOM} kept for the rest): using {fitted}; raise the hard \
+             limit (ulimit -Hn, LimitNOFILE=) to allow more"
+        );
+    }
+    Ok(fitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_fit_the_descriptor_limit() {
+        assert_eq!(fit_connections(20_000, 1_048_576), Ok(20_000));
+        assert_eq!(fit_connections(20_000, 1_024), Ok(1_024 - 256));
+        assert_eq!(fit_connections(100, 1_024), Ok(100));
+        assert_eq!(fit_connections(20_000, 272), Ok(16));
+        assert!(fit_connections(20_000, 271).is_err());
+        assert!(fit_connections(20_000, 0).is_err());
+    }
+
+    #[test]
+    fn accept_pauses_on_resource_errors_only() {
+        // EMFILE, ENFILE, ENOBUFS, ENOMEM on Linux.
+        for errno in [24, 23, 105, 12] {
+            let e = io::Error::from_raw_os_error(errno);
+            assert_eq!(accept_pause(&e), Some(ACCEPT_PAUSE), "{e}");
+        }
+        for kind in [
+            io::ErrorKind::ConnectionAborted,
+            io::ErrorKind::ConnectionReset,
+            io::ErrorKind::Interrupted,
+        ] {
+            assert_eq!(accept_pause(&io::Error::from(kind)), None, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn accept_errors_are_logged_once_in_a_while() {
+        let mut failures = AcceptFailures::default();
+        let emfile = io::Error::from_raw_os_error(24);
+        let t0 = Instant::now();
+        assert!(failures.pause(&emfile, t0).is_some());
+        assert_eq!(failures.since_log, 0, "the first failure is logged");
+        for ms in 1..100 {
+            failures.pause(&emfile, t0 + Duration::from_millis(ms));
+        }
+        assert_eq!(
+            failures.since_log, 99,
+            "the next ones wait for the next line"
+        );
+        failures.pause(&emfile, t0 + ACCEPT_LOG_EVERY);
+        assert_eq!(failures.since_log, 0, "one line after ACCEPT_LOG_EVERY");
+    }
+}

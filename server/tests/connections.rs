@@ -1,0 +1,494 @@
+//! What one address can hold, and how long the server waits for a silent
+//! peer, over real sockets: the per-address WebSocket cap, the `hello`
+//! deadline, the HTTP header timeout (slowloris, silent and idle
+//! connections), keepalive pings, and a node that stops while its NATS is
+//! gone.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{postgres, TestServer};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+async fn room(server: &TestServer) -> String {
+    let (status, room) = server
+        .create_room(json!({"game": "crossyray", "options": null}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    room["code"].as_str().unwrap().to_string()
+}
+
+fn ws_url(server: &TestServer, code: &str) -> String {
+    format!("{}/ws/{code}", server.base.replace("http://", "ws://"))
+}
+
+/// The close frame the server sends next (skipping pings and messages).
+async fn close_frame(
+    ws: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    within: Duration,
+) -> (u16, String) {
+    tokio::time::timeout(within, async {
+        while let Some(frame) = ws.next().await {
+            if let Message::Close(frame) = frame.expect("no socket error") {
+                let frame = frame.expect("a close code");
+                return (u16::from(frame.code), frame.reason.to_string());
+            }
+        }
+        panic!("the socket ended without a close frame");
+    })
+    .await
+    .expect("a close frame within the wait")
+}
+
+/// Whether the server closes `tcp` (end of stream or reset) within
+/// `within`, reading and dropping whatever it sends.
+async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
+    tokio::time::timeout(within, async {
+        let mut buf = [0u8; 1024];
+        loop {
+            match tcp.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await
+    .is_ok()
+}
+
+/// Waits (15 s at most) for a `members` event showing `member` offline.
+async fn shown_offline(watcher: &mut common::Client, member: &Value) {
+    tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            let event = watcher.next_of("members").await;
+            let offline = event["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["id"] == *member && m["online"] == false);
+            if offline {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("the silent peer is shown offline");
+}
+
+#[tokio::test]
+async fn the_socket_cap_per_address_refuses_the_next_and_frees_a_slot_on_close() {
+    let server = TestServer::start_with(|c| c.max_sockets_per_addr = 3).await;
+    let code = room(&server).await;
+    let url = ws_url(&server, &code);
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let (ws, _) = tokio_tungstenite::connect_async(&url)
+            .await
+            .expect("within the cap");
+        open.push(ws);
+    }
+    match tokio_tungstenite::connect_async(&url).await {
+        Err(WsError::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 429);
+            let body: Value =
+                serde_json::from_slice(response.body().as_deref().expect("a body")).unwrap();
+            assert_eq!(body["error"], "too_many_sockets", "{body}");
+        }
+        other => panic!("the fourth socket should be refused: {other:?}"),
+    }
+    // Plain HTTP from the same address is not affected.
+    let (status, _) = server.get(&format!("/api/rooms/{code}")).await;
+    assert_eq!(status, 200);
+
+    // One closes: its slot comes back (once the server has seen the close).
+    let mut first = open.remove(0);
+    first.close(None).await.expect("close");
+    while first.next().await.is_some() {}
+    let again = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Ok((ws, _)) = tokio_tungstenite::connect_async(&url).await {
+                return ws;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("a slot comes back after a close");
+    open.push(again);
+    assert!(
+        tokio_tungstenite::connect_async(&url).await.is_err(),
+        "still three at most"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_socket_that_never_says_hello_is_closed_after_the_deadline() {
+    let server = TestServer::start_with(|c| c.hello_timeout_secs = 1).await;
+    let code = room(&server).await;
+    let mut silent = server.socket(&code).await;
+    let (close, reason) = close_frame(&mut silent.ws, Duration::from_secs(10)).await;
+    assert_eq!(close, 1008, "{reason}");
+    assert_eq!(reason, "No hello within 1 s.");
+
+    // One that says hello in time stays past the deadline.
+    let (mut talker, _, _) = server.join(&code, None, Some("Lan")).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    talker
+        .ok(json!({"type": "chat", "text": "still here"}))
+        .await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn slow_silent_and_idle_http_connections_are_closed_after_the_header_timeout() {
+    let server = TestServer::start_with(|c| c.header_timeout_secs = 1).await;
+    let addr = server.running.as_ref().unwrap().addr;
+
+    // Never sends a byte.
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    // Half a request line, then nothing.
+    let mut half = TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /healthz HT").await.unwrap();
+    // One header line at a time, too slowly (slowloris).
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\n").await.unwrap();
+    let trickle = async {
+        for i in 0..40 {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let line = format!("X-Slow-{i}: 1\r\n");
+            if slow.write_all(line.as_bytes()).await.is_err() {
+                return true;
+            }
+        }
+        false
+    };
+    let (cut, silent_closed, half_closed) = tokio::join!(
+        trickle,
+        closed_within(&mut silent, Duration::from_secs(8)),
+        closed_within(&mut half, Duration::from_secs(8)),
+    );
+    assert!(silent_closed, "a silent connection is closed");
+    assert!(half_closed, "half a request line is closed");
+    assert!(
+        cut || closed_within(&mut slow, Duration::from_millis(100)).await,
+        "headers sent a line every 250 ms are cut off"
+    );
+
+    // A keep-alive connection that has been answered and then idles.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = [0u8; 512];
+    let n = idle.read(&mut buf).await.unwrap();
+    assert!(buf[..n].starts_with(b"HTTP/1.1 200"), "answered first");
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(8)).await,
+        "an idle keep-alive connection is closed"
+    );
+
+    // A body that stops halfway: refused once the deadline passes.
+    let mut body = TcpStream::connect(addr).await.unwrap();
+    body.write_all(
+        b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 100\r\n\r\n{\"game\":",
+    )
+    .await
+    .unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(8), body.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "a stalled body is cut off");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("bad_message"), "{answer}");
+
+    // A request sent in time is answered as before.
+    let (status, body) = server.get("/healthz").await;
+    assert_eq!((status, body.as_str()), (200, "ok"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn pings_arrive_and_a_peer_that_stops_answering_goes_offline() {
+    let server = TestServer::start_with(|c| c.ping_secs = 2).await;
+    let code = room(&server).await;
+    let (mut host, _, _) = server.join(&code, None, Some("Minh")).await;
+    let (mut gone, _, snap) = server.join(&code, None, Some("Lan")).await;
+    let member = snap["you"]["member"].clone();
+    // A seated player stays listed while offline.
+    gone.ok(json!({"type": "sit", "seat": 1})).await;
+    // From here `gone` is not read, so its library never answers a ping.
+
+    // The host reads, so its pings are answered; it sees them arrive.
+    let ping = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match host.ws.next().await.expect("open").expect("no error") {
+                Message::Ping(_) => return,
+                Message::Text(text) => host.events.push(serde_json::from_str(&text).unwrap()),
+                _ => {}
+            }
+        }
+    })
+    .await;
+    assert!(ping.is_ok(), "the server pings");
+
+    // The silent peer is shown offline to the others.
+    shown_offline(&mut host, &member).await;
+    // Its socket was closed with 1008 and a reason.
+    let (close, reason) = close_frame(&mut gone.ws, Duration::from_secs(5)).await;
+    assert_eq!(close, 1008, "{reason}");
+    assert_eq!(reason, "No answer to pings for 4 s.");
+    // The host, which answered its pings, is still connected.
+    host.ok(json!({"type": "chat", "text": "still here"})).await;
+    server.stop().await;
+}
+
+/// A private `nats-server` on a free port, killed on drop.
+struct Nats {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Nats {
+    /// Starts one, or `None` (the test is skipped, failed under CI)
+    /// without the binary.
+    async fn start() -> Option<Nats> {
+        let bin = std::env::var("NATS_SERVER").unwrap_or_else(|_| "/usr/sbin/nats-server".into());
+        if !std::path::Path::new(&bin).exists() {
+            assert!(std::env::var_os("CI").is_none(), "{bin} is needed under CI");
+            eprintln!("skipped: no {bin}");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new(bin)
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("nats-server starts");
+        // Killed and waited for on drop, whatever happens next.
+        let nats = Nats {
+            child,
+            url: format!("nats://127.0.0.1:{port}"),
+        };
+        for _ in 0..100 {
+            if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+                return Some(nats);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("nats-server did not listen on {port}");
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[tokio::test]
+async fn a_node_whose_nats_is_gone_still_stops_within_seconds() {
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    let Some(mut nats) = Nats::start().await else {
+        schema.drop().await;
+        return;
+    };
+    let url = schema.url.clone();
+    let nats_url = nats.url.clone();
+    let server = TestServer::start_with(|c| {
+        c.database_url = Some(url);
+        c.nats_url = Some(nats_url);
+    })
+    .await;
+    let code = room(&server).await;
+    let (mut player, _, _) = server.join(&code, None, Some("Lan")).await;
+    player.ok(json!({"type": "chat", "text": "hello"})).await;
+
+    nats.kill();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stopped = tokio::time::timeout(Duration::from_secs(15), server.stop()).await;
+    assert!(stopped.is_ok(), "the node stops although NATS is gone");
+    schema.drop().await;
+}
+
+/// Reads `client`'s socket for `long` (so its library answers pings)
+/// without sending anything, keeping its messages.
+async fn listen_for(client: &mut common::Client, long: Duration) {
+    let _ = tokio::time::timeout(long, async {
+        while let Some(Ok(frame)) = client.ws.next().await {
+            if let Message::Text(text) = frame {
+                client.events.push(serde_json::from_str(&text).unwrap());
+            }
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_relayed_peer_is_pinged_by_its_own_node_and_goes_offline_when_silent() {
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    let Some(nats) = Nats::start().await else {
+        schema.drop().await;
+        return;
+    };
+    let node = |schema: &postgres::Schema| {
+        let url = schema.url.clone();
+        let nats_url = nats.url.clone();
+        TestServer::start_with(move |c| {
+            c.database_url = Some(url);
+            c.nats_url = Some(nats_url);
+            c.ping_secs = 2;
+        })
+    };
+    let owner = node(&schema).await;
+    let relay = node(&schema).await;
+    // The room runs on `owner`, where it was created; its host is there.
+    let code = room(&owner).await;
+    let (mut host, _, _) = owner.join(&code, None, Some("Minh")).await;
+    // Two players reach it through `relay`.
+    let (mut gone, _, snap) = relay.join(&code, None, Some("Lan")).await;
+    let member = snap["you"]["member"].clone();
+    gone.ok(json!({"type": "sit", "seat": 1})).await;
+    let (mut quiet, _, _) = relay.join(&code, None, Some("Hoa")).await;
+
+    // `quiet` reads but sends nothing for twice the silence limit (4 s):
+    // its node pings it and hears the pongs; the owner does not close it.
+    // (The host reads meanwhile, so that it answers its own pings.)
+    tokio::join!(
+        listen_for(&mut quiet, Duration::from_secs(9)),
+        listen_for(&mut host, Duration::from_secs(9)),
+    );
+    quiet
+        .ok(json!({"type": "chat", "text": "still here"}))
+        .await;
+
+    // `gone` was not read all that time: its node closed it, and the
+    // owner's room shows it offline.
+    shown_offline(&mut host, &member).await;
+    // Its socket is closed: with 1008, or already dropped, the close's
+    // answer having been waited for in vain.
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match gone.ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    })
+    .await
+    .expect("the socket is closed");
+    assert!(matches!(ended, None | Some(1008)), "{ended:?}");
+    relay.stop().await;
+    owner.stop().await;
+    schema.drop().await;
+}
+
+/// Runs in a child process of the test binary (it lowers the process's
+/// file-descriptor limit, which would starve the other tests).
+const FD_CHILD: &str = "CONNECTIONS_FD_CHILD";
+
+#[tokio::test]
+async fn out_of_file_descriptors_the_open_connections_carry_on_and_accepting_resumes() {
+    if std::env::var_os(FD_CHILD).is_none() {
+        let name = "out_of_file_descriptors_the_open_connections_carry_on_and_accepting_resumes";
+        let status = tokio::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--nocapture", "--test-threads=1"])
+            .env(FD_CHILD, "1")
+            .status()
+            .await
+            .expect("the test binary runs");
+        assert!(status.success(), "the child test failed: {status}");
+        return;
+    }
+    let server = TestServer::start_with(|c| c.header_timeout_secs = 2).await;
+    let addr = server.running.as_ref().unwrap().addr;
+    let request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    async fn answered(tcp: &mut TcpStream, request: &[u8]) -> bool {
+        if tcp.write_all(request).await.is_err() {
+            return false;
+        }
+        let mut buf = [0u8; 512];
+        match tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut buf)).await {
+            Ok(Ok(n)) => buf[..n].starts_with(b"HTTP/1.1 200"),
+            _ => false,
+        }
+    }
+    // A keep-alive connection opened before the descriptors run out.
+    let mut kept = TcpStream::connect(addr).await.unwrap();
+    assert!(answered(&mut kept, request).await);
+
+    // Leave room for a few descriptors only, and take them all with
+    // connections to the server (each costs this process two: ours, and
+    // the server's when it accepts).
+    let open = std::fs::read_dir("/proc/self/fd").unwrap().count() as u64;
+    let (_, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap();
+    rlimit::setrlimit(rlimit::Resource::NOFILE, open + 8, hard).unwrap();
+    let mut hogs = Vec::new();
+    loop {
+        match TcpStream::connect(addr).await {
+            Ok(tcp) => hogs.push(tcp),
+            Err(e) => {
+                assert_eq!(e.raw_os_error(), Some(24), "EMFILE: {e}");
+                break;
+            }
+        }
+        assert!(hogs.len() < 64, "the limit was not reached");
+    }
+    // Connections the server cannot accept now: each takes the
+    // descriptor of a hog on our side and waits in the listen queue,
+    // while the server's accept fails with EMFILE.
+    let mut waiting = Vec::new();
+    for _ in 0..3 {
+        hogs.pop();
+        let mut tcp = TcpStream::connect(addr)
+            .await
+            .expect("a descriptor was freed");
+        tcp.write_all(request).await.unwrap();
+        waiting.push(tcp);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        answered(&mut kept, request).await,
+        "an open connection is still served"
+    );
+
+    // Descriptors come back: the waiting connections are accepted and
+    // answered.
+    drop(hogs);
+    for tcp in &mut waiting {
+        let mut buf = [0u8; 512];
+        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
+            .await
+            .expect("accepting resumes")
+            .unwrap();
+        assert!(
+            buf[..n].starts_with(b"HTTP/1.1 200"),
+            "answered once accepted"
+        );
+    }
+    rlimit::setrlimit(rlimit::Resource::NOFILE, hard, hard).unwrap();
+    server.stop().await;
+}
