@@ -620,3 +620,85 @@ async fn a_two_player_quoridor_resignation_is_a_win_by_default() {
     );
     assert_eq!(end["match"]["moves"], json!(["e2", "e8", "e3", "e7"]));
 }
+
+// ---------------------------------------------------------------------
+// A `type` that is not a string is no command (serde would read a number
+// as the variant's index: `"type":6` resigned the game).
+
+/// How many commands `Command` has: `type` 0..COMMANDS were variant indexes.
+const COMMANDS: i64 = 24;
+
+#[tokio::test]
+async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.guest, "start").await;
+    next_match_of(&mut t.host, "start").await;
+    let started = next_match_of(&mut t.spectator, "start").await["v"].clone();
+    let guest = t.guest_member.clone();
+    // Every field any command reads, so that each variant index would
+    // have found what it needs.
+    let fields = json!({
+        "name": "Hacked", "seat": 0, "order": "seats", "move": "e2",
+        "game": "crossyray", "options": {}, "text": "hi", "paused": true,
+        "enabled": true, "action": "offer", "member": guest, "join": true,
+        "muted": true, "to": guest, "kind": "offer", "sdp": "v=0\r\n",
+        "rated": true, "level": "easy",
+    });
+    let mut types: Vec<Value> = (0..COMMANDS).map(Value::from).collect();
+    types.extend([
+        json!(6.0),
+        json!(-1),
+        json!(true),
+        json!(false),
+        Value::Null,
+        json!({"resign": null}),
+        json!(["resign"]),
+    ]);
+    for kind in types {
+        let mut command = fields.clone();
+        command["type"] = kind.clone();
+        let answer = t.host.command(command).await;
+        assert_eq!(answer["type"], "error", "type {kind}: {answer}");
+        assert_eq!(answer["code"], "bad_message", "type {kind}: {answer}");
+    }
+    // A signal's `kind` is a tag too.
+    for kind in [json!(0), json!(1), json!(2), Value::Null] {
+        let answer = t
+            .guest
+            .command(json!({"type": "signal", "to": t.host_member, "kind": kind, "sdp": "v=0\r\n"}))
+            .await;
+        assert_eq!(answer["code"], "bad_message", "kind {kind}: {answer}");
+    }
+    // Nothing happened: the next event the others see is the host's move.
+    t.host.ok(json!({"type": "move", "move": "e2"})).await;
+    let moved = next_match_of(&mut t.spectator, "move").await;
+    assert_eq!(moved["move"], "e2");
+    for events in [&t.spectator.events, &t.guest.events] {
+        let others: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["v"].as_u64() > started.as_u64() && e["type"] != "match")
+            .collect();
+        assert!(others.is_empty(), "unexpected events: {others:?}");
+    }
+    let (_, _, snap) = server.join(&t.code, None, Some("Late")).await;
+    let room = &snap["room"];
+    let current = &room["tables"][0]["match"];
+    assert_eq!(current["moves"], json!(["e2"]));
+    assert_eq!(current["outcome"], Value::Null);
+    assert_eq!(current["draw_offer"], Value::Null);
+    assert_eq!(room["game"], "quoridor");
+    assert_eq!(room["rated"], false);
+    assert_eq!(room["chat"], json!([]));
+    assert_eq!(room["removed"], json!([]));
+    assert_eq!(room["voice"], json!([]));
+    let named: Vec<(Value, Value)> = room["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].clone(), m["seat"].clone()))
+        .collect();
+    assert!(named.contains(&(json!("Minh"), json!(0))), "{named:?}");
+    assert!(named.contains(&(json!("Lan"), json!(1))), "{named:?}");
+}
