@@ -248,6 +248,8 @@ pub enum Code {
     Removed,
     NotInVoice,
     BadSignal,
+    /// `voice`: only a member with a name (or an account) joins voice.
+    NameFirst,
 }
 
 impl Code {
@@ -279,6 +281,7 @@ impl Code {
             Code::Removed => "removed",
             Code::NotInVoice => "not_in_voice",
             Code::BadSignal => "bad_signal",
+            Code::NameFirst => "name_first",
         }
     }
 }
