@@ -127,6 +127,17 @@ pub struct Config {
     #[arg(long = "max-watchers", env = "MAX_WATCHERS", default_value_t = 20_000)]
     pub max_watchers: usize,
 
+    /// Kept members that browsers from one client address (IPv6: one /64)
+    /// may add to a room; past it, their `hello` (or a watcher's `name`)
+    /// is refused with `room_full`. Removed members do not count. 0 turns
+    /// the limit off.
+    #[arg(
+        long = "members-per-addr",
+        env = "MEMBERS_PER_ADDR",
+        default_value_t = 20
+    )]
+    pub members_per_addr: usize,
+
     /// Messages one WebSocket connection may send per second on average;
     /// past it they get `rate_limited` errors. 0 turns the limit off
     /// (for load tests; a public server keeps it).

@@ -53,6 +53,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(code): Path<String>,
     State(app): State<App>,
+    crate::limits::ClientIp(client): crate::limits::ClientIp,
     headers: HeaderMap,
 ) -> Response {
     if !origin_allowed(&app, &headers) {
@@ -98,7 +99,7 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             match (route, app.cluster.clone()) {
                 (Route::Local(room), _) => {
-                    connection(socket, app, room, base, account, permit).await
+                    connection(socket, app, room, base, account, permit, client).await
                 }
                 (Route::Remote(owner), Some(cluster)) => {
                     let account = account.map(|a| a.id);
@@ -171,9 +172,10 @@ async fn connection(
     base_url: String,
     account: Option<Account>,
     _permit: OwnedSemaphorePermit,
+    client: std::net::IpAddr,
 ) {
     let (sink, stream) = socket.split();
-    serve(stream, sink, app, room, base_url, account).await;
+    serve_from(stream, sink, app, room, base_url, account, Some(client)).await;
 }
 
 /// One client of a room running here: read its frames from `stream`
@@ -181,13 +183,30 @@ async fn connection(
 /// messages to `sink`. The client is a WebSocket on this node, or one on
 /// another node whose frames come over NATS (`cluster/hosted.rs`);
 /// `account` is the one its session cookie signed in at the upgrade.
+/// A relayed socket's client address is not known here.
 pub(crate) async fn serve<St, Si>(
+    stream: St,
+    sink: Si,
+    app: App,
+    room: RoomHandle,
+    base_url: String,
+    account: Option<Account>,
+) where
+    St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
+    Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
+{
+    serve_from(stream, sink, app, room, base_url, account, None).await;
+}
+
+/// [`serve`], for a client at address `client` (`limits::client_ip`).
+async fn serve_from<St, Si>(
     mut stream: St,
     sink: Si,
     app: App,
     mut room: RoomHandle,
     base_url: String,
     account: Option<Account>,
+    client: Option<std::net::IpAddr>,
 ) where
     St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
     Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
@@ -284,6 +303,7 @@ pub(crate) async fn serve<St, Si>(
                     account: account.clone(),
                     ratings: ratings.clone(),
                     since: since.clone(),
+                    addr: client,
                 };
                 if room.attach(attach()).await.is_err() {
                     // The room went idle between the upgrade and now.

@@ -351,7 +351,7 @@ async fn a_watcher_without_a_name_cannot_join_voice() {
 
 #[tokio::test]
 async fn a_mute_in_voice_of_a_hundred_sends_one_members_state_not_the_list() {
-    let server = TestServer::start_with(|config| config.max_members = 200).await;
+    let server = TestServer::start_with(|config| config.members_per_addr = 0).await;
     let names: Vec<String> = (0..100).map(|i| format!("P{i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let (code, mut c) = room(&server, &names).await;

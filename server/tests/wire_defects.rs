@@ -702,3 +702,150 @@ async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
     assert!(named.contains(&(json!("Minh"), json!(0))), "{named:?}");
     assert!(named.contains(&(json!("Lan"), json!(1))), "{named:?}");
 }
+
+// ---------------------------------------------------------------------
+// A room cannot be shut to newcomers: one address adds at most
+// `--members-per-addr` members, and removed members do not fill the cap.
+
+/// Opens a socket to room `code` from the loopback address `from` (any
+/// 127.x.y.z reaches the server on 127.0.0.1): another client address.
+async fn socket_from(server: &TestServer, code: &str, from: [u8; 4]) -> Client {
+    let addr: std::net::SocketAddr = server
+        .base
+        .trim_start_matches("http://")
+        .parse()
+        .expect("base is host:port");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("bind the client address");
+    let tcp = socket.connect(addr).await.expect("tcp connects");
+    let (ws, _) = tokio_tungstenite::client_async(
+        server.ws_url(code),
+        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+    )
+    .await
+    .expect("ws upgrade");
+    Client::new(ws)
+}
+
+/// Says hello on `client` and returns the answer (an `ack`, or the
+/// refusal that precedes the close).
+async fn hello_answer(client: &mut Client, token: Option<&str>, name: Option<&str>) -> Value {
+    client
+        .command(json!({"type": "hello", "token": token, "name": name}))
+        .await
+}
+
+const HOME: [u8; 4] = [127, 0, 0, 1];
+const OTHER: [u8; 4] = [127, 0, 0, 2];
+
+#[tokio::test]
+async fn one_address_adds_at_most_members_per_addr_and_other_addresses_still_join() {
+    let server = TestServer::start_with(|c| c.members_per_addr = 3).await;
+    let (_, room) = server.create_room(json!({"game": "crossyray"})).await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    let mut host = socket_from(&server, &code, HOME).await;
+    assert_eq!(
+        hello_answer(&mut host, Some(&token), Some("Minh")).await["type"],
+        "ack"
+    );
+    // Two more named members from the same address: three in all.
+    let mut ours = Vec::new();
+    for name in ["A", "B"] {
+        let mut c = socket_from(&server, &code, HOME).await;
+        assert_eq!(hello_answer(&mut c, None, Some(name)).await["type"], "ack");
+        ours.push(c);
+    }
+    // A fourth is refused, and closed with 1008.
+    let mut fourth = socket_from(&server, &code, HOME).await;
+    let answer = hello_answer(&mut fourth, None, Some("C")).await;
+    assert_eq!(answer["code"], "room_full", "{answer}");
+    assert!(
+        answer["message"].as_str().unwrap().contains("address"),
+        "{answer}"
+    );
+    assert_eq!(
+        fourth.ending(Duration::from_secs(5)).await.code(),
+        Some(1008)
+    );
+    // A watcher from there still watches, but cannot take a name.
+    let mut watcher = socket_from(&server, &code, HOME).await;
+    let ack = hello_answer(&mut watcher, None, None).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    watcher.next_of("snapshot").await;
+    watcher
+        .refused(json!({"type": "name", "name": "D"}), "room_full")
+        .await;
+    // Another address joins as before.
+    let mut other = socket_from(&server, &code, OTHER).await;
+    assert_eq!(
+        hello_answer(&mut other, None, Some("Lan")).await["type"],
+        "ack"
+    );
+    // The address's own offline guest makes room for its newcomer: the
+    // cap counts what the address holds, it is not a quota for good.
+    ours.pop().unwrap().close().await;
+    let mut again = socket_from(&server, &code, HOME).await;
+    let mut answer = hello_answer(&mut again, None, Some("E")).await;
+    for _ in 0..50 {
+        if answer["type"] == "ack" {
+            break;
+        }
+        // B's close may not have reached the room yet.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        again = socket_from(&server, &code, HOME).await;
+        answer = hello_answer(&mut again, None, Some("E")).await;
+    }
+    assert_eq!(answer["type"], "ack", "{answer}");
+    let rows = stored_members(&server, &code).await;
+    let names: Vec<Option<String>> = rows.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(rows.len(), 4, "{names:?}");
+}
+
+#[tokio::test]
+async fn removed_members_do_not_fill_the_room_and_the_oldest_removed_is_forgotten() {
+    let server = TestServer::start_with(|c| {
+        c.max_members = 3;
+        c.members_per_addr = 0;
+    })
+    .await;
+    let (_, room) = server.create_room(json!({"game": "crossyray"})).await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    let (mut host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
+    // Four rounds: two named guests fill the room, the host removes them.
+    let mut removed = Vec::new();
+    for round in 0..2 {
+        for i in 0..2 {
+            let name = format!("R{round}{i}");
+            let (guest, guest_token, snap) = server.join(&code, None, Some(&name)).await;
+            removed.push((guest, guest_token, snap["you"]["member"].clone()));
+        }
+        // The room is full: a third guest is refused.
+        let mut full = server.socket(&code).await;
+        let answer = hello_answer(&mut full, None, Some("Extra")).await;
+        assert_eq!(answer["code"], "room_full", "round {round}: {answer}");
+        for (_, _, member) in &removed[round * 2..] {
+            host.ok(json!({"type": "remove", "member": member})).await;
+        }
+    }
+    // The room keeps at most 3 removed members: the first is forgotten
+    // and may come back; the others stay out.
+    let mut first = server.socket(&code).await;
+    let answer = hello_answer(&mut first, Some(&removed[0].1), Some("Back")).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+    for (_, t, _) in &removed[1..] {
+        let mut out = server.socket(&code).await;
+        let answer = hello_answer(&mut out, Some(t), None).await;
+        assert_eq!(answer["code"], "removed", "{answer}");
+    }
+    let (_, _, snap) = server.join(&code, None, None).await;
+    assert_eq!(
+        snap["room"]["removed"].as_array().unwrap().len(),
+        3,
+        "{}",
+        snap["room"]["removed"]
+    );
+}

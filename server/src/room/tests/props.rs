@@ -144,6 +144,7 @@ fn run(
         bot_budget_ms: 1_000,
         max_members: cap.unwrap_or(200),
         max_watchers: cap.unwrap_or(20_000),
+        members_per_addr: 20,
     };
     let state = room_with(kind, opts, config.clone());
     let mut sim = Sim {
