@@ -38,6 +38,7 @@ impl Target {
         let mut config = server::Config::for_tests(dir.path().to_path_buf());
         config.abandon_secs = 3600;
         config.room_burst = 0;
+        config.lookup_burst = 0;
         config.message_rate = 0.0;
         let running = server::start(config).await?;
         Ok(Target {

@@ -158,6 +158,18 @@ pub struct Config {
     #[arg(long = "room-every-secs", env = "ROOM_EVERY_SECS", default_value_t = 6)]
     pub room_every_secs: u64,
 
+    /// Room lookups one client address may make at once: `GET
+    /// /api/rooms/CODE` (and its `qr.svg` and `games`) and the WebSocket
+    /// upgrade `/ws/CODE`, found or not; then `--lookup-rate` more a
+    /// second. Past it, `429 rate_limited`, so room codes cannot be
+    /// guessed quickly. 0 turns the limit off (for load tests).
+    #[arg(long = "lookup-burst", env = "LOOKUP_BURST", default_value_t = 600)]
+    pub lookup_burst: u32,
+
+    /// Room lookups a second that come back to an address (0: no limit).
+    #[arg(long = "lookup-rate", env = "LOOKUP_RATE", default_value_t = 10)]
+    pub lookup_rate: u32,
+
     /// Accounts one client address may register at once
     /// (`POST /api/accounts`); then one more every
     /// `--register-every-secs`. 0 turns the limit off.
