@@ -54,6 +54,8 @@ pub enum Cmd {
     Readmit(usize),
     Voice(bool),
     Mute(bool),
+    /// The host mutes (or unmutes) browser `k`'s member in voice.
+    VoiceMute(usize, bool),
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +105,7 @@ fn cmd() -> impl Strategy<Value = Cmd> {
         1 => any::<usize>().prop_map(Cmd::Readmit),
         1 => any::<bool>().prop_map(Cmd::Voice),
         1 => any::<bool>().prop_map(Cmd::Mute),
+        1 => (any::<usize>(), any::<bool>()).prop_map(|(k, m)| Cmd::VoiceMute(k, m)),
     ]
 }
 
