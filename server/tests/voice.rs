@@ -470,6 +470,18 @@ async fn the_hosts_mute_takes_the_speakers_place_back_and_a_resumed_page_converg
     assert_eq!(list[1], (ids[1].clone(), false, false, true));
     assert_eq!(list[8], (ids[8].clone(), true, false, false));
     assert_eq!(list.iter().filter(|v| v.1).count(), 8);
+    // Leaving voice and joining again does not lift the host's mute.
+    c[1].0.ok(json!({"type": "voice", "join": false})).await;
+    c[1].0.ok(json!({"type": "voice", "join": true})).await;
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
+    let b = |list: &[Entry]| list.iter().find(|e| e.0 == ids[1]).unwrap().clone();
+    assert_eq!(b(&list), (ids[1].clone(), false, false, true));
+    assert_eq!(
+        list.last().unwrap().0,
+        ids[1],
+        "joined again: last in the list"
+    );
     // I speaks now: it may signal another listener (B), which two
     // listeners could not.
     let to_b = json!({"type": "signal", "to": ids[1], "kind": "offer", "sdp": OFFER});
@@ -479,11 +491,11 @@ async fn the_hosts_mute_takes_the_speakers_place_back_and_a_resumed_page_converg
         .ok(json!({"type": "voice_mute", "member": ids[1], "muted": false}))
         .await;
     voice(&mut c[0].0, &mut list).await;
-    assert_eq!(list[1], (ids[1].clone(), false, false, false));
+    assert_eq!(b(&list), (ids[1].clone(), false, false, false));
     c[2].0.ok(json!({"type": "voice", "join": false})).await;
     assert_eq!(voice(&mut c[0].0, &mut list).await, ids[2]);
     assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
-    assert_eq!(list[1], (ids[1].clone(), true, false, false));
+    assert_eq!(b(&list), (ids[1].clone(), true, false, false));
 
     // The resumed page replays the small changes onto its snapshot's
     // (empty) list and holds what a fresh snapshot holds.

@@ -166,6 +166,10 @@ pub struct RoomState {
     pub rematch: Vec<MemberId>,
     /// Who is in voice chat (not stored: voice is live only).
     pub voice: Vec<super::voice::Voice>,
+    /// Members the host muted in voice, kept when they leave voice, so
+    /// leaving and joining again does not lift the host's mute (live
+    /// only, like voice; at most one entry per member).
+    pub voice_host_muted: Vec<MemberId>,
 }
 
 /// Coalesced presence: whether the counts changed since the last
@@ -216,6 +220,7 @@ impl RoomState {
             presence: Presence::default(),
             rematch: Vec::new(),
             voice: Vec::new(),
+            voice_host_muted: Vec::new(),
         }
     }
 

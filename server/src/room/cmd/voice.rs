@@ -32,8 +32,10 @@ impl RoomState {
             return Ok(effects);
         }
         let speakers = self.voice.iter().filter(|v| v.speaker).count();
-        self.voice
-            .push(Voice::new(member, speakers < MAX_SPEAKERS, now));
+        let host_muted = self.voice_host_muted.contains(&member);
+        let mut voice = Voice::new(member, speakers < MAX_SPEAKERS && !host_muted, now);
+        voice.host_muted = host_muted;
+        self.voice.push(voice);
         self.emit_voice(member, &mut effects);
         Ok(effects)
     }
@@ -61,6 +63,13 @@ impl RoomState {
         voice.host_muted = muted;
         if muted {
             voice.speaker = false;
+            // Members let go since are forgotten here too.
+            let members = &self.members;
+            self.voice_host_muted
+                .retain(|&m| members.iter().any(|x| x.id == m));
+            self.voice_host_muted.push(member);
+        } else {
+            self.voice_host_muted.retain(|&m| m != member);
         }
         self.emit_voice(member, &mut effects);
         self.promote_listeners(&mut effects);
