@@ -350,6 +350,13 @@ mod tests {
     }
 
     #[test]
+    fn move_lines_count_moves_not_headers_or_leaves() {
+        let text = "[Game \"jungle\"]\n[Side0 \"Minh\"]\n\n1. 8 a3-a4\n\n2. 8 g7-g6\nside 0 leaves (resign)\n";
+        assert_eq!(move_lines(text), 2);
+        assert_eq!(move_lines("[Game \"jungle\"]\n"), 0);
+    }
+
+    #[test]
     fn headers_unescape() {
         assert_eq!(
             header_of(r#"[Options "{\"a\":\"b\\\\c\"}"]"#),
