@@ -77,10 +77,11 @@ test('two players join voice: a connected peer with a live audio track each way,
   await byId(guest, 'voice-mute').click();
   await voiceShows(host, lan, { muted: 'false' });
 
-  // The host mutes Lan for everyone: both pages show it.
+  // The host mutes Lan for everyone: both pages show it, and Lan gives
+  // the speaker's place up (listens).
   await byId(host, `voice-host-mute-${lan}`).click();
-  await voiceShows(guest, lan, { 'host-muted': 'true', muted: 'true' });
-  await voiceShows(host, lan, { 'host-muted': 'true' });
+  await voiceShows(guest, lan, { 'host-muted': 'true', muted: 'true', speaker: 'false' });
+  await voiceShows(host, lan, { 'host-muted': 'true', speaker: 'false' });
 
   // Lan leaves: gone from Minh's list, and the peer connection closes.
   await byId(guest, 'voice-leave').click();

@@ -32,6 +32,7 @@ fn move_event() -> Stamped {
             name: Some(name.into()),
             account: None,
             ratings: Vec::new(),
+            addr: None,
         };
         members.push(room.hello(hello, 0).unwrap().0);
     }

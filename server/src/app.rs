@@ -55,11 +55,21 @@ pub const MAX_BODY: usize = 16 * 1024;
 
 pub fn router(app: App) -> Router {
     let pages = Arc::new(Pages::load(&app.config.web_dir()));
+    let lookups = axum::middleware::from_fn_with_state(app.clone(), limit_lookups);
     Router::new()
         .route("/api/rooms", post(create_room))
-        .route("/api/rooms/{code}", get(room_info))
-        .route("/api/rooms/{code}/qr.svg", get(room_qr))
-        .route("/api/rooms/{code}/games", get(crate::history::room_games))
+        .route(
+            "/api/rooms/{code}",
+            get(room_info).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/rooms/{code}/qr.svg",
+            get(room_qr).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/rooms/{code}/games",
+            get(crate::history::room_games).route_layer(lookups.clone()),
+        )
         .route("/api/games", get(crate::history::history))
         .route("/api/games/import", post(crate::history::import_game))
         .route("/api/games/{id}", get(crate::history::game))
@@ -95,7 +105,7 @@ pub fn router(app: App) -> Router {
         )
         .route("/api/recover", post(crate::accounts::recovery::recover))
         .route("/api/reset", post(crate::accounts::recovery::reset))
-        .route("/ws/{code}", get(socket::upgrade))
+        .route("/ws/{code}", get(socket::upgrade).route_layer(lookups))
         .route("/healthz", get(|| async { "ok" }))
         .route("/", page(&pages, "index.html"))
         .route("/r/{code}", page(&pages, "room.html"))
@@ -216,6 +226,21 @@ pub fn registry_error(e: RegistryError) -> Response {
                 "Something went wrong on our side.",
             )
         }
+    }
+}
+
+/// Room lookups by code, per client address (`Limits::lookups`): one
+/// token each, found or not, so that guessing codes is slow; over the
+/// limit `429 rate_limited` before the room is looked up.
+async fn limit_lookups(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match app.limits.lookups.take(ip) {
+        Ok(()) => next.run(req).await,
+        Err(wait) => too_many(wait, "Too many room lookups from your address"),
     }
 }
 

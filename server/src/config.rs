@@ -181,6 +181,17 @@ pub struct Config {
     #[arg(long = "max-watchers", env = "MAX_WATCHERS", default_value_t = 20_000)]
     pub max_watchers: usize,
 
+    /// Kept members that browsers from one client address (IPv6: one /64)
+    /// may add to a room; past it, their `hello` (or a watcher's `name`)
+    /// is refused with `room_full`. Removed members do not count. 0 turns
+    /// the limit off.
+    #[arg(
+        long = "members-per-addr",
+        env = "MEMBERS_PER_ADDR",
+        default_value_t = 20
+    )]
+    pub members_per_addr: usize,
+
     /// Messages one WebSocket connection may send per second on average;
     /// past it they get `rate_limited` errors. 0 turns the limit off
     /// (for load tests; a public server keeps it).
@@ -200,6 +211,18 @@ pub struct Config {
     /// Seconds for one more room creation to come back to an address.
     #[arg(long = "room-every-secs", env = "ROOM_EVERY_SECS", default_value_t = 6)]
     pub room_every_secs: u64,
+
+    /// Room lookups one client address may make at once: `GET
+    /// /api/rooms/CODE` (and its `qr.svg` and `games`) and the WebSocket
+    /// upgrade `/ws/CODE`, found or not; then `--lookup-rate` more a
+    /// second. Past it, `429 rate_limited`, so room codes cannot be
+    /// guessed quickly. 0 turns the limit off (for load tests).
+    #[arg(long = "lookup-burst", env = "LOOKUP_BURST", default_value_t = 600)]
+    pub lookup_burst: u32,
+
+    /// Room lookups a second that come back to an address (0: no limit).
+    #[arg(long = "lookup-rate", env = "LOOKUP_RATE", default_value_t = 10)]
+    pub lookup_rate: u32,
 
     /// Accounts one client address may register at once
     /// (`POST /api/accounts`); then one more every

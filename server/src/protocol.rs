@@ -248,6 +248,8 @@ pub enum Code {
     Removed,
     NotInVoice,
     BadSignal,
+    /// `voice`: only a member with a name (or an account) joins voice.
+    NameFirst,
 }
 
 impl Code {
@@ -279,6 +281,7 @@ impl Code {
             Code::Removed => "removed",
             Code::NotInVoice => "not_in_voice",
             Code::BadSignal => "bad_signal",
+            Code::NameFirst => "name_first",
         }
     }
 }
@@ -345,6 +348,27 @@ pub fn parse(text: &str) -> Result<Envelope, (Option<i64>, Refusal)> {
             None,
             Refusal::new(Code::BadMessage, "Every command needs an integer \"id\"."),
         ));
+    }
+    // serde reads an internally tagged enum's tag from a number as the
+    // variant's index (`"type":6` would be `resign`): only the documented
+    // names are commands, so the tags (`type`, and a signal's `kind`) must
+    // be JSON strings.
+    let is_signal = value.get("type").and_then(Value::as_str) == Some("signal");
+    let tags: &[&str] = if is_signal {
+        &["type", "kind"]
+    } else {
+        &["type"]
+    };
+    for tag in tags {
+        if !value.get(*tag).is_some_and(Value::is_string) {
+            return Err((
+                id,
+                Refusal::new(
+                    Code::BadMessage,
+                    format!("Every command needs a string \"{tag}\"."),
+                ),
+            ));
+        }
     }
     serde_json::from_value(value).map_err(|e| {
         (

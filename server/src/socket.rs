@@ -131,7 +131,12 @@ pub async fn upgrade(
             let account = signed_in.map(|s| s.account);
             match (route, app.cluster.clone()) {
                 (Route::Local(room), _) => {
-                    connection(socket, app, room, base, account, closer, permit).await
+                    let link = Link {
+                        closer,
+                        ping: app.config.ping_every(),
+                        client: Some(client),
+                    };
+                    connection(socket, app, room, base, account, link, permit).await
                 }
                 (Route::Remote(owner), Some(cluster)) => {
                     let account = account.map(|a| a.id);
@@ -184,18 +189,30 @@ async fn ratings_of(app: &App, account: i64) -> Vec<(GameKind, Rating)> {
     }
 }
 
+/// How a client reaches a room served here: what its reader and writer
+/// need besides the frames.
+pub(crate) struct Link {
+    /// Closes the connection from outside (a session that ended).
+    pub closer: Closer,
+    /// The interval of keepalive pings, for a real WebSocket here (`None`
+    /// for a relayed client: its relaying node pings it).
+    pub ping: Option<Duration>,
+    /// The client's address (`limits::client_ip`); not known for a socket
+    /// relayed from another node.
+    pub client: Option<IpAddr>,
+}
+
 async fn connection(
     socket: WebSocket,
     app: App,
     room: RoomHandle,
     base_url: String,
     account: Option<Account>,
-    closer: Closer,
+    link: Link,
     _permit: OwnedSemaphorePermit,
 ) {
     let (sink, stream) = socket.split();
-    let ping = app.config.ping_every();
-    serve(stream, sink, app, room, base_url, account, closer, ping).await;
+    serve(stream, sink, app, room, base_url, account, link).await;
 }
 
 /// Open WebSockets per client address (IPv4 address, IPv6 /64), for
@@ -326,9 +343,7 @@ pub(crate) async fn next_ping(timer: &mut Option<tokio::time::Interval>) {
 /// messages to `sink`. The client is a WebSocket on this node, or one on
 /// another node whose frames come over NATS (`cluster/hosted.rs`);
 /// `account` is the one its session cookie signed in at the upgrade;
-/// `closer` closes the connection from outside (a session that ended).
-/// `ping`: the interval of keepalive pings, for a real WebSocket here
-/// (`None` for a relayed client: its relaying node pings it).
+/// `link` says how the client reached us ([`Link`]).
 pub(crate) async fn serve<St, Si>(
     mut stream: St,
     sink: Si,
@@ -336,12 +351,16 @@ pub(crate) async fn serve<St, Si>(
     mut room: RoomHandle,
     base_url: String,
     account: Option<Account>,
-    closer: Closer,
-    ping: Option<Duration>,
+    link: Link,
 ) where
     St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
     Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
 {
+    let Link {
+        closer,
+        ping,
+        client,
+    } = link;
     let conn = next_conn();
     let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
     let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping));
@@ -447,6 +466,7 @@ pub(crate) async fn serve<St, Si>(
                     account: account.clone(),
                     ratings: ratings.clone(),
                     since: since.clone(),
+                    addr: client,
                 };
                 if room.attach(attach()).await.is_err() {
                     // The room went idle between the upgrade and now.

@@ -265,3 +265,183 @@ async fn an_oversized_body_is_413_too_large_on_every_post() {
     assert_eq!(answer.status, 401, "{}", answer.body);
     assert_eq!(answer.body["error"], "bad_login");
 }
+
+// ---------------------------------------------------------------------
+// Room lookups and game imports are limited per address.
+
+/// `GET path` from the loopback address `from` (any 127.x.y.z reaches
+/// the server): status, Retry-After and body.
+async fn get_from(server: &TestServer, path: &str, from: [u8; 4]) -> Answer {
+    let client = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from(from))
+        .build()
+        .expect("client");
+    let resp = client
+        .get(format!("{}{path}", server.base))
+        .send()
+        .await
+        .expect("request");
+    let status = resp.status().as_u16();
+    let retry_after = resp
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().parse().expect("Retry-After in seconds"));
+    let text = resp.text().await.expect("body");
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    Answer {
+        status,
+        retry_after,
+        body,
+    }
+}
+
+const HOME: [u8; 4] = [127, 0, 0, 1];
+
+/// Sends with `send` until an answer is `429`; each before it must be
+/// `status` with `error`, and at most `most` may pass. Returns how many
+/// passed, and the refusal.
+async fn count_until_limited<F, Fut>(
+    most: usize,
+    status: u16,
+    error: &str,
+    mut send: F,
+) -> (usize, Answer)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Answer>,
+{
+    let mut passed = 0;
+    loop {
+        let answer = send().await;
+        if answer.status == 429 {
+            return (passed, answer);
+        }
+        assert_eq!(answer.status, status, "{}", answer.body);
+        assert_eq!(answer.body["error"], error, "{}", answer.body);
+        passed += 1;
+        assert!(passed <= most, "never limited");
+    }
+}
+
+/// A well-formed room code that names no room.
+fn missing_code(taken: &str) -> String {
+    ["AAAAAA", "BBBBBB"]
+        .into_iter()
+        .find(|c| *c != taken)
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn room_lookups_are_limited_per_address_found_or_not_with_retry_after() {
+    let server = TestServer::start_with(|c| {
+        c.lookup_burst = 20;
+        c.lookup_rate = 1;
+    })
+    .await;
+    let (status, room) = server.create_room(json!({})).await;
+    assert_eq!(status, 201);
+    let code = room["code"].as_str().unwrap().to_string();
+    let missing = missing_code(&code);
+    // Guessing: misses until the address's lookups run out (give or take
+    // one refilled on a slow machine).
+    let path = format!("/api/rooms/{missing}");
+    let (misses, refused) =
+        count_until_limited(30, 404, "no_room", || get_from(&server, &path, HOME)).await;
+    assert!(misses >= 20, "{misses}");
+    assert_limited(&refused, 1);
+    // Every lookup by code is refused now, found or not: a limited
+    // guesser learns nothing, whatever the path.
+    for path in [
+        format!("/api/rooms/{code}"),
+        format!("/api/rooms/{code}/qr.svg"),
+        format!("/api/rooms/{code}/games"),
+        format!("/api/rooms/{missing}/games"),
+        format!("/ws/{missing}"),
+        format!("/ws/{code}"),
+    ] {
+        let answer = get_from(&server, &path, HOME).await;
+        assert_eq!(answer.status, 429, "{path}: {}", answer.body);
+        assert_eq!(answer.body["error"], "rate_limited", "{path}");
+    }
+    // The WebSocket upgrade itself is refused over a real socket.
+    let refused = tokio_tungstenite::connect_async(server.ws_url(&code)).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status().as_u16(), 429)
+        }
+        other => panic!(
+            "upgrade should be refused with 429: {:?}",
+            other.map(|_| ())
+        ),
+    }
+    // Another address looks the room up as before; other routes are open.
+    let other = get_from(&server, &format!("/api/rooms/{code}"), [127, 0, 0, 2]).await;
+    assert_eq!(other.status, 200, "{}", other.body);
+    assert_eq!(get_from(&server, "/healthz", HOME).await.status, 200);
+}
+
+#[tokio::test]
+async fn room_lookups_allow_a_generous_burst_by_default() {
+    let server = TestServer::start().await;
+    let path = format!("/api/rooms/{}", missing_code(""));
+    // 600 at once, and 10 more each second the loop takes.
+    let (misses, refused) =
+        count_until_limited(1200, 404, "no_room", || get_from(&server, &path, HOME)).await;
+    assert!(misses >= 600, "{misses}");
+    assert_limited(&refused, 1);
+}
+
+/// `POST /api/games/import` with `text` from this address.
+async fn import(server: &TestServer, text: String) -> Answer {
+    post_with(
+        server,
+        "/api/games/import",
+        text,
+        &[("Content-Type", "text/plain")],
+    )
+    .await
+}
+
+#[tokio::test]
+async fn imports_allow_twenty_at_once_then_one_every_three_seconds() {
+    let server = TestServer::start().await;
+    let text = "[Game \"nothing\"]\n\n1. e5\n";
+    let (imported, refused) =
+        count_until_limited(21, 400, "bad_import", || import(&server, text.into())).await;
+    assert!(imported >= 20, "{imported}");
+    assert_limited(&refused, 3);
+}
+
+#[tokio::test]
+async fn an_import_of_more_than_1000_moves_is_413_before_any_replay() {
+    let server = TestServer::start().await;
+    // Moves that would be refused at their second line if replayed: the
+    // count is checked first.
+    let mut text = String::from("[Game \"crossyray\"]\n[Result \"draw (agreement)\"]\n\n");
+    for n in 1..=1001 {
+        text.push_str(&format!("{n}. e5\n"));
+    }
+    assert!(text.len() < 16 * 1024);
+    let answer = import(&server, text).await;
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert_eq!(answer.body["error"], "too_large");
+    assert!(
+        answer.body["message"].as_str().unwrap().contains("1000"),
+        "{}",
+        answer.body
+    );
+    // A text over 16 KiB is not read at all.
+    let big = format!("[Game \"crossyray\"]\n\n{}", "1. e5\n".repeat(3000));
+    let answer = import(&server, big).await;
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert_eq!(answer.body["error"], "too_large");
+    // A short game still imports.
+    let answer = import(
+        &server,
+        "[Game \"crossyray\"]\n[Result \"side 1 wins (resign)\"]\n\n1. e5\n".into(),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.body["moves"], json!(["e5"]));
+}

@@ -30,23 +30,42 @@ async fn room(server: &TestServer, names: &[&str]) -> (String, Vec<(Client, Valu
     (code, clients)
 }
 
-/// The next `voice` event's list, as (member, speaker, muted, host_muted).
-async fn voice(c: &mut Client) -> Vec<(String, bool, bool, bool)> {
+/// One member's voice state: (member, speaker, muted, host_muted).
+type Entry = (String, bool, bool, bool);
+
+/// A voice state as the server sends it, read as an [`Entry`].
+fn entry(v: &Value) -> Entry {
+    (
+        v["member"].as_str().unwrap().to_string(),
+        v["speaker"].as_bool().unwrap(),
+        v["muted"].as_bool().unwrap(),
+        v["host_muted"].as_bool().unwrap(),
+    )
+}
+
+/// Reads the next `voice` event, checks that it is one room event about
+/// one member (their state, or `null`: they left), applies it to `list`
+/// as a page does, and returns the member it was about.
+async fn voice(c: &mut Client, list: &mut Vec<Entry>) -> String {
     let ev = c.next_of("voice").await;
     assert!(ev["v"].is_u64(), "a room event: {ev}");
-    ev["voice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| {
-            (
-                v["member"].as_str().unwrap().to_string(),
-                v["speaker"].as_bool().unwrap(),
-                v["muted"].as_bool().unwrap(),
-                v["host_muted"].as_bool().unwrap(),
-            )
-        })
-        .collect()
+    let member = ev["member"].as_str().expect("one member").to_string();
+    let state = &ev["voice"];
+    let fields: Vec<&String> = ev.as_object().unwrap().keys().collect();
+    assert_eq!(fields, ["member", "type", "v", "voice"], "{ev}");
+    match state {
+        Value::Null => list.retain(|e| e.0 != member),
+        Value::Object(_) => {
+            assert_eq!(state["member"], member.as_str(), "{ev}");
+            let entry = entry(state);
+            match list.iter_mut().find(|e| e.0 == member) {
+                Some(held) => *held = entry,
+                None => list.push(entry),
+            }
+        }
+        other => panic!("voice is a member's state or null: {other}"),
+    }
+    member
 }
 
 #[tokio::test]
@@ -62,8 +81,13 @@ async fn signalling_goes_only_to_the_addressed_member_of_the_same_room() {
     for (client, _) in c.iter_mut() {
         client.ok(json!({"type": "voice", "join": true})).await;
     }
-    let list = voice(&mut c[2].0).await;
-    assert_eq!(list.len(), 1);
+    // Khoa's page sees Minh join first: one member's state.
+    let mut list = Vec::new();
+    voice(&mut c[2].0, &mut list).await;
+    assert_eq!(
+        list,
+        vec![(ids[0].as_str().unwrap().to_string(), true, false, false)]
+    );
     c[1].0.ok(json!({"type": "voice", "join": false})).await;
     c[0].0.refused(signal(&ids[1]), "not_in_voice").await;
     c[1].0.ok(json!({"type": "voice", "join": true})).await;
@@ -110,8 +134,9 @@ async fn signalling_goes_only_to_the_addressed_member_of_the_same_room() {
     // Leaving (or closing the page) leaves voice, and the signalling stops.
     let (closing, _) = c.remove(2);
     closing.close().await;
-    let list = voice(&mut c[0].0).await;
-    assert!(list.iter().all(|(m, ..)| *m != ids[2]), "{list:?}");
+    let mut list = Vec::new();
+    while voice(&mut c[0].0, &mut list).await != ids[2] || list.iter().any(|e| e.0 == ids[2]) {}
+    assert_eq!(list.len(), 2, "{list:?}");
     c[0].0.refused(signal(&ids[2]), "not_in_voice").await;
 }
 
@@ -196,17 +221,14 @@ async fn members_mute_themselves_and_the_host_mutes_a_member_for_everyone() {
         .refused(json!({"type": "mute", "muted": true}), "not_in_voice")
         .await;
     c[1].0.ok(json!({"type": "voice", "join": true})).await;
-    assert_eq!(
-        voice(&mut c[0].0).await,
-        vec![(lan.clone(), true, false, false)]
-    );
+    let mut list = Vec::new();
+    voice(&mut c[0].0, &mut list).await;
+    assert_eq!(list, vec![(lan.clone(), true, false, false)]);
     c[1].0.ok(json!({"type": "mute", "muted": true})).await;
-    assert_eq!(
-        voice(&mut c[0].0).await,
-        vec![(lan.clone(), true, true, false)]
-    );
+    voice(&mut c[0].0, &mut list).await;
+    assert_eq!(list, vec![(lan.clone(), true, true, false)]);
     c[1].0.ok(json!({"type": "mute", "muted": false})).await;
-    voice(&mut c[0].0).await;
+    voice(&mut c[0].0, &mut list).await;
     // Only the host mutes others, and only members in voice.
     c[1].0
         .refused(
@@ -223,18 +245,25 @@ async fn members_mute_themselves_and_the_host_mutes_a_member_for_everyone() {
     c[0].0
         .ok(json!({"type": "voice_mute", "member": lan, "muted": true}))
         .await;
-    // Lan's page sees every change in order: join, mute, unmute, the host's.
+    // Lan's page sees every change in order: join, mute, unmute, the host's
+    // (a host-muted member listens: Lan gives the speaker's place up).
     let mut seen = Vec::new();
+    let mut list = Vec::new();
     for _ in 0..4 {
-        seen.push(voice(&mut c[1].0).await);
+        voice(&mut c[1].0, &mut list).await;
+        seen.push(list.clone());
     }
     assert_eq!(
         seen,
-        [false, true, false, false]
-            .iter()
-            .zip([false, false, false, true])
-            .map(|(&muted, host)| vec![(lan.clone(), true, muted, host)])
-            .collect::<Vec<_>>()
+        [
+            (true, false, false),
+            (true, true, false),
+            (true, false, false),
+            (false, false, true)
+        ]
+        .iter()
+        .map(|&(speaker, muted, host)| vec![(lan.clone(), speaker, muted, host)])
+        .collect::<Vec<_>>()
     );
     // A snapshot has the list too.
     let (_, _, snap) = server.join(&code, None, None).await;
@@ -251,14 +280,21 @@ async fn the_first_eight_speak_and_the_ninth_listens_until_a_seat_frees() {
     }
     let mut list = Vec::new();
     for _ in 0..9 {
-        list = voice(&mut c[0].0).await;
+        voice(&mut c[0].0, &mut list).await;
     }
     assert_eq!(list.len(), 9);
     assert_eq!(list.iter().filter(|v| v.1).count(), 8);
     assert!(!list[8].1, "the ninth listens: {list:?}");
-    // A speaker leaves: the listener speaks.
+    // A speaker leaves: the listener speaks (two changes: the leaver's,
+    // then the listener's).
+    let mut list = Vec::new();
+    for _ in 0..9 {
+        voice(&mut c[1].0, &mut list).await;
+    }
     c[0].0.ok(json!({"type": "voice", "join": false})).await;
-    let list = voice(&mut c[1].0).await;
+    voice(&mut c[1].0, &mut list).await;
+    voice(&mut c[1].0, &mut list).await;
+    assert_eq!(list.len(), 8);
     assert!(
         list.iter().all(|v| v.1),
         "the listener speaks now: {list:?}"
@@ -286,4 +322,208 @@ async fn the_site_names_the_operators_ice_servers() {
         json!([{"urls": "stun:stun.example.org:3478"},
                {"urls": "turn:turn.example.org:3478", "username": "lan", "credential": "s3cret"}])
     );
+}
+
+// ---------------------------------------------------------------------
+// Issue 24, item 3: voice cannot be used to amplify traffic.
+
+#[tokio::test]
+async fn a_watcher_without_a_name_cannot_join_voice() {
+    let server = TestServer::start().await;
+    let (code, mut c) = room(&server, &["Minh"]).await;
+    let (mut watcher, _, snap) = server.join(&code, None, None).await;
+    assert_eq!(snap["you"]["name"], Value::Null);
+    let message = watcher
+        .refused(json!({"type": "voice", "join": true}), "name_first")
+        .await;
+    assert!(message.contains("name"), "{message}");
+    // Nothing changed: nobody is in voice, and no voice event went out.
+    c[0].0.silent_for("voice", Duration::from_millis(300)).await;
+    let (_, _, snap) = server.join(&code, None, Some("Late")).await;
+    assert_eq!(snap["room"]["voice"], json!([]));
+    // Named, the same member joins.
+    watcher.ok(json!({"type": "name", "name": "Lan"})).await;
+    watcher.ok(json!({"type": "voice", "join": true})).await;
+    let mut list = Vec::new();
+    voice(&mut c[0].0, &mut list).await;
+    assert_eq!(list.len(), 1);
+}
+
+#[tokio::test]
+async fn a_mute_in_voice_of_a_hundred_sends_one_members_state_not_the_list() {
+    let server = TestServer::start_with(|config| config.members_per_addr = 0).await;
+    let names: Vec<String> = (0..100).map(|i| format!("P{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (code, mut c) = room(&server, &names).await;
+    for (client, _) in c.iter_mut() {
+        client.ok(json!({"type": "voice", "join": true})).await;
+    }
+    let (mut observer, _, snap) = server.join(&code, None, Some("Observer")).await;
+    assert_eq!(snap["room"]["voice"].as_array().unwrap().len(), 100);
+    for (client, _) in c.iter_mut() {
+        client.ok(json!({"type": "mute", "muted": true})).await;
+    }
+    // Each mute is one event about one member, the same small size at the
+    // hundredth as at the first (the whole list would be ~7 KB).
+    let mut list = Vec::new();
+    for (_, id) in &c {
+        let ev = observer.next_of("voice").await;
+        assert_eq!(ev["member"], *id, "{ev}");
+        assert_eq!(ev["voice"]["muted"], true, "{ev}");
+        let bytes = ev.to_string().len();
+        assert!(bytes < 160, "{bytes} bytes: {ev}");
+        observer.events.insert(0, ev);
+        voice(&mut observer, &mut list).await;
+    }
+    assert_eq!(list.len(), 100);
+    // Muting again changes nothing and sends nothing.
+    c[5].0.ok(json!({"type": "mute", "muted": true})).await;
+    observer
+        .silent_for("voice", Duration::from_millis(300))
+        .await;
+}
+
+#[tokio::test]
+async fn a_signalling_flood_is_refused_past_the_senders_budget_and_others_still_signal() {
+    let server = TestServer::start().await;
+    let (code, mut c) = room(&server, &["Minh", "Lan"]).await;
+    let lan = c[1].1.clone();
+    let (khoa, khoa_token, snap) = server.join(&code, None, Some("Khoa")).await;
+    let khoa_id = snap["you"]["member"].clone();
+    // Khoa floods Lan from four pages, each under the per-connection
+    // limit (bursts of 40): the budget is Khoa's, not a page's.
+    let mut pages = vec![khoa];
+    for _ in 0..3 {
+        let (page, _, snap) = server.join(&code, Some(&khoa_token), None).await;
+        assert_eq!(snap["you"]["member"], khoa_id);
+        pages.push(page);
+    }
+    for client in c
+        .iter_mut()
+        .map(|(client, _)| client)
+        .chain(&mut pages[..1])
+    {
+        client.ok(json!({"type": "voice", "join": true})).await;
+    }
+    let signal = json!({"type": "signal", "to": lan, "kind": "candidate", "candidate": "candidate:1 1 udp 1 10.0.0.1 9 typ host"});
+    let (mut passed, mut refused) = (0, 0);
+    for round in 0..30 {
+        for page in pages.iter_mut() {
+            let answer = page.command(signal.clone()).await;
+            match answer["type"].as_str() {
+                Some("ack") => passed += 1,
+                _ => {
+                    assert_eq!(answer["code"], "rate_limited", "round {round}: {answer}");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(passed + refused, 120);
+    assert!(refused > 0, "120 signals in a burst all passed");
+    // The budget: 60 at once, 10 more a second while the flood lasted.
+    assert!(passed < 100, "{passed} passed");
+    // Lan received exactly the ones that passed.
+    let mut relayed = 0;
+    while relayed < passed {
+        let got = c[1].0.next_of("signal").await;
+        assert_eq!(got["from"], khoa_id);
+        relayed += 1;
+    }
+    c[1].0
+        .silent_for("signal", Duration::from_millis(300))
+        .await;
+    // Minh's budget is his own: his signal to Lan passes.
+    let offer = json!({"type": "signal", "to": lan, "kind": "offer", "sdp": OFFER});
+    c[0].0.ok(offer).await;
+    let got = c[1].0.next_of("signal").await;
+    assert_eq!(got["from"], c[0].1);
+}
+
+#[tokio::test]
+async fn the_hosts_mute_takes_the_speakers_place_back_and_a_resumed_page_converges() {
+    let server = TestServer::start().await;
+    let names = ["A", "B", "C", "D", "E", "F", "G", "H", "I"];
+    let (code, mut c) = room(&server, &names).await;
+    // A page that leaves before everything and resumes after (`since`).
+    let (mut away, away_token, snap) = server.join(&code, None, Some("Away")).await;
+    let since = json!({"epoch": snap["epoch"], "v": snap["v"]});
+    let _ = away.ws.close(None).await;
+    let ids: Vec<String> = c
+        .iter()
+        .map(|(_, id)| id.as_str().unwrap().to_string())
+        .collect();
+    for (client, _) in c.iter_mut() {
+        client.ok(json!({"type": "voice", "join": true})).await;
+    }
+    let mut list = Vec::new();
+    for _ in 0..9 {
+        voice(&mut c[0].0, &mut list).await;
+    }
+    assert!(!list[8].1, "the ninth listens: {list:?}");
+    // The host mutes B: B listens, and I takes the place.
+    c[0].0
+        .ok(json!({"type": "voice_mute", "member": ids[1], "muted": true}))
+        .await;
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[8]);
+    assert_eq!(list[1], (ids[1].clone(), false, false, true));
+    assert_eq!(list[8], (ids[8].clone(), true, false, false));
+    assert_eq!(list.iter().filter(|v| v.1).count(), 8);
+    // Leaving voice and joining again does not lift the host's mute.
+    c[1].0.ok(json!({"type": "voice", "join": false})).await;
+    c[1].0.ok(json!({"type": "voice", "join": true})).await;
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
+    let b = |list: &[Entry]| list.iter().find(|e| e.0 == ids[1]).unwrap().clone();
+    assert_eq!(b(&list), (ids[1].clone(), false, false, true));
+    assert_eq!(
+        list.last().unwrap().0,
+        ids[1],
+        "joined again: last in the list"
+    );
+    // I speaks now: it may signal another listener (B), which two
+    // listeners could not.
+    let to_b = json!({"type": "signal", "to": ids[1], "kind": "offer", "sdp": OFFER});
+    c[8].0.ok(to_b).await;
+    // Unmuted, B listens until a place frees: no one loses theirs.
+    c[0].0
+        .ok(json!({"type": "voice_mute", "member": ids[1], "muted": false}))
+        .await;
+    voice(&mut c[0].0, &mut list).await;
+    assert_eq!(b(&list), (ids[1].clone(), false, false, false));
+    c[2].0.ok(json!({"type": "voice", "join": false})).await;
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[2]);
+    assert_eq!(voice(&mut c[0].0, &mut list).await, ids[1]);
+    assert_eq!(b(&list), (ids[1].clone(), true, false, false));
+
+    // The resumed page replays the small changes onto its snapshot's
+    // (empty) list and holds what a fresh snapshot holds.
+    let (_, _, fresh) = server.join(&code, None, Some("Fresh")).await;
+    let now = fresh["v"].as_u64().unwrap();
+    let mut away = server.socket(&code).await;
+    let ack = away
+        .command(json!({"type": "hello", "token": away_token, "since": since}))
+        .await;
+    assert_eq!(ack["resumed"], true, "{ack}");
+    let mut replayed = Vec::new();
+    loop {
+        let ev = away.recv().await;
+        let v = ev["v"].as_u64().expect("a room event");
+        if ev["type"] == "voice" {
+            away.events.push(ev);
+            voice(&mut away, &mut replayed).await;
+        }
+        if v >= now {
+            break;
+        }
+    }
+    let expected: Vec<Entry> = fresh["room"]["voice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(entry)
+        .collect();
+    assert_eq!(replayed.len(), 8);
+    assert_eq!(replayed, expected);
 }

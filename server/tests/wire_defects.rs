@@ -620,3 +620,232 @@ async fn a_two_player_quoridor_resignation_is_a_win_by_default() {
     );
     assert_eq!(end["match"]["moves"], json!(["e2", "e8", "e3", "e7"]));
 }
+
+// ---------------------------------------------------------------------
+// A `type` that is not a string is no command (serde would read a number
+// as the variant's index: `"type":6` resigned the game).
+
+/// How many commands `Command` has: `type` 0..COMMANDS were variant indexes.
+const COMMANDS: i64 = 24;
+
+#[tokio::test]
+async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "quoridor", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.guest, "start").await;
+    next_match_of(&mut t.host, "start").await;
+    let started = next_match_of(&mut t.spectator, "start").await["v"].clone();
+    let guest = t.guest_member.clone();
+    // Every field any command reads, so that each variant index would
+    // have found what it needs.
+    let fields = json!({
+        "name": "Hacked", "seat": 0, "order": "seats", "move": "e2",
+        "game": "crossyray", "options": {}, "text": "hi", "paused": true,
+        "enabled": true, "action": "offer", "member": guest, "join": true,
+        "muted": true, "to": guest, "kind": "offer", "sdp": "v=0\r\n",
+        "rated": true, "level": "easy",
+    });
+    let mut types: Vec<Value> = (0..COMMANDS).map(Value::from).collect();
+    types.extend([
+        json!(6.0),
+        json!(-1),
+        json!(true),
+        json!(false),
+        Value::Null,
+        json!({"resign": null}),
+        json!(["resign"]),
+    ]);
+    for kind in types {
+        let mut command = fields.clone();
+        command["type"] = kind.clone();
+        let answer = t.host.command(command).await;
+        assert_eq!(answer["type"], "error", "type {kind}: {answer}");
+        assert_eq!(answer["code"], "bad_message", "type {kind}: {answer}");
+    }
+    // A signal's `kind` is a tag too.
+    for kind in [json!(0), json!(1), json!(2), Value::Null] {
+        let answer = t
+            .guest
+            .command(json!({"type": "signal", "to": t.host_member, "kind": kind, "sdp": "v=0\r\n"}))
+            .await;
+        assert_eq!(answer["code"], "bad_message", "kind {kind}: {answer}");
+    }
+    // Nothing happened: the next event the others see is the host's move.
+    t.host.ok(json!({"type": "move", "move": "e2"})).await;
+    let moved = next_match_of(&mut t.spectator, "move").await;
+    assert_eq!(moved["move"], "e2");
+    for events in [&t.spectator.events, &t.guest.events] {
+        let others: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["v"].as_u64() > started.as_u64() && e["type"] != "match")
+            .collect();
+        assert!(others.is_empty(), "unexpected events: {others:?}");
+    }
+    let (_, _, snap) = server.join(&t.code, None, Some("Late")).await;
+    let room = &snap["room"];
+    let current = &room["tables"][0]["match"];
+    assert_eq!(current["moves"], json!(["e2"]));
+    assert_eq!(current["outcome"], Value::Null);
+    assert_eq!(current["draw_offer"], Value::Null);
+    assert_eq!(room["game"], "quoridor");
+    assert_eq!(room["rated"], false);
+    assert_eq!(room["chat"], json!([]));
+    assert_eq!(room["removed"], json!([]));
+    assert_eq!(room["voice"], json!([]));
+    let named: Vec<(Value, Value)> = room["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].clone(), m["seat"].clone()))
+        .collect();
+    assert!(named.contains(&(json!("Minh"), json!(0))), "{named:?}");
+    assert!(named.contains(&(json!("Lan"), json!(1))), "{named:?}");
+}
+
+// ---------------------------------------------------------------------
+// A room cannot be shut to newcomers: one address adds at most
+// `--members-per-addr` members, and removed members do not fill the cap.
+
+/// Opens a socket to room `code` from the loopback address `from` (any
+/// 127.x.y.z reaches the server on 127.0.0.1): another client address.
+async fn socket_from(server: &TestServer, code: &str, from: [u8; 4]) -> Client {
+    let addr: std::net::SocketAddr = server
+        .base
+        .trim_start_matches("http://")
+        .parse()
+        .expect("base is host:port");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("bind the client address");
+    let tcp = socket.connect(addr).await.expect("tcp connects");
+    let (ws, _) = tokio_tungstenite::client_async(
+        server.ws_url(code),
+        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+    )
+    .await
+    .expect("ws upgrade");
+    Client::new(ws)
+}
+
+/// Says hello on `client` and returns the answer (an `ack`, or the
+/// refusal that precedes the close).
+async fn hello_answer(client: &mut Client, token: Option<&str>, name: Option<&str>) -> Value {
+    client
+        .command(json!({"type": "hello", "token": token, "name": name}))
+        .await
+}
+
+const HOME: [u8; 4] = [127, 0, 0, 1];
+const OTHER: [u8; 4] = [127, 0, 0, 2];
+
+#[tokio::test]
+async fn one_address_adds_at_most_members_per_addr_and_other_addresses_still_join() {
+    let server = TestServer::start_with(|c| c.members_per_addr = 3).await;
+    let (_, room) = server.create_room(json!({"game": "crossyray"})).await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    let mut host = socket_from(&server, &code, HOME).await;
+    assert_eq!(
+        hello_answer(&mut host, Some(&token), Some("Minh")).await["type"],
+        "ack"
+    );
+    // Two more named members from the same address: three in all.
+    let mut ours = Vec::new();
+    for name in ["A", "B"] {
+        let mut c = socket_from(&server, &code, HOME).await;
+        assert_eq!(hello_answer(&mut c, None, Some(name)).await["type"], "ack");
+        ours.push(c);
+    }
+    // A fourth is refused, and closed with 1008.
+    let mut fourth = socket_from(&server, &code, HOME).await;
+    let answer = hello_answer(&mut fourth, None, Some("C")).await;
+    assert_eq!(answer["code"], "room_full", "{answer}");
+    assert!(
+        answer["message"].as_str().unwrap().contains("address"),
+        "{answer}"
+    );
+    assert_eq!(
+        fourth.ending(Duration::from_secs(5)).await.code(),
+        Some(1008)
+    );
+    // A watcher from there still watches, but cannot take a name.
+    let mut watcher = socket_from(&server, &code, HOME).await;
+    let ack = hello_answer(&mut watcher, None, None).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    watcher.next_of("snapshot").await;
+    watcher
+        .refused(json!({"type": "name", "name": "D"}), "room_full")
+        .await;
+    // Another address joins as before.
+    let mut other = socket_from(&server, &code, OTHER).await;
+    assert_eq!(
+        hello_answer(&mut other, None, Some("Lan")).await["type"],
+        "ack"
+    );
+    // The address's own offline guest makes room for its newcomer: the
+    // cap counts what the address holds, it is not a quota for good.
+    ours.pop().unwrap().close().await;
+    let mut again = socket_from(&server, &code, HOME).await;
+    let mut answer = hello_answer(&mut again, None, Some("E")).await;
+    for _ in 0..50 {
+        if answer["type"] == "ack" {
+            break;
+        }
+        // B's close may not have reached the room yet.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        again = socket_from(&server, &code, HOME).await;
+        answer = hello_answer(&mut again, None, Some("E")).await;
+    }
+    assert_eq!(answer["type"], "ack", "{answer}");
+    let rows = stored_members(&server, &code).await;
+    let names: Vec<Option<String>> = rows.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(rows.len(), 4, "{names:?}");
+}
+
+#[tokio::test]
+async fn removed_members_do_not_fill_the_room_and_the_oldest_removed_is_forgotten() {
+    let server = TestServer::start_with(|c| {
+        c.max_members = 3;
+        c.members_per_addr = 0;
+    })
+    .await;
+    let (_, room) = server.create_room(json!({"game": "crossyray"})).await;
+    let code = room["code"].as_str().unwrap().to_string();
+    let token = room["token"].as_str().unwrap().to_string();
+    let (mut host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
+    // Four rounds: two named guests fill the room, the host removes them.
+    let mut removed = Vec::new();
+    for round in 0..2 {
+        for i in 0..2 {
+            let name = format!("R{round}{i}");
+            let (guest, guest_token, snap) = server.join(&code, None, Some(&name)).await;
+            removed.push((guest, guest_token, snap["you"]["member"].clone()));
+        }
+        // The room is full: a third guest is refused.
+        let mut full = server.socket(&code).await;
+        let answer = hello_answer(&mut full, None, Some("Extra")).await;
+        assert_eq!(answer["code"], "room_full", "round {round}: {answer}");
+        for (_, _, member) in &removed[round * 2..] {
+            host.ok(json!({"type": "remove", "member": member})).await;
+        }
+    }
+    // The room keeps at most 3 removed members: the first is forgotten
+    // and may come back; the others stay out.
+    let mut first = server.socket(&code).await;
+    let answer = hello_answer(&mut first, Some(&removed[0].1), Some("Back")).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+    for (_, t, _) in &removed[1..] {
+        let mut out = server.socket(&code).await;
+        let answer = hello_answer(&mut out, Some(t), None).await;
+        assert_eq!(answer["code"], "removed", "{answer}");
+    }
+    let (_, _, snap) = server.join(&code, None, None).await;
+    assert_eq!(
+        snap["room"]["removed"].as_array().unwrap().len(),
+        3,
+        "{}",
+        snap["room"]["removed"]
+    );
+}

@@ -1070,9 +1070,15 @@ function onEvent(ev) {
     case 'removed':
       room.removed = ev.removed;
       break;
-    case 'voice':
-      room.voice = ev.voice;
+    case 'voice': {
+      // One member's change (their state, or null: they left); the
+      // snapshot carries the whole list, in order of joining.
+      const list = (room.voice ?? []).filter((v) => v.member !== ev.member);
+      const at = (room.voice ?? []).findIndex((v) => v.member === ev.member);
+      if (ev.voice) list.splice(at < 0 ? list.length : at, 0, ev.voice);
+      room.voice = list;
       break;
+    }
     default:
       return;
   }

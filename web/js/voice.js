@@ -304,8 +304,8 @@ export function renderVoice() {
   let hint;
   if (!supported) hint = t('voice.unsupported');
   else if (!inVoice) hint = list().length ? t('voice.hint_others', { n: list().length }) : t('voice.hint');
-  else if (!me.speaker) hint = t('voice.listener_hint');
   else if (me.host_muted) hint = t('voice.host_muted_you');
+  else if (!me.speaker) hint = t('voice.listener_hint');
   else hint = '';
   $('voice-hint').textContent = hint;
   const host = ctx.isHost();

@@ -130,7 +130,12 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
         };
         // No pings from here: the relaying node holds the WebSocket and
         // pings it (`relay.rs`).
-        socket::serve(stream, sink, app, room, base_url, account, Closer::new(), None).await;
+        let link = socket::Link {
+            closer: Closer::new(),
+            ping: None,
+            client: None,
+        };
+        socket::serve(stream, sink, app, room, base_url, account, link).await;
         cluster.inner.hosted.remove(&key);
     });
     "ok"

@@ -3,6 +3,11 @@
 //! in the game's own notation, with a line `side 2 leaves (abandon)`
 //! where a side left. An import replays every move and leave with the
 //! rules, so a text that reads is a game that was legal.
+//!
+//! An import is bounded: its text by the request body limit (16 KiB),
+//! its moves by [`MAX_IMPORT_MOVES`] (counted before anything is
+//! replayed), its answer by [`MAX_IMPORT_ANSWER`], and its rate per
+//! address by `Limits::imports`.
 
 use rules::{EndReason, Outcome, Side};
 use serde_json::Value;
@@ -11,6 +16,24 @@ use super::replay::Replay;
 use crate::games::{GameKind, GameOptions};
 use crate::store::records::Leave;
 use crate::store::GameRecord;
+
+/// Most moves an imported text may have (the longest games the site's
+/// rules allow, Jungle's with 100 moves between captures, come near it).
+pub const MAX_IMPORT_MOVES: usize = 1000;
+
+/// Largest answer to an import (the game with the position after every
+/// move), in bytes.
+pub const MAX_IMPORT_ANSWER: usize = 1024 * 1024;
+
+/// How many move lines `text` has (lines after the headers that are not
+/// blank and not a `side S leaves (…)` line), without reading them.
+pub fn move_lines(text: &str) -> usize {
+    text.lines()
+        .map(str::trim)
+        .skip_while(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && !l.starts_with("side "))
+        .count()
+}
 
 /// A game read back from its text, every move checked.
 #[derive(Clone, Debug)]
@@ -324,6 +347,13 @@ mod tests {
         ] {
             assert_eq!(parse_result(&result_text(&o)), Some(o));
         }
+    }
+
+    #[test]
+    fn move_lines_count_moves_not_headers_or_leaves() {
+        let text = "[Game \"jungle\"]\n[Side0 \"Minh\"]\n\n1. 8 a3-a4\n\n2. 8 g7-g6\nside 0 leaves (resign)\n";
+        assert_eq!(move_lines(text), 2);
+        assert_eq!(move_lines("[Game \"jungle\"]\n"), 0);
     }
 
     #[test]

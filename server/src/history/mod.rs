@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use crate::app::{json_error, App, MAX_BODY};
 use crate::games::GameKind;
+use crate::limits::{too_many, ClientIp};
 use crate::room::{is_valid_token, TokenHash};
 use crate::store::{GameRecord, HistoryQuery, StoreError, PAGE_SIZE};
 
@@ -269,8 +270,17 @@ pub async fn export_game(State(app): State<App>, Path(id): Path<String>) -> Resp
 }
 
 /// `POST /api/games/import` with the text as the body: the game, every
-/// move replayed, or `400 bad_import` naming the first bad line.
-pub async fn import_game(body: Result<String, StringRejection>) -> Response {
+/// move replayed, or `400 bad_import` naming the first bad line; `429`
+/// past the address's allowance (`Limits::imports`), `413 too_large` for a
+/// text or an answer past the bounds of `export.rs`.
+pub async fn import_game(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    body: Result<String, StringRejection>,
+) -> Response {
+    if let Err(wait) = app.limits.imports.take(ip) {
+        return too_many(wait, "Too many imports from your address");
+    }
     let body = match body {
         Ok(body) => body,
         Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -282,8 +292,19 @@ pub async fn import_game(body: Result<String, StringRejection>) -> Response {
         }
         Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_import", e.body_text()),
     };
-    match export::import(&body) {
-        Ok(g) => Json(json!({
+    let moves = export::move_lines(&body);
+    if moves > export::MAX_IMPORT_MOVES {
+        return json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "An import has at most {} moves; this one has {moves}.",
+                export::MAX_IMPORT_MOVES
+            ),
+        );
+    }
+    let answer = match export::import(&body) {
+        Ok(g) => json!({
             "game": g.game.name(),
             "options": g.options,
             "players": g.players,
@@ -291,8 +312,20 @@ pub async fn import_game(body: Result<String, StringRejection>) -> Response {
             "leaves": g.leaves,
             "outcome": g.outcome,
             "positions": g.positions,
-        }))
-        .into_response(),
-        Err(e) => json_error(StatusCode::BAD_REQUEST, "bad_import", e.to_string()),
+        })
+        .to_string(),
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_import", e.to_string()),
+    };
+    if answer.len() > export::MAX_IMPORT_ANSWER {
+        return json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "The replayed game is too large to send ({} KiB; at most {} KiB).",
+                answer.len() / 1024,
+                export::MAX_IMPORT_ANSWER / 1024
+            ),
+        );
     }
+    ([(header::CONTENT_TYPE, "application/json")], answer).into_response()
 }

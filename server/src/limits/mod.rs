@@ -49,6 +49,12 @@ pub const LOGIN_INTERVAL: Duration = Duration::from_secs(6);
 pub const MAIL_BURST: u32 = 5;
 pub const MAIL_INTERVAL: Duration = Duration::from_secs(60);
 
+/// Game imports (`POST /api/games/import`: every move replayed by the
+/// rules) an address may make at once, and how fast that allowance comes
+/// back (one every 3 s: 20 a minute).
+pub const IMPORT_BURST: u32 = 20;
+pub const IMPORT_INTERVAL: Duration = Duration::from_secs(3);
+
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
@@ -61,6 +67,11 @@ pub struct Limits {
     pub failed_logins: Limiter,
     /// `POST /api/recover` and `POST /api/email`: mail sent on request.
     pub mail: Limiter,
+    /// Room lookups by code: `GET /api/rooms/CODE`, its `qr.svg` and
+    /// `games`, and `GET /ws/CODE` (`--lookup-burst`, `--lookup-rate`).
+    pub lookups: Limiter,
+    /// `POST /api/games/import`.
+    pub imports: Limiter,
 }
 
 impl Limits {
@@ -80,6 +91,15 @@ impl Limits {
             ),
             failed_logins: Limiter::new(LOGIN_BURST, LOGIN_INTERVAL, max),
             mail: Limiter::new(MAIL_BURST, MAIL_INTERVAL, max),
+            lookups: Limiter::new(
+                config.lookup_burst,
+                match config.lookup_rate {
+                    0 => Duration::ZERO,
+                    rate => Duration::from_secs(1) / rate,
+                },
+                max,
+            ),
+            imports: Limiter::new(IMPORT_BURST, IMPORT_INTERVAL, max),
         }
     }
 

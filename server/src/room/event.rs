@@ -92,9 +92,11 @@ pub enum Event {
     Removed {
         removed: Vec<RemovedView>,
     },
-    /// Who is in voice chat.
+    /// One member's voice state changed: what it now is, or `None` (null)
+    /// when they left voice. The snapshot carries the whole list.
     Voice {
-        voice: Vec<VoiceView>,
+        member: MemberId,
+        voice: Option<VoiceView>,
     },
 }
 

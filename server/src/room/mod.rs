@@ -93,6 +93,7 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
             bot_budget_ms: config.bot_budget().as_millis() as u64,
             max_members: config.max_members,
             max_watchers: config.max_watchers,
+            members_per_addr: config.members_per_addr,
         },
         idle_after: config.idle_after(),
         public_url: config.public_url.clone(),

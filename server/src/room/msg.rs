@@ -53,6 +53,9 @@ pub struct Attach {
     pub ratings: Vec<(crate::games::GameKind, crate::ratings::Rating)>,
     /// Where the client stood before it reconnected, if it says.
     pub since: Option<crate::protocol::Since>,
+    /// The client's address (`limits::client_ip`), for the per-address
+    /// cap on new members; `None` for a socket relayed from another node.
+    pub addr: Option<std::net::IpAddr>,
 }
 
 /// Why the task ended.

@@ -52,6 +52,7 @@ impl RoomState {
                 account: m.account,
                 stored: true,
                 removed: m.removed,
+                addr: None,
             })
             .collect();
         if let Some(max) = state.members.iter().map(|m| m.id.0).max() {

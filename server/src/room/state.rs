@@ -40,6 +40,9 @@ pub struct RoomConfig {
     /// Watchers (online members with no name, seat or host role, kept in
     /// memory only) a room takes at once.
     pub max_watchers: usize,
+    /// Kept members that browsers from one client address may add to the
+    /// room (0: no limit); see [`Member::addr`].
+    pub members_per_addr: usize,
 }
 
 impl Default for RoomConfig {
@@ -50,6 +53,7 @@ impl Default for RoomConfig {
             bot_budget_ms: 2_000,
             max_members: 200,
             max_watchers: 20_000,
+            members_per_addr: 20,
         }
     }
 }
@@ -87,6 +91,11 @@ pub struct Member {
     /// moment), kept up to date by the room's rated games: for the
     /// names shown in the room; the store's are the ones that count.
     pub ratings: Vec<(GameKind, Rating)>,
+    /// The client address (IPv6: its /64) the member's first page came
+    /// from, for the per-address cap on newcomers. In memory only: `None`
+    /// for members restored from the store, the computer, and sockets
+    /// relayed from another node.
+    pub addr: Option<std::net::IpAddr>,
 }
 
 impl Member {
@@ -157,6 +166,10 @@ pub struct RoomState {
     pub rematch: Vec<MemberId>,
     /// Who is in voice chat (not stored: voice is live only).
     pub voice: Vec<super::voice::Voice>,
+    /// Members the host muted in voice, kept when they leave voice, so
+    /// leaving and joining again does not lift the host's mute (live
+    /// only, like voice; at most one entry per member).
+    pub voice_host_muted: Vec<MemberId>,
 }
 
 /// Coalesced presence: whether the counts changed since the last
@@ -207,6 +220,7 @@ impl RoomState {
             presence: Presence::default(),
             rematch: Vec::new(),
             voice: Vec::new(),
+            voice_host_muted: Vec::new(),
         }
     }
 

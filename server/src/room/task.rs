@@ -218,6 +218,7 @@ impl RoomTask {
                 display_name: a.display_name,
             }),
             ratings: a.ratings,
+            addr: a.addr.map(crate::limits::bucket_key),
         };
         let (member, effects) = match self.state.hello(hello, now) {
             Ok(done) => done,

@@ -2,6 +2,17 @@
 //! itself goes browser to browser (WebRTC); the room only keeps this list
 //! and relays the signalling (`cmd/signal.rs`). Voice is live only: it is
 //! not stored, and a member whose last page closes leaves it.
+//!
+//! Every change goes out as one `voice` event per member it changed (that
+//! member's state, or `null` when they left), never the whole list: a
+//! room of N in voice would otherwise send N entries to N pages for each
+//! mute. The snapshot carries the whole list (`room.voice`).
+//!
+//! A member's signalling is budgeted here, per sender: a token bucket in
+//! the room's own clock (`now`, milliseconds), which keeps the room's state
+//! a pure function of its commands (the room's simulation tests replay
+//! them); the per-connection limit in `socket.rs` does not bound a member
+//! with many pages.
 
 use super::event::{Effect, Event};
 use super::ids::MemberId;
@@ -12,34 +23,88 @@ use super::views::VoiceView;
 /// n speakers costs each of them n-1 uploads).
 pub const MAX_SPEAKERS: usize = 8;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Signalling messages a member may send at once (all their pages
+/// together: enough to connect to every speaker and listener of a full
+/// voice chat with a few candidates each), and how many more a second.
+pub const SIGNAL_BURST: f64 = 60.0;
+pub const SIGNAL_RATE: f64 = 10.0;
+
+#[derive(Clone, Debug, PartialEq)]
 pub struct Voice {
     pub member: MemberId,
     pub speaker: bool,
     pub muted: bool,
     pub host_muted: bool,
+    /// Signalling this member may still send, as of `signals_at` (ms).
+    pub signals: f64,
+    pub signals_at: u64,
+}
+
+impl Voice {
+    pub fn new(member: MemberId, speaker: bool, now: u64) -> Voice {
+        Voice {
+            member,
+            speaker,
+            muted: false,
+            host_muted: false,
+            signals: SIGNAL_BURST,
+            signals_at: now,
+        }
+    }
+
+    /// Spends one signalling message of the budget at `now`, if any is left.
+    pub fn take_signal(&mut self, now: u64) -> bool {
+        let elapsed = now.saturating_sub(self.signals_at) as f64 / 1000.0;
+        self.signals_at = self.signals_at.max(now);
+        self.signals = (self.signals + elapsed * SIGNAL_RATE).min(SIGNAL_BURST);
+        if self.signals >= 1.0 {
+            self.signals -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn view(&self) -> VoiceView {
+        VoiceView {
+            member: self.member,
+            speaker: self.speaker,
+            muted: self.muted,
+            host_muted: self.host_muted,
+        }
+    }
 }
 
 impl RoomState {
     pub fn voice_view(&self) -> Vec<VoiceView> {
-        self.voice
-            .iter()
-            .map(|v| VoiceView {
-                member: v.member,
-                speaker: v.speaker,
-                muted: v.muted,
-                host_muted: v.host_muted,
-            })
-            .collect()
+        self.voice.iter().map(Voice::view).collect()
     }
 
     pub fn in_voice(&self, member: MemberId) -> Option<&Voice> {
         self.voice.iter().find(|v| v.member == member)
     }
 
-    pub fn emit_voice(&mut self, effects: &mut Vec<Effect>) {
-        let voice = self.voice_view();
-        self.emit(effects, Event::Voice { voice });
+    /// Announces `member`'s voice state as it now is (`null`: not in voice).
+    pub fn emit_voice(&mut self, member: MemberId, effects: &mut Vec<Effect>) {
+        let voice = self.in_voice(member).map(Voice::view);
+        self.emit(effects, Event::Voice { member, voice });
+    }
+
+    /// Fills free speaker places with listeners, earliest first (not those
+    /// the host muted), announcing each.
+    pub fn promote_listeners(&mut self, effects: &mut Vec<Effect>) {
+        loop {
+            let speakers = self.voice.iter().filter(|v| v.speaker).count();
+            if speakers >= MAX_SPEAKERS {
+                return;
+            }
+            let Some(next) = self.voice.iter_mut().find(|v| !v.speaker && !v.host_muted) else {
+                return;
+            };
+            next.speaker = true;
+            let member = next.member;
+            self.emit_voice(member, effects);
+        }
     }
 
     /// `member` leaves voice, if in it (a listener takes a free speaker's
@@ -48,12 +113,8 @@ impl RoomState {
         let Some(i) = self.voice.iter().position(|v| v.member == member) else {
             return;
         };
-        let gone = self.voice.remove(i);
-        if gone.speaker {
-            if let Some(next) = self.voice.iter_mut().find(|v| !v.speaker) {
-                next.speaker = true;
-            }
-        }
-        self.emit_voice(effects);
+        self.voice.remove(i);
+        self.emit_voice(member, effects);
+        self.promote_listeners(effects);
     }
 }

@@ -80,6 +80,7 @@ impl RoomState {
                             account: None,
                             stored: true,
                             removed: false,
+                            addr: None,
                         };
                         let row = m.row();
                         self.members.push(m);

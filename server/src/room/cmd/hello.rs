@@ -1,6 +1,12 @@
 //! `hello`: a connection identifies its browser. The member is found by
 //! the token's hash, or created (making room for it by letting go of
 //! offline guests who have nothing to keep); `disconnect` is its end.
+//!
+//! Two caps keep a room open to newcomers: `--max-members` kept members
+//! (removed members are not counted: they stay out, and at most
+//! `--max-members` of them are remembered, see `cmd/remove.rs`), and
+//! `--members-per-addr` of them added by browsers from one client
+//! address, so one address cannot fill the room.
 
 use super::super::event::{Effect, Write};
 use super::super::ids::{MemberId, TokenHash};
@@ -19,6 +25,8 @@ pub struct Hello {
     pub account: Option<AccountRef>,
     /// The account's ratings, per game (none for guests).
     pub ratings: Vec<(GameKind, Rating)>,
+    /// The client's address (IPv6: its /64), if known.
+    pub addr: Option<std::net::IpAddr>,
 }
 
 impl RoomState {
@@ -70,6 +78,7 @@ impl RoomState {
                     stored: false,
                     removed: false,
                     ratings: Vec::new(),
+                    addr: hello.addr,
                 };
                 if !newcomer.kept() {
                     let watchers = self.members.iter().filter(|m| !m.stored).count();
@@ -83,7 +92,7 @@ impl RoomState {
                         ));
                     }
                 } else {
-                    self.make_room(&mut effects)?;
+                    self.make_room(hello.addr, &mut effects)?;
                 }
                 newcomer.id = self.take_member_id();
                 self.members.push(newcomer);
@@ -149,21 +158,72 @@ impl RoomState {
         effects
     }
 
-    /// At the member cap, lets go of offline guests with nothing to keep
-    /// (no seat, no score, not host, not playing), oldest first; refuses
-    /// the newcomer if none can go.
-    pub(super) fn make_room(&mut self, effects: &mut Vec<Effect>) -> Result<(), Refusal> {
-        let stored = self.members.iter().filter(|m| m.stored).count();
-        let excess = (stored + 1).saturating_sub(self.config.max_members);
-        if excess == 0 {
-            return Ok(());
+    /// Makes room for one more kept member from `addr`, letting go of
+    /// offline guests with nothing to keep (no seat, no score, not host,
+    /// not playing), oldest first: one of that address's own when its
+    /// browsers already added `--members-per-addr` kept members, and any
+    /// at the member cap. Refuses the newcomer (changing nothing) if not
+    /// enough can go. Removed members count against neither cap.
+    pub(super) fn make_room(
+        &mut self,
+        addr: Option<std::net::IpAddr>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), Refusal> {
+        let counted = |m: &Member| m.stored && !m.removed;
+        let mut gone: Vec<usize> = Vec::new();
+        let per_addr = self.config.members_per_addr;
+        if let Some(addr) = addr.filter(|_| per_addr > 0) {
+            let ours = |m: &Member| counted(m) && m.addr == Some(addr);
+            let excess =
+                (self.members.iter().filter(|m| ours(m)).count() + 1).saturating_sub(per_addr);
+            gone.extend(self.evictable(|m| ours(m)).take(excess));
+            if gone.len() < excess {
+                return Err(Refusal::new(
+                    Code::RoomFull,
+                    format!(
+                        "This room already has {per_addr} members from your address; try again later."
+                    ),
+                ));
+            }
         }
-        let evictable: Vec<usize> = self
-            .members
+        let excess = (self.members.iter().filter(|m| counted(m)).count() + 1)
+            .saturating_sub(self.config.max_members);
+        let more: Vec<usize> = self
+            .evictable(|_| true)
+            .filter(|i| !gone.contains(i))
+            .take(excess.saturating_sub(gone.len()))
+            .collect();
+        gone.extend(more);
+        // Decide before changing anything: a refusal changes nothing.
+        if gone.len() < excess {
+            return Err(Refusal::new(
+                Code::RoomFull,
+                format!(
+                    "This room is full ({} members); try again later.",
+                    self.config.max_members
+                ),
+            ));
+        }
+        gone.sort_unstable();
+        for &i in gone.iter().rev() {
+            let gone = self.members.remove(i);
+            effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
+        }
+        Ok(())
+    }
+
+    /// The indexes of the members [`RoomState::make_room`] may let go
+    /// (among those `also` picks), oldest first.
+    fn evictable<'a>(
+        &'a self,
+        also: impl Fn(&Member) -> bool + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.members
             .iter()
             .enumerate()
-            .filter(|(_, m)| {
-                m.stored
+            .filter(move |(_, m)| {
+                also(m)
+                    && m.stored
                     && m.conns == 0
                     && !m.removed
                     && m.seat.is_none()
@@ -176,22 +236,5 @@ impl RoomState {
                     })
             })
             .map(|(i, _)| i)
-            .take(excess)
-            .collect();
-        // Decide before changing anything: a refusal changes nothing.
-        if evictable.len() < excess {
-            return Err(Refusal::new(
-                Code::RoomFull,
-                format!(
-                    "This room is full ({} members); try again later.",
-                    self.config.max_members
-                ),
-            ));
-        }
-        for &i in evictable.iter().rev() {
-            let gone = self.members.remove(i);
-            effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
-        }
-        Ok(())
     }
 }

@@ -63,10 +63,10 @@ impl RoomState {
             Command::Unseat { member: who } => self.unseat(member, who),
             Command::Remove { member: who } => self.remove(member, who),
             Command::Readmit { member: who } => self.readmit(member, who),
-            Command::Voice { join } => self.voice(member, join),
+            Command::Voice { join } => self.voice(member, join, now),
             Command::Mute { muted } => self.mute(member, muted),
             Command::VoiceMute { member: who, muted } => self.voice_mute(member, who, muted),
-            Command::Signal { to, signal } => self.signal(member, to, signal),
+            Command::Signal { to, signal } => self.signal(member, to, signal, now),
             Command::Rated { rated } => self.set_rated(member, rated),
         }
     }

@@ -12,8 +12,10 @@ impl RoomState {
         let mut effects = Vec::new();
         // A watcher who takes a name becomes a stored member, within the
         // room's cap like any newcomer.
-        if !self.member_mut(member)?.stored {
-            self.make_room(&mut effects)?;
+        let m = self.member_mut(member)?;
+        if !m.stored {
+            let addr = m.addr;
+            self.make_room(addr, &mut effects)?;
             effects.push(Effect::Persist(Write::Room(self.row())));
         }
         let m = self.member_mut(member)?;

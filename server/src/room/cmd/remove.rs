@@ -3,7 +3,10 @@
 //! games stay in their history) with the mark `removed`, which refuses
 //! their browser's `hello` (and any browser signed in to their account)
 //! until the host lets them back in; the mark is stored, so a restart
-//! keeps it.
+//! keeps it. Removed members do not count against the member cap; the
+//! room remembers at most `--max-members` of them, and past that forgets
+//! the earliest (among those with nothing to keep: no score), whose
+//! browser may then come back.
 
 use super::super::event::{Effect, Event, NoticeKind, Write};
 use super::super::ids::MemberId;
@@ -46,6 +49,7 @@ impl RoomState {
             effects.push(Effect::Persist(Write::Room(self.row())));
         }
         effects.push(Effect::Persist(Write::Member(row)));
+        self.forget_removed(member, &mut effects);
         self.rematch.retain(|&r| r != member);
         self.leave_voice(member, &mut effects);
         effects.push(Effect::Close {
@@ -87,6 +91,23 @@ impl RoomState {
         );
         self.emit_removed(&mut effects);
         Ok(effects)
+    }
+
+    /// Past `--max-members` removed members, forgets the earliest one with
+    /// no score (not `just`, the one removed now).
+    fn forget_removed(&mut self, just: MemberId, effects: &mut Vec<Effect>) {
+        let removed = self.members.iter().filter(|m| m.removed).count();
+        if removed <= self.config.max_members {
+            return;
+        }
+        let oldest = self
+            .members
+            .iter()
+            .position(|m| m.removed && m.id != just && !self.has_score(m.id));
+        if let Some(i) = oldest {
+            let gone = self.members.remove(i);
+            effects.push(Effect::Persist(Write::RemoveMember(gone.id)));
+        }
     }
 
     fn emit_removed(&mut self, effects: &mut Vec<Effect>) {

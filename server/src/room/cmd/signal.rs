@@ -2,7 +2,9 @@
 //! relayed to one member of the same room, as a message for them alone.
 //! Both ends must be in voice and at least one of them a speaker (two
 //! listeners have nothing to send each other); the message is checked
-//! for size and form (`validate::signal`) and never read further.
+//! for size and form (`validate::signal`) and never read further. Each
+//! sender has a budget of messages (`voice.rs`), whatever the number of
+//! their pages.
 
 use super::super::event::{Direct, Effect};
 use super::super::ids::MemberId;
@@ -12,7 +14,13 @@ use crate::protocol::{Code, Refusal, Signal};
 use crate::validate;
 
 impl RoomState {
-    pub(super) fn signal(&mut self, member: MemberId, to: MemberId, signal: Signal) -> Applied {
+    pub(super) fn signal(
+        &mut self,
+        member: MemberId,
+        to: MemberId,
+        signal: Signal,
+        now: u64,
+    ) -> Applied {
         validate::signal(&signal).map_err(|e| Refusal::new(Code::BadSignal, e))?;
         if to == member {
             return Err(Refusal::new(
@@ -28,6 +36,14 @@ impl RoomState {
             return Err(Refusal::new(
                 Code::BadSignal,
                 "Two listeners have no voice to exchange.",
+            ));
+        }
+        // The budget is spent last: a refused message costs nothing.
+        let from = self.voice.iter_mut().find(|v| v.member == member);
+        if !from.is_some_and(|v| v.take_signal(now)) {
+            return Err(Refusal::new(
+                Code::RateLimited,
+                "Too much signalling; slow down.",
             ));
         }
         Ok(vec![Effect::Direct {

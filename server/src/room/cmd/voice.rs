@@ -1,6 +1,9 @@
 //! `voice`, `mute` and `voice_mute`: joining and leaving voice chat,
 //! muting oneself, and the host muting a member for everyone. The first
-//! eight in voice speak; the others listen until a speaker leaves.
+//! eight in voice speak; the others listen until a speaker leaves, or the
+//! host mutes one (a host-muted member listens and gives the place up).
+//! Only named members (a name, or an account) join: an anonymous watcher
+//! costs nothing to open, so it must not take a speaker's place.
 
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
@@ -8,7 +11,7 @@ use super::super::voice::{Voice, MAX_SPEAKERS};
 use crate::protocol::{Code, Refusal};
 
 impl RoomState {
-    pub(super) fn voice(&mut self, member: MemberId, join: bool) -> Applied {
+    pub(super) fn voice(&mut self, member: MemberId, join: bool, now: u64) -> Applied {
         let mut effects = Vec::new();
         if !join {
             self.in_voice(member).ok_or_else(not_in_voice)?;
@@ -16,34 +19,60 @@ impl RoomState {
             return Ok(effects);
         }
         // Voice is a page's: a member with none open cannot be in it.
-        if self.member(member).is_none_or(|m| m.conns == 0) {
+        let Some(m) = self.member(member).filter(|m| m.conns > 0) else {
             return Err(Refusal::new(Code::HelloFirst, "Open the room first."));
+        };
+        if m.name.is_none() && m.account.is_none() {
+            return Err(Refusal::new(
+                Code::NameFirst,
+                "Choose a name before joining voice chat.",
+            ));
         }
-        if self.in_voice(member).is_none() {
-            let speakers = self.voice.iter().filter(|v| v.speaker).count();
-            self.voice.push(Voice {
-                member,
-                speaker: speakers < MAX_SPEAKERS,
-                muted: false,
-                host_muted: false,
-            });
+        if self.in_voice(member).is_some() {
+            return Ok(effects);
         }
-        self.emit_voice(&mut effects);
+        let speakers = self.voice.iter().filter(|v| v.speaker).count();
+        let host_muted = self.voice_host_muted.contains(&member);
+        let mut voice = Voice::new(member, speakers < MAX_SPEAKERS && !host_muted, now);
+        voice.host_muted = host_muted;
+        self.voice.push(voice);
+        self.emit_voice(member, &mut effects);
         Ok(effects)
     }
 
     pub(super) fn mute(&mut self, member: MemberId, muted: bool) -> Applied {
-        self.voice_mut(member)?.muted = muted;
+        let voice = self.voice_mut(member)?;
         let mut effects = Vec::new();
-        self.emit_voice(&mut effects);
+        if voice.muted != muted {
+            voice.muted = muted;
+            self.emit_voice(member, &mut effects);
+        }
         Ok(effects)
     }
 
+    /// The host mutes `member` for everyone: a muted speaker listens, and
+    /// the earliest listener takes the place; unmuted, they speak again
+    /// when a place is free.
     pub(super) fn voice_mute(&mut self, host: MemberId, member: MemberId, muted: bool) -> Applied {
         self.require_host(host)?;
-        self.voice_mut(member)?.host_muted = muted;
+        let voice = self.voice_mut(member)?;
         let mut effects = Vec::new();
-        self.emit_voice(&mut effects);
+        if voice.host_muted == muted {
+            return Ok(effects);
+        }
+        voice.host_muted = muted;
+        if muted {
+            voice.speaker = false;
+            // Members let go since are forgotten here too.
+            let members = &self.members;
+            self.voice_host_muted
+                .retain(|&m| members.iter().any(|x| x.id == m));
+            self.voice_host_muted.push(member);
+        } else {
+            self.voice_host_muted.retain(|&m| m != member);
+        }
+        self.emit_voice(member, &mut effects);
+        self.promote_listeners(&mut effects);
         Ok(effects)
     }
 }

@@ -44,6 +44,7 @@ pub fn config() -> RoomConfig {
         bot_budget_ms: 2_000,
         max_members: 200,
         max_watchers: 20_000,
+        members_per_addr: 20,
     }
 }
 
@@ -62,6 +63,7 @@ pub fn greeting(token: &str, name: Option<&str>, account: Option<AccountRef>) ->
         name: name.map(str::to_string),
         account,
         ratings: Vec::new(),
+        addr: None,
     }
 }
 

@@ -54,6 +54,8 @@ pub enum Cmd {
     Readmit(usize),
     Voice(bool),
     Mute(bool),
+    /// The host mutes (or unmutes) browser `k`'s member in voice.
+    VoiceMute(usize, bool),
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +105,7 @@ fn cmd() -> impl Strategy<Value = Cmd> {
         1 => any::<usize>().prop_map(Cmd::Readmit),
         1 => any::<bool>().prop_map(Cmd::Voice),
         1 => any::<bool>().prop_map(Cmd::Mute),
+        1 => (any::<usize>(), any::<bool>()).prop_map(|(k, m)| Cmd::VoiceMute(k, m)),
     ]
 }
 
@@ -144,6 +147,7 @@ fn run(
         bot_budget_ms: 1_000,
         max_members: cap.unwrap_or(200),
         max_watchers: cap.unwrap_or(20_000),
+        members_per_addr: 20,
     };
     let state = room_with(kind, opts, config.clone());
     let mut sim = Sim {

@@ -201,6 +201,10 @@ impl Sim {
                     },
                     Cmd::Voice(join) => Command::Voice { join },
                     Cmd::Mute(muted) => Command::Mute { muted },
+                    Cmd::VoiceMute(k, muted) => Command::VoiceMute {
+                        member: self.id(k % n),
+                        muted,
+                    },
                 };
                 self.apply(member, command);
             }
@@ -291,10 +295,18 @@ impl Sim {
             assert!(m.seat.is_none() && m.conns == 0, "a removed member is out");
             assert!(!m.host && m.computer.is_none());
         }
-        assert!(state.voice.iter().filter(|v| v.speaker).count() <= 8);
+        let speakers = state.voice.iter().filter(|v| v.speaker).count();
+        assert!(speakers <= 8);
         for v in &state.voice {
             let m = state.member(v.member).expect("voice is for members");
             assert!(m.conns > 0 && !m.removed, "only open pages are in voice");
+            assert!(
+                m.name.is_some() || m.account.is_some(),
+                "only named members"
+            );
+            assert!(!(v.host_muted && v.speaker), "a host-muted member listens");
+            // A free place never waits while someone could take it.
+            assert!(v.speaker || v.host_muted || speakers == 8);
         }
         if let Some(m) = state.tables[0].running() {
             assert!(state.rematch.is_empty(), "no rematch pending during a game");

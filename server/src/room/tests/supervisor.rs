@@ -52,6 +52,7 @@ async fn attach(room: &RoomHandle, conn: u64) -> (Conn, Value) {
         account: None,
         ratings: Vec::new(),
         since: None,
+        addr: None,
     })
     .await
     .expect("the room takes the hello");
