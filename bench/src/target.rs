@@ -54,6 +54,12 @@ impl Target {
             config.room_burst = 0;
             config.lookup_burst = 0;
             config.message_rate = 0.0;
+        } else {
+            // `for_tests` lifts the socket cap per address; a public
+            // server has it.
+            use clap::Parser;
+            config.max_sockets_per_addr =
+                server::Config::parse_from(["server"]).max_sockets_per_addr;
         }
         let running = server::start(config).await?;
         Ok(Target {

@@ -129,20 +129,19 @@ pub async fn upgrade(
                 None => None,
             };
             let account = signed_in.map(|s| s.account);
+            let link = Link {
+                closer,
+                ping: app.config.ping_every(),
+                client: Some(client),
+            };
             match (route, app.cluster.clone()) {
                 (Route::Local(room), _) => {
-                    let link = Link {
-                        closer,
-                        ping: app.config.ping_every(),
-                        client: Some(client),
-                    };
                     connection(socket, app, room, base, account, link, permit).await
                 }
                 (Route::Remote(owner), Some(cluster)) => {
                     let account = account.map(|a| a.id);
-                    let ping = app.config.ping_every();
                     cluster
-                        .forward(socket, owner, code, base, account, closer, ping)
+                        .forward(socket, owner, code, base, account, link)
                         .await;
                     drop(permit);
                 }
@@ -191,7 +190,7 @@ async fn ratings_of(app: &App, account: i64) -> Vec<(GameKind, Rating)> {
 
 /// How a client reaches a room served here: what its reader and writer
 /// need besides the frames.
-pub(crate) struct Link {
+pub struct Link {
     /// Closes the connection from outside (a session that ended).
     pub closer: Closer,
     /// The interval of keepalive pings, for a real WebSocket here (`None`

@@ -14,6 +14,7 @@ use tracing::debug;
 
 use super::{close_with, header, room_subject, Cluster, ACCOUNT, BASE, CONN, OP, RELAY, ROOM};
 use crate::room::{close, Closer};
+use crate::socket;
 use crate::socket::{
     next_conn, next_ping, ping_timer, Silence, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT,
 };
@@ -58,8 +59,9 @@ impl Cluster {
     /// Serves `socket`, whose room `code` runs on node `owner`, by
     /// forwarding: until either side closes.
     /// `account` is the one the client's session cookie signed in here;
-    /// `closer` closes the socket from outside (a session that ended).
-    /// `ping`, the interval of keepalive pings.
+    /// `link`: its closer (a session that ended closes the socket from
+    /// outside) and the interval of keepalive pings; the client's address
+    /// does not travel to the owner.
     pub async fn forward(
         &self,
         socket: WebSocket,
@@ -67,9 +69,9 @@ impl Cluster {
         code: String,
         base_url: String,
         account: Option<i64>,
-        closer: Closer,
-        ping: Option<std::time::Duration>,
+        link: socket::Link,
     ) {
+        let socket::Link { closer, ping, .. } = link;
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
         self.inner.relayed.insert(
