@@ -196,8 +196,8 @@ pub struct Link {
     /// The interval of keepalive pings, for a real WebSocket here (`None`
     /// for a relayed client: its relaying node pings it).
     pub ping: Option<Duration>,
-    /// The client's address (`limits::client_ip`); not known for a socket
-    /// relayed from another node.
+    /// The client's address (`limits::client_ip`, on the node that holds
+    /// the WebSocket: a relayed socket's comes over NATS).
     pub client: Option<IpAddr>,
 }
 

@@ -616,3 +616,27 @@ async fn a_session_ended_on_one_node_closes_its_socket_on_the_other() {
         .await;
     assert_eq!(answer["type"], "ack", "{answer}");
 }
+
+// The cap on new members per address holds for sockets relayed from
+// another node too (issue 24, item 6): the relaying node sends the
+// client's address with the socket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn members_per_address_are_capped_through_the_other_node_too() {
+    let Some(p) = pair().await else { return };
+    let (status, room) = p.a.s().create_room(json!({"game": "crossyray"})).await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap();
+    // The default cap is 20: twenty named guests through B (all from
+    // 127.0.0.1, relayed to A, the owner) get in, the next is refused.
+    let mut ours = Vec::new();
+    for i in 0..20 {
+        let (client, _, _) = p.b.s().join(code, None, Some(&format!("g{i}"))).await;
+        ours.push(client);
+    }
+    let mut next = p.b.s().socket(code).await;
+    let answer = next
+        .command(json!({"type": "hello", "name": "one too many"}))
+        .await;
+    assert_eq!(answer["code"], "room_full", "{answer}");
+    p.schema.drop().await;
+}

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tracing::debug;
 
-use super::{conn_subject, header, Cluster, ACCOUNT, BASE, CODE, CONN, OP, RELAY, ROOM};
+use super::{conn_subject, header, Cluster, ACCOUNT, ADDR, BASE, CODE, CONN, OP, RELAY, ROOM};
 use crate::app::App;
 use crate::room::{close, Closer};
 use crate::socket;
@@ -112,6 +112,8 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
     };
     let base_url = header(headers, BASE).unwrap_or("").to_string();
     let account: Option<i64> = header(headers, ACCOUNT).and_then(|a| a.parse().ok());
+    // Written by the relaying node (NATS carries only the nodes' traffic).
+    let client: Option<std::net::IpAddr> = header(headers, ADDR).and_then(|a| a.parse().ok());
     let (frames, rx) = mpsc::channel(INBOX);
     cluster.inner.hosted.insert(key.clone(), Hosted { frames });
     let stream = ReceiverStream::new(rx).map(Ok::<_, axum::Error>);
@@ -133,7 +135,7 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
         let link = socket::Link {
             closer: Closer::new(),
             ping: None,
-            client: None,
+            client,
         };
         socket::serve(stream, sink, app, room, base_url, account, link).await;
         cluster.inner.hosted.remove(&key);

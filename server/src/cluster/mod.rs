@@ -61,6 +61,9 @@ const CONN: &str = "Bg-Conn";
 const BASE: &str = "Bg-Base";
 /// The account a relayed client's session cookie signed in (its id).
 const ACCOUNT: &str = "Bg-Account";
+/// A relayed client's address (`limits::client_ip` on the relaying
+/// node), for the room's members-per-address cap.
+const ADDR: &str = "Bg-Addr";
 const CODE: &str = "Bg-Code";
 
 fn room_subject(node: &str) -> String {

@@ -12,7 +12,9 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tracing::debug;
 
-use super::{close_with, header, room_subject, Cluster, ACCOUNT, BASE, CONN, OP, RELAY, ROOM};
+use super::{
+    close_with, header, room_subject, Cluster, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM,
+};
 use crate::room::{close, Closer};
 use crate::socket;
 use crate::socket::{
@@ -60,8 +62,8 @@ impl Cluster {
     /// forwarding: until either side closes.
     /// `account` is the one the client's session cookie signed in here;
     /// `link`: its closer (a session that ended closes the socket from
-    /// outside) and the interval of keepalive pings; the client's address
-    /// does not travel to the owner.
+    /// outside), the interval of keepalive pings, and the client's
+    /// address, which goes to the owner with the socket.
     pub async fn forward(
         &self,
         socket: WebSocket,
@@ -71,7 +73,11 @@ impl Cluster {
         account: Option<i64>,
         link: socket::Link,
     ) {
-        let socket::Link { closer, ping, .. } = link;
+        let socket::Link {
+            closer,
+            ping,
+            client,
+        } = link;
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
         self.inner.relayed.insert(
@@ -94,6 +100,9 @@ impl Cluster {
         open.insert(BASE, base_url.as_str());
         if let Some(account) = account {
             open.insert(ACCOUNT, account.to_string().as_str());
+        }
+        if let Some(client) = client {
+            open.insert(ADDR, client.to_string().as_str());
         }
         let (mut sink, mut stream) = socket.split();
         match self.request(&owner, open).await.as_deref() {

@@ -54,7 +54,7 @@ pub struct Attach {
     /// Where the client stood before it reconnected, if it says.
     pub since: Option<crate::protocol::Since>,
     /// The client's address (`limits::client_ip`), for the per-address
-    /// cap on new members; `None` for a socket relayed from another node.
+    /// cap on new members (a relayed socket's comes over NATS).
     pub addr: Option<std::net::IpAddr>,
 }
 

@@ -93,8 +93,7 @@ pub struct Member {
     pub ratings: Vec<(GameKind, Rating)>,
     /// The client address (IPv6: its /64) the member's first page came
     /// from, for the per-address cap on newcomers. In memory only: `None`
-    /// for members restored from the store, the computer, and sockets
-    /// relayed from another node.
+    /// for members restored from the store and the computer.
     pub addr: Option<std::net::IpAddr>,
 }
 
