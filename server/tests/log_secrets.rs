@@ -4,6 +4,7 @@
 //! the password in the log. Alone in its binary, so the subscriber can be
 //! the process's.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::sync::{Arc, Mutex};

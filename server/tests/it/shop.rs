@@ -3,7 +3,7 @@
 //! coins, purchases and choices survive a restart with everything else
 //! the account has.
 
-mod common;
+use crate::common;
 
 use common::browser::Browser;
 use common::TestServer;

@@ -3,7 +3,7 @@
 //! are only counted, in a `spectators` event at most once a second), and
 //! a move reaches every spectator.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -10,7 +10,7 @@
 //! The last section holds the SQLite-only checks (the file on disk, the
 //! migration of plaintext host tokens).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

@@ -8,7 +8,7 @@
 //! Without PostgreSQL or NATS the tests are skipped, saying so, except
 //! under CI (`CI` set), where they fail.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

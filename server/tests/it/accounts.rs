@@ -3,7 +3,7 @@
 //! another browser, a password change, host accounts, the security
 //! headers, and a guest who registers keeping their seat in a room.
 
-mod common;
+use crate::common;
 
 use common::browser::Browser;
 use common::TestServer;

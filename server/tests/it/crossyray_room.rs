@@ -1,7 +1,7 @@
 //! CrossyRay rooms through the real server: HTTP to create, WebSocket to
 //! play, every move checked by the rules crate.
 
-mod common;
+use crate::common;
 
 use common::{follow, table, TestServer};
 use rules::crossyray::{CrossyRay, Move, Options};

@@ -1,6 +1,6 @@
 //! Per-connection limits: what a flooding or oversized client gets.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! reading, the members cap, answers that must never go missing silently,
 //! and the details of frames, names and outcomes.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

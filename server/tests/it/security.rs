@@ -5,7 +5,7 @@
 //! account; and ending a session signs its open
 //! sockets out (close 4001).
 
-mod common;
+use crate::common;
 
 use common::browser::Browser;
 use common::smtp::{link_token, FakeSmtp};

@@ -3,7 +3,7 @@
 //! one-time recovery link (works once, expires, the same answer for an
 //! unknown address), and the limits per account.
 
-mod common;
+use crate::common;
 
 use common::browser::Browser;
 use common::smtp::{link_token, FakeSmtp};

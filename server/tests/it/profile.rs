@@ -1,7 +1,7 @@
 //! Public profiles (`GET /api/players/NAME`): an account's games per game
 //! with its results and its recent games, for anyone.
 
-mod common;
+use crate::common;
 
 use common::browser::Browser;
 use common::{Client, TestServer};

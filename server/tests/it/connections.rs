@@ -4,7 +4,7 @@
 //! connections), keepalive pings, and a node that stops while its NATS is
 //! gone.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

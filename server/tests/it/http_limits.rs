@@ -3,7 +3,7 @@
 //! who the client is behind `--trusted-proxy`, the bounded address table,
 //! and `413` for an oversized body.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! the scoreboard, clocks and the game in progress, game numbers; and what
 //! must never be stored (plaintext tokens).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

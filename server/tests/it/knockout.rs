@@ -8,7 +8,7 @@
 //! is the rules' (3 a match won, 10 more for the champion, nothing for a
 //! draw, a coin toss or a bye).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,7 +3,7 @@
 //! client reach browsers at once, the favicon and the manifest, and the
 //! answers to a room that does not exist.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 

@@ -8,7 +8,7 @@
 //! server's own flags. The topology itself runs, as processes behind the
 //! real nginx, in `e2e/compose.test.mjs`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

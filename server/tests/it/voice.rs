@@ -2,7 +2,7 @@
 //! WebRTC signalling relayed only to the addressed member of the same
 //! room, checked for size and form like every message.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

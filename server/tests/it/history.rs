@@ -2,7 +2,7 @@
 //! account), paging and filters, a room's games, one game by link, and the
 //! text export read back by the import.
 
-mod common;
+use crate::common;
 
 use common::browser::Browser;
 use common::{follow, Client, TestServer};

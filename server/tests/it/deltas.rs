@@ -2,7 +2,7 @@
 //! every game, a spectator that applies them to the match it holds ends
 //! with the match a fresh snapshot shows.
 
-mod common;
+use crate::common;
 
 use common::{follow, keep_going, local_game, table_of, TestServer};
 use serde_json::{json, Value};

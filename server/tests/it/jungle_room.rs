@@ -1,7 +1,7 @@
 //! Jungle rooms through the real server: two people, a spectator, and the
 //! computer in a seat, every move checked by the rules crate.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! rematches, and the host taking a member out of a seat or out of the
 //! room (kept out across a restart until let back in).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

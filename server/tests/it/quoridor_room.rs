@@ -2,7 +2,7 @@
 //! game's own scoring on the room scoreboard, the per-move timer, and the
 //! auto-start countdown between games.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,0 +1,31 @@
+//! The server's integration tests, one binary: each module starts the real
+//! server (in process or as a child process) and talks to it over real
+//! sockets and HTTP, as a browser would. One binary links the server once
+//! (each file was a binary of its own, linking it again). `log_secrets.rs`
+//! stays apart: it installs the process's tracing subscriber.
+
+mod common;
+
+mod accounts;
+mod big_room;
+mod cluster;
+mod connections;
+mod crossyray_room;
+mod deltas;
+mod deploy;
+mod durable_rooms;
+mod history;
+mod http_limits;
+mod jungle_room;
+mod knockout;
+mod limits;
+mod pages;
+mod profile;
+mod quoridor_room;
+mod recovery;
+mod security;
+mod shop;
+mod store;
+mod table_manners;
+mod voice;
+mod wire_defects;
