@@ -115,37 +115,25 @@ pub struct Config {
     /// WebSockets one client address (an IPv6 /64) may hold open at once
     /// on this node; the next upgrade is refused with
     /// `429 too_many_sockets`. 0 turns the limit off (for load tests).
-    #[arg(
-        long = "max-sockets-per-addr",
-        env = "MAX_SOCKETS_PER_ADDR",
-        default_value_t = 50
-    )]
+    #[arg(long, env = "MAX_SOCKETS_PER_ADDR", default_value_t = 50)]
     pub max_sockets_per_addr: usize,
 
     /// Seconds a new WebSocket has to send `hello`; then it is closed
     /// with 1008 (at least 1).
-    #[arg(
-        long = "hello-timeout-secs",
-        env = "HELLO_TIMEOUT_SECS",
-        default_value_t = 10
-    )]
+    #[arg(long, env = "HELLO_TIMEOUT_SECS", default_value_t = 10)]
     pub hello_timeout_secs: u64,
 
     /// Seconds an HTTP connection has to send a request's headers (from
     /// its first byte, or from the end of the previous answer on a
     /// keep-alive connection: it is also the idle timeout), and again its
     /// body; then it is closed (at least 1).
-    #[arg(
-        long = "header-timeout-secs",
-        env = "HEADER_TIMEOUT_SECS",
-        default_value_t = 10
-    )]
+    #[arg(long, env = "HEADER_TIMEOUT_SECS", default_value_t = 10)]
     pub header_timeout_secs: u64,
 
     /// Seconds between the server's pings on each WebSocket; one that
     /// sends nothing (no pong, no message) for twice this is closed with
     /// 1008. 0 turns pings off.
-    #[arg(long = "ping-secs", env = "PING_SECS", default_value_t = 20)]
+    #[arg(long, env = "PING_SECS", default_value_t = 20)]
     pub ping_secs: u64,
 
     /// Seconds a player may stay offline during their game before they
@@ -160,56 +148,52 @@ pub struct Config {
 
     /// Milliseconds the computer thinks per move at Master level; the
     /// weaker levels take a share of it.
-    #[arg(long = "bot-ms", env = "BOT_MS", default_value_t = 2000)]
+    #[arg(long, env = "BOT_MS", default_value_t = 2000)]
     pub bot_ms: u64,
 
     /// Seconds between the end of a game and the automatic start of the
     /// next (rooms with auto-start on, every seat still taken and online).
-    #[arg(long = "autostart-secs", env = "AUTOSTART_SECS", default_value_t = 30)]
+    #[arg(long, env = "AUTOSTART_SECS", default_value_t = 30)]
     pub autostart_secs: u64,
 
     /// Members a room keeps (people who gave a name, signed in, sat or
     /// host, and computer players). Past it, offline guests with no seat,
     /// no score and no host role make room for newcomers; if none can go,
     /// `hello` is refused with `room_full`.
-    #[arg(long = "max-members", env = "MAX_MEMBERS", default_value_t = 200)]
+    #[arg(long, env = "MAX_MEMBERS", default_value_t = 200)]
     pub max_members: usize,
 
     /// Watchers a room takes at once: online browsers with no name, no
     /// account and no host role, which are counted but not kept. Past it,
     /// a watcher's `hello` is refused with `room_full`.
-    #[arg(long = "max-watchers", env = "MAX_WATCHERS", default_value_t = 20_000)]
+    #[arg(long, env = "MAX_WATCHERS", default_value_t = 20_000)]
     pub max_watchers: usize,
 
     /// Kept members that browsers from one client address (IPv6: one /64)
     /// may add to a room; past it, their `hello` (or a watcher's `name`)
     /// is refused with `room_full`. Removed members do not count. 0 turns
     /// the limit off.
-    #[arg(
-        long = "members-per-addr",
-        env = "MEMBERS_PER_ADDR",
-        default_value_t = 20
-    )]
+    #[arg(long, env = "MEMBERS_PER_ADDR", default_value_t = 20)]
     pub members_per_addr: usize,
 
     /// Messages one WebSocket connection may send per second on average;
     /// past it they get `rate_limited` errors. 0 turns the limit off
     /// (for load tests; a public server keeps it).
-    #[arg(long = "message-rate", env = "MESSAGE_RATE", default_value_t = 20.0)]
+    #[arg(long, env = "MESSAGE_RATE", default_value_t = 20.0)]
     pub message_rate: f64,
 
     /// Messages a connection may send at once before `--message-rate`
     /// applies (at least 1).
-    #[arg(long = "message-burst", env = "MESSAGE_BURST", default_value_t = 40.0)]
+    #[arg(long, env = "MESSAGE_BURST", default_value_t = 40.0)]
     pub message_burst: f64,
 
     /// Rooms one client address may create at once (`POST /api/rooms`);
     /// then one more every `--room-every-secs`. 0 turns the limit off.
-    #[arg(long = "room-burst", env = "ROOM_BURST", default_value_t = 10)]
+    #[arg(long, env = "ROOM_BURST", default_value_t = 10)]
     pub room_burst: u32,
 
     /// Seconds for one more room creation to come back to an address.
-    #[arg(long = "room-every-secs", env = "ROOM_EVERY_SECS", default_value_t = 6)]
+    #[arg(long, env = "ROOM_EVERY_SECS", default_value_t = 6)]
     pub room_every_secs: u64,
 
     /// Room lookups one client address may make at once: `GET
@@ -217,35 +201,27 @@ pub struct Config {
     /// upgrade `/ws/CODE`, found or not; then `--lookup-rate` more a
     /// second. Past it, `429 rate_limited`, so room codes cannot be
     /// guessed quickly. 0 turns the limit off (for load tests).
-    #[arg(long = "lookup-burst", env = "LOOKUP_BURST", default_value_t = 600)]
+    #[arg(long, env = "LOOKUP_BURST", default_value_t = 600)]
     pub lookup_burst: u32,
 
     /// Room lookups a second that come back to an address (0: no limit).
-    #[arg(long = "lookup-rate", env = "LOOKUP_RATE", default_value_t = 10)]
+    #[arg(long, env = "LOOKUP_RATE", default_value_t = 10)]
     pub lookup_rate: u32,
 
     /// Accounts one client address may register at once
     /// (`POST /api/accounts`); then one more every
     /// `--register-every-secs`. 0 turns the limit off.
-    #[arg(long = "register-burst", env = "REGISTER_BURST", default_value_t = 5)]
+    #[arg(long, env = "REGISTER_BURST", default_value_t = 5)]
     pub register_burst: u32,
 
     /// Seconds for one more registration to come back to an address.
-    #[arg(
-        long = "register-every-secs",
-        env = "REGISTER_EVERY_SECS",
-        default_value_t = 60
-    )]
+    #[arg(long, env = "REGISTER_EVERY_SECS", default_value_t = 60)]
     pub register_every_secs: u64,
 
     /// Client addresses each rate limit remembers at most; when a limit's
     /// table is full of addresses still counting down, new addresses are
     /// refused (429) until one has waited long enough to be forgotten.
-    #[arg(
-        long = "rate-limit-max-addrs",
-        env = "RATE_LIMIT_MAX_ADDRS",
-        default_value_t = 10_000
-    )]
+    #[arg(long, env = "RATE_LIMIT_MAX_ADDRS", default_value_t = 10_000)]
     pub rate_limit_max_addrs: usize,
 
     /// Address of a reverse proxy in front of the server, or a CIDR range
