@@ -30,7 +30,6 @@ use crate::deepening::{iterate, Root, SearchResult};
 use crate::game::{Outcome, Side};
 use crate::quoridor::{Move, Quoridor};
 
-
 /// What one search may do.
 #[derive(Clone, Debug)]
 pub struct Limits {

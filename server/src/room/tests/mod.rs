@@ -22,6 +22,7 @@ mod sim;
 mod supervisor;
 mod timers;
 
+use rules::Game;
 use serde_json::{json, Value};
 
 use super::*;
@@ -226,6 +227,16 @@ pub fn options(game: Option<&str>, options: Value) -> Command {
 }
 
 /// The table's current (or last) game.
+/// A move every position of `game` refuses: one of another game.
+pub fn foreign_move(game: &crate::games::AnyGame) -> crate::games::AnyMove {
+    let other = match game.kind() {
+        GameKind::Quoridor => GameKind::Jungle,
+        GameKind::CrossyRay | GameKind::Jungle => GameKind::Quoridor,
+    };
+    let options = GameOptions::parse(other, &Value::Null).unwrap();
+    crate::games::AnyGame::new(&options).unwrap().legal_moves()[0]
+}
+
 pub fn current(state: &RoomState) -> &Match {
     state.tables[0].current.as_ref().expect("a game")
 }

@@ -1,0 +1,150 @@
+//! A game's log and the one transition that applies an entry to it.
+//!
+//! Live play (`room/play.rs`), a room brought back from the store
+//! (`room/restore.rs`), a replay (`history/replay.rs`) and an imported text
+//! (`history/export.rs`) all change a game the same way: through
+//! [`GameLog::apply`], one [`Step`] at a time, as shakmaty's `play` is the
+//! one way a position changes. Only live play adds clocks, the store and
+//! events around it, so a change to what a timeout or a leave does is made
+//! here once, and the four agree by construction (the property test in
+//! `tests.rs` plays random games through all four).
+
+use rules::game::{NotationError, SetupError, TimeoutEffect};
+use rules::{EndReason, Game, Side};
+
+use crate::games::{AnyGame, AnyMove, GameOptions, MoveError};
+use crate::store::records::Leave;
+
+/// One entry of a game's log, typed: what a stored entry, an exported
+/// line or a player's command becomes once read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `side` plays `mv` (a person or the computer).
+    Move { side: Side, mv: AnyMove },
+    /// `side`, to move, ran out of time; the game's rule does the rest.
+    Timeout { side: Side },
+    /// `sides` resign or abandon, after the moves played so far.
+    Forfeit { sides: Vec<Side>, reason: EndReason },
+    /// A team's turn passed to the next teammate: the position is the
+    /// same (who plays for the side is the room's business).
+    Turn,
+    /// The players agreed to a draw.
+    Draw,
+}
+
+/// A move a step added to the record: the player's, or the one the rules
+/// played for a side whose time ran out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub side: Side,
+    pub mv: AnyMove,
+}
+
+/// Why a step does not fit the game; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    #[error("it is not side {}'s turn", .0 .0)]
+    NotYourTurn(Side),
+    #[error(transparent)]
+    Illegal(#[from] MoveError),
+    #[error("this game has no draw by agreement")]
+    NoDraws,
+}
+
+impl From<NotationError> for LogError {
+    fn from(e: NotationError) -> LogError {
+        LogError::Illegal(MoveError::Notation(e))
+    }
+}
+
+/// A game with the record of how it got there: its moves (in notation, as
+/// stored and sent), the side that played each, and the sides that left.
+#[derive(Clone, Debug)]
+pub struct GameLog {
+    /// The position after every step so far.
+    pub game: AnyGame,
+    pub moves: Vec<String>,
+    /// The side that played each move (with 3-8 pawns, and after a pawn
+    /// leaves, turn order alone cannot tell).
+    pub move_sides: Vec<Side>,
+    /// The sides that left, and after how many moves (stored with the
+    /// finished game, so that its replay removes them there too).
+    pub leaves: Vec<Leave>,
+    /// Sides that resigned or abandoned (their pawn is gone; the game may
+    /// go on without them).
+    pub gone: Vec<bool>,
+}
+
+impl GameLog {
+    /// A game in its starting position, nothing played.
+    pub fn new(options: &GameOptions) -> Result<GameLog, SetupError> {
+        let game = AnyGame::new(options)?;
+        let sides = game.sides();
+        Ok(GameLog {
+            game,
+            moves: Vec::new(),
+            move_sides: Vec::new(),
+            leaves: Vec::new(),
+            gone: vec![false; sides],
+        })
+    }
+
+    /// Reads a move written `text` for the side to move, in this position
+    /// (once the game is over, playing it is refused in the rules' words).
+    pub fn read_move(&self, text: &str) -> Result<Step, LogError> {
+        let mv = self.game.parse_move(text)?;
+        let side = self.game.to_move().unwrap_or(Side(0));
+        Ok(Step::Move { side, mv })
+    }
+
+    /// Applies one step: the only way the game and its record change.
+    /// Returns the move it added to the record, if any. A step refused
+    /// changes nothing.
+    pub fn apply(&mut self, step: &Step) -> Result<Option<Played>, LogError> {
+        match step {
+            Step::Move { side, mv } => {
+                // The one turn check; a finished game refuses the move in
+                // the rules' words.
+                if self.game.to_move().is_some_and(|due| due != *side) {
+                    return Err(LogError::NotYourTurn(*side));
+                }
+                self.game.play(mv)?;
+                Ok(Some(self.record(*side, *mv)))
+            }
+            Step::Timeout { side } => Ok(match self.game.timeout() {
+                TimeoutEffect::Lost => None,
+                TimeoutEffect::Played(mv) => Some(self.record(*side, mv)),
+            }),
+            Step::Forfeit { sides, reason } => {
+                self.leaves.push(Leave {
+                    ply: self.moves.len(),
+                    sides: sides.clone(),
+                    reason: *reason,
+                });
+                for &side in sides {
+                    self.game.forfeit(side, *reason);
+                    if let Some(gone) = self.gone.get_mut(side.index()) {
+                        *gone = true;
+                    }
+                }
+                Ok(None)
+            }
+            Step::Turn => Ok(None),
+            Step::Draw => {
+                if !self.game.agree_draw() {
+                    return Err(LogError::NoDraws);
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn record(&mut self, side: Side, mv: AnyMove) -> Played {
+        self.moves.push(mv.to_string());
+        self.move_sides.push(side);
+        Played { side, mv }
+    }
+}
+
+#[cfg(test)]
+mod tests;
