@@ -21,6 +21,7 @@ mod restore;
 mod sim;
 mod supervisor;
 mod timers;
+mod transition;
 
 use rules::Game;
 use serde_json::{json, Value};
@@ -226,7 +227,6 @@ pub fn options(game: Option<&str>, options: Value) -> Command {
     }
 }
 
-/// The table's current (or last) game.
 /// A move every position of `game` refuses: one of another game.
 pub fn foreign_move(game: &crate::games::AnyGame) -> crate::games::AnyMove {
     let other = match game.kind() {
@@ -237,6 +237,7 @@ pub fn foreign_move(game: &crate::games::AnyGame) -> crate::games::AnyMove {
     crate::games::AnyGame::new(&options).unwrap().legal_moves()[0]
 }
 
+/// The table's current (or last) game.
 pub fn current(state: &RoomState) -> &Match {
     state.tables[0].current.as_ref().expect("a game")
 }
