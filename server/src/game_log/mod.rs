@@ -11,9 +11,9 @@
 
 use rules::game::{NotationError, SetupError, TimeoutEffect};
 use rules::{EndReason, Game, Side};
+use serde::{Deserialize, Serialize};
 
 use crate::games::{AnyGame, AnyMove, GameOptions, MoveError};
-use crate::store::records::Leave;
 
 /// One entry of a game's log, typed: what a stored entry, an exported
 /// line or a player's command becomes once read.
@@ -30,6 +30,16 @@ pub enum Step {
     Turn,
     /// The players agreed to a draw.
     Draw,
+}
+
+/// Sides that left a game (resigned or abandoned) after `ply` moves: a
+/// finished game keeps them beside its moves, so that a replay removes a
+/// Quoridor pawn where its player left and the moves after it replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leave {
+    pub ply: usize,
+    pub sides: Vec<Side>,
+    pub reason: EndReason,
 }
 
 /// A move a step added to the record: the player's, or the one the rules
