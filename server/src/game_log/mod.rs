@@ -15,12 +15,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::{AnyGame, AnyMove, GameOptions, MoveError};
 
-/// One entry of a game's log, typed: what a stored entry, an exported
-/// line or a player's command becomes once read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// `side` plays `mv` (a person or the computer).
-    Move { side: Side, mv: AnyMove },
+/// One entry of a game's log: what a stored entry, an exported line or a
+/// player's command becomes once read. Typed (`Step<AnyMove>`) inside the
+/// server; with the move as text (`Step<String>`, the room's stored
+/// `Entry`) in the store.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Step<M = AnyMove> {
+    /// `side` plays the move (a person or the computer).
+    Move { side: Side, notation: M },
     /// `side`, to move, ran out of time; the game's rule does the rest.
     Timeout { side: Side },
     /// `sides` resign or abandon, after the moves played so far.
@@ -30,6 +33,36 @@ pub enum Step {
     Turn,
     /// The players agreed to a draw.
     Draw,
+}
+
+impl<M> Step<M> {
+    /// The same step with its move turned into another form (read from
+    /// text, or written as text); anything but a move is kept as it is.
+    pub fn try_map<N, E>(&self, f: impl FnOnce(&M) -> Result<N, E>) -> Result<Step<N>, E> {
+        Ok(match self {
+            Step::Move { side, notation } => Step::Move {
+                side: *side,
+                notation: f(notation)?,
+            },
+            Step::Timeout { side } => Step::Timeout { side: *side },
+            Step::Forfeit { sides, reason } => Step::Forfeit {
+                sides: sides.clone(),
+                reason: *reason,
+            },
+            Step::Turn => Step::Turn,
+            Step::Draw => Step::Draw,
+        })
+    }
+}
+
+impl Step {
+    /// The step as stored: its move in notation.
+    pub fn written(&self) -> Step<String> {
+        match self.try_map(|mv| Ok::<_, std::convert::Infallible>(mv.to_string())) {
+            Ok(step) => step,
+            Err(never) => match never {},
+        }
+    }
 }
 
 /// Sides that left a game (resigned or abandoned) after `ply` moves: a
@@ -99,12 +132,17 @@ impl GameLog {
         })
     }
 
+    /// Reads a stored entry in this position: the step it was.
+    pub fn read(&self, entry: &Step<String>) -> Result<Step, LogError> {
+        Ok(entry.try_map(|text| self.game.parse_move(text))?)
+    }
+
     /// Reads a move written `text` for the side to move, in this position
     /// (once the game is over, playing it is refused in the rules' words).
     pub fn read_move(&self, text: &str) -> Result<Step, LogError> {
-        let mv = self.game.parse_move(text)?;
+        let notation = self.game.parse_move(text)?;
         let side = self.game.to_move().unwrap_or(Side(0));
-        Ok(Step::Move { side, mv })
+        Ok(Step::Move { side, notation })
     }
 
     /// Applies one step: the only way the game and its record change.
@@ -112,7 +150,7 @@ impl GameLog {
     /// changes nothing.
     pub fn apply(&mut self, step: &Step) -> Result<Option<Played>, LogError> {
         match step {
-            Step::Move { side, mv } => {
+            Step::Move { side, notation: mv } => {
                 // The one turn check; a finished game refuses the move in
                 // the rules' words.
                 if self.game.to_move().is_some_and(|due| due != *side) {

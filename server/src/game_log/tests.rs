@@ -11,13 +11,21 @@ fn log(kind: GameKind, options: Value) -> GameLog {
 #[test]
 fn a_move_out_of_turn_is_refused_and_changes_nothing() {
     let mut log = log(GameKind::Jungle, Value::Null);
-    let Step::Move { mv, .. } = log.read_move("8 a3-a4").unwrap() else {
+    let Step::Move { notation: mv, .. } = log.read_move("8 a3-a4").unwrap() else {
         panic!("a move");
     };
-    let out_of_turn = Step::Move { side: Side(1), mv };
+    let out_of_turn = Step::Move {
+        side: Side(1),
+        notation: mv,
+    };
     assert_eq!(log.apply(&out_of_turn), Err(LogError::NotYourTurn(Side(1))));
     assert!(log.moves.is_empty() && log.game.ply() == 0);
-    let played = log.apply(&Step::Move { side: Side(0), mv }).unwrap();
+    let played = log
+        .apply(&Step::Move {
+            side: Side(0),
+            notation: mv,
+        })
+        .unwrap();
     assert_eq!(played, Some(Played { side: Side(0), mv }));
     assert_eq!(
         (log.moves.as_slice(), log.move_sides.as_slice()),

@@ -8,7 +8,7 @@
 
 use rules::{EndReason, Game, Side, TimeControl};
 
-use super::event::{Effect, Entry, Event, MatchKind, Write};
+use super::event::{Effect, Event, MatchKind, Write};
 use super::state::{Applied, Countdown, RoomState};
 use super::views::MatchBody;
 use crate::game_log::{LogError, Step};
@@ -43,23 +43,6 @@ impl From<LogError> for Refusal {
     }
 }
 
-/// The stored form of a step: the move as text.
-pub(super) fn stored(step: &Step) -> Entry {
-    match step {
-        Step::Move { side, mv } => Entry::Move {
-            side: *side,
-            notation: mv.to_string(),
-        },
-        Step::Timeout { side } => Entry::Timeout { side: *side },
-        Step::Forfeit { sides, reason } => Entry::Forfeit {
-            sides: sides.clone(),
-            reason: *reason,
-        },
-        Step::Turn => Entry::Turn,
-        Step::Draw => Entry::Draw,
-    }
-}
-
 impl RoomState {
     /// Applies `change` to table `t`'s running game. A refusal (not the
     /// side's turn, too late, an illegal move) changes nothing.
@@ -88,7 +71,7 @@ impl RoomState {
                         "Your time ran out before the move arrived.",
                     ));
                 }
-                (MatchKind::Move, Step::Move { side, mv })
+                (MatchKind::Move, Step::Move { side, notation: mv })
             }
             Change::Timeout => {
                 let side = m.clock.running().or(m.game.to_move()).unwrap_or(Side(0));
@@ -138,7 +121,7 @@ impl RoomState {
         let row = EntryRow {
             game: m.id,
             seq: m.entries,
-            entry: stored(&step),
+            entry: step.written(),
             clock: m.clock.all_remaining(now),
             turn: m.turn.clone(),
         };

@@ -9,11 +9,11 @@
 use rules::clock::Clock;
 use rules::Game;
 
-use super::event::{Effect, Entry};
+use super::event::Effect;
 use super::ids::TableId;
 use super::state::{Member, RoomConfig, RoomState};
 use super::table::{Match, Table};
-use crate::game_log::{GameLog, LogError, Step};
+use crate::game_log::GameLog;
 use crate::store::records::{EntryRow, LiveGame, SavedRoom};
 
 impl RoomState {
@@ -93,23 +93,6 @@ impl RoomState {
     }
 }
 
-/// The step a stored entry is, read in the position it was played in.
-fn read(log: &GameLog, entry: &Entry) -> Result<Step, LogError> {
-    Ok(match entry {
-        Entry::Move { side, notation } => Step::Move {
-            side: *side,
-            mv: log.game.parse_move(notation)?,
-        },
-        Entry::Timeout { side } => Step::Timeout { side: *side },
-        Entry::Forfeit { sides, reason } => Step::Forfeit {
-            sides: sides.clone(),
-            reason: *reason,
-        },
-        Entry::Turn => Step::Turn,
-        Entry::Draw => Step::Draw,
-    })
-}
-
 /// Replays a stored game's log on a fresh game; `None` if an entry no
 /// longer fits the rules (the log was written by other rules).
 fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
@@ -119,7 +102,7 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
     let mut clock = log.game.clock();
     let mut stored = 0;
     for row in entries {
-        let step = read(&log, &row.entry).ok()?;
+        let step = log.read(&row.entry).ok()?;
         log.apply(&step).ok()?;
         turn.clone_from(&row.turn);
         turn.resize(sides, 0);
