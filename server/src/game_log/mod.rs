@@ -7,7 +7,8 @@
 //! one way a position changes. Only live play adds clocks, the store and
 //! events around it, so a change to what a timeout or a leave does is made
 //! here once, and the four agree by construction (the property test in
-//! `tests.rs` plays random games through all four).
+//! `room/tests/transition.rs` plays random games through all four; the
+//! rules of the transition itself are tested beside it, in `tests.rs`).
 
 use rules::game::{NotationError, SetupError, TimeoutEffect};
 use rules::{EndReason, Game, Side};
