@@ -20,7 +20,6 @@
 //! ```
 
 use std::fmt::{self, Debug, Display};
-use std::str::FromStr;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -170,6 +169,17 @@ pub enum TimeoutEffect<M> {
     Played(M),
 }
 
+impl<M> TimeoutEffect<M> {
+    /// The same effect with the move turned into another type (a game
+    /// that wraps others wraps the move too).
+    pub fn map<N>(self, f: impl FnOnce(M) -> N) -> TimeoutEffect<N> {
+        match self {
+            TimeoutEffect::Lost => TimeoutEffect::Lost,
+            TimeoutEffect::Played(mv) => TimeoutEffect::Played(f(mv)),
+        }
+    }
+}
+
 /// Failure to set up a game from its options: the message is shown to the
 /// host as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -199,18 +209,13 @@ impl NotationError {
 /// and shuttle rules look back), so `legal_moves` and `play` need nothing
 /// else. Implementations are plain values: clone one to look ahead.
 pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
-    /// A move, written and read in the game's notation (RULES.md).
-    type Move: Clone
-        + Debug
-        + PartialEq
-        + Eq
-        + Display
-        + FromStr<Err = NotationError>
-        + Send
-        + Sync
-        + 'static;
+    /// A move, written in the game's notation (RULES.md) and read back
+    /// by [`Game::parse_move`]. Each game's own move type also reads
+    /// itself (`FromStr`); a game that hosts several games (the server's
+    /// closed enum) needs the position to know which notation it reads.
+    type Move: Clone + Debug + PartialEq + Eq + Display + Send + Sync + 'static;
     /// The settings a host picks before the game starts.
-    type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Options: Clone + Debug + Serialize + Send + Sync + 'static;
     /// Why a move was refused: shown to the player, so worded for them.
     type Error: std::error::Error + Clone + Send + Sync + 'static;
 
@@ -226,6 +231,9 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
 
     /// The side to move, or `None` once the game is over.
     fn to_move(&self) -> Option<Side>;
+
+    /// Reads a move written in the game's notation, in this position.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
 
     /// Every legal move for the side to move (empty once over). A move that
     /// can be reached in two ways is listed once.

@@ -1,5 +1,5 @@
 //! Computer players: every game's bot, chosen by the game, answering with
-//! a move in notation.
+//! a typed move (played as it is, never printed and read again).
 //!
 //! A bot runs on a blocking thread (`tokio::task::spawn_blocking`, started
 //! by the room's task, `room/think.rs`), never on the room's task: a search
@@ -20,7 +20,7 @@ use rules::quoridor::bot as quoridor_bot;
 pub use rules::Level;
 use tokio::sync::Semaphore;
 
-use crate::games::AnyGame;
+use crate::games::{AnyGame, AnyMove};
 
 /// Searches that may run at once in the whole server: one per core. A
 /// search keeps a core busy for its whole budget, so more at once would
@@ -36,7 +36,7 @@ pub fn search_slots() -> Arc<Semaphore> {
         .clone()
 }
 
-/// The move `level` plays in `game` for the side to move, in notation,
+/// The move `level` plays in `game` for the side to move,
 /// thinking at most `budget` (Master's time; weaker levels take a share of
 /// it) or until `cancel` is set. `None` when the game is over.
 pub fn choose(
@@ -45,16 +45,16 @@ pub fn choose(
     budget: Duration,
     cancel: &AtomicBool,
     seed: u64,
-) -> Option<String> {
+) -> Option<AnyMove> {
     match game {
         AnyGame::CrossyRay(g) => {
-            crossyray_bot::choose_move(g, level, budget, cancel, seed).map(|m| m.to_string())
+            crossyray_bot::choose_move(g, level, budget, cancel, seed).map(AnyMove::CrossyRay)
         }
         AnyGame::Quoridor(g) => {
-            quoridor_bot::choose_move(g, level, budget, cancel, seed).map(|m| m.to_string())
+            quoridor_bot::choose_move(g, level, budget, cancel, seed).map(AnyMove::Quoridor)
         }
         AnyGame::Jungle(g) => {
-            jungle_bot::choose_move(g, level, budget, cancel, seed).map(|m| m.to_string())
+            jungle_bot::choose_move(g, level, budget, cancel, seed).map(AnyMove::Jungle)
         }
     }
 }
@@ -63,6 +63,7 @@ pub fn choose(
 mod tests {
     use super::*;
     use crate::games::{GameKind, GameOptions};
+    use rules::Game;
     use serde_json::{json, Value};
 
     fn new_game(kind: GameKind) -> AnyGame {
@@ -70,7 +71,7 @@ mod tests {
     }
 
     #[test]
-    fn every_game_has_a_bot_that_answers_a_legal_move_in_notation() {
+    fn every_game_has_a_bot_that_answers_a_legal_move() {
         for kind in [GameKind::CrossyRay, GameKind::Quoridor, GameKind::Jungle] {
             let game = new_game(kind);
             let mv = choose(
@@ -81,7 +82,7 @@ mod tests {
                 7,
             )
             .expect("a move");
-            assert!(game.legal().contains(&mv), "{kind:?}: {mv} is legal");
+            assert!(game.legal_moves().contains(&mv), "{kind:?}: {mv} is legal");
         }
     }
 

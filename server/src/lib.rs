@@ -8,6 +8,7 @@ pub mod bots;
 pub mod cluster;
 pub mod code;
 pub mod config;
+pub mod game_log;
 pub mod games;
 pub mod history;
 pub mod limits;

@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Board, Cell, Direction, Edge, Move, Number, Options, PlayError};
-use crate::game::{EndReason, Game, Outcome, SetupError, Side, TimeControl, TimeoutEffect};
+use crate::game::{
+    EndReason, Game, NotationError, Outcome, SetupError, Side, TimeControl, TimeoutEffect,
+};
 
 /// A CrossyRay game: the board, the current number and its cell, whose
 /// turn it is and, once over, the result.
@@ -332,6 +334,10 @@ impl Game for CrossyRay {
             // Side 0 defends the left (top) goal, side 1 the right (bottom).
             defends: [own, attacked],
         })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        text.parse()
     }
 
     fn sides(&self) -> usize {

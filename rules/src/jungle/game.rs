@@ -13,7 +13,8 @@ use super::record::Record;
 use super::role::Color;
 use super::setup::Setup;
 use crate::game::{
-    EndReason, Game, Outcome, SetupError, Side, TimeControl, TimeoutEffect, CLOCK_PRESETS,
+    EndReason, Game, NotationError, Outcome, SetupError, Side, TimeControl, TimeoutEffect,
+    CLOCK_PRESETS,
 };
 
 /// What a host picks before a Jungle game.
@@ -243,6 +244,10 @@ impl Game for Jungle {
                 .map_err(|e| SetupError(e.to_string()))?,
         };
         Ok(Jungle::from_setup(options.clone(), setup))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        text.parse()
     }
 
     fn sides(&self) -> usize {

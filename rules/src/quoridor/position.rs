@@ -15,7 +15,9 @@ use super::cell::{Cell, Direction};
 use super::moves::Move;
 use super::options::{Options, Target, MAX_PAWNS};
 use super::wall::{Orientation, Wall};
-use crate::game::{EndReason, Game, Outcome, SetupError, Side, TimeControl, TimeoutEffect};
+use crate::game::{
+    EndReason, Game, NotationError, Outcome, SetupError, Side, TimeControl, TimeoutEffect,
+};
 
 /// A Quoridor game in progress (or finished).
 ///
@@ -500,6 +502,10 @@ impl Game for Quoridor {
             q.walls_left[i] = options.wall_stock();
         }
         Ok(q)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        text.parse()
     }
 
     fn sides(&self) -> usize {

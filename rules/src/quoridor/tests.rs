@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
-use crate::game::{self, EndReason, Game, Outcome, Side, TimeControl, TimeoutEffect};
+use crate::game::{
+    self, EndReason, Game, NotationError, Outcome, Side, TimeControl, TimeoutEffect,
+};
 
 fn opts(size: u8, players: u8, goal: GoalMode) -> Options {
     Options {
@@ -611,6 +613,10 @@ impl Game for NoPass {
     fn new(o: &Options) -> Result<Self, game::SetupError> {
         Quoridor::new(o).map(NoPass)
     }
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        text.parse()
+    }
+
     fn sides(&self) -> usize {
         self.0.sides()
     }

@@ -1,5 +1,6 @@
 use super::*;
-use serde_json::json;
+use rules::{EndReason, Game, Side, TimeControl};
+use serde_json::{json, Value};
 
 fn setup(kind: GameKind, options: Value) -> Result<(GameOptions, AnyGame), String> {
     let options = GameOptions::parse(kind, &options)?;
@@ -32,15 +33,15 @@ fn jungle_rooms_take_the_clock_presets_only() {
 #[test]
 fn a_jungle_move_is_read_from_its_notation() {
     let (_, mut game) = setup(GameKind::Jungle, Value::Null).unwrap();
-    assert_eq!(game.play(" 8 a3-a4 ").unwrap(), "8 a3-a4");
+    assert_eq!(game.play_text(" 8 a3-a4 ").unwrap(), "8 a3-a4");
     assert_eq!(game.to_move(), Some(Side(1)));
-    let err = game.play("8 a4-a5").unwrap_err();
+    let err = game.play_text("8 a4-a5").unwrap_err();
     assert!(
         matches!(err, MoveError::Jungle(_)),
         "a typed rule error: {err:?}"
     );
     assert!(matches!(
-        game.play("elephant to the moon").unwrap_err(),
+        game.play_text("elephant to the moon").unwrap_err(),
         MoveError::Notation(_)
     ));
     assert_eq!(serde_json::to_value(&game).unwrap()["last_move"], "8 a3-a4");
@@ -98,13 +99,47 @@ fn quoridor_modes_set_the_seats_and_never_reach_the_engine() {
 fn a_win_scores_one_except_in_quoridor() {
     let (_, mut jungle) = setup(GameKind::Jungle, Value::Null).unwrap();
     assert_eq!(jungle.points(), None);
-    jungle.play("8 a3-a4").unwrap();
-    jungle.play("8 g7-g6").unwrap();
+    jungle.play_text("8 a3-a4").unwrap();
+    jungle.play_text("8 g7-g6").unwrap();
     jungle.forfeit(Side(1), EndReason::Resign);
     assert_eq!(jungle.points(), Some(vec![1, 0]));
     let (_, mut q) = setup(GameKind::Quoridor, Value::Null).unwrap();
-    q.play("e2").unwrap();
-    q.play("e8").unwrap();
+    q.play_text("e2").unwrap();
+    q.play_text("e8").unwrap();
     q.forfeit(Side(0), EndReason::Resign);
     assert_eq!(q.points(), Some(vec![0, 10]));
+}
+
+#[test]
+fn a_move_is_typed_in_the_game_it_is_read_in_and_refused_in_another() {
+    let (_, mut jungle) = setup(GameKind::Jungle, Value::Null).unwrap();
+    let (_, quoridor) = setup(GameKind::Quoridor, Value::Null).unwrap();
+    let mv = jungle.parse_move("8 a3-a4").unwrap();
+    assert_eq!(mv.kind(), GameKind::Jungle);
+    assert_eq!(mv.to_string(), "8 a3-a4");
+    assert!(jungle.legal_moves().contains(&mv));
+    let pawn = quoridor.parse_move("e2").unwrap();
+    assert_eq!(
+        jungle.play(&pawn),
+        Err(MoveError::OtherGame {
+            game: GameKind::Jungle,
+            mv: GameKind::Quoridor
+        })
+    );
+    assert_eq!(jungle.ply(), 0, "a refused move changes nothing");
+    jungle.play(&mv).unwrap();
+    assert_eq!(jungle.ply(), 1);
+}
+
+#[test]
+fn a_game_reads_back_from_its_view() {
+    for kind in GameKind::ALL {
+        let (_, mut game) = setup(kind, Value::Null).unwrap();
+        let first = game.legal_moves()[0];
+        game.play(&first).unwrap();
+        let view = serde_json::to_value(&game).unwrap();
+        let back: AnyGame = serde_json::from_value(view.clone()).unwrap();
+        assert_eq!(back.kind(), kind);
+        assert_eq!(serde_json::to_value(&back).unwrap(), view);
+    }
 }

@@ -2,17 +2,19 @@
 //! `[Key "value"]`, a blank line, then the moves one per line (`1. e5`),
 //! in the game's own notation, with a line `side 2 leaves (abandon)`
 //! where a side left. An import replays every move and leave with the
-//! rules, so a text that reads is a game that was legal.
+//! rules, through the game log's one transition (`game_log`), so a text
+//! that reads is a game that was legal.
 //!
 //! An import is bounded: its text by the request body limit (16 KiB),
 //! its moves by [`MAX_IMPORT_MOVES`] (counted before anything is
 //! replayed), its answer by [`MAX_IMPORT_ANSWER`], and its rate per
 //! address by `Limits::imports`.
 
-use rules::{EndReason, Outcome, Side};
+use rules::{EndReason, Game, Outcome, Side};
 use serde_json::Value;
 
 use super::replay::Replay;
+use crate::game_log::Step;
 use crate::games::{GameKind, GameOptions};
 use crate::store::records::Leave;
 use crate::store::GameRecord;
@@ -187,7 +189,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     let kind = kind.ok_or_else(|| bad(first.min(lines.len().max(1)), "no [Game \"…\"] header"))?;
     let parsed = GameOptions::parse(kind, &options.1).map_err(|e| bad(options.0.max(1), e))?;
     let mut replay = Replay::new(&parsed).map_err(|e| bad(options.0.max(1), e.to_string()))?;
-    let sides = replay.game().sides();
+    let sides = replay.log().game.sides();
     if let Some((n, _)) = players.get(sides).or(players.last()) {
         if players.len() != sides {
             return Err(bad(
@@ -196,14 +198,14 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             ));
         }
     }
-    let mut moves = Vec::new();
-    let mut leaves: Vec<Leave> = Vec::new();
     for (j, line) in lines.iter().enumerate().skip(i) {
         let n = j + 1;
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
+        let log = replay.log();
+        let played = log.moves.len();
         if line.starts_with("side ") {
             let (side, reason) = parse_leave(line).ok_or_else(|| {
                 bad(
@@ -213,39 +215,35 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             })?;
             // A leave after the game ended belongs to the leave that ended
             // it (two sides gone at once); anything else is out of place.
-            let with_last = leaves.last().is_some_and(|l| l.ply == moves.len());
-            if side.index() >= sides || (replay.game().is_over() && !with_last) {
+            let with_last = log.leaves.last().is_some_and(|l| l.ply == played);
+            if side.index() >= sides || (log.game.is_over() && !with_last) {
                 return Err(bad(n, format!("side {} cannot leave here", side.0)));
             }
-            replay.forfeit(&[side], reason);
-            match leaves.last_mut() {
-                Some(last) if last.ply == moves.len() && last.reason == reason => {
-                    last.sides.push(side)
-                }
-                _ => leaves.push(Leave {
-                    ply: moves.len(),
-                    sides: vec![side],
-                    reason,
-                }),
-            }
+            let step = Step::Forfeit {
+                sides: vec![side],
+                reason,
+            };
+            replay
+                .apply(&step)
+                .map_err(|e| bad(n, format!("side {} cannot leave here: {e}", side.0)))?;
             continue;
         }
         let (number, mv) = line
             .split_once('.')
-            .ok_or_else(|| bad(n, format!("expected \"{}. <move>\"", moves.len() + 1)))?;
-        if number.trim().parse::<usize>().ok() != Some(moves.len() + 1) {
-            return Err(bad(n, format!("expected move number {}", moves.len() + 1)));
+            .ok_or_else(|| bad(n, format!("expected \"{}. <move>\"", played + 1)))?;
+        if number.trim().parse::<usize>().ok() != Some(played + 1) {
+            return Err(bad(n, format!("expected move number {}", played + 1)));
         }
-        if replay.game().is_over() {
+        if log.game.is_over() {
             return Err(bad(n, "the game is already over"));
         }
-        let played = replay
+        replay
             .play(mv.trim())
             .map_err(|e| bad(n, format!("illegal move {:?}: {e}", mv.trim())))?;
-        moves.push(played);
     }
-    let game = replay.game();
-    let outcome = match (game.outcome(), result) {
+    let log = replay.log();
+    let game = &log.game;
+    let outcome = match (game.outcome().cloned(), result) {
         (Some(o), Some((n, said))) if o != said => {
             return Err(bad(
                 n,
@@ -270,6 +268,8 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         }
         (None, None) => return Err(bad(first, "the game is not over and there is no [Result]")),
     };
+    let moves = log.moves.clone();
+    let leaves = merged(&log.leaves);
     Ok(Imported {
         game: kind,
         options: parsed.to_json(),
@@ -279,6 +279,22 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         outcome,
         positions: replay.into_positions(),
     })
+}
+
+/// The leaves as an imported text lists them: one line a side, so the
+/// sides that left together (after the same move, for the same reason)
+/// are one leave again.
+fn merged(leaves: &[Leave]) -> Vec<Leave> {
+    let mut out: Vec<Leave> = Vec::new();
+    for leave in leaves {
+        match out.last_mut() {
+            Some(last) if last.ply == leave.ply && last.reason == leave.reason => {
+                last.sides.extend_from_slice(&leave.sides)
+            }
+            _ => out.push(leave.clone()),
+        }
+    }
+    out
 }
 
 /// `[Key "value"]` → (key, unescaped value).

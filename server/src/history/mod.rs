@@ -238,7 +238,7 @@ pub async fn position(Query(query): Query<HashMap<String, String>>) -> Response 
             Err(e) => return bad_query(format!("move {}: illegal move {mv:?}: {e}", i + 1)),
         }
     }
-    let game = replay.game();
+    let game = &replay.log().game;
     Json(json!({
         "game": kind.name(),
         "options": parsed.to_json(),

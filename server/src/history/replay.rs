@@ -1,60 +1,68 @@
 //! A game replayed move by move with the rules, keeping each ply's
 //! position (`AnyGame::replay_view`): the replay viewer draws these, so
 //! the browser never applies a move itself and cannot disagree with the
-//! server.
+//! server. Each step goes through the game log's one transition
+//! ([`GameLog::apply`]), as live play's do.
 
 use rules::game::SetupError;
-use rules::EndReason;
-use rules::Side;
 use serde_json::Value;
 
-use crate::games::{AnyGame, GameKind, GameOptions, MoveError};
+use crate::game_log::{GameLog, LogError, Played, Step};
+use crate::games::{GameKind, GameOptions};
 use crate::store::records::Leave;
 
 /// A game being replayed, with the position after every ply so far
 /// (`positions[n]` after `n` moves; `positions[0]` is the start).
 pub struct Replay {
-    game: AnyGame,
+    log: GameLog,
     positions: Vec<Value>,
 }
 
 impl Replay {
     pub fn new(options: &GameOptions) -> Result<Replay, SetupError> {
-        let game = AnyGame::new(options)?;
-        let positions = vec![game.replay_view()];
-        Ok(Replay { game, positions })
+        let log = GameLog::new(options)?;
+        let positions = vec![log.game.replay_view()];
+        Ok(Replay { log, positions })
     }
 
-    /// Plays `text`; returns it in canonical notation. A refused move
+    /// Applies one step of the log. A move played (by a player or by the
+    /// rules for a side out of time) is a new ply; anything else (a
+    /// leave, an agreed draw) changes the last position. A refused step
     /// changes nothing.
-    pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
-        let played = self.game.play(text)?;
-        self.positions.push(self.game.replay_view());
+    pub fn apply(&mut self, step: &Step) -> Result<Option<Played>, LogError> {
+        let played = self.log.apply(step)?;
+        let view = self.log.game.replay_view();
+        match self.positions.last_mut() {
+            Some(last) if played.is_none() => *last = view,
+            _ => self.positions.push(view),
+        }
         Ok(played)
     }
 
-    /// `sides` leave (resign or abandon) after the moves played so far:
-    /// the last position becomes the one after the leaving.
-    pub fn forfeit(&mut self, sides: &[Side], reason: EndReason) {
-        for &side in sides {
-            self.game.forfeit(side, reason);
-        }
-        if let Some(last) = self.positions.last_mut() {
-            *last = self.game.replay_view();
-        }
+    /// Reads the move written `text` for the side to move and plays it;
+    /// returns it in canonical notation.
+    pub fn play(&mut self, text: &str) -> Result<String, LogError> {
+        let step = self.log.read_move(text)?;
+        let played = self.apply(&step)?;
+        Ok(played.map(|p| p.mv.to_string()).unwrap_or_default())
     }
 
     /// Plays the leaves of `leaves` due after the moves played so far
     /// (those whose `ply` is the number of moves played).
     pub fn leave_due(&mut self, leaves: &[Leave]) {
-        let played = self.positions.len() - 1;
+        let played = self.log.moves.len();
         for leave in leaves.iter().filter(|l| l.ply == played) {
-            self.forfeit(&leave.sides, leave.reason);
+            let step = Step::Forfeit {
+                sides: leave.sides.clone(),
+                reason: leave.reason,
+            };
+            // A forfeit is never refused.
+            let _ = self.apply(&step);
         }
     }
 
-    pub fn game(&self) -> &AnyGame {
-        &self.game
+    pub fn log(&self) -> &GameLog {
+        &self.log
     }
 
     pub fn into_positions(self) -> Vec<Value> {
@@ -93,6 +101,7 @@ pub fn positions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rules::{EndReason, Side};
     use serde_json::json;
 
     #[test]

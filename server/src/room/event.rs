@@ -2,7 +2,7 @@
 //! every member receives ([`Event`], one serde enum, numbered in one place:
 //! `RoomState::emit`).
 
-use rules::{EndReason, Level, Side};
+use rules::{Level, Side};
 use serde::{Deserialize, Serialize};
 
 use super::ids::{MemberId, TableId};
@@ -161,22 +161,10 @@ pub struct ChatLine {
     pub at: u64,
 }
 
-/// One entry of a game's stored log. Replaying the log on a fresh game
-/// rebuilds the position exactly (the rules are deterministic).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Entry {
-    /// A move by a person or the computer.
-    Move { side: Side, notation: String },
-    /// The side to move ran out of time; the rules did the rest.
-    Timeout { side: Side },
-    /// Sides resigned or abandoned.
-    Forfeit { sides: Vec<Side>, reason: EndReason },
-    /// A team's turn passed to the next teammate.
-    Turn,
-    /// The players agreed to a draw.
-    Draw,
-}
+/// One entry of a game's stored log: a step of the game's log with its
+/// move as text. Replaying the log on a fresh game rebuilds the position
+/// exactly (the rules are deterministic).
+pub type Entry = crate::game_log::Step<String>;
 
 /// A change to the stored room. All the writes of one command are stored
 /// in one transaction before anything else happens.

@@ -26,7 +26,7 @@ pub(super) enum Msg {
     BotMove {
         table: TableId,
         think: u64,
-        result: Option<String>,
+        result: Option<crate::games::AnyMove>,
     },
     /// Close every connection and stop (the server is shutting down).
     Shutdown {

@@ -1,25 +1,28 @@
-//! The one path for a position change. A person's move, the computer's
-//! move, a timeout, a forfeit and a team's turn passing all go through
-//! [`RoomState::change`]: it updates the clock, the move list and the turn
-//! rotation, stores the entry, tells everyone, then ends, scores and
-//! stores the game if it is over, and starts the computer if it is to
-//! move.
+//! The one path for a live position change. A person's move, the
+//! computer's move, a timeout, a forfeit and a team's turn passing all go
+//! through [`RoomState::change`]: it applies the step to the game's log
+//! (the one transition, `game_log`, that restore, replay and import use
+//! too), then adds what only live play has: the clock, the turn rotation,
+//! the stored entry and the event to everyone; it ends, scores and stores
+//! the game if it is over, and starts the computer if it is to move.
 
-use rules::{EndReason, Side, TimeControl};
+use rules::{EndReason, Game, Side, TimeControl};
 
-use super::event::{Effect, Entry, Event, MatchKind, Write};
+use super::event::{Effect, Event, MatchKind, Write};
 use super::state::{Applied, Countdown, RoomState};
 use super::views::MatchBody;
+use crate::game_log::{LogError, Step};
+use crate::games::AnyMove;
 use crate::protocol::{Code, Refusal};
 use crate::ratings::rate;
 use crate::store::ratings::rated_pair;
-use crate::store::records::{EntryRow, FinishedGame, Leave, SidePlayer};
+use crate::store::records::{EntryRow, FinishedGame, SidePlayer};
 
 /// What happened to the position.
 #[derive(Clone, Debug)]
 pub enum Change {
-    /// `side` plays the move written `text` (a person or the computer).
-    Move { side: Side, text: String },
+    /// `side` plays `mv` (a person or the computer).
+    Move { side: Side, mv: AnyMove },
     /// The side to move ran out of time.
     Timeout,
     /// `sides` resign or abandon.
@@ -28,6 +31,16 @@ pub enum Change {
     TurnPass { sides: Vec<Side> },
     /// The players agreed to a draw (`draw` accepted).
     Draw,
+}
+
+impl From<LogError> for Refusal {
+    fn from(e: LogError) -> Refusal {
+        match e {
+            LogError::NotYourTurn(_) => Refusal::new(Code::NotYourTurn, "It is not your turn."),
+            LogError::Illegal(e) => e.into(),
+            LogError::NoDraws => Refusal::new(Code::NoDraws, "This game has no draw by agreement."),
+        }
+    }
 }
 
 impl RoomState {
@@ -43,78 +56,56 @@ impl RoomState {
         else {
             return Err(Refusal::new(Code::NoGame, "No game is running."));
         };
-        let (kind, played, entry) = match change {
-            Change::Move { side, text } => {
-                if m.game.to_move() != Some(side) {
-                    return Err(Refusal::new(Code::NotYourTurn, "It is not your turn."));
-                }
-                if m.clock.control() != TimeControl::Unlimited && m.clock.remaining(side, now) == 0
+        // What the change is for the log; live play adds the clock and
+        // the turn rotation around it.
+        let (kind, step) = match change {
+            Change::Move { side, mv } => {
+                // The clock runs for the side to move; whose turn it is
+                // the log checks.
+                if m.clock.control() != TimeControl::Unlimited
+                    && m.clock.running() == Some(side)
+                    && m.clock.remaining(side, now) == 0
                 {
                     return Err(Refusal::new(
                         Code::Late,
                         "Your time ran out before the move arrived.",
                     ));
                 }
-                let notation = m.game.play(&text)?;
-                m.clock.finish_turn(now);
-                m.moves.push(notation.clone());
-                m.move_sides.push(side);
-                m.rotate(side, &online);
-                // A draw offer stands until the side it was made to plays on.
-                if m.draw_offer.is_some_and(|offerer| offerer != side) {
-                    m.draw_offer = None;
-                }
-                let entry = Entry::Move {
-                    side,
-                    notation: notation.clone(),
-                };
-                (MatchKind::Move, Some((notation, side)), entry)
+                (MatchKind::Move, Step::Move { side, notation: mv })
             }
             Change::Timeout => {
                 let side = m.clock.running().or(m.game.to_move()).unwrap_or(Side(0));
-                m.clock.stop(now);
-                let played = m.game.timeout().map(|notation| {
-                    m.moves.push(notation.clone());
-                    m.move_sides.push(side);
-                    m.rotate(side, &online);
-                    (notation, side)
-                });
-                (MatchKind::Timeout, played, Entry::Timeout { side })
+                (MatchKind::Timeout, Step::Timeout { side })
             }
             Change::Forfeit { sides, reason } => {
-                m.leaves.push(Leave {
-                    ply: m.moves.len(),
-                    sides: sides.clone(),
-                    reason,
-                });
-                for &side in &sides {
-                    m.game.forfeit(side, reason);
-                    if let Some(gone) = m.gone.get_mut(side.index()) {
-                        *gone = true;
-                    }
-                }
-                let kind = if m.game.is_over() {
-                    MatchKind::End
-                } else {
-                    MatchKind::Forfeit
-                };
-                (kind, None, Entry::Forfeit { sides, reason })
+                (MatchKind::Forfeit, Step::Forfeit { sides, reason })
             }
             Change::TurnPass { sides } => {
                 for side in sides {
                     m.rotate(side, &online);
                 }
-                (MatchKind::Turn, None, Entry::Turn)
+                (MatchKind::Turn, Step::Turn)
             }
-            Change::Draw => {
-                if !m.game.agree_draw() {
-                    return Err(Refusal::new(
-                        Code::NoDraws,
-                        "This game has no draw by agreement.",
-                    ));
+            Change::Draw => (MatchKind::End, Step::Draw),
+        };
+        let played = m.log.apply(&step)?;
+        match &step {
+            Step::Move { side, .. } => {
+                m.clock.finish_turn(now);
+                // A draw offer stands until the side it was made to plays on.
+                if m.draw_offer.is_some_and(|offerer| offerer != *side) {
+                    m.draw_offer = None;
                 }
-                (MatchKind::End, None, Entry::Draw)
             }
+            Step::Timeout { .. } => m.clock.stop(now),
+            Step::Forfeit { .. } | Step::Turn | Step::Draw => {}
+        }
+        if let Some(p) = &played {
+            m.rotate(p.side, &online);
+        }
+        let kind = match kind {
+            MatchKind::Forfeit if m.game.is_over() => MatchKind::End,
+            kind => kind,
         };
         if m.game.is_over() {
             m.draw_offer = None;
@@ -130,7 +121,7 @@ impl RoomState {
         let row = EntryRow {
             game: m.id,
             seq: m.entries,
-            entry,
+            entry: step.written(),
             clock: m.clock.all_remaining(now),
             turn: m.turn.clone(),
         };
@@ -145,7 +136,7 @@ impl RoomState {
         let table = self.tables[t].id;
         let mut effects = vec![Effect::Persist(Write::Entry(row))];
         let (played, side) = match played {
-            Some((notation, side)) => (Some(notation), Some(side)),
+            Some(p) => (Some(p.mv.to_string()), Some(p.side)),
             None => (None, None),
         };
         self.emit(
@@ -171,7 +162,7 @@ impl RoomState {
         let Some(m) = self.tables[t].current.clone() else {
             return;
         };
-        let Some(outcome) = m.game.outcome() else {
+        let Some(outcome) = m.game.outcome().cloned() else {
             return;
         };
         let knockout = self.is_knockout_table(t);
@@ -311,7 +302,7 @@ impl RoomState {
         &mut self,
         table: super::ids::TableId,
         think: u64,
-        result: Option<String>,
+        result: Option<AnyMove>,
         now: u64,
     ) -> Vec<Effect> {
         let Some(t) = self.tables.iter().position(|x| x.id == table) else {
@@ -327,27 +318,16 @@ impl RoomState {
         let Some(side) = m.game.to_move() else {
             return Vec::new();
         };
-        let legal = m.game.legal();
-        let Some(text) = result.or_else(|| legal.first().cloned()) else {
+        let first = m.game.legal_moves().first().copied();
+        let Some(mv) = result.or(first) else {
             return Vec::new();
         };
-        match self.change(t, Change::Move { side, text }, now) {
+        match self.change(t, Change::Move { side, mv }, now) {
             Ok(effects) => effects,
             // The search answered a move the rules refuse: play the first
             // legal one rather than stall the game.
-            Err(refusal) if refusal.code == Code::IllegalMove => legal
-                .first()
-                .and_then(|first| {
-                    self.change(
-                        t,
-                        Change::Move {
-                            side,
-                            text: first.clone(),
-                        },
-                        now,
-                    )
-                    .ok()
-                })
+            Err(refusal) if refusal.code == Code::IllegalMove => first
+                .and_then(|mv| self.change(t, Change::Move { side, mv }, now).ok())
                 .unwrap_or_default(),
             // `late`: the clock ran out first; the timer ends the game.
             Err(_) => Vec::new(),

@@ -1,19 +1,20 @@
 //! Bringing a room back from the store, after a restart, a crash or an
 //! idle unload: members (all offline until they reconnect), seats, host,
 //! options, auto-start, scoreboard, the chat tail, and each table's game
-//! in progress (or last game), rebuilt by replaying its stored log on a
-//! fresh game. Clocks
-//! resume with the time left as of the last move: the time the room was
-//! away is charged to nobody.
+//! in progress (or last game), rebuilt by applying its stored log to a
+//! fresh game through the one transition live play uses
+//! ([`GameLog::apply`]). Clocks resume with the time left as of the last
+//! move: the time the room was away is charged to nobody.
 
 use rules::clock::Clock;
+use rules::Game;
 
-use super::event::{Effect, Entry};
+use super::event::Effect;
 use super::ids::TableId;
 use super::state::{Member, RoomConfig, RoomState};
 use super::table::{Match, Table};
-use crate::games::AnyGame;
-use crate::store::records::{EntryRow, Leave, LiveGame, SavedRoom};
+use crate::game_log::GameLog;
+use crate::store::records::{EntryRow, LiveGame, SavedRoom};
 
 impl RoomState {
     /// The room as stored, at `now`. Returns the state and the effects to
@@ -95,65 +96,34 @@ impl RoomState {
 /// Replays a stored game's log on a fresh game; `None` if an entry no
 /// longer fits the rules (the log was written by other rules).
 fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
-    let mut position = AnyGame::new(&game.options).ok()?;
+    let mut log = GameLog::new(&game.options).ok()?;
     let sides = game.sides.len();
-    let mut m = Match {
+    let mut turn = vec![0; sides];
+    let mut clock = log.game.clock();
+    let mut stored = 0;
+    for row in entries {
+        let step = log.read(&row.entry).ok()?;
+        log.apply(&step).ok()?;
+        turn.clone_from(&row.turn);
+        turn.resize(sides, 0);
+        clock = Clock::resume(log.game.time_control(), log.game.sides(), &row.clock);
+        stored = row.seq + 1;
+    }
+    if let Some(side) = log.game.to_move() {
+        clock.start_turn(side, now);
+    }
+    Some(Match {
         id: game.id,
         number: game.number,
-        clock: position.clock(),
-        game: position.clone(),
+        log,
         options: game.options.clone(),
         sides: game.sides.clone(),
-        turn: vec![0; sides],
-        gone: vec![false; sides],
-        moves: Vec::new(),
-        move_sides: Vec::new(),
-        leaves: Vec::new(),
-        entries: 0,
+        turn,
+        entries: stored,
+        clock,
         started_at: game.started_at,
         order: game.order,
         draw_offer: None,
         offered_at: vec![None; sides],
-    };
-    for row in entries {
-        match &row.entry {
-            Entry::Move { side, notation } => {
-                let played = position.play(notation).ok()?;
-                m.moves.push(played);
-                m.move_sides.push(*side);
-            }
-            Entry::Timeout { side } => {
-                if let Some(played) = position.timeout() {
-                    m.moves.push(played);
-                    m.move_sides.push(*side);
-                }
-            }
-            Entry::Forfeit { sides, reason } => {
-                m.leaves.push(Leave {
-                    ply: m.moves.len(),
-                    sides: sides.clone(),
-                    reason: *reason,
-                });
-                for &side in sides {
-                    position.forfeit(side, *reason);
-                    if let Some(gone) = m.gone.get_mut(side.index()) {
-                        *gone = true;
-                    }
-                }
-            }
-            Entry::Turn => {}
-            Entry::Draw => {
-                position.agree_draw();
-            }
-        }
-        m.turn = row.turn.clone();
-        m.turn.resize(sides, 0);
-        m.clock = Clock::resume(position.time_control(), position.sides(), &row.clock);
-        m.entries = row.seq + 1;
-    }
-    if let Some(side) = position.to_move() {
-        m.clock.start_turn(side, now);
-    }
-    m.game = position;
-    Some(m)
+    })
 }

@@ -3,7 +3,7 @@
 //! guests called "Minh" keep two rows and a renamed player keeps theirs.
 //! The row shows the person's current name.
 
-use rules::Outcome;
+use rules::{Game, Outcome};
 
 use super::event::{Effect, Event, Write};
 use super::ids::MemberId;
@@ -101,7 +101,7 @@ impl RoomState {
     /// Adds a finished game to the scoreboard: every player of a side (each
     /// member of a team) gets the side's points and its result.
     pub fn record_scores(&mut self, game: &Match, effects: &mut Vec<Effect>) {
-        let Some(outcome) = game.game.outcome() else {
+        let Some(outcome) = game.game.outcome().cloned() else {
             return;
         };
         if matches!(outcome, Outcome::Aborted { .. }) {

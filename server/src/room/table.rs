@@ -2,13 +2,13 @@
 //! table per room; a knockout tournament runs several at once.
 
 use rules::clock::Clock;
-use rules::{Level, Side};
+use rules::{Game, Level, Side};
 use serde::{Deserialize, Serialize};
 
 use super::ids::{GameId, MemberId, TableId};
-use crate::games::{AnyGame, GameOptions};
+use crate::game_log::GameLog;
+use crate::games::GameOptions;
 use crate::protocol::Order;
-use crate::store::records::Leave;
 
 /// Someone playing in a game (a person or the computer).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,23 +24,15 @@ pub struct Player {
 pub struct Match {
     pub id: GameId,
     pub number: u32,
-    pub game: AnyGame,
+    /// The game and its record; changed only by [`GameLog::apply`]. The
+    /// match reads as its log (`m.game`, `m.moves`, ...).
+    pub log: GameLog,
     pub options: GameOptions,
     /// Who plays each side: one player, or a Quoridor team whose members
     /// take the side's turns in rotation, in this order.
     pub sides: Vec<Vec<Player>>,
     /// Per side, the index in `sides[s]` of the member whose turn is next.
     pub turn: Vec<usize>,
-    /// Sides that resigned or abandoned (their pawn is gone; the game may
-    /// go on without them).
-    pub gone: Vec<bool>,
-    pub moves: Vec<String>,
-    /// The side that played each move (with 3-8 pawns, and after a pawn
-    /// leaves, turn order alone cannot tell).
-    pub move_sides: Vec<Side>,
-    /// The sides that left, and after how many moves (stored with the
-    /// finished game, so that its replay removes them there too).
-    pub leaves: Vec<Leave>,
     /// Entries stored so far in the game's log (moves, timeouts,
     /// forfeits, turn passes): the next entry's sequence number.
     pub entries: u32,
@@ -53,6 +45,16 @@ pub struct Match {
     /// Per side, the move count when it last offered a draw: one offer a
     /// side between two moves.
     pub offered_at: Vec<Option<usize>>,
+}
+
+/// Read-only: a match is its game's log plus who sits at it, and only
+/// [`GameLog::apply`] changes the log.
+impl std::ops::Deref for Match {
+    type Target = GameLog;
+
+    fn deref(&self) -> &GameLog {
+        &self.log
+    }
 }
 
 impl Match {

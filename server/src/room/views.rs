@@ -1,7 +1,7 @@
 //! What clients see of a room (docs/PROTOCOL.md): plain structs that
 //! serialise to the wire format, built from the state at a given time.
 
-use rules::{Level, Outcome, Side, TimeControl};
+use rules::{Game, Level, Outcome, Side, TimeControl};
 use serde::Serialize;
 
 use super::event::ChatLine;
@@ -253,7 +253,7 @@ impl Match {
             state: self.game.clone(),
             legal,
             clock: self.clock_view(now),
-            outcome: self.game.outcome(),
+            outcome: self.game.outcome().cloned(),
             draw_offer: self.draw_offer,
             private_legal,
         }
@@ -272,7 +272,7 @@ impl Match {
             moves: self.moves.clone(),
             move_sides: self.move_sides.clone(),
             clock,
-            outcome: self.game.outcome(),
+            outcome: self.game.outcome().cloned(),
             draw_offer: self.draw_offer,
         }
     }

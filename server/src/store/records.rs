@@ -1,7 +1,7 @@
 //! What the store keeps, as typed records. The room's state produces
 //! these (through `Write`s) and is rebuilt from them ([`SavedRoom`]).
 
-use rules::{EndReason, Level, Outcome, Side};
+use rules::{Level, Outcome};
 use serde::{Deserialize, Serialize};
 
 use crate::games::{GameKind, GameOptions};
@@ -98,15 +98,9 @@ pub struct FinishedGame {
     pub rated: bool,
 }
 
-/// Sides that left a game (resigned or abandoned) after `ply` moves: a
-/// finished game keeps them beside its moves, so that a replay removes a
-/// Quoridor pawn where its player left and the moves after it replay.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Leave {
-    pub ply: usize,
-    pub sides: Vec<Side>,
-    pub reason: EndReason,
-}
+/// A leave is part of a game's log (`game_log`), stored with the
+/// finished game.
+pub use crate::game_log::Leave;
 
 /// One player of a finished game's side: the room member, and their
 /// account when the game ended (`None` for guests and the computer).

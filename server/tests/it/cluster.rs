@@ -139,7 +139,7 @@ impl Game {
     /// event is awaited on the host's socket.
     async fn play(&mut self, ply: usize) {
         let mv = keep_going(&self.local, &self.last["legal"], ply);
-        let notation = self.local.play(&mv).expect("legal locally");
+        let notation = self.local.play_text(&mv).expect("legal locally");
         let mover = if self.last["to_play"] == self.host_member {
             &mut self.host
         } else {
@@ -284,12 +284,12 @@ async fn the_computer_plays_for_a_player_on_another_node() {
     let mut last = start["match"].clone();
     for ply in 0..3 {
         let mv = keep_going(&local, &last["legal"], ply);
-        local.play(&mv).unwrap();
+        local.play_text(&mv).unwrap();
         host.ok(json!({"type": "move", "move": mv})).await;
         last = follow(&last, &next_match_of(&mut host, "move").await);
         let reply = next_match_of(&mut host, "move").await;
         assert_eq!(reply["side"], 1, "the computer answered: {reply}");
-        local.play(reply["move"].as_str().unwrap()).unwrap();
+        local.play_text(reply["move"].as_str().unwrap()).unwrap();
         last = follow(&last, &reply);
     }
     p.schema.drop().await;

@@ -36,7 +36,7 @@ async fn followed_equals_snapshot(game: &str, options: Value, moves: usize) {
             &mut t.guest
         };
         mover.ok(json!({"type": "move", "move": mv})).await;
-        local.play(&mv).unwrap();
+        local.play_text(&mv).unwrap();
         let event = t.spectator.next_match().await;
         assert_eq!(event["kind"], "move");
         held = follow(&held, &event);

@@ -97,7 +97,7 @@ async fn crash_and_recover(game: &str, options: Value, resign_reason: &str) {
     for ply in 0..10 {
         assert_eq!(last["outcome"], Value::Null, "still going: {last}");
         let mv = keep_going(&local, &last["legal"], ply);
-        let notation = local.play(&mv).expect("legal locally");
+        let notation = local.play_text(&mv).expect("legal locally");
         let mover = if last["to_play"] == host_member {
             &mut host
         } else {
@@ -283,7 +283,7 @@ async fn sigterm_closes_sockets_with_1012_exits_0_and_keeps_every_acknowledged_m
     let mut acked: Vec<String> = Vec::new();
     for ply in 0..6 {
         let mv = keep_going(&local, &last["legal"], ply);
-        let notation = local.play(&mv).expect("legal");
+        let notation = local.play_text(&mv).expect("legal");
         let mover = if ply % 2 == 0 {
             &mut t.host
         } else {
@@ -296,7 +296,7 @@ async fn sigterm_closes_sockets_with_1012_exits_0_and_keeps_every_acknowledged_m
     // One more move in flight as the signal arrives: if its ack is seen,
     // it must be stored too.
     let mv = keep_going(&local, &last["legal"], 6);
-    let in_flight = local.play(&mv).expect("legal");
+    let in_flight = local.play_text(&mv).expect("legal");
     let id = t.host.take_id();
     t.host
         .send_text(json!({"id": id, "type": "move", "move": mv}).to_string())
@@ -355,7 +355,7 @@ async fn short_game(t: &mut common::Table, options: &Value, number: u64) -> (Val
     let mut local = local_game("crossyray", options);
     for ply in 0..2 {
         let mv = keep_going(&local, &last["legal"], ply);
-        local.play(&mv).expect("legal");
+        local.play_text(&mv).expect("legal");
         let mover = if ply % 2 == 0 {
             &mut t.host
         } else {
@@ -449,7 +449,7 @@ async fn an_idle_room_unloads_and_comes_back_with_everything() {
     let mut moves = Vec::new();
     for ply in 0..3 {
         let mv = keep_going(&local, &last["legal"], ply);
-        moves.push(local.play(&mv).expect("legal"));
+        moves.push(local.play_text(&mv).expect("legal"));
         let mover = if ply % 2 == 0 { &mut host } else { &mut guest };
         mover.ok(json!({"type": "move", "move": mv})).await;
         last = follow(&last, &next_match_of(&mut host, "move").await);

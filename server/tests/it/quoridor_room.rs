@@ -556,7 +556,7 @@ async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
         assert_eq!(next["side"], side);
         let played = next["move"].as_str().unwrap();
         assert!(legal.iter().any(|m| m == played), "{played} was legal");
-        local.play(played).expect("legal locally");
+        local.play_text(played).expect("legal locally");
         moves_by_side[side] += 1;
         latest = follow(&latest, &next);
     }

@@ -31,6 +31,7 @@
 //! ```
 
 mod eval;
+mod score;
 mod search;
 mod tt;
 
@@ -39,7 +40,8 @@ use std::time::{Duration, Instant};
 
 pub use crate::deepening::SearchResult;
 pub use eval::STEP;
-pub use search::{Limits, Searcher, INF, WIN, WIN_BOUND};
+pub use score::{INF, WIN, WIN_BOUND};
+pub use search::{Limits, Searcher};
 
 use super::{Move, Quoridor};
 use crate::game::{Game, Side};

@@ -24,17 +24,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, pawn_moves, wall_moves};
+use super::score::{INF, WIN, WIN_BOUND};
 use super::tt::{self, Bound, Table};
 use crate::deepening::{iterate, Root, SearchResult};
 use crate::game::{Outcome, Side};
 use crate::quoridor::{Move, Quoridor};
-
-/// A score beyond any evaluation.
-pub const INF: i32 = 1_000_000;
-/// The score of a win at the root; a win `p` plies away scores `WIN - p`.
-pub const WIN: i32 = 100_000;
-/// Scores at least this large (in absolute value) are forced results.
-pub const WIN_BOUND: i32 = WIN - 1_000;
 
 /// What one search may do.
 #[derive(Clone, Debug)]

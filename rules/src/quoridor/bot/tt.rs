@@ -4,7 +4,7 @@
 //! not searched again, and a deeper iteration tries last time's best move
 //! first.
 
-use super::search::WIN_BOUND;
+use super::score::WIN_BOUND;
 use crate::quoridor::{Move, Quoridor};
 use crate::rng::mix;
 

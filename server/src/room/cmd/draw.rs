@@ -4,7 +4,7 @@
 //! until the opponent accepts, declines or plays a move; a side offers at
 //! most once between two moves.
 
-use rules::Side;
+use rules::{Game, Side};
 
 use super::super::event::{DrawKind, Event};
 use super::super::ids::{MemberId, TableId};

@@ -1,8 +1,11 @@
 //! `move`: the member due to play moves.
 
+use rules::Game;
+
 use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
+use crate::games::MoveError;
 use crate::protocol::{Code, Refusal};
 
 impl RoomState {
@@ -14,14 +17,19 @@ impl RoomState {
         now: u64,
     ) -> Applied {
         let (t, side, m) = self.playing(member, table, Code::NotYourTurn)?;
-        if m.game.to_move() == Some(side) {
-            if let Some(due) = m.player(side).filter(|p| p.member != member) {
-                return Err(Refusal::new(
-                    Code::NotYourTurn,
-                    format!("It is {}'s turn for your team.", due.name),
-                ));
-            }
+        // A teammate is due: the side's turn, not this member's. Whether
+        // it is the side's turn at all the game's log checks.
+        if let Some(due) = m
+            .due()
+            .filter(|due| due.member != member && m.side_of(due.member) == Some(side))
+        {
+            return Err(Refusal::new(
+                Code::NotYourTurn,
+                format!("It is {}'s turn for your team.", due.name),
+            ));
         }
-        self.change(t, Change::Move { side, text }, now)
+        // The edge: the move's text is read once, in this position.
+        let mv = m.game.parse_move(&text).map_err(MoveError::from)?;
+        self.change(t, Change::Move { side, mv }, now)
     }
 }

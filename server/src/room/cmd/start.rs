@@ -2,13 +2,15 @@
 //! starts it the same way, through [`RoomState::begin`]).
 
 use rand::seq::SliceRandom;
+use rules::Game;
 
 use super::super::event::{Effect, Event, MatchKind, Write};
 use super::super::ids::{GameId, MemberId};
 use super::super::state::{Applied, RoomState};
 use super::super::table::{Match, Player, Table};
 use super::super::views::MatchBody;
-use crate::games::{AnyGame, Seating};
+use crate::game_log::GameLog;
+use crate::games::Seating;
 use crate::protocol::{Code, Order, Refusal};
 use crate::store::records::LiveGame;
 
@@ -129,24 +131,20 @@ impl RoomState {
     ) -> Result<(), Refusal> {
         // Free-for-all Quoridor: as many pawns as players seated.
         let options = self.options.for_players(sides.len());
-        let game = AnyGame::new(&options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
+        let log = GameLog::new(&options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
         let n = sides.len();
-        let mut clock = game.clock();
-        if let Some(side) = game.to_move() {
+        let mut clock = log.game.clock();
+        if let Some(side) = log.game.to_move() {
             clock.start_turn(side, now);
         }
         self.games_played += 1;
         let m = Match {
             id: GameId::new(),
             number: self.games_played,
-            game,
+            log,
             options,
             sides,
             turn: vec![0; n],
-            gone: vec![false; n],
-            moves: Vec::new(),
-            move_sides: Vec::new(),
-            leaves: Vec::new(),
             entries: 0,
             clock,
             started_at: now,

@@ -6,7 +6,7 @@
 
 pub mod bracket;
 
-use rules::Side;
+use rules::{Game, Side};
 
 use super::event::{Effect, Event, Write};
 use super::ids::{MemberId, TableId};

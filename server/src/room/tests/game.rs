@@ -240,11 +240,13 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
 
     // An answer to another search is ignored.
     let before = fingerprint(&state, host, 10);
+    let read = |state: &RoomState, text: &str| current(state).game.parse_move(text).unwrap();
+    let answer = read(&state, "8 a3-a4");
     assert!(state
-        .bot_move(table, think + 1, Some("8 a3-a4".into()), 10)
+        .bot_move(table, think + 1, Some(answer), 10)
         .is_empty());
     assert!(state
-        .bot_move(TableId::new(), think, Some("8 a3-a4".into()), 10)
+        .bot_move(TableId::new(), think, Some(answer), 10)
         .is_empty());
     assert_eq!(fingerprint(&state, host, 10), before);
 
@@ -252,7 +254,8 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
     // legal move.
     let first = current(&state).game.legal()[0].clone();
     let v = state.version;
-    let effects = state.bot_move(table, think, Some("8 a3-a9".into()), 170_000);
+    let refused = read(&state, "8 a3-a9");
+    let effects = state.bot_move(table, think, Some(refused), 170_000);
     check_versions(v, &effects, &state);
     assert_eq!(tags(&effects), ["store:entry", "send:match/move"]);
     assert_eq!(current(&state).moves, [first]);
@@ -290,7 +293,7 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
     assert_eq!(tags(&effects).last().unwrap(), "stop");
     assert_eq!(state.tables[0].thinking, None);
     assert_eq!(
-        current(&state).game.outcome(),
+        current(&state).game.outcome().cloned(),
         Some(Outcome::Win {
             winner: Side(0),
             reason: EndReason::Resign

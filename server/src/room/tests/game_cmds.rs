@@ -220,7 +220,7 @@ fn resigning_ends_a_two_player_game() {
         winner: Side(0),
         reason: EndReason::Resign,
     };
-    assert_eq!(current(&state).game.outcome(), Some(won.clone()));
+    assert_eq!(current(&state).game.outcome().cloned(), Some(won.clone()));
     assert_eq!(
         entries(&effects)[0].entry,
         Entry::Forfeit {

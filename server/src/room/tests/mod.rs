@@ -21,7 +21,9 @@ mod restore;
 mod sim;
 mod supervisor;
 mod timers;
+mod transition;
 
+use rules::Game;
 use serde_json::{json, Value};
 
 use super::*;
@@ -223,6 +225,16 @@ pub fn options(game: Option<&str>, options: Value) -> Command {
         game: game.map(str::to_string),
         options,
     }
+}
+
+/// A move every position of `game` refuses: one of another game.
+pub fn foreign_move(game: &crate::games::AnyGame) -> crate::games::AnyMove {
+    let other = match game.kind() {
+        GameKind::Quoridor => GameKind::Jungle,
+        GameKind::CrossyRay | GameKind::Jungle => GameKind::Quoridor,
+    };
+    let options = GameOptions::parse(other, &Value::Null).unwrap();
+    crate::games::AnyGame::new(&options).unwrap().legal_moves()[0]
 }
 
 /// The table's current (or last) game.

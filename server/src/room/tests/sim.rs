@@ -257,10 +257,11 @@ impl Sim {
                 let Some(think) = self.state.tables[0].thinking else {
                     return;
                 };
-                let legal = current(&self.state).game.legal();
+                let game = &current(&self.state).game;
+                let legal = game.legal_moves();
                 let result = match (pick, junk) {
-                    (_, true) => Some("zz".to_string()),
-                    (Some(k), false) => Some(legal[k % legal.len()].clone()),
+                    (_, true) => Some(foreign_move(game)),
+                    (Some(k), false) => Some(legal[k % legal.len()]),
                     (None, false) => None,
                 };
                 let before = fingerprint(&self.state, MemberId(0), now);

@@ -55,7 +55,7 @@ fn a_crossyray_clock_flags_at_its_deadline() {
         winner: Side(0),
         reason: EndReason::Timeout,
     };
-    assert_eq!(current(&state).game.outcome(), Some(won.clone()));
+    assert_eq!(current(&state).game.outcome().cloned(), Some(won.clone()));
     assert_eq!(
         sent(&effects)[0]["match"]["outcome"],
         json!({"kind": "win", "winner": 0, "reason": "timeout"})
@@ -131,7 +131,7 @@ fn a_player_offline_past_the_grace_time_forfeits() {
         }
     );
     assert_eq!(
-        current(&state).game.outcome(),
+        current(&state).game.outcome().cloned(),
         Some(Outcome::Win {
             winner: Side(0),
             reason: EndReason::Abandon
@@ -197,7 +197,7 @@ fn a_teams_turn_passes_to_a_teammate_who_is_here() {
     );
     // One move was made: the game ends without a result.
     assert_eq!(
-        current(&state).game.outcome(),
+        current(&state).game.outcome().cloned(),
         Some(Outcome::Aborted {
             reason: EndReason::Abandon
         })

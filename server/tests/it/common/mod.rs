@@ -11,6 +11,7 @@ pub mod smtp;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use rules::Game;
 use serde_json::{json, Value};
 use server::games::{AnyGame, GameKind, GameOptions};
 use server::{Config, Running};
@@ -506,11 +507,11 @@ pub fn keep_going(game: &AnyGame, legal: &Value, ply: usize) -> String {
         .filter(|m| !m.starts_with("goal:"))
         .filter(|m| {
             let mut after = game.clone();
-            after.play(m).is_ok()
+            after.play_text(m).is_ok()
                 && !after.is_over()
                 && after.legal().iter().any(|reply| {
                     let mut next = after.clone();
-                    next.play(reply).is_ok() && !next.is_over()
+                    next.play_text(reply).is_ok() && !next.is_over()
                 })
         })
         .collect();

@@ -373,8 +373,8 @@ impl Cup {
             &std::sync::atomic::AtomicBool::new(false),
             self.now,
         );
-        let text = answer.as_ref().expect("a move while the game is on");
-        assert!(m.game.legal().contains(text), "{text} is legal");
+        let mv = answer.as_ref().expect("a move while the game is on");
+        assert!(m.game.legal_moves().contains(mv), "{mv} is legal");
         self.now += 10;
         let before = self.state.version;
         let effects = self.state.bot_move(id, think, answer, self.now);

@@ -31,6 +31,7 @@ pub(super) use crate::room::{
     Countdown, Effect, Match, Member, MemberId, Person, RoomConfig, RoomState, TableId, Timer,
 };
 pub(super) use crate::store::records::SavedRoom;
+pub(super) use rules::Game;
 
 mod bracket_draws;
 mod bracket_sizes;

@@ -1,0 +1,140 @@
+//! A room's options for its game, read once when the host sets them and
+//! checked by setting up a game: the room stores and shows them as read.
+
+use rules::{crossyray, jungle, quoridor, Game};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{AnyGame, GameKind, Mode, Seating};
+
+/// A game's options with the room's mode beside them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Moded<T> {
+    pub mode: Mode,
+    #[serde(flatten)]
+    pub engine: T,
+}
+
+/// A room's options for its game, as the game understood them (defaults
+/// filled in). Serialised untagged, as the game's own options plus `mode`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum GameOptions {
+    CrossyRay(Moded<crossyray::Options>),
+    Quoridor(Moded<quoridor::Options>),
+    Jungle(Moded<jungle::Options>),
+}
+
+impl GameOptions {
+    /// Reads `kind`'s options from JSON (`null` = the defaults) and checks
+    /// them by setting up a game. The error is shown to the host as it is.
+    pub fn parse(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
+        let mut engine = match options {
+            Value::Null => Map::new(),
+            Value::Object(map) => map.clone(),
+            _ => return Err("Bad options: expected an object.".to_string()),
+        };
+        // `mode` is the room's: taken out before the engine reads the rest
+        // (it refuses unknown fields).
+        let allowed: &[Mode] = match kind {
+            GameKind::Quoridor => &[Mode::Ffa, Mode::Teams, Mode::Knockout],
+            GameKind::CrossyRay | GameKind::Jungle => &[Mode::Single, Mode::Knockout],
+        };
+        let names: Vec<String> = allowed
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap_or_default())
+            .collect();
+        let mode = match engine.remove("mode") {
+            None | Some(Value::Null) => allowed[0],
+            Some(m) => serde_json::from_value::<Mode>(m.clone())
+                .ok()
+                .filter(|mode| allowed.contains(mode))
+                .ok_or_else(|| {
+                    format!("Bad options: mode must be {}, not {m}.", names.join(" or "))
+                })?,
+        };
+        // A team game and a tournament match are two-pawn games.
+        if kind == GameKind::Quoridor && matches!(mode, Mode::Teams | Mode::Knockout) {
+            engine.insert("players".to_string(), Value::from(2));
+        }
+        let engine = Value::Object(engine);
+        let options = match kind {
+            GameKind::CrossyRay => GameOptions::CrossyRay(Moded {
+                mode,
+                engine: read(&engine)?,
+            }),
+            GameKind::Jungle => GameOptions::Jungle(Moded {
+                mode,
+                engine: read(&engine)?,
+            }),
+            GameKind::Quoridor => GameOptions::Quoridor(Moded {
+                mode,
+                engine: read(&engine)?,
+            }),
+        };
+        AnyGame::new(&options).map_err(|e| e.to_string())?;
+        Ok(options)
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameOptions::CrossyRay(_) => GameKind::CrossyRay,
+            GameOptions::Quoridor(_) => GameKind::Quoridor,
+            GameOptions::Jungle(_) => GameKind::Jungle,
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        match self {
+            GameOptions::CrossyRay(o) => o.mode,
+            GameOptions::Quoridor(o) => o.mode,
+            GameOptions::Jungle(o) => o.mode,
+        }
+    }
+
+    pub fn is_knockout(&self) -> bool {
+        self.mode() == Mode::Knockout
+    }
+
+    /// Whether a game may start with only some of the seats taken (at
+    /// least two): Quoridor free-for-all, as on the seed's site.
+    pub fn starts_partly_seated(&self) -> bool {
+        matches!(self, GameOptions::Quoridor(q) if q.mode == Mode::Ffa)
+    }
+
+    /// The options of a game played by `players` sides: a free-for-all
+    /// Quoridor game has as many pawns as players seated (its walls follow
+    /// the Auto table for that count, unless set); any other game is the
+    /// room's as they are.
+    pub fn for_players(&self, players: usize) -> GameOptions {
+        match self {
+            GameOptions::Quoridor(q) if self.starts_partly_seated() => {
+                let mut q = q.clone();
+                q.engine.players = u8::try_from(players).unwrap_or(q.engine.players);
+                GameOptions::Quoridor(q)
+            }
+            other => other.clone(),
+        }
+    }
+
+    pub fn seating(&self) -> Seating {
+        match (self, self.mode()) {
+            (_, Mode::Knockout) => Seating::Knockout,
+            (_, Mode::Teams) => Seating::Teams,
+            (GameOptions::Quoridor(q), _) => Seating::PerSide(usize::from(q.engine.players)),
+            (GameOptions::CrossyRay(_) | GameOptions::Jungle(_), _) => Seating::PerSide(2),
+        }
+    }
+
+    /// The options as JSON, for the store.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+fn read<T: serde::de::DeserializeOwned + Default>(options: &Value) -> Result<T, String> {
+    if options.is_null() {
+        return Ok(T::default());
+    }
+    serde_json::from_value(options.clone()).map_err(|e| format!("Bad options: {e}."))
+}
