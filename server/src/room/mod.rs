@@ -41,7 +41,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 
-pub use cmd::Hello;
+pub use cmd::{Command, Hello, SayHello};
 pub use conn::{close, Closer, Outbox};
 pub use event::{ChatLine, Effect, Entry, Event, MatchKind, Stamped, Write};
 pub use fanout::Encoded;
@@ -56,7 +56,6 @@ pub use table::{Match, Player, Table};
 pub use timers::Timer;
 
 use crate::games::{GameKind, GameOptions};
-use crate::protocol::Command;
 use task::Msg;
 
 /// Messages waiting for a busy room; a full inbox slows the senders down

@@ -24,9 +24,10 @@ mod timers;
 
 use serde_json::{json, Value};
 
+use super::cmd::{self, Command};
 use super::*;
 use crate::games::{GameKind, GameOptions};
-use crate::protocol::{Code, Command, DrawAction, Order, Refusal};
+use crate::protocol::{Code, DrawAction, Order, Refusal};
 use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom};
 
 /// The room creator's browser token.
@@ -204,25 +205,25 @@ pub fn entries(effects: &[Effect]) -> Vec<EntryRow> {
 }
 
 pub fn mv(text: &str) -> Command {
-    Command::Move {
+    Command::Move(cmd::Move {
         mv: text.to_string(),
         table: None,
-    }
+    })
 }
 
 pub fn sit(seat: usize) -> Command {
-    Command::Sit { seat }
+    Command::Sit(cmd::Sit { seat })
 }
 
 pub fn start(order: Order) -> Command {
-    Command::Start { order }
+    Command::Start(cmd::Start { order })
 }
 
 pub fn options(game: Option<&str>, options: Value) -> Command {
-    Command::Options {
-        game: game.map(str::to_string),
+    Command::Options(cmd::Options {
+        game: game.map(GameKind::parse),
         options,
-    }
+    })
 }
 
 /// The table's current (or last) game.
