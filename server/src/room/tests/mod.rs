@@ -11,6 +11,7 @@
 //! - `restore.rs`: a room brought back from what it stored.
 //! - `props.rs` (with `sim.rs`): random command sequences against the
 //!   room's invariants.
+//! - `wire.rs`: events and snapshots read back as they were written.
 
 mod game;
 mod game_cmds;
@@ -21,6 +22,7 @@ mod restore;
 mod sim;
 mod supervisor;
 mod timers;
+mod wire;
 
 use serde_json::{json, Value};
 
