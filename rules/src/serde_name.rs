@@ -42,10 +42,10 @@ impl ser::Error for NotAUnitVariant {
 
 type Refused = Impossible<&'static str, NotAUnitVariant>;
 
-/// `fn serialize_x(self, _: T) -> Result<..>` refusing its value.
+/// `fn serialize_x(self, _: A, ..) -> Result<R, _>` refusing its input.
 macro_rules! refuse {
-    ($($method:ident($ty:ty)),* $(,)?) => {
-        $(fn $method(self, _: $ty) -> Result<&'static str, NotAUnitVariant> {
+    ($($method:ident($($arg:ty),*) -> $ok:ty;)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<$ok, NotAUnitVariant> {
             Err(NotAUnitVariant)
         })*
     };
@@ -71,33 +71,34 @@ impl Serializer for VariantName {
         Ok(variant)
     }
 
-    refuse!(
-        serialize_bool(bool),
-        serialize_i8(i8),
-        serialize_i16(i16),
-        serialize_i32(i32),
-        serialize_i64(i64),
-        serialize_u8(u8),
-        serialize_u16(u16),
-        serialize_u32(u32),
-        serialize_u64(u64),
-        serialize_f32(f32),
-        serialize_f64(f64),
-        serialize_char(char),
-        serialize_str(&str),
-        serialize_bytes(&[u8]),
-        serialize_unit_struct(&'static str),
-    );
-
-    fn serialize_none(self) -> Result<&'static str, NotAUnitVariant> {
-        Err(NotAUnitVariant)
+    refuse! {
+        serialize_bool(bool) -> &'static str;
+        serialize_i8(i8) -> &'static str;
+        serialize_i16(i16) -> &'static str;
+        serialize_i32(i32) -> &'static str;
+        serialize_i64(i64) -> &'static str;
+        serialize_u8(u8) -> &'static str;
+        serialize_u16(u16) -> &'static str;
+        serialize_u32(u32) -> &'static str;
+        serialize_u64(u64) -> &'static str;
+        serialize_f32(f32) -> &'static str;
+        serialize_f64(f64) -> &'static str;
+        serialize_char(char) -> &'static str;
+        serialize_str(&str) -> &'static str;
+        serialize_bytes(&[u8]) -> &'static str;
+        serialize_none() -> &'static str;
+        serialize_unit() -> &'static str;
+        serialize_unit_struct(&'static str) -> &'static str;
+        serialize_seq(Option<usize>) -> Refused;
+        serialize_tuple(usize) -> Refused;
+        serialize_tuple_struct(&'static str, usize) -> Refused;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Refused;
+        serialize_map(Option<usize>) -> Refused;
+        serialize_struct(&'static str, usize) -> Refused;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Refused;
     }
 
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<&'static str, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_unit(self) -> Result<&'static str, NotAUnitVariant> {
         Err(NotAUnitVariant)
     }
 
@@ -116,46 +117,6 @@ impl Serializer for VariantName {
         _: &'static str,
         _: &T,
     ) -> Result<&'static str, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_seq(self, _: Option<usize>) -> Result<Refused, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Refused, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Refused, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Refused, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Refused, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Refused, NotAUnitVariant> {
-        Err(NotAUnitVariant)
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Refused, NotAUnitVariant> {
         Err(NotAUnitVariant)
     }
 }
