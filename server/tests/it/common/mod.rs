@@ -7,6 +7,7 @@ pub mod browser;
 pub mod postgres;
 pub mod process;
 pub mod smtp;
+pub mod typed;
 
 use std::time::Duration;
 
