@@ -16,7 +16,7 @@
 //! - `voice.rs` keeps who is in voice chat; the room only relays the
 //!   browsers' WebRTC signalling (`cmd/signal.rs`).
 
-mod cmd;
+pub mod cmd;
 mod conn;
 mod event;
 mod fanout;
