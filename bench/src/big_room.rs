@@ -126,7 +126,7 @@ async fn watch(
             continue;
         };
         let text = text.as_str();
-        if text.contains(r#""type":"match""#) && text.contains(r#""kind":"move""#) {
+        if crate::client::is_move(text) {
             let at = sent.lock().unwrap().get(seen).copied();
             if let Some(at) = at {
                 latency.push(at.elapsed());

@@ -11,6 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use server::room::MatchKind;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
@@ -65,7 +66,7 @@ pub async fn spectator(ws_base: &str, code: &str) -> anyhow::Result<(Ws, usize)>
     loop {
         match tokio::time::timeout(Duration::from_secs(60), ws.next()).await? {
             Some(Ok(Message::Text(text))) => {
-                if text.as_str().starts_with(r#"{"type":"snapshot""#) {
+                if kind_of(text.as_str()).as_deref() == Some("snapshot") {
                     return Ok((ws, text.len()));
                 }
                 let msg: Value = serde_json::from_str(text.as_str())?;
@@ -95,20 +96,29 @@ pub struct Player {
     pending: VecDeque<Utf8Bytes>,
 }
 
-/// A message's `type`. The server writes it first; anything else is
-/// parsed to find it.
+/// A frame's `type`, read by serde with the rest of the frame skipped
+/// unbuilt.
 fn kind_of(text: &str) -> Option<Cow<'_, str>> {
-    if let Some(rest) = text.strip_prefix(r#"{"type":""#) {
-        if let Some(end) = rest.find('"') {
-            return Some(Cow::Borrowed(&rest[..end]));
-        }
-    }
     #[derive(Deserialize)]
     struct Head<'a> {
         #[serde(rename = "type", borrow)]
         kind: Cow<'a, str>,
     }
     serde_json::from_str::<Head>(text).ok().map(|h| h.kind)
+}
+
+/// Whether `text` is a `match` event for a move (the only frame with a
+/// `match` and a [`MatchKind`] at its top). Read in one scan, the match
+/// skipped unbuilt: ten thousand watchers read every move, and building
+/// each event (`server::room::WireEvent`) would measure the tool.
+pub fn is_move(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct MatchHead {
+        #[serde(rename = "match")]
+        _body: IgnoredAny,
+        kind: MatchKind,
+    }
+    serde_json::from_str::<MatchHead>(text).is_ok_and(|m| m.kind == MatchKind::Move)
 }
 
 /// What the players read of a `match` event: who is due and the first
@@ -351,4 +361,22 @@ pub async fn open_spectators(
         );
     }
     Ok(open)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_told_from_other_frames() {
+        let moved =
+            r#"{"type":"match","v":9,"table":"t","kind":"move","move":"e5","match":{"ply":1}}"#;
+        assert!(is_move(moved));
+        let started = r#"{"type":"match","v":8,"table":"t","kind":"start","match":{}}"#;
+        assert!(!is_move(started));
+        let draw = r#"{"type":"draw","v":10,"table":"t","kind":"offer","side":0,"member":"m1"}"#;
+        assert!(!is_move(draw));
+        assert_eq!(kind_of(draw).as_deref(), Some("draw"));
+        assert_eq!(kind_of("[1]"), None);
+    }
 }

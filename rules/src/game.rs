@@ -79,29 +79,10 @@ pub enum EndReason {
     Agreement,
 }
 
-impl EndReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EndReason::Goal => "goal",
-            EndReason::OwnGoal => "own_goal",
-            EndReason::Lock => "lock",
-            EndReason::Den => "den",
-            EndReason::NoMoves => "no_moves",
-            EndReason::Timeout => "timeout",
-            EndReason::Resign => "resign",
-            EndReason::Abandon => "abandon",
-            EndReason::Default => "default",
-            EndReason::Repetition => "repetition",
-            EndReason::NoCapture => "no_capture",
-            EndReason::MoveLimit => "move_limit",
-            EndReason::Agreement => "agreement",
-        }
-    }
-}
-
+/// Its serde name (`own_goal`), as stored and sent.
 impl Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(crate::serde_name::variant_name(self))
     }
 }
 

@@ -16,6 +16,7 @@ pub mod level;
 pub mod notation;
 pub mod quoridor;
 pub mod rng;
+pub mod serde_name;
 pub mod triage;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};

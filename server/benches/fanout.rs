@@ -11,7 +11,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::json;
 use server::games::{GameKind, GameOptions};
-use server::protocol::Command;
+use server::room::cmd::{self, Command};
 use server::room::{Effect, Encoded, Hello, MemberId, RoomConfig, RoomState, Stamped, TokenHash};
 use tokio::sync::mpsc;
 
@@ -37,13 +37,13 @@ fn move_event() -> Stamped {
         members.push(room.hello(hello, 0).unwrap().0);
     }
     for (seat, &m) in members.iter().enumerate() {
-        room.apply(m, Command::Sit { seat }, 0).unwrap();
+        room.apply(m, Command::Sit(cmd::Sit { seat }), 0).unwrap();
     }
     room.apply(
         members[0],
-        Command::Start {
+        Command::Start(cmd::Start {
             order: server::protocol::Order::Seats,
-        },
+        }),
         0,
     )
     .unwrap();
@@ -55,10 +55,10 @@ fn move_event() -> Stamped {
         let effects = room
             .apply(
                 members[ply % 2],
-                Command::Move {
+                Command::Move(cmd::Move {
                     mv: mv.to_string(),
                     table: None,
-                },
+                }),
                 ply as u64,
             )
             .unwrap();

@@ -14,7 +14,7 @@
 //! against the computer never are. The computer's levels carry the fixed
 //! ratings of [`computer_rating`], for people to compare themselves with.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
@@ -68,7 +68,7 @@ impl Default for Rating {
 }
 
 /// A rating as people see it: whole numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatingView {
     pub rating: i64,
     pub deviation: i64,

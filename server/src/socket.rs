@@ -27,9 +27,9 @@ use tracing::debug;
 use crate::app::{json_error, App, Base};
 use crate::games::GameKind;
 use crate::limits::{bucket_key, ClientIp};
-use crate::protocol::{self, Code, Command, Refusal};
+use crate::protocol::{self, Code, Refusal};
 use crate::ratings::Rating;
-use crate::room::{close, Attach, Closer, ConnId, RoomHandle, Route};
+use crate::room::{close, Attach, Closer, Command, ConnId, RoomHandle, Route, SayHello};
 use crate::store::{now_millis, Account, SignedIn};
 
 /// Messages queued for one client before it counts as too slow and is
@@ -449,7 +449,7 @@ pub(crate) async fn serve<St, Si>(
         };
         let id = envelope.id;
         match envelope.command {
-            Command::Hello { token, name, since } if !attached => {
+            Command::Hello(SayHello { token, name, since }) if !attached => {
                 let ratings = match &account {
                     Some(a) => ratings_of(&app, a.id).await,
                     None => Vec::new(),

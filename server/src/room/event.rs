@@ -13,10 +13,11 @@ use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow
 use super::knockout::bracket::Bracket;
 use super::scores::ScoreRow;
 
-/// A room event, as every member's socket receives it.
-#[derive(Clone, Debug, Serialize)]
+/// A room event, as every member's socket receives it (`S` and `O`: the
+/// game's view and options, JSON for a reader, as in `views.rs`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
+pub enum Event<S = AnyGame, O = GameOptions> {
     Members {
         members: Vec<MemberView>,
         spectators: usize,
@@ -38,11 +39,11 @@ pub enum Event {
         side: Option<Side>,
         /// The whole match, or for a `move` only what the move changed.
         #[serde(rename = "match")]
-        view: Box<MatchBody>,
+        view: Box<MatchBody<S>>,
     },
     Options {
         game: GameKind,
-        options: GameOptions,
+        options: O,
         seats: usize,
         team_seats: Option<usize>,
     },
@@ -100,14 +101,14 @@ pub enum Event {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawKind {
     Offer,
     Decline,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoticeKind {
     /// The host took the member out of their seat.
@@ -120,7 +121,7 @@ pub enum NoticeKind {
 
 /// A message for one member only, not a room event (no `v`): voice
 /// signalling from `from`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Direct {
     Signal {
@@ -131,15 +132,19 @@ pub enum Direct {
 }
 
 /// An event with its version: `{"type":…,"v":…,…}` on the wire.
-#[derive(Clone, Debug, Serialize)]
-pub struct Stamped {
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Stamped<S = AnyGame, O = GameOptions> {
     pub v: u64,
     #[serde(flatten)]
-    pub event: Event,
+    pub event: Event<S, O>,
 }
 
+/// An event as a client reads it (the tests, the bench): the game's view
+/// and options as JSON.
+pub type WireEvent = Stamped<serde_json::Value, serde_json::Value>;
+
 /// Why a `match` event was sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchKind {
     Start,

@@ -11,11 +11,12 @@
 //!   and carries out the effects (store, then send, then think).
 //! - `registry.rs` finds a room's task by its code, loading the room from
 //!   the store, and restarts a task that died.
-//! - `event.rs` and `views.rs` are what clients receive, typed.
+//! - `event.rs` and `views/` are what clients receive, typed both ways
+//!   (`WireEvent`, `WireSnapshot`: as a client reads them).
 //! - `voice.rs` keeps who is in voice chat; the room only relays the
 //!   browsers' WebRTC signalling (`cmd/signal.rs`).
 
-mod cmd;
+pub mod cmd;
 mod conn;
 mod event;
 mod fanout;
@@ -41,9 +42,12 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 
-pub use cmd::Hello;
+pub use cmd::{Command, Hello, SayHello};
 pub use conn::{close, Closer, Outbox};
-pub use event::{ChatLine, Effect, Entry, Event, MatchKind, Stamped, Write};
+pub use event::{
+    ChatLine, Direct, DrawKind, Effect, Entry, Event, MatchKind, NoticeKind, Stamped, WireEvent,
+    Write,
+};
 pub use fanout::Encoded;
 pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, TokenHash};
 pub use knockout::bracket::{Bracket, Entrant, GameResult, Pairing, PairingState, Round, Status};
@@ -54,9 +58,12 @@ pub use scores::{Person, ScoreRow};
 pub use state::{AccountRef, Countdown, Member, RoomConfig, RoomState, CHAT_HISTORY};
 pub use table::{Match, Player, Table};
 pub use timers::Timer;
+pub use views::{
+    AutostartView, ClockView, MatchBody, MatchView, MemberView, MoveView, RemovedView, RoomView,
+    ScoreView, Snapshot, TableView, VoiceView, WireSnapshot, YouView,
+};
 
 use crate::games::{GameKind, GameOptions};
-use crate::protocol::Command;
 use task::Msg;
 
 /// Messages waiting for a busy room; a full inbox slows the senders down

@@ -2,10 +2,10 @@
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::cmd::Command;
 use super::conn::{close, Closer, Outbox};
 use super::ids::{ConnId, TableId};
 use super::RoomInfo;
-use crate::protocol::Command;
 use crate::store::Account;
 
 /// What the room's handle sends its task.

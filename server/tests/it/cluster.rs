@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::browser::Browser;
 use common::process::Proc;
-use common::{follow, keep_going, local_game, next_match_of, postgres, Client};
+use common::{follow, keep_going, local_game, next_match_of, postgres, wait_for, Client};
 use serde_json::{json, Value};
 use server::games::AnyGame;
 
@@ -406,20 +406,6 @@ async fn sigterm_hands_the_rooms_over_without_losing_a_move() {
     let status = p.a.exited(Duration::from_secs(10)).await.expect("A exits");
     assert!(status.success(), "{status}");
     p.schema.drop().await;
-}
-
-/// The first kept or new message that `pred` accepts.
-async fn wait_for(client: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
-    if let Some(i) = client.events.iter().position(&pred) {
-        return client.events.remove(i);
-    }
-    loop {
-        let msg = client.recv().await;
-        if pred(&msg) {
-            return msg;
-        }
-        client.events.push(msg);
-    }
 }
 
 fn tournament_is(status: &'static str, rounds: usize) -> impl Fn(&Value) -> bool {

@@ -12,7 +12,7 @@ use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{follow, Client, TestServer};
+use common::{follow, wait_for, Client, TestServer};
 use serde_json::{json, Value};
 
 /// A drawn game with `move_limit` 3: each pawn steps forward, back and
@@ -34,21 +34,6 @@ struct Cup {
     watcher_token: String,
     /// Per member: points, wins, draws, losses, as the rules give them.
     tally: BTreeMap<String, [u64; 4]>,
-}
-
-/// The first event (kept or new) that `pred` accepts; other events are
-/// kept, in order.
-async fn wait_for(client: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
-    if let Some(i) = client.events.iter().position(&pred) {
-        return client.events.remove(i);
-    }
-    loop {
-        let msg = client.recv().await;
-        if pred(&msg) {
-            return msg;
-        }
-        client.events.push(msg);
-    }
 }
 
 fn kind(bracket: &Value) -> &str {

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::browser::Browser;
-use common::smtp::{link_token, FakeSmtp};
+use common::smtp::{confirm, link_token, register, FakeSmtp};
 use common::TestServer;
 use serde_json::json;
 
@@ -27,13 +27,7 @@ async fn site() -> (TestServer, FakeSmtp) {
 /// link.
 async fn confirmed(server: &TestServer, smtp: &mut FakeSmtp, name: &str, email: &str) -> Browser {
     let mut b = Browser::new(server);
-    let a = b
-        .post(
-            "/api/accounts",
-            json!({"username": name, "password": "password1", "email": email}),
-        )
-        .await;
-    assert_eq!(a.status, 201, "{}", a.body);
+    register(&mut b, name, email).await;
     let me = b.get("/api/me").await.body;
     assert_eq!(me["email"], email);
     assert_eq!(me["email_confirmed"], false, "not confirmed yet");
@@ -44,8 +38,7 @@ async fn confirmed(server: &TestServer, smtp: &mut FakeSmtp, name: &str, email: 
     );
     assert!(mail.contains(&format!("To: {email}")), "{mail}");
     let token = link_token(&mail, "/account#confirm=");
-    let a = b.post("/api/email/confirm", json!({"token": token})).await;
-    assert_eq!(a.status, 200, "{}", a.body);
+    confirm(&mut b, &token).await;
     assert_eq!(b.get("/api/me").await.body["email_confirmed"], true);
     // A confirmation link works once.
     let again = b.post("/api/email/confirm", json!({"token": token})).await;

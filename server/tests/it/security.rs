@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::browser::Browser;
-use common::smtp::{link_token, FakeSmtp};
+use common::smtp::{confirm, link_token, register, FakeSmtp};
 use common::{Client, TestServer};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -61,16 +61,9 @@ async fn with_mail(tweak: impl FnOnce(&mut server::Config)) -> (TestServer, Fake
 /// Registers `name` with `email` and confirms it by the mailed link.
 async fn confirmed(server: &TestServer, smtp: &mut FakeSmtp, name: &str, email: &str) {
     let mut b = Browser::new(server);
-    let a = b
-        .post(
-            "/api/accounts",
-            json!({"username": name, "password": "password1", "email": email}),
-        )
-        .await;
-    assert_eq!(a.status, 201, "{}", a.body);
+    register(&mut b, name, email).await;
     let token = link_token(&smtp.next().await, "/account#confirm=");
-    let a = b.post("/api/email/confirm", json!({"token": token})).await;
-    assert_eq!(a.status, 200, "{}", a.body);
+    confirm(&mut b, &token).await;
 }
 
 /// The link of a mail, soft line breaks undone.

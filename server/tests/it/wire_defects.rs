@@ -7,9 +7,13 @@ use crate::common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::{table_of, Client, Ending, TestServer};
+use common::typed::read;
+use common::{next_match_of, table_of, Client, Ending, TestServer};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use server::games::GameKind;
+use server::protocol::Code;
+use server::room::{MatchKind, WireSnapshot};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::Message;
@@ -35,16 +39,6 @@ async fn try_send(client: &mut Client, text: String) -> bool {
         tokio::time::timeout(Duration::from_secs(2), client.send_text_checked(text)).await,
         Ok(Ok(()))
     )
-}
-
-/// The next `match` event of `kind`, skipping others.
-async fn next_match_of(client: &mut Client, kind: &str) -> Value {
-    loop {
-        let event = client.next_match().await;
-        if event["kind"] == kind {
-            return event;
-        }
-    }
 }
 
 // ---------------------------------------------------------------------
@@ -633,9 +627,9 @@ async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
     let server = TestServer::start().await;
     let mut t = table_of(&server, "quoridor", Value::Null).await;
     t.host.ok(json!({"type": "start", "order": "seats"})).await;
-    next_match_of(&mut t.guest, "start").await;
-    next_match_of(&mut t.host, "start").await;
-    let started = next_match_of(&mut t.spectator, "start").await["v"].clone();
+    t.guest.next_match_event(MatchKind::Start).await;
+    t.host.next_match_event(MatchKind::Start).await;
+    let started = t.spectator.next_match_event(MatchKind::Start).await.v;
     let guest = t.guest_member.clone();
     // Every field any command reads, so that each variant index would
     // have found what it needs.
@@ -659,48 +653,43 @@ async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
     for kind in types {
         let mut command = fields.clone();
         command["type"] = kind.clone();
-        let answer = t.host.command(command).await;
-        assert_eq!(answer["type"], "error", "type {kind}: {answer}");
-        assert_eq!(answer["code"], "bad_message", "type {kind}: {answer}");
+        t.host.refused_with(command, Code::BadMessage).await;
     }
     // A signal's `kind` is a tag too.
     for kind in [json!(0), json!(1), json!(2), Value::Null] {
-        let answer = t
-            .guest
-            .command(json!({"type": "signal", "to": t.host_member, "kind": kind, "sdp": "v=0\r\n"}))
-            .await;
-        assert_eq!(answer["code"], "bad_message", "kind {kind}: {answer}");
+        let command =
+            json!({"type": "signal", "to": t.host_member, "kind": kind, "sdp": "v=0\r\n"});
+        t.guest.refused_with(command, Code::BadMessage).await;
     }
     // Nothing happened: the next event the others see is the host's move.
     t.host.ok(json!({"type": "move", "move": "e2"})).await;
-    let moved = next_match_of(&mut t.spectator, "move").await;
-    assert_eq!(moved["move"], "e2");
+    let moved = t.spectator.next_match_event(MatchKind::Move).await;
+    assert_eq!(moved.played.as_deref(), Some("e2"));
     for events in [&t.spectator.events, &t.guest.events] {
         let others: Vec<&Value> = events
             .iter()
-            .filter(|e| e["v"].as_u64() > started.as_u64() && e["type"] != "match")
+            .filter(|e| e["v"].as_u64() > Some(started) && e["type"] != "match")
             .collect();
         assert!(others.is_empty(), "unexpected events: {others:?}");
     }
     let (_, _, snap) = server.join(&t.code, None, Some("Late")).await;
-    let room = &snap["room"];
-    let current = &room["tables"][0]["match"];
-    assert_eq!(current["moves"], json!(["e2"]));
-    assert_eq!(current["outcome"], Value::Null);
-    assert_eq!(current["draw_offer"], Value::Null);
-    assert_eq!(room["game"], "quoridor");
-    assert_eq!(room["rated"], false);
-    assert_eq!(room["chat"], json!([]));
-    assert_eq!(room["removed"], json!([]));
-    assert_eq!(room["voice"], json!([]));
-    let named: Vec<(Value, Value)> = room["members"]
-        .as_array()
-        .unwrap()
+    let room = read::<WireSnapshot>(snap).room;
+    let current = room.tables[0].current.as_ref().expect("the game");
+    assert_eq!(current.moves, ["e2"]);
+    assert_eq!(current.outcome, None);
+    assert_eq!(current.draw_offer, None);
+    assert_eq!(room.game, GameKind::Quoridor);
+    assert!(!room.rated);
+    assert!(room.chat.is_empty());
+    assert!(room.removed.is_empty());
+    assert!(room.voice.is_empty());
+    let named: Vec<(Option<&str>, Option<usize>)> = room
+        .members
         .iter()
-        .map(|m| (m["name"].clone(), m["seat"].clone()))
+        .map(|m| (m.name.as_deref(), m.seat))
         .collect();
-    assert!(named.contains(&(json!("Minh"), json!(0))), "{named:?}");
-    assert!(named.contains(&(json!("Lan"), json!(1))), "{named:?}");
+    assert!(named.contains(&(Some("Minh"), Some(0))), "{named:?}");
+    assert!(named.contains(&(Some("Lan"), Some(1))), "{named:?}");
 }
 
 // ---------------------------------------------------------------------

@@ -1,9 +1,17 @@
 //! `autostart`: the host turns the room's auto-start on or off. Off
 //! cancels a countdown under way; on starts none until a game ends.
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Event, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
+
+/// `autostart`: the host turns the room's auto-start on or off.
+#[derive(Debug, Deserialize)]
+pub struct Autostart {
+    pub enabled: bool,
+}
 
 impl RoomState {
     pub(super) fn set_autostart(&mut self, member: MemberId, enabled: bool, now: u64) -> Applied {

@@ -1,11 +1,19 @@
 //! `chat`: a named member says something to the room. The last
 //! [`CHAT_HISTORY`] lines are kept (and stored) for people who join later.
 
+use serde::Deserialize;
+
 use super::super::event::{ChatLine, Effect, Event, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState, CHAT_HISTORY};
 use crate::protocol::{Code, Refusal};
 use crate::validate;
+
+/// `chat`: one line for the room.
+#[derive(Debug, Deserialize)]
+pub struct Chat {
+    pub text: String,
+}
 
 impl RoomState {
     pub(super) fn say(&mut self, member: MemberId, text: &str, now: u64) -> Applied {

@@ -1,12 +1,23 @@
 //! `computer`: the host seats the computer at a level in a free seat (or
 //! changes its level), or with no level takes it out again.
 
+use serde::Deserialize;
+
 use rules::Level;
 
 use super::super::event::{Effect, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, Member, RoomState};
 use crate::protocol::{Code, Refusal};
+
+/// `computer`: puts the computer in a free seat at `level`, or takes it
+/// out of the seat when `level` is missing or null.
+#[derive(Debug, Deserialize)]
+pub struct Computer {
+    pub seat: usize,
+    #[serde(default)]
+    pub level: Option<Level>,
+}
 
 impl RoomState {
     pub(super) fn seat_computer(

@@ -1,9 +1,18 @@
 //! `countdown`: the host pauses or resumes the auto-start countdown.
 
+use serde::Deserialize;
+
 use super::super::event::Event;
 use super::super::ids::MemberId;
 use super::super::state::{Applied, Countdown, RoomState};
 use crate::protocol::{Code, Refusal};
+
+/// `countdown`: the host pauses (`true`) or resumes the auto-start
+/// countdown.
+#[derive(Debug, Deserialize)]
+pub struct PauseCountdown {
+    pub paused: bool,
+}
 
 impl RoomState {
     pub(super) fn pause_countdown(&mut self, member: MemberId, paused: bool, now: u64) -> Applied {

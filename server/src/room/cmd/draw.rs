@@ -4,6 +4,8 @@
 //! until the opponent accepts, declines or plays a move; a side offers at
 //! most once between two moves.
 
+use serde::Deserialize;
+
 use rules::{Game, Side};
 
 use super::super::event::{DrawKind, Event};
@@ -11,6 +13,15 @@ use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
 use crate::protocol::{Code, DrawAction, Refusal};
+
+/// `draw`: an offer at `table` (default: where the member plays), or the
+/// answer to the opponent's.
+#[derive(Debug, Deserialize)]
+pub struct Draw {
+    pub action: DrawAction,
+    #[serde(default)]
+    pub table: Option<TableId>,
+}
 
 impl RoomState {
     pub(super) fn draw(

@@ -8,10 +8,13 @@
 //! `--members-per-addr` of them added by browsers from one client
 //! address, so one address cannot fill the room.
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Write};
 use super::super::ids::{MemberId, TokenHash};
 use super::super::state::{AccountRef, Member, RoomState};
 use crate::games::GameKind;
+use crate::protocol::Since;
 use crate::protocol::{Code, Refusal};
 use crate::ratings::Rating;
 use crate::validate;
@@ -27,6 +30,21 @@ pub struct Hello {
     pub ratings: Vec<(GameKind, Rating)>,
     /// The client's address (IPv6: its /64), if known.
     pub addr: Option<std::net::IpAddr>,
+}
+
+/// `hello`, as the client sends it: the browser's token (none: a new
+/// browser), the name it remembers, and where its view of the room stands.
+/// The socket reads it (the room's [`Hello`] is what the socket makes of it).
+#[derive(Debug, Deserialize)]
+pub struct SayHello {
+    #[serde(default)]
+    pub token: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A reconnecting client's last event: the room sends the events it
+    /// missed instead of a snapshot, if it still has them.
+    #[serde(default)]
+    pub since: Option<Since>,
 }
 
 impl RoomState {

@@ -23,14 +23,89 @@ mod start;
 mod unseat;
 mod voice;
 
-pub use hello::Hello;
+#[cfg(test)]
+mod tests;
+
+pub use autostart::Autostart;
+pub use chat::Chat;
+pub use computer::Computer;
+pub use countdown::PauseCountdown;
+pub use draw::Draw;
+pub use hello::{Hello, SayHello};
+pub use name::Name;
+pub use options::Options;
+pub use r#move::Move;
+pub use rated::Rated;
+pub use remove::{Readmit, Remove};
+pub use resign::Resign;
+pub use signal::SendSignal;
+pub use sit::Sit;
+pub use start::Start;
+pub use unseat::Unseat;
+pub use voice::{JoinVoice, Mute, VoiceMute};
 
 use rules::Side;
+use serde::Deserialize;
 
 use super::ids::{MemberId, TableId};
 use super::state::{Applied, RoomState};
 use super::table::Match;
-use crate::protocol::{Code, Command, Refusal};
+use crate::protocol::{Code, Refusal};
+
+/// Declares [`Command`] from one list: each command's name on the wire
+/// is written once, and serde reads it (`#[serde(rename)]`) while
+/// [`Command::kind`] logs it.
+macro_rules! commands {
+    ($($(#[$doc:meta])* $name:literal => $variant:ident $(($command:ty))?,)*) => {
+        /// A command from a client: one struct per command, in the file of
+        /// its apply (`Stand`, `Ping`, `Stop` and `Rematch` carry nothing).
+        /// Read by [`crate::protocol::parse`] straight from the frame.
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "type")]
+        pub enum Command {
+            $($(#[$doc])* #[serde(rename = $name)] $variant $(($command))?,)*
+        }
+
+        impl Command {
+            /// The command's name on the wire, for logs and tracing spans.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Command::$variant { .. } => $name,)*
+                }
+            }
+        }
+    };
+}
+
+commands! {
+    "hello" => Hello(SayHello),
+    "name" => Name(Name),
+    "sit" => Sit(Sit),
+    "stand" => Stand,
+    "start" => Start(Start),
+    "move" => Move(Move),
+    "resign" => Resign(Resign),
+    /// `game` switches the room to another game (between games).
+    "options" => Options(Options),
+    "computer" => Computer(Computer),
+    "chat" => Chat(Chat),
+    "ping" => Ping,
+    "countdown" => Countdown(PauseCountdown),
+    "autostart" => Autostart(Autostart),
+    /// The host stops the knockout tournament (between rounds).
+    "stop" => Stop,
+    "draw" => Draw(Draw),
+    /// A player of the last game asks for another at once.
+    "rematch" => Rematch,
+    "unseat" => Unseat(Unseat),
+    "remove" => Remove(Remove),
+    "readmit" => Readmit(Readmit),
+    "voice" => Voice(JoinVoice),
+    "mute" => Mute(Mute),
+    "voice_mute" => VoiceMute(VoiceMute),
+    "signal" => Signal(SendSignal),
+    "rated" => Rated(Rated),
+}
 
 impl RoomState {
     /// Applies `command` from `member` at `now`.
@@ -42,32 +117,36 @@ impl RoomState {
             Some(_) => {}
         }
         match command {
-            Command::Hello { .. } => Err(Refusal::new(Code::BadMessage, "You already said hello.")),
+            Command::Hello(_) => Err(Refusal::new(Code::BadMessage, "You already said hello.")),
             Command::Ping => Ok(Vec::new()),
-            Command::Name { name } => self.set_name(member, &name),
-            Command::Sit { seat } => self.sit(member, seat),
+            Command::Name(Name { name }) => self.set_name(member, &name),
+            Command::Sit(Sit { seat }) => self.sit(member, seat),
             Command::Stand => self.stand(member),
-            Command::Start { order } => self.start(member, order, now),
-            Command::Move { mv, table } => self.play(member, table, mv, now),
-            Command::Resign { table } => self.resign(member, table, now),
-            Command::Options { game, options } => {
-                self.set_options(member, game.as_deref(), &options, now)
+            Command::Start(Start { order }) => self.start(member, order, now),
+            Command::Move(Move { mv, table }) => self.play(member, table, mv, now),
+            Command::Resign(Resign { table }) => self.resign(member, table, now),
+            Command::Options(Options { game, options }) => {
+                self.set_options(member, game, &options, now)
             }
-            Command::Computer { seat, level } => self.seat_computer(member, seat, level),
-            Command::Chat { text } => self.say(member, &text, now),
-            Command::Countdown { paused } => self.pause_countdown(member, paused, now),
-            Command::Autostart { enabled } => self.set_autostart(member, enabled, now),
+            Command::Computer(Computer { seat, level }) => self.seat_computer(member, seat, level),
+            Command::Chat(Chat { text }) => self.say(member, &text, now),
+            Command::Countdown(PauseCountdown { paused }) => {
+                self.pause_countdown(member, paused, now)
+            }
+            Command::Autostart(Autostart { enabled }) => self.set_autostart(member, enabled, now),
             Command::Stop => self.stop_tournament(member),
-            Command::Draw { action, table } => self.draw(member, action, table, now),
+            Command::Draw(Draw { action, table }) => self.draw(member, action, table, now),
             Command::Rematch => self.ask_rematch(member, now),
-            Command::Unseat { member: who } => self.unseat(member, who),
-            Command::Remove { member: who } => self.remove(member, who),
-            Command::Readmit { member: who } => self.readmit(member, who),
-            Command::Voice { join } => self.voice(member, join, now),
-            Command::Mute { muted } => self.mute(member, muted),
-            Command::VoiceMute { member: who, muted } => self.voice_mute(member, who, muted),
-            Command::Signal { to, signal } => self.signal(member, to, signal, now),
-            Command::Rated { rated } => self.set_rated(member, rated),
+            Command::Unseat(Unseat { member: who }) => self.unseat(member, who),
+            Command::Remove(Remove { member: who }) => self.remove(member, who),
+            Command::Readmit(Readmit { member: who }) => self.readmit(member, who),
+            Command::Voice(JoinVoice { join }) => self.voice(member, join, now),
+            Command::Mute(Mute { muted }) => self.mute(member, muted),
+            Command::VoiceMute(VoiceMute { member: who, muted }) => {
+                self.voice_mute(member, who, muted)
+            }
+            Command::Signal(SendSignal { to, signal }) => self.signal(member, to, signal, now),
+            Command::Rated(Rated { rated }) => self.set_rated(member, rated),
         }
     }
 }

@@ -1,12 +1,23 @@
 //! `move`: the member due to play moves.
 
 use rules::Game;
+use serde::Deserialize;
 
 use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
 use crate::games::MoveError;
 use crate::protocol::{Code, Refusal};
+
+/// `move`: the move's notation, at `table` (default: the one where the
+/// member plays).
+#[derive(Debug, Deserialize)]
+pub struct Move {
+    #[serde(rename = "move")]
+    pub mv: String,
+    #[serde(default)]
+    pub table: Option<TableId>,
+}
 
 impl RoomState {
     pub(super) fn play(

@@ -1,10 +1,18 @@
 //! `name`: a member sets their display name.
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use crate::protocol::{Code, Refusal};
 use crate::validate;
+
+/// `name`: the member's display name.
+#[derive(Debug, Deserialize)]
+pub struct Name {
+    pub name: String,
+}
 
 impl RoomState {
     pub(super) fn set_name(&mut self, member: MemberId, name: &str) -> Applied {

@@ -1,6 +1,7 @@
 //! `options`: the host changes the game's options (or the game) between
 //! games.
 
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::super::event::{Effect, Event, Write};
@@ -9,11 +10,33 @@ use super::super::state::{Applied, Member, RoomState};
 use crate::games::{GameKind, GameOptions};
 use crate::protocol::{Code, Refusal};
 
+/// `options`: the game's options, for the room's game or for `game`.
+#[derive(Debug, Deserialize)]
+pub struct Options {
+    /// The game to switch to, read as a game's name; an unknown name is
+    /// kept with the reason to refuse it, since the host's checks come
+    /// first (a guest hears `not_host` whatever the name).
+    #[serde(default, deserialize_with = "game_name")]
+    pub game: Option<Result<GameKind, String>>,
+    /// Read against the game ([`GameOptions::parse`]), which may be the
+    /// room's: its errors are `bad_options`, after the host's checks.
+    #[serde(default)]
+    pub options: Value,
+}
+
+fn game_name<'de, D>(deserializer: D) -> Result<Option<Result<GameKind, String>>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let name = Option::<String>::deserialize(deserializer)?;
+    Ok(name.map(|name| GameKind::parse(&name)))
+}
+
 impl RoomState {
     pub(super) fn set_options(
         &mut self,
         member: MemberId,
-        game: Option<&str>,
+        game: Option<Result<GameKind, String>>,
         options: &Value,
         _now: u64,
     ) -> Applied {
@@ -21,7 +44,7 @@ impl RoomState {
         self.refuse_if_running()?;
         self.refuse_if_tournament()?;
         let kind = match game {
-            Some(name) => GameKind::parse(name).map_err(|m| Refusal::new(Code::BadOptions, m))?,
+            Some(game) => game.map_err(|m| Refusal::new(Code::BadOptions, m))?,
             None => self.game(),
         };
         let options =

@@ -2,9 +2,18 @@
 //! A rated room's games between two signed-in people change their
 //! Glicko-2 ratings (`crate::ratings`; which games count: `play.rs`).
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Event, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
+
+/// `rated`: the host marks the room's games rated, or not (between
+/// games).
+#[derive(Debug, Deserialize)]
+pub struct Rated {
+    pub rated: bool,
+}
 
 impl RoomState {
     pub(super) fn set_rated(&mut self, member: MemberId, rated: bool) -> Applied {

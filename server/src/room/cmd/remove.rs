@@ -8,10 +8,25 @@
 //! the earliest (among those with nothing to keep: no score), whose
 //! browser may then come back.
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Event, NoticeKind, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use crate::protocol::{Code, Refusal};
+
+/// `remove`: the host removes `member` from the room; their browser stays
+/// out until let back in.
+#[derive(Debug, Deserialize)]
+pub struct Remove {
+    pub member: MemberId,
+}
+
+/// `readmit`: the host lets a removed member back in.
+#[derive(Debug, Deserialize)]
+pub struct Readmit {
+    pub member: MemberId,
+}
 
 impl RoomState {
     pub(super) fn remove(&mut self, host: MemberId, member: MemberId) -> Applied {

@@ -1,12 +1,21 @@
 //! `resign`: a player gives up (for the whole team; with more than two
 //! pawns only the resigner's pawn leaves and the game goes on).
 
+use serde::Deserialize;
+
 use rules::EndReason;
 
 use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
 use crate::protocol::Code;
+
+/// `resign` at `table` (default: where the member plays).
+#[derive(Debug, Deserialize)]
+pub struct Resign {
+    #[serde(default)]
+    pub table: Option<TableId>,
+}
 
 impl RoomState {
     pub(super) fn resign(&mut self, member: MemberId, table: Option<TableId>, now: u64) -> Applied {

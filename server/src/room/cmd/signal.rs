@@ -6,12 +6,27 @@
 //! sender has a budget of messages (`voice.rs`), whatever the number of
 //! their pages.
 
+use serde::{Deserialize, Deserializer};
+
 use super::super::event::{Direct, Effect};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use super::voice::not_in_voice;
-use crate::protocol::{Code, Refusal, Signal};
+use crate::protocol::{self, Code, Refusal, Signal};
 use crate::validate;
+
+/// `signal`: WebRTC signalling for voice chat, relayed to `to` only.
+#[derive(Debug, Deserialize)]
+pub struct SendSignal {
+    pub to: MemberId,
+    /// Its `kind` is a tag: a string, never a variant's index.
+    #[serde(flatten, deserialize_with = "kind_is_a_string")]
+    pub signal: Signal,
+}
+
+fn kind_is_a_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Signal, D::Error> {
+    protocol::string_tags(deserializer, &["kind"])
+}
 
 impl RoomState {
     pub(super) fn signal(

@@ -1,9 +1,17 @@
 //! `sit`: a named member takes a free seat between games.
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use crate::protocol::{Code, Refusal};
+
+/// `sit`: the seat to take.
+#[derive(Debug, Deserialize)]
+pub struct Sit {
+    pub seat: usize,
+}
 
 impl RoomState {
     pub(super) fn sit(&mut self, member: MemberId, seat: usize) -> Applied {

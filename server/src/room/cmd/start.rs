@@ -1,6 +1,8 @@
 //! `start`: the host starts the next game (the auto-start countdown
 //! starts it the same way, through [`RoomState::begin`]).
 
+use serde::Deserialize;
+
 use rand::seq::SliceRandom;
 use rules::Game;
 
@@ -13,6 +15,14 @@ use crate::game_log::GameLog;
 use crate::games::Seating;
 use crate::protocol::{Code, Order, Refusal};
 use crate::store::records::LiveGame;
+
+/// `start`: `order` `"random"` (default) draws who plays side 0;
+/// `"seats"` gives seat `i` side `i`.
+#[derive(Debug, Deserialize)]
+pub struct Start {
+    #[serde(default)]
+    pub order: Order,
+}
 
 impl RoomState {
     pub(super) fn start(&mut self, member: MemberId, order: Order, now: u64) -> Applied {

@@ -1,10 +1,18 @@
 //! `unseat`: the host takes a member out of their seat between games
 //! (shown to everyone as a room notice).
 
+use serde::Deserialize;
+
 use super::super::event::{Effect, Event, NoticeKind, Write};
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use crate::protocol::{Code, Refusal};
+
+/// `unseat`: the host takes `member` out of their seat (between games).
+#[derive(Debug, Deserialize)]
+pub struct Unseat {
+    pub member: MemberId,
+}
 
 impl RoomState {
     pub(super) fn unseat(&mut self, host: MemberId, member: MemberId) -> Applied {

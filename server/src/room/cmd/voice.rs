@@ -5,10 +5,32 @@
 //! Only named members (a name, or an account) join: an anonymous watcher
 //! costs nothing to open, so it must not take a speaker's place.
 
+use serde::Deserialize;
+
 use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use super::super::voice::{Voice, MAX_SPEAKERS};
 use crate::protocol::{Code, Refusal};
+
+/// `voice`: joins (`true`) or leaves voice chat.
+#[derive(Debug, Deserialize)]
+pub struct JoinVoice {
+    pub join: bool,
+}
+
+/// `mute`: mutes or unmutes one's own voice.
+#[derive(Debug, Deserialize)]
+pub struct Mute {
+    pub muted: bool,
+}
+
+/// `voice_mute`: the host mutes (or unmutes) `member`'s voice for
+/// everyone.
+#[derive(Debug, Deserialize)]
+pub struct VoiceMute {
+    pub member: MemberId,
+    pub muted: bool,
+}
 
 impl RoomState {
     pub(super) fn voice(&mut self, member: MemberId, join: bool, now: u64) -> Applied {

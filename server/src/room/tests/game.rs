@@ -213,10 +213,10 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
     ok(
         &mut state,
         host,
-        Command::Computer {
+        Command::Computer(cmd::Computer {
             seat: 0,
             level: Some(Level::Amateur),
-        },
+        }),
         0,
     );
     let table = state.tables[0].id;
@@ -289,7 +289,12 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
     let reply = current(&state).game.legal()[0].clone();
     let effects = ok(&mut state, host, mv(&reply), 173_000);
     assert_eq!(tags(&effects).last().unwrap(), "think");
-    let effects = ok(&mut state, host, Command::Resign { table: None }, 173_001);
+    let effects = ok(
+        &mut state,
+        host,
+        Command::Resign(cmd::Resign { table: None }),
+        173_001,
+    );
     assert_eq!(tags(&effects).last().unwrap(), "stop");
     assert_eq!(state.tables[0].thinking, None);
     assert_eq!(

@@ -93,7 +93,12 @@ fn random_order_draws_who_plays_first_seats_order_does_not() {
         } else {
             firsts.push(first);
         }
-        ok(&mut state, host, Command::Resign { table: None }, now + 1);
+        ok(
+            &mut state,
+            host,
+            Command::Resign(cmd::Resign { table: None }),
+            now + 1,
+        );
     }
     assert!(
         firsts.contains(&host) && firsts.contains(&guest),
@@ -121,10 +126,10 @@ fn only_the_player_to_move_moves_and_a_refused_move_changes_nothing() {
         );
     }
     let table = Some(TableId::new());
-    let elsewhere = Command::Move {
+    let elsewhere = Command::Move(cmd::Move {
         mv: "8 a3-a4".into(),
         table,
-    };
+    });
     assert_eq!(code(&mut state, host, elsewhere, 1), Code::NoTable);
 
     let effects = ok(&mut state, host, mv(" 8 a3-a4 "), 2);
@@ -144,10 +149,10 @@ fn only_the_player_to_move_moves_and_a_refused_move_changes_nothing() {
         (json!("8 a3-a4"), json!(0))
     );
     assert_eq!(event["match"]["to_play"], "m2");
-    let by_table = Command::Move {
+    let by_table = Command::Move(cmd::Move {
         mv: "8 g7-g6".into(),
         table: Some(state.tables[0].id),
-    };
+    });
     ok(&mut state, guest, by_table, 3);
     assert_eq!(current(&state).moves, ["8 a3-a4", "8 g7-g6"]);
     assert_eq!(current(&state).move_sides, [Side(0), Side(1)]);
@@ -195,13 +200,18 @@ fn resigning_ends_a_two_player_game() {
     let (mut state, host, guest) = two_seated(GameKind::Jungle, Value::Null, 0);
     let watcher = join(&mut state, &token(2), Some("Hoa"), 0);
     assert_eq!(
-        code(&mut state, host, Command::Resign { table: None }, 0),
+        code(
+            &mut state,
+            host,
+            Command::Resign(cmd::Resign { table: None }),
+            0
+        ),
         Code::NoGame
     );
     ok(&mut state, host, start(Order::Seats), 0);
     ok(&mut state, host, mv("8 a3-a4"), 1);
     ok(&mut state, guest, mv("8 g7-g6"), 2);
-    let resign = || Command::Resign { table: None };
+    let resign = || Command::Resign(cmd::Resign { table: None });
     assert_eq!(code(&mut state, watcher, resign(), 3), Code::NoGame);
     let effects = ok(&mut state, guest, resign(), 3);
     assert_eq!(
@@ -253,12 +263,22 @@ fn with_three_pawns_a_resigner_leaves_and_the_game_goes_on() {
         })
         .collect();
     ok(&mut state, ids[0], start(Order::Seats), 0);
-    let effects = ok(&mut state, ids[1], Command::Resign { table: None }, 1);
+    let effects = ok(
+        &mut state,
+        ids[1],
+        Command::Resign(cmd::Resign { table: None }),
+        1,
+    );
     assert_eq!(tags(&effects), ["store:entry", "send:match/forfeit"]);
     assert!(current(&state).is_running());
     assert_eq!(current(&state).gone, [false, true, false]);
     assert_eq!(
-        code(&mut state, ids[1], Command::Resign { table: None }, 2),
+        code(
+            &mut state,
+            ids[1],
+            Command::Resign(cmd::Resign { table: None }),
+            2
+        ),
         Code::NoGame
     );
     let first = current(&state).game.legal()[0].clone();

@@ -6,7 +6,7 @@ use rules::Level;
 use super::*;
 
 fn computer(seat: usize, level: Option<Level>) -> Command {
-    Command::Computer { seat, level }
+    Command::Computer(cmd::Computer { seat, level })
 }
 
 #[test]
@@ -217,7 +217,12 @@ fn the_computer_sits_only_where_it_may() {
         code(&mut state, host, computer(1, None), 0),
         Code::GameRunning
     );
-    ok(&mut state, host, Command::Resign { table: None }, 1);
+    ok(
+        &mut state,
+        host,
+        Command::Resign(cmd::Resign { table: None }),
+        1,
+    );
 
     let effects = ok(&mut state, host, computer(1, None), 2);
     assert_eq!(tags(&effects), ["store:remove_member", "send:members"]);
@@ -239,11 +244,16 @@ fn finish_a_game(state: &mut RoomState, host: MemberId, guest: MemberId, now: u6
 #[test]
 fn the_host_pauses_and_resumes_the_countdown() {
     let (mut state, host, guest) = two_seated(GameKind::CrossyRay, Value::Null, 0);
-    let pause = |paused| Command::Countdown { paused };
+    let pause = |paused| Command::Countdown(cmd::PauseCountdown { paused });
     assert_eq!(code(&mut state, host, pause(true), 0), Code::NoCountdown);
     ok(&mut state, host, start(Order::Seats), 0);
     assert_eq!(code(&mut state, host, pause(true), 0), Code::GameRunning);
-    ok(&mut state, host, Command::Resign { table: None }, 0);
+    ok(
+        &mut state,
+        host,
+        Command::Resign(cmd::Resign { table: None }),
+        0,
+    );
 
     let effects = finish_a_game(&mut state, host, guest, 1_000);
     assert_eq!(tags(&effects).last().unwrap(), "send:autostart");
@@ -282,7 +292,7 @@ fn the_host_pauses_and_resumes_the_countdown() {
 #[test]
 fn turning_autostart_off_cancels_the_countdown() {
     let (mut state, host, guest) = two_seated(GameKind::CrossyRay, Value::Null, 0);
-    let set = |enabled| Command::Autostart { enabled };
+    let set = |enabled| Command::Autostart(cmd::Autostart { enabled });
     assert_eq!(code(&mut state, guest, set(false), 0), Code::NotHost);
     finish_a_game(&mut state, host, guest, 0);
     assert!(state.countdown.is_some());

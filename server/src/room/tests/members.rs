@@ -43,7 +43,12 @@ fn hello_makes_a_member_and_the_same_token_finds_it_again() {
     assert_eq!(state.version, 2);
 
     // Taking a name stores it, with the room's next id.
-    let effects = ok(&mut state, guest, Command::Name { name: "Lan".into() }, 8);
+    let effects = ok(
+        &mut state,
+        guest,
+        Command::Name(cmd::Name { name: "Lan".into() }),
+        8,
+    );
     assert_eq!(
         tags(&effects),
         ["store:room", "store:member", "send:members"]
@@ -167,10 +172,10 @@ fn a_room_full_refusal_evicts_nobody() {
     ok(
         &mut state,
         host,
-        Command::Computer {
+        Command::Computer(cmd::Computer {
             seat: 1,
             level: Some(rules::Level::Beginner),
-        },
+        }),
         2,
     );
     assert_eq!(state.members.len(), 3, "the computer is over the cap");
@@ -195,11 +200,11 @@ fn commands_need_a_hello_and_hello_comes_once() {
         code(&mut state, MemberId(9), mv("8 a3-a4"), 0),
         Code::HelloFirst
     );
-    let hello = Command::Hello {
+    let hello = Command::Hello(cmd::SayHello {
         token: Some(HOST.into()),
         name: None,
         since: None,
-    };
+    });
     assert_eq!(code(&mut state, host, hello, 0), Code::BadMessage);
 }
 
@@ -219,15 +224,15 @@ fn names_are_checked_and_stored() {
         "Lan\u{7}",
         "\u{2066}Lan",
     ] {
-        let name = Command::Name { name: bad.into() };
+        let name = Command::Name(cmd::Name { name: bad.into() });
         assert_eq!(code(&mut state, id, name, 0), Code::BadName, "{bad:?}");
     }
     let effects = ok(
         &mut state,
         id,
-        Command::Name {
+        Command::Name(cmd::Name {
             name: " Nguyễn Thị Minh Khai  ".into(),
-        },
+        }),
         0,
     );
     assert_eq!(tags(&effects), ["store:member", "send:members"]);
@@ -235,7 +240,12 @@ fn names_are_checked_and_stored() {
         matches!(writes(&effects)[0], Write::Member(row) if row.name.as_deref() == Some("Nguyễn Thị Minh Khai"))
     );
     let long = "a".repeat(24);
-    ok(&mut state, id, Command::Name { name: long.clone() }, 0);
+    ok(
+        &mut state,
+        id,
+        Command::Name(cmd::Name { name: long.clone() }),
+        0,
+    );
     assert_eq!(member(&state, id).name, Some(long));
 }
 
@@ -248,9 +258,9 @@ fn sitting_needs_a_name_a_seat_that_exists_and_is_free_and_no_game() {
     ok(
         &mut state,
         host,
-        Command::Name {
+        Command::Name(cmd::Name {
             name: "Minh".into(),
-        },
+        }),
         0,
     );
     assert_eq!(code(&mut state, host, sit(2), 0), Code::NoSeat);
@@ -288,14 +298,14 @@ fn standing_frees_the_seat() {
 fn chat_needs_a_name_and_a_line_within_the_limits() {
     let mut state = room(GameKind::Jungle, Value::Null);
     let id = join(&mut state, HOST, None, 0);
-    let say = |text: &str| Command::Chat { text: text.into() };
+    let say = |text: &str| Command::Chat(cmd::Chat { text: text.into() });
     assert_eq!(code(&mut state, id, say("hi"), 0), Code::BadName);
     ok(
         &mut state,
         id,
-        Command::Name {
+        Command::Name(cmd::Name {
             name: "Minh".into(),
-        },
+        }),
         0,
     );
     for bad in [
@@ -327,7 +337,7 @@ fn chat_keeps_the_last_fifty_lines() {
     let id = join(&mut state, HOST, Some("Minh"), 0);
     for i in 0..55 {
         let text = format!("line {i}");
-        ok(&mut state, id, Command::Chat { text }, i);
+        ok(&mut state, id, Command::Chat(cmd::Chat { text }), i);
     }
     assert_eq!(state.chat.len(), CHAT_HISTORY);
     assert_eq!(state.chat.front().unwrap().text, "line 5");

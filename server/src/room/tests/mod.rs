@@ -11,6 +11,7 @@
 //! - `restore.rs`: a room brought back from what it stored.
 //! - `props.rs` (with `sim.rs`): random command sequences against the
 //!   room's invariants.
+//! - `wire.rs`: events and snapshots read back as they were written.
 
 mod game;
 mod game_cmds;
@@ -22,13 +23,15 @@ mod sim;
 mod supervisor;
 mod timers;
 mod transition;
+mod wire;
 
 use rules::Game;
 use serde_json::{json, Value};
 
+use super::cmd::{self, Command};
 use super::*;
 use crate::games::{GameKind, GameOptions};
-use crate::protocol::{Code, Command, DrawAction, Order, Refusal};
+use crate::protocol::{Code, DrawAction, Order, Refusal};
 use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom};
 
 /// The room creator's browser token.
@@ -206,25 +209,25 @@ pub fn entries(effects: &[Effect]) -> Vec<EntryRow> {
 }
 
 pub fn mv(text: &str) -> Command {
-    Command::Move {
+    Command::Move(cmd::Move {
         mv: text.to_string(),
         table: None,
-    }
+    })
 }
 
 pub fn sit(seat: usize) -> Command {
-    Command::Sit { seat }
+    Command::Sit(cmd::Sit { seat })
 }
 
 pub fn start(order: Order) -> Command {
-    Command::Start { order }
+    Command::Start(cmd::Start { order })
 }
 
 pub fn options(game: Option<&str>, options: Value) -> Command {
-    Command::Options {
-        game: game.map(str::to_string),
+    Command::Options(cmd::Options {
+        game: game.map(GameKind::parse),
         options,
-    }
+    })
 }
 
 /// A move every position of `game` refuses: one of another game.

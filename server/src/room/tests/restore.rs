@@ -88,7 +88,11 @@ fn a_restored_room_is_the_room_it_stored_and_its_game_goes_on() {
     let watcher = room.hello(greeting(&token(2), Some("Hoa"), None), 0);
     room.ok(host, sit(0), 0);
     room.ok(guest, sit(1), 0);
-    room.ok(host, Command::Autostart { enabled: false }, 0);
+    room.ok(
+        host,
+        Command::Autostart(cmd::Autostart { enabled: false }),
+        0,
+    );
     // A first game, for the scoreboard; then some chat.
     room.ok(host, start(Order::Seats), 1_000);
     for text in CROSSY_LINE {
@@ -96,7 +100,7 @@ fn a_restored_room_is_the_room_it_stored_and_its_game_goes_on() {
     }
     for i in 0..3 {
         let text = format!("line {i}");
-        room.ok(watcher, Command::Chat { text }, 3_000 + i);
+        room.ok(watcher, Command::Chat(cmd::Chat { text }), 3_000 + i);
     }
     // The second game stops after two moves.
     room.ok(host, start(Order::Random), 10_000);
@@ -216,10 +220,10 @@ fn a_restored_room_asks_the_computer_to_move() {
     room.ok(host, sit(1), 0);
     room.ok(
         host,
-        Command::Computer {
+        Command::Computer(cmd::Computer {
             seat: 0,
             level: Some(Level::Professional),
-        },
+        }),
         0,
     );
     let effects = room.ok(host, start(Order::Seats), 0);

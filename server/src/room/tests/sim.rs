@@ -73,7 +73,7 @@ impl Sim {
             .running()
             .and_then(|m| m.due())
             .map(|p| p.member);
-        let is_move = matches!(command, Command::Move { .. });
+        let is_move = matches!(command, Command::Move(cmd::Move { .. }));
         let before = fingerprint(&self.state, member, self.now);
         match self.state.apply(member, command, self.now) {
             Ok(effects) => {
@@ -122,7 +122,7 @@ impl Sim {
                     let seat = if teams { (w % 2) * 4 + w / 2 } else { w };
                     if seat < self.state.seats() {
                         let member = self.id(w);
-                        self.apply(member, Command::Sit { seat });
+                        self.apply(member, Command::Sit(cmd::Sit { seat }));
                     }
                 }
             }
@@ -161,50 +161,50 @@ impl Sim {
                 // Seats 1 to `seats`, and sometimes one too far.
                 let seat = |k: usize| k % (self.state.seats() + 1);
                 let command = match cmd {
-                    Cmd::Name(name) => Command::Name { name: name.into() },
-                    Cmd::Sit(k) => Command::Sit { seat: seat(k) },
+                    Cmd::Name(name) => Command::Name(cmd::Name { name: name.into() }),
+                    Cmd::Sit(k) => Command::Sit(cmd::Sit { seat: seat(k) }),
                     Cmd::Stand => Command::Stand,
                     Cmd::Start(seats) => start(if seats { Order::Seats } else { Order::Random }),
-                    Cmd::Resign => Command::Resign { table: None },
+                    Cmd::Resign => Command::Resign(cmd::Resign { table: None }),
                     Cmd::Options(i) => {
                         let (game, opts) = setup(i);
                         options(game, opts)
                     }
                     // Half the time the first free seat.
                     Cmd::Computer(..) if !self.computers => Command::Ping,
-                    Cmd::Computer(k, level) => Command::Computer {
+                    Cmd::Computer(k, level) => Command::Computer(cmd::Computer {
                         seat: (0..self.state.seats())
                             .find(|&s| {
                                 k % 2 == 0 && self.state.members.iter().all(|m| m.seat != Some(s))
                             })
                             .unwrap_or_else(|| seat(k / 2)),
                         level,
-                    },
-                    Cmd::Chat(text) => Command::Chat { text: text.into() },
-                    Cmd::Countdown(paused) => Command::Countdown { paused },
-                    Cmd::Autostart(enabled) => Command::Autostart { enabled },
+                    }),
+                    Cmd::Chat(text) => Command::Chat(cmd::Chat { text: text.into() }),
+                    Cmd::Countdown(paused) => Command::Countdown(cmd::PauseCountdown { paused }),
+                    Cmd::Autostart(enabled) => Command::Autostart(cmd::Autostart { enabled }),
                     Cmd::Ping => Command::Ping,
-                    Cmd::Draw(a) => Command::Draw {
+                    Cmd::Draw(a) => Command::Draw(cmd::Draw {
                         action: [DrawAction::Offer, DrawAction::Accept, DrawAction::Decline]
                             [usize::from(a % 3)],
                         table: None,
-                    },
+                    }),
                     Cmd::Rematch => Command::Rematch,
-                    Cmd::Unseat(k) => Command::Unseat {
+                    Cmd::Unseat(k) => Command::Unseat(cmd::Unseat {
                         member: self.id(k % n),
-                    },
-                    Cmd::Remove(k) => Command::Remove {
+                    }),
+                    Cmd::Remove(k) => Command::Remove(cmd::Remove {
                         member: self.id(k % n),
-                    },
-                    Cmd::Readmit(k) => Command::Readmit {
+                    }),
+                    Cmd::Readmit(k) => Command::Readmit(cmd::Readmit {
                         member: self.id(k % n),
-                    },
-                    Cmd::Voice(join) => Command::Voice { join },
-                    Cmd::Mute(muted) => Command::Mute { muted },
-                    Cmd::VoiceMute(k, muted) => Command::VoiceMute {
+                    }),
+                    Cmd::Voice(join) => Command::Voice(cmd::JoinVoice { join }),
+                    Cmd::Mute(muted) => Command::Mute(cmd::Mute { muted }),
+                    Cmd::VoiceMute(k, muted) => Command::VoiceMute(cmd::VoiceMute {
                         member: self.id(k % n),
                         muted,
-                    },
+                    }),
                 };
                 self.apply(member, command);
             }

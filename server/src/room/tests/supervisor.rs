@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::protocol::Command;
+use super::super::cmd::{self, Command};
 use crate::room::{close, Attach, Closer, ConnId, Registry, RoomConfig, RoomHandle, RoomSettings};
 use crate::store::Store;
 
@@ -79,12 +79,12 @@ async fn a_room_task_that_panics_is_started_again_from_the_store() {
         .unwrap();
     let (mut c, first) = attach(&room, 1).await;
     assert_eq!(first["you"]["host"], true);
-    let sit = Command::Sit { seat: 0 };
+    let sit = Command::Sit(cmd::Sit { seat: 0 });
     room.command(ConnId(1), 2, sit).await.unwrap();
     assert_eq!(c.answer(2).await["type"], "ack");
-    let chat = Command::Chat {
+    let chat = Command::Chat(cmd::Chat {
         text: "before the crash".to_string(),
-    };
+    });
     room.command(ConnId(1), 3, chat).await.unwrap();
     assert_eq!(c.answer(3).await["type"], "ack");
 

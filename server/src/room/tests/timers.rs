@@ -267,7 +267,7 @@ fn a_paused_countdown_has_no_deadline() {
     ok(
         &mut state,
         host,
-        Command::Countdown { paused: true },
+        Command::Countdown(cmd::PauseCountdown { paused: true }),
         10_000,
     );
     assert_eq!(state.deadlines(), []);
@@ -275,7 +275,7 @@ fn a_paused_countdown_has_no_deadline() {
     ok(
         &mut state,
         host,
-        Command::Countdown { paused: false },
+        Command::Countdown(cmd::PauseCountdown { paused: false }),
         2_000_000,
     );
     assert_eq!(state.deadlines(), [(2_020_000, Timer::Countdown)]);

@@ -127,7 +127,7 @@ impl Table {
                 let legal = m.game.legal();
                 let due = m.due().expect("someone is due").member;
                 let mv = legal[k % legal.len()].clone();
-                assert!(self.command(due, Command::Move { mv, table }));
+                assert!(self.command(due, Command::Move(cmd::Move { mv, table })));
                 true
             }
             Act::Timeout => {
@@ -152,21 +152,21 @@ impl Table {
                     .flat_map(|s| m.sides[s].iter().map(|p| p.member))
                     .collect();
                 let member = players[k % players.len()];
-                self.command(member, Command::Resign { table })
+                self.command(member, Command::Resign(cmd::Resign { table }))
             }
             Act::Draw => {
                 if !m.game.draw_by_agreement() {
                     return false;
                 }
                 let (a, b) = (m.sides[0][0].member, m.sides[1][0].member);
-                let offer = Command::Draw {
+                let offer = Command::Draw(cmd::Draw {
                     action: DrawAction::Offer,
                     table,
-                };
-                let accept = Command::Draw {
+                });
+                let accept = Command::Draw(cmd::Draw {
                     action: DrawAction::Accept,
                     table,
-                };
+                });
                 self.command(a, offer) && self.command(b, accept)
             }
         }

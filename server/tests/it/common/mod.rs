@@ -7,6 +7,7 @@ pub mod browser;
 pub mod postgres;
 pub mod process;
 pub mod smtp;
+pub mod typed;
 
 use std::time::Duration;
 
@@ -517,6 +518,21 @@ pub fn keep_going(game: &AnyGame, legal: &Value, ply: usize) -> String {
         .collect();
     assert!(!safe.is_empty(), "no move keeps the game going: {legal}");
     safe[(ply * 7 + 3) % safe.len()].clone()
+}
+
+/// The first event (kept or new) that `pred` accepts; other events are
+/// kept, in order.
+pub async fn wait_for(client: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
+    if let Some(i) = client.events.iter().position(&pred) {
+        return client.events.remove(i);
+    }
+    loop {
+        let msg = client.recv().await;
+        if pred(&msg) {
+            return msg;
+        }
+        client.events.push(msg);
+    }
 }
 
 /// The next `match` event of `kind`, skipping others.

@@ -84,3 +84,22 @@ pub fn link_token(mail: &str, marker: &str) -> String {
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect()
 }
+
+/// Registers `name` with `email` in `b` (a new account, signed in).
+pub async fn register(b: &mut super::browser::Browser, name: &str, email: &str) {
+    let a = b
+        .post(
+            "/api/accounts",
+            serde_json::json!({"username": name, "password": "password1", "email": email}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+}
+
+/// Confirms the address of `b`'s account by the token of its mailed link.
+pub async fn confirm(b: &mut super::browser::Browser, token: &str) {
+    let a = b
+        .post("/api/email/confirm", serde_json::json!({"token": token}))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+}

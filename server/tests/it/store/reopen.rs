@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::fixtures::*;
-use super::sqlite;
+use super::sqlite as open_sqlite;
 use crate::common::postgres;
 use server::room::{new_token, ChatLine, MemberId, Person, Write};
 use server::store::records::{EntryRow, MemberRow};
@@ -128,8 +128,8 @@ async fn accounts_and_sessions_for_reopen(store: &Store) -> (String, String, i64
 #[tokio::test]
 async fn sqlite() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = sqlite(dir.path()).await;
-    a_reopened_store_has_everything(store, async || sqlite(dir.path()).await).await;
+    let store = open_sqlite(dir.path()).await;
+    a_reopened_store_has_everything(store, async || open_sqlite(dir.path()).await).await;
 }
 
 #[tokio::test]

@@ -13,10 +13,10 @@ fn with_the_computer(kind: GameKind) -> Cup {
     let host = cup.host();
     cup.ok(
         host,
-        Command::Computer {
+        Command::Computer(cmd::Computer {
             seat: 2,
             level: Some(Level::Beginner),
-        },
+        }),
     );
     cup
 }
@@ -95,10 +95,10 @@ pub(super) fn a_computer_in_the_tournament_cannot_be_taken_out_between_rounds() 
     cup.humans_resign();
     assert_eq!(cup.bracket().status, Status::BetweenRounds);
     assert!(cup.bracket().current().unwrap().advancing().contains(&bot));
-    let out = Command::Computer {
+    let out = Command::Computer(cmd::Computer {
         seat: 2,
         level: None,
-    };
+    });
     cup.now += 10;
     match cup.state.apply(host, out, cup.now) {
         // Refused while the tournament goes on, as `options` is.

@@ -175,10 +175,10 @@ impl Cup {
         let due = self.game(id).due().expect("someone to move").member;
         self.ok(
             due,
-            Command::Move {
+            Command::Move(cmd::Move {
                 mv: text.to_string(),
                 table: Some(id),
-            },
+            }),
         )
     }
 
@@ -195,7 +195,7 @@ impl Cup {
     }
 
     pub(super) fn resign(&mut self, id: TableId, member: MemberId) -> Vec<Effect> {
-        self.ok(member, Command::Resign { table: Some(id) })
+        self.ok(member, Command::Resign(cmd::Resign { table: Some(id) }))
     }
 
     /// The round under way has just started: the bracket was sent, then a

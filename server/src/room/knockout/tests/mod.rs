@@ -22,7 +22,8 @@ pub(super) use super::bracket::{
 };
 pub(super) use super::{CHAMPION_POINTS, MATCH_POINTS};
 pub(super) use crate::games::GameKind;
-pub(super) use crate::protocol::{Code, Command, Order};
+pub(super) use crate::protocol::{Code, Order};
+pub(super) use crate::room::cmd::{self, Command};
 pub(super) use crate::room::tests::{
     check_versions, code, config, greeting, join_as, ok, options, room_with, sent, sit, start,
     tags, token, Store, CROSSY_LINE, HOST,

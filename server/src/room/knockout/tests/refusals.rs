@@ -24,18 +24,20 @@ pub(super) fn refusals_during_a_tournament_change_nothing() {
         round.bye.unwrap(),
     );
     let a = p.players[0];
-    let elsewhere = |table| Command::Move {
-        mv: "e2".into(),
-        table: Some(table),
+    let elsewhere = |table| {
+        Command::Move(cmd::Move {
+            mv: "e2".into(),
+            table: Some(table),
+        })
     };
     // Not at one's own table.
     assert_eq!(cup.code(a, elsewhere(q.table)), Code::NotYourTurn);
     assert_eq!(
         cup.code(
             a,
-            Command::Resign {
+            Command::Resign(cmd::Resign {
                 table: Some(q.table)
-            }
+            })
         ),
         Code::NoGame
     );
@@ -44,10 +46,10 @@ pub(super) fn refusals_during_a_tournament_change_nothing() {
     assert_eq!(
         cup.code(
             bye,
-            Command::Move {
+            Command::Move(cmd::Move {
                 mv: "e2".into(),
                 table: None
-            }
+            })
         ),
         Code::NotYourTurn
     );
@@ -63,10 +65,10 @@ pub(super) fn refusals_during_a_tournament_change_nothing() {
     assert_eq!(
         cup.code(
             a,
-            Command::Move {
+            Command::Move(cmd::Move {
                 mv: "e2".into(),
                 table: Some(p.table)
-            }
+            })
         ),
         Code::NoGame
     );
