@@ -5,13 +5,15 @@
 
 import { t, lang } from './i18n.js';
 import { el } from './dom.js';
+import { gameOf, GAME_NAMES } from './games/registry.js';
 
-export const GAMES = ['crossyray', 'jungle', 'quoridor'];
+/** The games the lists filter by (games/facts.js). */
+export const GAMES = GAME_NAMES;
 export const RESULTS = ['win', 'loss', 'draw', 'aborted'];
 
 /** The reason of an outcome in words (Quoridor's goal reads its own way). */
 export function reasonText(game, reason) {
-  return game === 'quoridor' && reason === 'goal' ? t('quoridor.reason.goal') : t(`reason.${reason}`);
+  return gameOf(game).reasonText(reason);
 }
 
 /** `{head, reason}` for a finished game's `outcome` with its `players` (names per side). */

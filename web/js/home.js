@@ -16,6 +16,7 @@ import {
 } from './options.js';
 import { LEVELS, SIDES, sideLabel, soloOptions, soloSeats } from './solo.js';
 import { $, el } from './dom.js';
+import { factsOf } from './games/facts.js';
 import { showCoins, checkIn } from './coins.js';
 import { applyCosmetics } from './cosmetics.js';
 
@@ -150,7 +151,7 @@ function fillSoloSelects() {
   clock.replaceChildren(...CLOCKS.map((p) => new Option(clockText(p), clockKey(p))));
   [level.value, side.value, clock.value] = keep;
   // Quoridor has a turn timer, not a chess clock.
-  $('solo-clock-field').hidden = game === 'quoridor';
+  $('solo-clock-field').hidden = !factsOf(game).clock;
 }
 
 /** Open the room's socket, wait for the snapshot, run `steps`, close. */
