@@ -65,10 +65,11 @@ const scheduler = createScheduler([
   scoresPanel, chatPanel, playersPanel, turnPanel, boardPanel, resultPanel, actionsPanel, movesPanel,
   mannersPanel, voicePanel, pastGamesPanel,
 ], () => page.model, (err) => {
-  if (shown.has(err.message)) return;
-  shown.add(err.message);
   console.error(err);
-  toast(err.name === 'UnknownGame' ? t('room.unknown_game', { game: String(err.game) }) : err.message, 'error', 'client', 60_000);
+  // A game this page does not know is said once, in the page's language (the board says it too).
+  if (err.name !== 'UnknownGame' || shown.has(err.game)) return;
+  shown.add(err.game);
+  toast(t('room.unknown_game', { game: String(err.game) }), 'error', 'unknown_game', 60_000);
 });
 page.changed = () => scheduler.schedule();
 
