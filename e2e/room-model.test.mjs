@@ -205,3 +205,36 @@ test('the games are a closed list: an unknown game is an error, not CrossyRay', 
   assert.equal(isMatchOf('quoridor', { state: { pieces: [] } }), false);
   assert.equal(isMatchOf('jungle', { state: { pieces: [] } }), true);
 });
+
+test('redraws are batched: one draw a frame, only for the panels whose slice changed; a panel that throws stops no other', async () => {
+  const frameQueue = [];
+  globalThis.requestAnimationFrame = (fn) => frameQueue.push(fn);
+  const { createScheduler } = await import('../web/js/room/scheduler.js');
+  const drawn = [];
+  const errors = [];
+  let m = { room: { chat: [], scores: [] } };
+  const panel = (name, slice) => ({ name, slice, draw: () => drawn.push(name) });
+  const broken = { name: 'broken', slice: (x) => [x.room.scores], draw: () => { throw new Error('boom'); } };
+  const s = createScheduler([panel('chat', (x) => [x.room.chat]), broken, panel('scores', (x) => [x.room.scores])], () => m, (err) => errors.push(err.message));
+  s.schedule();
+  s.schedule();
+  assert.equal(frameQueue.length, 1, 'one frame asked for, however many events');
+  frameQueue.shift()();
+  assert.deepEqual(drawn, ['chat', 'scores']);
+  assert.deepEqual(errors, ['boom']);
+  m = { room: { ...m.room, chat: [{ text: 'hi' }] } };
+  s.schedule();
+  frameQueue.shift()();
+  assert.deepEqual(drawn, ['chat', 'scores', 'chat'], 'only the chat changed');
+  s.redrawAll();
+  frameQueue.shift()();
+  assert.deepEqual(drawn.slice(3), ['chat', 'scores'], 'the language changed: every panel');
+  // A hidden tab gets no frames: a timer draws instead.
+  m = { room: { ...m.room, scores: [{ points: 1 }] } };
+  s.schedule();
+  await new Promise((r) => setTimeout(r, 150));
+  assert.deepEqual(drawn.slice(5), ['scores']);
+  frameQueue.shift()();
+  assert.deepEqual(drawn.slice(5), ['scores'], 'the late frame draws nothing again');
+  delete globalThis.requestAnimationFrame;
+});
