@@ -172,6 +172,14 @@ test('a move that does not follow the match held asks for a resync and changes n
   assert.deepEqual(next.room, m.room);
 });
 
+test('an event the page has nothing to do with leaves nothing to do: the last effects are not done again', () => {
+  const m = afterFrame(replay(frames), byType('match', 'move'));
+  assert.equal(m.effects.length, 1);
+  const next = apply(deepFreeze(structuredClone(m)), { type: 'something_newer', v: 99 });
+  assert.deepEqual(next.effects, []);
+  assert.deepEqual(next.room, m.room);
+});
+
 test('a chat log keeps its last lines only', () => {
   const [, m] = replay(frames.slice(0, 1));
   let x = m;

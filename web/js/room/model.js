@@ -152,9 +152,10 @@ export function apply(model, msg, env = {}) {
     const viewed = withView({ ...next, you: msg.you, room });
     return { ...viewed, clock: clockOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
   }
-  if (!model.room) return model;
-  const fn = EVENTS[msg.type];
-  return fn ? fn(next, msg, { ...env, at }) : model;
+  const fn = model.room ? EVENTS[msg.type] : null;
+  // An event this page has nothing to do with changes nothing, and leaves nothing to do.
+  if (!fn) return model.effects.length ? next : model;
+  return fn(next, msg, { ...env, at });
 }
 
 const EVENTS = {
