@@ -48,10 +48,10 @@ export function createScheduler(panels, model, onError) {
     },
     /** Draw what changed now (before moving the focus into a panel). */
     flush,
-    /** Draw every panel again at the next frame (the language changed). */
+    /** Draw every panel again, now: the language changed under all of them (a click, answered at once). */
     redrawAll() {
       drawn.clear();
-      this.schedule();
+      flush();
     },
   };
 }
