@@ -91,10 +91,12 @@ test('every key the pages and scripts name is in both dictionaries', () => {
   assert.deepEqual(noPrefix, [], 'run-time keys with no dictionary entry under their prefix');
 });
 
-/** Whether the page's own script sets the title (in the page's language, through t()). */
+/** Whether the page's own script (NAME.js, or its modules in js/NAME/) sets the title (in the page's language, through t()). */
 function titleByScript(html) {
-  const src = /<script type="module" src="\/js\/([a-z-]+\.js)"/.exec(html)?.[1];
-  return !!src && /document\.title = /.test(readFileSync(path.join(WEB, 'js', src), 'utf8'));
+  const name = /<script type="module" src="\/js\/([a-z-]+)\.js"/.exec(html)?.[1];
+  if (!name) return false;
+  const own = [path.join(WEB, 'js', `${name}.js`), ...scripts.filter((f) => f.startsWith(path.join(WEB, 'js', name) + path.sep))];
+  return own.some((f) => /document\.title = /.test(readFileSync(f, 'utf8')));
 }
 
 /** Text of the page outside any element marked data-i18n (markup only, scripts and styles left out). */

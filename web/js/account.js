@@ -9,7 +9,7 @@
 
 import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
 import { TOKEN_KEY } from './socket.js';
-import { $, el } from './dom.js';
+import { $, el, showMessage as show } from './dom.js';
 import { showCoins } from './coins.js';
 import { applyCosmetics } from './cosmetics.js';
 import { initShop, loadShop } from './shop.js';
@@ -18,11 +18,6 @@ import { initShop, loadShop } from './shop.js';
 let me = null;
 /** The sessions as last listed. */
 let sessions = [];
-
-function show(node, text) {
-  node.textContent = text ?? '';
-  node.hidden = !text;
-}
 
 /** A refusal in the page's language (our words when we have them). */
 function errorText(data, res) {

@@ -6,6 +6,7 @@
 // (cosmetics.js): the theme's colours are CSS, the piece style is drawn.
 
 import { onCosmeticsChange } from './cosmetics.js';
+import { t } from './i18n.js';
 
 /**
  * @param {HTMLElement} el
@@ -71,4 +72,41 @@ export function boardController(el, { mount, render, attachInput, ui: initialUi,
       el.classList.remove('read-only');
     },
   };
+}
+
+/** Build a board container's fixed children once: its SVG, `tools` (markup, if any) and a live region. */
+export function mountSvg(el, boardClass, svgClass, tools = '') {
+  el.classList.add(boardClass);
+  el.setAttribute('role', 'application');
+  el.tabIndex = 0;
+  el.innerHTML =
+    `<svg class="${svgClass}" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>`
+    + tools
+    + '<div class="board-live sr-only" aria-live="polite"></div>';
+}
+
+/** The label's turn words: the viewer's turn, or who is to move; nothing once the game is over. */
+export function turnWords(state) {
+  if (state.over) return '';
+  if (state.myTurn) return t('game.your_turn');
+  const mover = state.toMove != null ? state.players[state.toMove] : null;
+  return mover ? t('game.to_move', { name: mover.name ?? '?' }) : '';
+}
+
+/**
+ * What every board says of itself: its `label`, the data attributes the
+ * tests and styles read (last move, ply, the viewer's side and turn, over),
+ * the turn and pending classes, and `live`, the line a screen reader hears.
+ */
+export function markBoard(el, state, ui, label, live) {
+  el.setAttribute('aria-label', label);
+  el.dataset.lastMove = state.lastMove ?? '';
+  el.dataset.ply = state.ply;
+  el.dataset.myTurn = String(state.myTurn);
+  el.dataset.mySide = state.mySide ?? '';
+  el.dataset.over = String(state.over);
+  el.classList.toggle('my-turn', state.myTurn);
+  el.classList.toggle('pending', !!ui.pending);
+  const region = el.querySelector('.board-live');
+  if (region.textContent !== live) region.textContent = live;
 }

@@ -43,3 +43,9 @@ export async function copyText(text) {
   ta.remove();
   return ok;
 }
+
+/** Show `text` in `node` (a form's error or notice line), or hide it when there is none. */
+export function showMessage(node, text) {
+  node.textContent = text ?? '';
+  node.hidden = !text;
+}

@@ -5,13 +5,17 @@
 
 import { t, lang } from './i18n.js';
 import { el } from './dom.js';
+import { gameOf, GAME_NAMES } from './games/registry.js';
 
-export const GAMES = ['crossyray', 'jungle', 'quoridor'];
+export { getJson } from './http.js';
+
+/** The games the lists filter by (games/facts.js). */
+export const GAMES = GAME_NAMES;
 export const RESULTS = ['win', 'loss', 'draw', 'aborted'];
 
 /** The reason of an outcome in words (Quoridor's goal reads its own way). */
 export function reasonText(game, reason) {
-  return game === 'quoridor' && reason === 'goal' ? t('quoridor.reason.goal') : t(`reason.${reason}`);
+  return gameOf(game).reasonText(reason);
 }
 
 /** `{head, reason}` for a finished game's `outcome` with its `players` (names per side). */
@@ -46,20 +50,6 @@ export function renderPager(nav, { page, pages }) {
   nav.querySelector('.page-info').textContent = t('history.page', { page, pages });
   nav.querySelector('.page-prev').disabled = page <= 1;
   nav.querySelector('.page-next').disabled = page >= pages;
-}
-
-/**
- * GET `url` as JSON (with extra request `headers`): `{ok, status, data}`; a network failure is
- * `{ok: false, status: 0}`.
- */
-export async function getJson(url, headers = {}) {
-  try {
-    const res = await fetch(url, { headers: { Accept: 'application/json', ...headers } });
-    const data = await res.json().catch(() => null);
-    return { ok: res.ok, status: res.status, data };
-  } catch {
-    return { ok: false, status: 0, data: null };
-  }
 }
 
 /**

@@ -3,21 +3,19 @@
 // fields of the same form), play the computer (a solo room, which needs no
 // account, then over one WebSocket: sit, seat the computer, start with
 // fixed order), or join a room by its code (checked with GET
-// /api/rooms/CODE before going there). The Account panel registers, logs
-// in and out (POST /api/accounts, /api/login, /api/logout; GET /api/me).
-// The session travels in an HttpOnly cookie that this script never sees;
-// the browser token (bg.token) stays, so seats and host rights carry over.
+// /api/rooms/CODE before going there). The Account panel is home/account.js.
 
 import { t, initI18n, onLangChange, errorText } from './i18n.js';
 import { RULES_GAMES } from './rules/index.js';
-import { storedToken, storeToken, storedName, storeName, RoomSocket, TOKEN_KEY } from './socket.js';
+import { storedToken, storeToken, storedName, storeName, RoomSocket } from './socket.js';
 import {
   fillOptionSelects, readOptionSelects, showGameFields, clockText, clockKey, clockSetting, CLOCKS, DEFAULT_OPTIONS,
 } from './options.js';
 import { LEVELS, SIDES, sideLabel, soloOptions, soloSeats } from './solo.js';
-import { $, el } from './dom.js';
-import { showCoins, checkIn } from './coins.js';
-import { applyCosmetics } from './cosmetics.js';
+import { $, el, showMessage as showError } from './dom.js';
+import { postJson } from './http.js';
+import { initAccount, showAccount, registerHost, hostFieldsShown, signedOut } from './home/account.js';
+import { factsOf } from './games/facts.js';
 
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
@@ -26,11 +24,6 @@ const selects = {
   mode: $('create-mode'), goal: $('create-goal'), qsize: $('create-qsize'), players: $('create-players'),
   walls: $('create-walls'), turn: $('create-turn'),
 };
-
-function showError(el, text) {
-  el.textContent = text ?? '';
-  el.hidden = !text;
-}
 
 function checkSquare() {
   showGameFields($('create-form'), selects.game.value);
@@ -47,32 +40,6 @@ export function extractCode(text) {
   return (m ? m[1] : s).toUpperCase();
 }
 
-/** Whether this server lets guests create rooms (GET /api/site). */
-let guestHosts = false;
-
-/** Shows the two registration fields while a newcomer must register to host. */
-function showHostFields() {
-  $('create-account').hidden = !!account || guestHosts;
-}
-
-/**
- * Registers from the create form's two fields (POST /api/accounts).
- * Returns an error text, or null once the browser is signed in.
- */
-async function registerHost() {
-  const user = $('host-username');
-  const pass = $('host-password');
-  const result = await postAccount('/api/accounts', { username: user.value.trim(), password: pass.value });
-  if (result.error) {
-    (result.code === 'bad_password' ? pass : user).setAttribute('aria-invalid', 'true');
-    return result.error;
-  }
-  user.removeAttribute('aria-invalid');
-  pass.removeAttribute('aria-invalid');
-  pass.value = '';
-  return null;
-}
-
 async function createRoom(e) {
   e.preventDefault();
   const r = checkSquare();
@@ -81,7 +48,7 @@ async function createRoom(e) {
   button.disabled = true;
   button.textContent = t('home.creating');
   try {
-    if (!$('create-account').hidden) {
+    if (hostFieldsShown()) {
       const error = await registerHost();
       if (error) {
         showError($('create-error'), error);
@@ -109,9 +76,7 @@ async function createRoom(e) {
  */
 function roomError(data, res) {
   if (data?.error === 'account_needed') {
-    // Signed out meanwhile (or the session expired): offer the fields.
-    account = null;
-    showAccount();
+    signedOut();
     return t('host.needed');
   }
   if (data?.error === 'rate_limited') {
@@ -128,12 +93,7 @@ async function postRoom(game, options, solo = false) {
   if (solo) body.solo = true;
   const token = storedToken();
   if (token) body.token = token;
-  const res = await fetch('/api/rooms', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const data = await res.json().catch(() => ({}));
+  const { res, data } = await postJson('/api/rooms', body);
   if (!res.ok) return { error: roomError(data, res) };
   storeToken(data.token);
   return data;
@@ -150,7 +110,7 @@ function fillSoloSelects() {
   clock.replaceChildren(...CLOCKS.map((p) => new Option(clockText(p), clockKey(p))));
   [level.value, side.value, clock.value] = keep;
   // Quoridor has a turn timer, not a chess clock.
-  $('solo-clock-field').hidden = game === 'quoridor';
+  $('solo-clock-field').hidden = !factsOf(game).clock;
 }
 
 /** Open the room's socket, wait for the snapshot, run `steps`, close. */
@@ -260,173 +220,6 @@ async function joinRoom(e) {
     button.disabled = false;
     button.textContent = t('home.join_button');
   }
-}
-
-// ---------------------------------------------------------------- account
-
-/** The account signed in on this browser ({username}), or null. */
-let account = null;
-
-/** A refusal from the account API in the page's language. */
-function accountError(data, res) {
-  return errorText(data?.error ?? res.status, 'account.error.');
-}
-
-function showAccount() {
-  $('account-in').hidden = !account;
-  $('account-out').hidden = !!account;
-  $('account-signed-in').textContent = account ? t('account.signed_in', { name: account.username }) : '';
-  showCoins(account ? account.coins ?? 0 : null);
-  // Until /api/me says (just after a login), keep what the page has.
-  if (!account || account.cosmetics) applyCosmetics(account?.cosmetics ?? null);
-  showHostFields();
-}
-
-/** Asks the server who the session cookie signs in, and whether guests may host. */
-async function loadAccount() {
-  let who = null;
-  try {
-    const [me, site] = await Promise.all([fetch('/api/me'), fetch('/api/site')]);
-    if (me.ok) who = await me.json();
-    if (site.ok) guestHosts = !!(await site.json()).guest_hosts;
-  } catch { /* offline: show the forms */ }
-  account = who;
-  showAccount();
-}
-
-/**
- * POSTs a registration or login with this browser's token. On success the
- * server has set the session cookie and the answer's token is this
- * browser's. Returns {} or {error, code}.
- */
-async function postAccount(path, body) {
-  const token = storedToken();
-  if (token) body.token = token;
-  try {
-    const res = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const data = await res.json().catch(() => ({}));
-    if (!res.ok) return { error: accountError(data, res), code: data?.error };
-    storeToken(data.token);
-    account = { username: data.username, coins: 0 };
-    showAccount();
-    loadAccount(); // the coins an account that logged in has
-    return {};
-  } catch {
-    return { error: t('home.network_error') };
-  }
-}
-
-/** A register/login form of the Account panel. */
-async function submitAccount(e, { path, fields, errorEl, button, label }) {
-  e.preventDefault();
-  const body = {};
-  for (const [key, input] of Object.entries(fields)) {
-    const value = key === 'password' ? input.value : input.value.trim();
-    if (value !== '' || key !== 'email') body[key] = value;
-  }
-  showError(errorEl, '');
-  button.disabled = true;
-  button.textContent = t('account.working');
-  try {
-    const result = await postAccount(path, body);
-    if (result.error) {
-      showError(errorEl, result.error);
-      return;
-    }
-    for (const input of Object.values(fields)) input.value = '';
-  } finally {
-    button.disabled = false;
-    button.textContent = t(label);
-  }
-}
-
-async function logout() {
-  const button = $('account-logout');
-  button.disabled = true;
-  try {
-    await fetch('/api/logout', { method: 'POST' });
-  } catch { /* the token is forgotten below anyway */ }
-  // A fresh guest identity from now on: the next person at this browser
-  // must not take over the account's seats.
-  try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
-  button.disabled = false;
-  account = null;
-  showAccount();
-}
-
-/** "Forgot your password?": POST /api/recover; the answer is the same for any address. */
-async function requestRecovery() {
-  const input = $('recover-email');
-  const button = $('recover-submit');
-  showError($('recover-error'), '');
-  showError($('recover-ok'), '');
-  button.disabled = true;
-  try {
-    const res = await fetch('/api/recover', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: input.value.trim() }),
-    });
-    const data = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      input.setAttribute('aria-invalid', 'true');
-      showError($('recover-error'), accountError(data, res));
-      return;
-    }
-    input.removeAttribute('aria-invalid');
-    showError($('recover-ok'), t('recover.sent'));
-  } catch {
-    showError($('recover-error'), t('home.network_error'));
-  } finally {
-    button.disabled = false;
-  }
-}
-
-function initAccount() {
-  $('recover-submit').addEventListener('click', requestRecovery);
-  $('checkin').addEventListener('click', async () => {
-    const button = $('checkin');
-    button.disabled = true;
-    try {
-      const r = await checkIn();
-      showError($('checkin-ok'), r.error ?? r.text);
-    } catch {
-      showError($('checkin-ok'), t('home.network_error'));
-    } finally {
-      button.disabled = false;
-    }
-  });
-  $('recover-email').addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      requestRecovery();
-    }
-  });
-  $('login-form').addEventListener('submit', (e) => submitAccount(e, {
-    path: '/api/login',
-    fields: { username: $('login-username'), password: $('login-password') },
-    errorEl: $('login-error'),
-    button: $('login-submit'),
-    label: 'account.login',
-  }));
-  $('register-form').addEventListener('submit', (e) => submitAccount(e, {
-    path: '/api/accounts',
-    fields: { username: $('register-username'), password: $('register-password'), email: $('register-email') },
-    errorEl: $('register-error'),
-    button: $('register-submit'),
-    label: 'account.register',
-  }));
-  $('account-logout').addEventListener('click', logout);
-  $('host-login-link').addEventListener('click', (e) => {
-    e.preventDefault();
-    $('login-username').focus();
-    $('login-username').scrollIntoView({ block: 'center' });
-  });
-  loadAccount();
 }
 
 /** The home page's links to the games' rules pages. */

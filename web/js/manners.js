@@ -6,6 +6,7 @@
 
 import { t } from './i18n.js';
 import { $, el } from './dom.js';
+import { factsOf } from './games/facts.js';
 
 /**
  * What the page passes in: `model`, and helpers `match()`, `mySide()`,
@@ -25,7 +26,7 @@ export function initManners(context) {
 
 /** Whether the shown game takes draw offers: Jungle, two people (RULES.md §3). */
 function drawsAllowed(m) {
-  return ctx.model.room.game === 'jungle' && m.players.length === 2 && !m.players.some((p) => p.computer);
+  return factsOf(ctx.model.room.game).draws && m.players.length === 2 && !m.players.some((p) => p.computer);
 }
 
 export function renderManners() {
@@ -119,16 +120,4 @@ export function memberActions(m) {
   });
   out.push(remove);
   return out;
-}
-
-/** A room notice (`notice` event) as a line for the room's log. */
-export function noticeText(ev) {
-  const name = ev.name ?? t('members.guest');
-  return t(`notice.${ev.kind}`, { name });
-}
-
-/** A `draw` event as a line for the room's log. */
-export function drawText(ev) {
-  const name = ctx.name(ev.member) ?? '?';
-  return t(ev.kind === 'offer' ? 'draw.offered' : 'draw.declined', { name });
 }

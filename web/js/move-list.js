@@ -6,6 +6,7 @@
 import { moveText } from './crossyray/state.js';
 import { ANIMALS, EMOJI, parseMove } from './jungle/state.js';
 import { el } from './dom.js';
+import { factsOf } from './games/facts.js';
 
 /**
  * @param {string[]} moves     the match's moves, in wire notation
@@ -29,8 +30,18 @@ export function moveListView(moves, { game, sides, t }) {
  * animal's picture), the `animal` in words and its `squares`.
  */
 function readable(game, move, t) {
-  if (game === 'crossyray' || !game) return { text: moveText(move, t) };
-  const jungle = game === 'jungle' ? parseMove(move) : null;
+  return READABLE[factsOf(game).name](move, t);
+}
+
+/** Each game's notation as read: CrossyRay's words, Jungle's animals, Quoridor's as sent. */
+const READABLE = {
+  crossyray: (move, t) => ({ text: moveText(move, t) }),
+  jungle: jungleMove,
+  quoridor: (move) => ({ text: move }),
+};
+
+function jungleMove(move, t) {
+  const jungle = parseMove(move);
   if (!jungle) return { text: move };
   const squares = `${jungle.from}${jungle.capture ? '×' : '-'}${jungle.to}`;
   const icon = EMOJI[jungle.rank];

@@ -8,15 +8,15 @@
 //              "players":2..8,"walls":"auto"|n,"turn_seconds":15..90}
 // A clock is sent in that one form and read in it or as [3,2].
 // A form has a game select, a mode select (every game; its choices follow
-// the game: MODES), width and height selects (CrossyRay only; their
+// the game: its modes in games/facts.js), width and height selects (CrossyRay only; their
 // labels carry data-game="crossyray" and are hidden for other games), a
 // clock select (CrossyRay and Jungle) and Quoridor's selects (goal,
 // qsize, players, walls, turn; data-game="quoridor"). A label's data-game
 // may name several games, separated by spaces.
 
 import { t } from './i18n.js';
+import { FORM_ORDER, factsOf } from './games/facts.js';
 
-export const GAMES = ['crossyray', 'quoridor', 'jungle'];
 export const Q_SIZES = [9, 11, 13];
 export const Q_PLAYERS = [2, 3, 4, 5, 6, 7, 8];
 export const Q_WALLS = ['auto', 1, 3, 5, 7, 10, 15, 20];
@@ -25,15 +25,9 @@ export const Q_DEFAULTS = { mode: 'ffa', goal: 'edge', size: 9, players: 2, wall
 export const SIZES = Array.from({ length: 11 }, (_, i) => 5 + 2 * i); // 5, 7, …, 25
 export const CLOCKS = [null, [3, 2], [5, 3], [10, 5], [15, 10]];
 export const DEFAULT_OPTIONS = { width: 9, height: 7, clock: null };
-/** The modes of each game, its default first. */
-export const MODES = {
-  crossyray: ['single', 'knockout'],
-  jungle: ['single', 'knockout'],
-  quoridor: ['ffa', 'teams', 'knockout'],
-};
-
+/** The modes of `game`, its default first. */
 export function modesOf(game) {
-  return MODES[game] ?? MODES.crossyray;
+  return factsOf(game).modes;
 }
 
 /** A mode's name in the page's language. */
@@ -74,22 +68,8 @@ export function clockText(clock) {
 }
 
 /** One line describing `o`, the options of `game`. */
-export function optionsSummary(o, game = 'crossyray') {
-  const knockout = o?.mode === 'knockout';
-  if (game === 'jungle') return knockout ? `${t('mode.knockout')}, ${clockText(o?.clock ?? null)}` : clockText(o?.clock ?? null);
-  if (game === 'quoridor') {
-    const q = { ...Q_DEFAULTS, ...(o ?? {}) };
-    const mode = q.mode === 'ffa' ? `${t('quoridor.mode.ffa')} (${q.players})` : modeText(q.mode);
-    return t('quoridor.summary', {
-      mode,
-      size: q.size,
-      goal: t(`quoridor.goal.${q.goal}`),
-      walls: q.walls === 'auto' ? t('quoridor.walls.auto') : q.walls,
-      turn: t('quoridor.turn_s', { s: q.turn_seconds }),
-    });
-  }
-  const summary = t('options.summary', { w: o?.width, h: o?.height, clock: clockText(o?.clock ?? null) });
-  return knockout ? `${t('mode.knockout')}, ${summary}` : summary;
+export function optionsSummary(o, game) {
+  return optionForm(game).summary(o ?? {});
 }
 
 /** Show the controls that belong to `game` (labels with data-game). */
@@ -116,7 +96,7 @@ function fillQuoridor(sel) {
 
 /** Quoridor's players select: two pawns in teams and tournaments. */
 function syncPlayers(selects, game) {
-  if (selects.players && selects.mode) selects.players.disabled = game === 'quoridor' && selects.mode.value !== 'ffa';
+  if (selects.players && selects.mode) selects.players.disabled = optionForm(game).twoPawns(selects.mode.value);
 }
 
 export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
@@ -126,10 +106,10 @@ export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
   const w = keep(width, value.width ?? DEFAULT_OPTIONS.width);
   const h = keep(height, value.height ?? DEFAULT_OPTIONS.height);
   const c = clock.value !== '' ? clock.value : clockKey(value.clock);
-  let g = GAMES[0];
+  let g = FORM_ORDER[0];
   if (game) {
-    g = game.value !== '' ? game.value : GAMES[0];
-    game.replaceChildren(...GAMES.map((name) => new Option(t(`game.${name}`), name)));
+    g = game.value !== '' ? game.value : FORM_ORDER[0];
+    game.replaceChildren(...FORM_ORDER.map((name) => new Option(t(`game.${name}`), name)));
     game.value = g;
   }
   fillModeSelect(selects.mode, g, value.mode);
@@ -144,56 +124,99 @@ export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
 }
 
 /** Set the selects to `o`, the options of `gameName`. */
-export function setOptionSelects(selects, o, gameName = 'crossyray') {
-  const { game, width, height, clock } = selects;
-  if (game) game.value = gameName;
+export function setOptionSelects(selects, o, gameName) {
+  if (selects.game) selects.game.value = gameName;
   if (selects.mode) {
     selects.mode.value = '';
     fillModeSelect(selects.mode, gameName, o?.mode ?? null);
   }
-  if (gameName === 'quoridor') {
-    const q = { ...Q_DEFAULTS, ...(o ?? {}) };
-    if (selects.goal) selects.goal.value = q.goal;
-    if (selects.qsize) selects.qsize.value = String(q.size);
-    if (selects.players) {
-      selects.players.value = String(q.players);
-      selects.players.disabled = q.mode !== 'ffa';
-    }
-    if (selects.walls) selects.walls.value = String(q.walls);
-    if (selects.turn) selects.turn.value = String(q.turn_seconds);
-    return;
-  }
-  if (o?.width) width.value = String(o.width);
-  if (o?.height) height.value = String(o.height);
-  clock.value = clockKey(o?.clock ?? null);
+  optionForm(gameName).set(selects, o ?? {});
 }
 
 /** Read the selects; returns {game, options} or {error}. */
 export function readOptionSelects(selects) {
-  const { game, width, height, clock } = selects;
-  const name = game?.value || 'crossyray';
+  const name = selects.game?.value || FORM_ORDER[0];
   // The mode select follows the game (a switch keeps knockout, else the default).
   fillModeSelect(selects.mode, name);
   syncPlayers(selects, name);
   const mode = selects.mode?.value || modesOf(name)[0];
-  if (name === 'quoridor') {
-    const walls = selects.walls?.value || 'auto';
-    const options = {
-      mode,
-      goal: selects.goal?.value || Q_DEFAULTS.goal,
-      size: Number(selects.qsize?.value || Q_DEFAULTS.size),
-      players: mode === 'ffa' ? Number(selects.players?.value || 2) : 2,
-      walls: walls === 'auto' ? 'auto' : Number(walls),
-      turn_seconds: Number(selects.turn?.value || Q_DEFAULTS.turn_seconds),
-    };
-    return { game: name, options };
-  }
-  const c = clockSetting(clock.value);
-  if (name === 'jungle') return { game: name, options: { mode, clock: c } };
-  const w = Number(width.value);
-  const h = Number(height.value);
-  if (w === h) return { error: t('options.square') };
-  return { game: name, options: { mode, width: w, height: h, clock: c } };
+  const r = optionForm(name).read(selects, mode);
+  return r.error ? r : { game: name, options: r };
+}
+
+/*
+ * Each game's part of the form: summary(o) is one line describing its
+ * options, set(selects, o) shows them, read(selects, mode) gives them
+ * back (or {error}), twoPawns(mode) whether the players select is fixed.
+ */
+const clockOnly = (o) => clockText(o.clock ?? null);
+const setClock = (selects, o) => { selects.clock.value = clockKey(o.clock ?? null); };
+const knockoutFirst = (o, line) => (o.mode === 'knockout' ? `${t('mode.knockout')}, ${line}` : line);
+const never = () => false;
+
+const FORMS = {
+  crossyray: {
+    summary: (o) => knockoutFirst(o, t('options.summary', { w: o.width, h: o.height, clock: clockOnly(o) })),
+    set(selects, o) {
+      if (o.width) selects.width.value = String(o.width);
+      if (o.height) selects.height.value = String(o.height);
+      setClock(selects, o);
+    },
+    read(selects, mode) {
+      const w = Number(selects.width.value);
+      const h = Number(selects.height.value);
+      if (w === h) return { error: t('options.square') };
+      return { mode, width: w, height: h, clock: clockSetting(selects.clock.value) };
+    },
+    twoPawns: never,
+  },
+  jungle: {
+    summary: (o) => knockoutFirst(o, clockOnly(o)),
+    set: setClock,
+    read: (selects, mode) => ({ mode, clock: clockSetting(selects.clock.value) }),
+    twoPawns: never,
+  },
+  quoridor: {
+    summary(o) {
+      const q = { ...Q_DEFAULTS, ...o };
+      const mode = q.mode === 'ffa' ? `${t('quoridor.mode.ffa')} (${q.players})` : modeText(q.mode);
+      return t('quoridor.summary', {
+        mode,
+        size: q.size,
+        goal: t(`quoridor.goal.${q.goal}`),
+        walls: q.walls === 'auto' ? t('quoridor.walls.auto') : q.walls,
+        turn: t('quoridor.turn_s', { s: q.turn_seconds }),
+      });
+    },
+    set(selects, o) {
+      const q = { ...Q_DEFAULTS, ...o };
+      if (selects.goal) selects.goal.value = q.goal;
+      if (selects.qsize) selects.qsize.value = String(q.size);
+      if (selects.players) {
+        selects.players.value = String(q.players);
+        selects.players.disabled = q.mode !== 'ffa';
+      }
+      if (selects.walls) selects.walls.value = String(q.walls);
+      if (selects.turn) selects.turn.value = String(q.turn_seconds);
+    },
+    read(selects, mode) {
+      const walls = selects.walls?.value || 'auto';
+      return {
+        mode,
+        goal: selects.goal?.value || Q_DEFAULTS.goal,
+        size: Number(selects.qsize?.value || Q_DEFAULTS.size),
+        players: mode === 'ffa' ? Number(selects.players?.value || 2) : 2,
+        walls: walls === 'auto' ? 'auto' : Number(walls),
+        turn_seconds: Number(selects.turn?.value || Q_DEFAULTS.turn_seconds),
+      };
+    },
+    twoPawns: (mode) => mode !== 'ffa',
+  },
+};
+
+/** Game `game`'s part of the options form (throws UnknownGame for another name). */
+export function optionForm(game) {
+  return FORMS[factsOf(game).name];
 }
 
 /** A clock select's value ('off', '3+2') as the options' clock: null or {minutes, increment}. */

@@ -16,11 +16,10 @@
 import { t, initI18n, onLangChange, lang, errorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
-import { colorOf } from './quoridor/state.js';
 import { loadMe } from './coins.js';
 import { $, el, copyText } from './dom.js';
 import { getJson, outcomeText, dateText } from './history.js';
-import { createBoardFor } from './boards.js';
+import { gameOf } from './games/registry.js';
 
 /** Seconds between moves when autoplaying. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -57,7 +56,7 @@ function leavesAfter(n) {
 }
 
 function swatchOf(side) {
-  return game.game === 'quoridor' ? `qc-${colorOf(side)}` : `side-${side}`;
+  return gameOf(game.game).swatch(side);
 }
 
 function renderInfo() {
@@ -217,7 +216,7 @@ function show(data) {
   stop();
   game = { ...data, moves: data.moves ?? [] };
   board?.destroy();
-  board = createBoardFor(game.game, $('board'), { readOnly: true });
+  board = gameOf(game.game).createBoard($('board'), { readOnly: true });
   renderInfo();
   $('replay-main').hidden = false;
   go(0);

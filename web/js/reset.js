@@ -4,15 +4,11 @@
 
 import { t, initI18n, errorText } from './i18n.js';
 import { loadMe } from './coins.js';
-import { $ } from './dom.js';
+import { $, showMessage as show } from './dom.js';
+import { postJson } from './http.js';
 
 const token = location.hash.slice(1);
 history.replaceState(null, '', location.pathname);
-
-function show(node, text) {
-  node.textContent = text ?? '';
-  node.hidden = !text;
-}
 
 async function submit(e) {
   e.preventDefault();
@@ -21,12 +17,7 @@ async function submit(e) {
   show($('reset-error'), '');
   button.disabled = true;
   try {
-    const res = await fetch('/api/reset', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token, password: input.value }),
-    });
-    const data = await res.json().catch(() => ({}));
+    const { res, data } = await postJson('/api/reset', { token, password: input.value });
     if (!res.ok) {
       input.setAttribute('aria-invalid', 'true');
       show($('reset-error'), errorText(data?.error ?? res.status, 'account.error.'));

@@ -12,7 +12,7 @@ import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { loadMe } from './coins.js';
 import { $, el } from './dom.js';
 import { getJson, outcomeLine } from './history.js';
-import { createBoardFor } from './boards.js';
+import { gameOf } from './games/registry.js';
 import { RULES_GAMES } from './rules/index.js';
 
 const game = (() => {
@@ -122,7 +122,7 @@ async function init() {
     return;
   }
   content = (await import(`./rules/${game}.js`)).default;
-  board = createBoardFor(game, $('walk-board'), { readOnly: true });
+  board = gameOf(game).createBoard($('walk-board'), { readOnly: true });
   renderText();
   $('rules-article').hidden = false;
   $('walk-prev').addEventListener('click', () => show(step - 1));

@@ -1,6 +1,8 @@
 // "Play the computer": the choices of the home page's panel, and what they
 // mean for the room (pure, so it is tested without a browser).
 
+import { factsOf } from './games/facts.js';
+
 export const LEVELS = ['beginner', 'amateur', 'professional', 'master'];
 export const SIDES = ['blue', 'red', 'random'];
 
@@ -10,7 +12,7 @@ export const SIDES = ['blue', 'red', 'random'];
  * second.
  */
 export function sideLabel(game, side) {
-  if (game === 'jungle' || side === 'random') return `solo.side_${side}`;
+  if (factsOf(game).soloSides === 'colors' || side === 'random') return `solo.side_${side}`;
   return side === 'blue' ? 'solo.side_first' : 'solo.side_second';
 }
 
@@ -20,7 +22,7 @@ export function sideLabel(game, side) {
  * two pawns.
  */
 export function soloOptions(game, clock) {
-  return game === 'quoridor' ? {} : { clock };
+  return factsOf(game).clock ? { clock } : {};
 }
 
 /**

@@ -7,6 +7,7 @@
 // their 3 middle rows (or files), in their defender's colour, labelled.
 
 import { t } from '../i18n.js';
+import { markBoard, mountSvg, turnWords } from '../board-kit.js';
 import { goalSpan } from './state.js';
 
 const U = 40; // one cell, in SVG user units
@@ -167,7 +168,6 @@ function drawCursor(state, ui, geo) {
  */
 export function render(el, state, ui) {
   const svg = el.querySelector('svg.cr-board');
-  const live = el.querySelector('.board-live');
   if (!state) {
     svg.innerHTML = '';
     return;
@@ -177,36 +177,16 @@ export function render(el, state, ui) {
   svg.style.aspectRatio = `${geo.vw} / ${geo.vh}`;
   svg.innerHTML = drawCells(state, geo) + drawGoals(state, geo) + drawCursor(state, ui, geo);
 
-  const turn = state.over
-    ? ''
-    : state.myTurn
-      ? t('game.your_turn')
-      : state.toMove != null && state.players[state.toMove]
-        ? t('game.to_move', { name: state.players[state.toMove].name ?? '?' })
-        : '';
-  el.setAttribute('aria-label', `${t('board.label', { w: state.width, h: state.height, turn })} ${t('board.help')}`);
+  const label = `${t('board.label', { w: state.width, h: state.height, turn: turnWords(state) })} ${t('board.help')}`;
   el.dataset.width = state.width;
   el.dataset.height = state.height;
   el.dataset.origin = state.origin ?? '';
-  el.dataset.lastMove = state.lastMove ?? '';
-  el.dataset.ply = state.ply;
-  el.dataset.myTurn = String(state.myTurn);
-  el.dataset.mySide = state.mySide ?? '';
-  el.dataset.over = String(state.over);
   el.dataset.cursor = ui.cursorMove ?? '';
-  el.classList.toggle('my-turn', state.myTurn);
-  el.classList.toggle('pending', !!ui.pending);
-  const desc = describeCursor(state, ui);
-  if (live.textContent !== desc) live.textContent = desc;
+  markBoard(el, state, ui, label, describeCursor(state, ui));
 }
 
 /** Build the container's fixed children once: the SVG and a live region. */
 export function mountBoard(el) {
-  el.classList.add('cr');
-  el.setAttribute('role', 'application');
-  el.tabIndex = 0;
-  el.innerHTML =
-    '<svg class="cr-board" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>' +
-    '<div class="board-live sr-only" aria-live="polite"></div>';
+  mountSvg(el, 'cr', 'cr-board');
 }
 

@@ -8,6 +8,8 @@
 // at the bottom). Cells are row-major from the bottom rank:
 // index = y * width + x (docs/PROTOCOL.md, "CrossyRay state").
 
+import { seatAndTurn } from '../board-turn.js';
+
 export const GOALS = ['left', 'right', 'top', 'bottom'];
 
 export function fileLetter(x) {
@@ -103,14 +105,8 @@ export function previewMatch(options) {
 export function deriveState(match, you) {
   const s = match.state;
   const { width, height } = s;
-  const outcome = match.outcome ?? s.outcome ?? null;
-  const players = match.players ?? [];
-  const mySideIdx = players.findIndex((p) => p && you && p.member === you.member);
-  const mySide = mySideIdx >= 0 ? mySideIdx : null;
-  const toMove = outcome ? null : (s.to_move ?? null);
-  const myTurn = !match.preview && toMove != null && mySide === toMove;
+  const { outcome, players, mySide, toMove, myTurn, lastMove } = seatAndTurn(match, you);
   const legal = new Set(myTurn ? match.legal ?? [] : []);
-  const lastMove = s.last_move ?? (match.moves?.length ? match.moves[match.moves.length - 1] : null);
 
   // Who placed each number: side 0 moves first, so move i is side i % 2.
   const placer = new Map();

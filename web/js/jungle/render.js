@@ -13,6 +13,7 @@
 // flag in the dens.
 
 import { t } from '../i18n.js';
+import { markBoard, mountSvg, turnWords } from '../board-kit.js';
 import { pieceStyle } from '../cosmetics.js';
 import { ANIMALS, EMOJI, FILES, RANKS, toScreen, targetsFrom, squareAt } from './state.js';
 
@@ -155,7 +156,6 @@ function drawCursor(state, ui) {
  */
 export function render(el, state, ui) {
   const svg = el.querySelector('svg.jg-board');
-  const live = el.querySelector('.board-live');
   if (!state) {
     svg.innerHTML = '';
     return;
@@ -167,36 +167,15 @@ export function render(el, state, ui) {
   const style = pieceStyle();
   svg.innerHTML = drawSquares(state, ui, style) + drawCursor(state, ui);
 
-  const turn = state.over
-    ? ''
-    : state.myTurn
-      ? t('game.your_turn')
-      : state.toMove != null && state.players[state.toMove]
-        ? t('game.to_move', { name: state.players[state.toMove].name ?? '?' })
-        : '';
-  el.setAttribute('aria-label', `${t('jungle.label', { turn })} ${t('jungle.help')}`);
   el.dataset.game = 'jungle';
   el.dataset.pieces = style;
-  el.dataset.lastMove = state.lastMove ?? '';
-  el.dataset.ply = state.ply;
-  el.dataset.myTurn = String(state.myTurn);
-  el.dataset.mySide = state.mySide ?? '';
   el.dataset.flipped = String(state.flipped);
-  el.dataset.over = String(state.over);
   el.dataset.selected = ui.selected ?? '';
   el.dataset.cursor = ui.cursor ?? '';
-  el.classList.toggle('my-turn', state.myTurn);
-  el.classList.toggle('pending', !!ui.pending);
-  const desc = describeCursor(state, ui);
-  if (live.textContent !== desc) live.textContent = desc;
+  markBoard(el, state, ui, `${t('jungle.label', { turn: turnWords(state) })} ${t('jungle.help')}`, describeCursor(state, ui));
 }
 
 /** Build the container's fixed children once: the SVG and a live region. */
 export function mountBoard(el) {
-  el.classList.add('jg');
-  el.setAttribute('role', 'application');
-  el.tabIndex = 0;
-  el.innerHTML =
-    '<svg class="jg-board" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>' +
-    '<div class="board-live sr-only" aria-live="polite"></div>';
+  mountSvg(el, 'jg', 'jg-board');
 }

@@ -9,6 +9,8 @@
 // strings from `match.legal` (`8 a3-a4`, `7 a4xd4`; docs/PROTOCOL.md,
 // "Jungle state"); no rule is computed here.
 
+import { seatAndTurn } from '../board-turn.js';
+
 export const FILES = 7;
 export const RANKS = 9;
 
@@ -90,13 +92,7 @@ export function previewMatch() {
  */
 export function deriveState(match, you) {
   const s = match.state ?? {};
-  const outcome = match.outcome ?? s.outcome ?? null;
-  const players = match.players ?? [];
-  const mySideIdx = players.findIndex((p) => p && you && p.member === you.member);
-  const mySide = mySideIdx >= 0 ? mySideIdx : null;
-  const toMove = outcome ? null : (s.to_move ?? null);
-  const myTurn = !match.preview && toMove != null && mySide === toMove;
-  const lastMove = s.last_move ?? (match.moves?.length ? match.moves[match.moves.length - 1] : null);
+  const { outcome, players, mySide, toMove, myTurn, lastMove } = seatAndTurn(match, you);
   const last = parseMove(lastMove);
 
   // Legal moves of the viewer, by the square they start from.

@@ -7,6 +7,7 @@
 // colour outside the board (the centre cell is ringed in a centre race).
 
 import { t } from '../i18n.js';
+import { markBoard, mountSvg } from '../board-kit.js';
 import { cellName, centreCell, colorOf, isWallLegal, wallName } from './state.js';
 import { G, PAD, U, geometry, minBoardWidth } from './geometry.js';
 
@@ -172,7 +173,6 @@ function renderTools(el, state, ui) {
  */
 export function render(el, state, ui) {
   const svg = el.querySelector('svg.q-board');
-  const live = el.querySelector('.board-live');
   if (!state) {
     svg.innerHTML = '';
     return;
@@ -186,32 +186,17 @@ export function render(el, state, ui) {
   renderTools(el, state, ui);
 
   const turn = state.over ? '' : state.myTurn ? t('game.your_turn') : '';
-  el.setAttribute('aria-label', `${t('quoridor.label', { turn })} ${t('quoridor.help')}`);
   el.dataset.game = 'quoridor';
-  el.dataset.lastMove = state.lastMove ?? '';
-  el.dataset.ply = state.ply;
-  el.dataset.myTurn = String(state.myTurn);
-  el.dataset.mySide = state.mySide ?? '';
-  el.dataset.over = String(state.over);
   el.dataset.mode = ui.mode;
   el.dataset.orient = ui.orient;
-  el.classList.toggle('my-turn', state.myTurn);
-  el.classList.toggle('pending', !!ui.pending);
-  const desc = describeCursor(state, ui);
-  if (live.textContent !== desc) live.textContent = desc;
+  markBoard(el, state, ui, `${t('quoridor.label', { turn })} ${t('quoridor.help')}`, describeCursor(state, ui));
 }
 
 /** Build the container's fixed children once: the SVG, the tools, a live region. */
 export function mountBoard(el) {
-  el.classList.add('qd');
-  el.setAttribute('role', 'application');
-  el.tabIndex = 0;
-  el.innerHTML =
-    '<svg class="q-board" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>'
-    + '<div class="q-tools" hidden>'
+  mountSvg(el, 'qd', 'q-board', '<div class="q-tools" hidden>'
     + '<button type="button" class="small" data-testid="q-orient" data-action="orient"></button>'
     + '<button type="button" class="small" data-testid="q-pass" data-action="pass" hidden></button>'
     + '<span class="q-walls" data-testid="q-walls-left"></span>'
-    + '</div>'
-    + '<div class="board-live sr-only" aria-live="polite"></div>';
+    + '</div>');
 }

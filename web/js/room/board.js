@@ -1,0 +1,50 @@
+// The board panel: the room's game's renderer (games/registry.js) fed
+// the shown table's match, rebuilt when the host switches the room to
+// another game; the moves it makes go to the server. A game this page
+// does not know is said on the board, and nothing is drawn there.
+
+import { t } from '../i18n.js';
+import { $, el } from '../dom.js';
+import { gameOf, isMatchOf } from '../games/registry.js';
+import { page, command, toast } from './page.js';
+import { shownMatch, atTable } from './model.js';
+
+let board = null;
+let boardGame = null;
+
+export const boardPanel = {
+  name: 'board',
+  slice: (m) => [m.room.game, shownMatch(m), m.you, m.room.options],
+  draw,
+};
+
+function notice(kind, where) {
+  toast(kind === 'not_your_turn' ? t('board.not_your_turn') : t('board.not_legal', { cell: where }), 'info');
+}
+
+function draw(model) {
+  const name = model.room.game;
+  const container = $('board');
+  if (!board || boardGame !== name) {
+    board?.destroy();
+    board = null;
+    boardGame = name;
+    container.className = 'board';
+    let game;
+    try {
+      game = gameOf(name);
+    } catch (err) {
+      container.replaceChildren(el('p', { class: 'form-error', 'data-testid': 'unknown-game', role: 'alert', text: t('room.unknown_game', { game: String(name) }) }));
+      throw err;
+    }
+    container.replaceChildren();
+    $('ask-own-goal-box').hidden = !game.ownGoal;
+    board = game.createBoard(container, {
+      onMove: (move) => command('move', { move, ...atTable(page.model) }),
+      onNotice: notice,
+    });
+  }
+  // A match of another game (the host just switched) is not drawn.
+  const m = shownMatch(model);
+  board.set(isMatchOf(name, m) ? m : null, model.you, model.room.options);
+}

@@ -1,0 +1,303 @@
+// The room page's model and its pure transitions (as chessground's
+// state.ts and board.ts): apply(model, message) → a new model, for the
+// snapshot and every room event of docs/PROTOCOL.md, and a few page
+// actions (open a table, back to the bracket, edit the name). No DOM, no
+// words, no time of its own: the caller passes `at` (performance.now())
+// for the clock and countdown bases, so node tests replay recorded frames
+// and compare models. A transition never changes the model it is given:
+// the render modules redraw a panel only when the parts of the model it
+// reads are new objects (scheduler.js).
+//
+// What the page does beyond the model (a sound, a toast, a resync) it
+// reads from the model's `effects`, the list the last transition left.
+
+import { tableById, shownTableId, applyMatchEvent } from '../tables.js';
+import { isKnockoutRoom, isActive, syncTables, nextView } from '../bracket.js';
+import { sideOf } from '../quoridor/state.js';
+
+/** The chat lines the page keeps (the snapshot may carry more). */
+export const CHAT_KEEP = 200;
+
+/** The model before the snapshot: nothing to draw yet. */
+export function initialModel() {
+  return {
+    you: null,
+    room: null,
+    view: null, // knockout rooms: {kind:'bracket'} or {kind:'table', id} (bracket.js: nextView)
+    tableId: null, // the table the page shows (tables.js: shownTableId), null for the bracket
+    clock: null, // {remaining: [ms…], running: side|null, at}
+    countdown: null, // {remaining: ms, paused, at} while an auto-start countdown runs
+    chatUnread: 0, // chat lines that came while the drawer was closed (phones)
+    editingName: false,
+    effects: [],
+  };
+}
+
+// ---------------------------------------------------------------- reading
+
+/** The viewer's member, or null. */
+export function me(model) {
+  return model.room?.members.find((m) => m.id === model.you?.member) ?? null;
+}
+
+/** The table the page shows, or null. */
+export function shownTable(model) {
+  return tableById(model.room?.tables, model.tableId);
+}
+
+/** The shown table's match, or null. */
+export function shownMatch(model) {
+  return shownTable(model)?.match ?? null;
+}
+
+/** The side the viewer plays at the shown table (as a member of a team too), or null. */
+export function mySide(model) {
+  return sideOf(shownMatch(model), model.you);
+}
+
+export function isHost(model) {
+  return !!(me(model)?.host ?? model.you?.host);
+}
+
+/** Whether a game runs at the shown table. */
+export function gameRunning(model) {
+  const m = shownMatch(model);
+  return !!m && !m.outcome;
+}
+
+/** Whether a game runs at any of the room's tables. */
+export function anyRunning(model) {
+  return (model.room?.tables ?? []).some((x) => x.match && !x.match.outcome);
+}
+
+/** Whether seats and options are locked: a game runs, or a tournament is under way. */
+export function locked(model) {
+  return anyRunning(model) || isActive(model.room?.tournament);
+}
+
+/** The `table` field of a command about the shown table's game. */
+export function atTable(model) {
+  return model.tableId ? { table: model.tableId } : {};
+}
+
+/** Milliseconds left on side `side`'s clock at time `now`, or null without a clock. */
+export function clockLeft(model, side, now) {
+  const c = model.clock;
+  if (!c) return null;
+  let ms = c.remaining[side];
+  if (c.running === side && !shownMatch(model)?.outcome) ms -= now - c.at;
+  return ms;
+}
+
+/** Milliseconds left of the auto-start countdown at time `now` (null without one). */
+export function countdownLeft(model, now) {
+  const c = model.countdown;
+  if (!c) return null;
+  return c.paused ? c.remaining : c.remaining - (now - c.at);
+}
+
+/** A member of the room or an entrant of its tournament, by id (for names), or null. */
+export function person(model, id) {
+  return model.room?.members.find((x) => x.id === id)
+    ?? model.room?.tournament?.entrants?.find((x) => x.member === id)
+    ?? null;
+}
+
+// ---------------------------------------------------------------- transitions
+
+function clockOf(m, at) {
+  if (!m?.clock) return null;
+  return { remaining: [...m.clock.remaining_ms], running: m.outcome ? null : (m.clock.running ?? null), at };
+}
+
+function countdownOf(a, at) {
+  return a && a.remaining_ms != null ? { remaining: a.remaining_ms, paused: !!a.paused, at } : null;
+}
+
+/** Which table the page shows (and, in a knockout room, whether it shows the bracket instead). */
+function withView(model, started = null) {
+  const { room } = model;
+  if (isKnockoutRoom(room)) {
+    const view = nextView(model.view, room.tables, model.you, started);
+    return { ...model, view, tableId: view.kind === 'table' ? view.id : null };
+  }
+  return { ...model, view: null, tableId: shownTableId(room.tables, model.you, model.tableId) };
+}
+
+/** The model with the clock of the table shown now, when that table changed (or `always`). */
+function withClock(before, after, at, always = false) {
+  if (!always && after.tableId === before.tableId) return after;
+  return { ...after, clock: clockOf(shownMatch(after), at) };
+}
+
+function withChat(room, line) {
+  return { ...room, chat: [...(room.chat ?? []), line].slice(-CHAT_KEEP) };
+}
+
+/**
+ * The model after `msg`: a `snapshot` (replaces everything) or a room
+ * event. `env.at` is the time (performance.now()) clocks count from;
+ * `env.drawerClosed` whether a chat line counts as unread. The result's
+ * `effects` say what the page must do besides drawing:
+ *   {kind:'cue', ev, match}   a match event of the shown table (sounds, notification)
+ *   {kind:'resync'}           a move that does not follow the match held
+ *   {kind:'toast', key, params, code, ms, who}   a line for a toast
+ *   {kind:'snapshot'}         a snapshot came (voice rejoins)
+ */
+export function apply(model, msg, env = {}) {
+  const at = env.at ?? 0;
+  const next = { ...model, effects: [] };
+  if (msg.type === 'snapshot') {
+    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables: msg.room.tables ?? [] };
+    const viewed = withView({ ...next, you: msg.you, room });
+    return { ...viewed, clock: clockOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
+  }
+  const fn = model.room ? EVENTS[msg.type] : null;
+  // An event this page has nothing to do with changes nothing, and leaves nothing to do.
+  if (!fn) return model.effects.length ? next : model;
+  return fn(next, msg, { ...env, at });
+}
+
+const EVENTS = {
+  members(model, ev) {
+    const room = { ...model.room, members: ev.members };
+    if (typeof ev.spectators === 'number') room.spectators = ev.spectators;
+    if (typeof ev.unlisted === 'number') room.unlisted = ev.unlisted;
+    const next = { ...model, room };
+    const mine = me(next);
+    return mine ? { ...next, you: { ...next.you, name: mine.name, host: mine.host } } : next;
+  },
+
+  match(model, ev, { at }) {
+    // The tables are copied, one level down, so the model given stays as it was.
+    const tables = model.room.tables.map((x) => ({ ...x }));
+    const applied = applyMatchEvent(tables, ev);
+    if (!applied) {
+      // A move for a match this page does not hold as it was: start again from a fresh snapshot.
+      return { ...model, effects: [{ kind: 'resync' }] };
+    }
+    const effects = ev.table === model.tableId ? [{ kind: 'cue', ev, match: applied.match }] : [];
+    let room = { ...model.room, tables };
+    if (ev.kind === 'start') {
+      // A new game (a tournament's round) ends any countdown, and the rematch asked for.
+      room = { ...room, autostart: { ...(room.autostart ?? {}), remaining_ms: null, paused: false }, rematch: [] };
+    }
+    let next = withView({ ...model, room, effects }, ev.kind === 'start' ? ev.table : null);
+    // Another table's game is kept in the model (and the bracket), not on the board.
+    next = withClock(model, next, at, ev.table === next.tableId);
+    if (ev.kind === 'start') next.countdown = null;
+    return next;
+  },
+
+  tournament(model, ev, { at }) {
+    // The end of a tournament (the champion, or stopped) is shown to everyone.
+    const ended = isActive(model.room.tournament) && ev.tournament && !isActive(ev.tournament);
+    const room = { ...model.room, tournament: ev.tournament, tables: syncTables(model.room.tables, ev.tournament) };
+    const next = withView({ ...model, room, view: ended ? { kind: 'bracket' } : model.view });
+    return withClock(model, next, at);
+  },
+
+  spectators(model, ev) {
+    // Watchers came or went (coalesced, at most one a second).
+    return { ...model, room: { ...model.room, spectators: ev.spectators, unlisted: ev.unlisted } };
+  },
+
+  coin_toss(model, ev) {
+    return { ...model, effects: [{ kind: 'toast', key: 'ko.coin_toss', who: person(model, ev.winner), code: 'coin_toss', ms: 12000 }] };
+  },
+
+  autostart(model, ev, { at }) {
+    return { ...model, room: { ...model.room, autostart: ev.autostart }, countdown: countdownOf(ev.autostart, at) };
+  },
+
+  rated(model, ev) {
+    return { ...model, room: { ...model.room, rated: ev.rated } };
+  },
+
+  options(model, ev) {
+    const room = { ...model.room, options: ev.options };
+    if (ev.game) room.game = ev.game;
+    // The seats follow the options (Quoridor: players, or 8 for teams).
+    if (typeof ev.seats === 'number') room.seats = ev.seats;
+    if ('team_seats' in ev) room.team_seats = ev.team_seats;
+    // Knockout on or off: the bracket comes or goes.
+    return withView({ ...model, room });
+  },
+
+  scores(model, ev) {
+    return { ...model, room: { ...model.room, scores: ev.scores } };
+  },
+
+  chat(model, ev, { drawerClosed }) {
+    return { ...model, room: withChat(model.room, ev.message), chatUnread: model.chatUnread + (drawerClosed ? 1 : 0) };
+  },
+
+  draw(model, ev) {
+    const tables = model.room.tables.map((x) => (x.id === ev.table && x.match
+      ? { ...x, match: { ...x.match, draw_offer: ev.kind === 'offer' ? ev.side : null } }
+      : x));
+    // The room's own line in the log, named as the member was when it came.
+    const line = { key: ev.kind === 'offer' ? 'draw.offered' : 'draw.declined', who: person(model, ev.member) };
+    const effects = ev.member !== model.you?.member && ev.table === model.tableId
+      ? [{ kind: 'toast', ...line, code: `draw_${ev.kind}` }]
+      : [];
+    return { ...model, room: withChat({ ...model.room, tables }, { notice: line }), effects };
+  },
+
+  rematch(model, ev) {
+    return { ...model, room: { ...model.room, rematch: ev.rematch } };
+  },
+
+  notice(model, ev) {
+    return { ...model, room: withChat(model.room, { notice: { key: `notice.${ev.kind}`, name: ev.name ?? null } }) };
+  },
+
+  removed(model, ev) {
+    return { ...model, room: { ...model.room, removed: ev.removed } };
+  },
+
+  voice(model, ev) {
+    // One member's change (their state, or null: they left); the
+    // snapshot carries the whole list, in order of joining.
+    const old = model.room.voice ?? [];
+    const list = old.filter((v) => v.member !== ev.member);
+    const at = old.findIndex((v) => v.member === ev.member);
+    if (ev.voice) list.splice(at < 0 ? list.length : at, 0, ev.voice);
+    return { ...model, room: { ...model.room, voice: list } };
+  },
+};
+
+// ---------------------------------------------------------------- page actions
+
+/** Open table `id` from the bracket. */
+export function watchTable(model, id, at = 0) {
+  const next = { ...model, view: { kind: 'table', id }, tableId: id, effects: [] };
+  return { ...next, clock: clockOf(shownMatch(next), at) };
+}
+
+/** Back from a table to the bracket. */
+export function showBracket(model) {
+  return { ...model, view: { kind: 'bracket' }, tableId: null, effects: [] };
+}
+
+/** The name form open (or closed) for a change of name. */
+export function editName(model, editing) {
+  return { ...model, editingName: editing, effects: [] };
+}
+
+/** The name this page just set, shown until the members event that follows brings it. */
+export function namedLocally(model, name) {
+  const members = model.room?.members.map((m) => (m.id === model.you?.member ? { ...m, name } : m));
+  return {
+    ...model,
+    you: model.you ? { ...model.you, name } : model.you,
+    room: model.room ? { ...model.room, members } : model.room,
+    editingName: false,
+    effects: [],
+  };
+}
+
+/** The chat drawer opened: nothing is unread any more. */
+export function chatRead(model) {
+  return { ...model, chatUnread: 0, effects: [] };
+}

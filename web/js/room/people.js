@@ -1,0 +1,49 @@
+// How the room page names people and marks them: the computer by its
+// level, a registered member's badge, a rating, the online dot. Shared by
+// the seats, members, players, scores and bracket panels.
+
+import { t } from '../i18n.js';
+import { el } from '../dom.js';
+import { person } from './model.js';
+
+/** How a member or player is shown: the computer by its level, in the page's language. */
+export function displayName(who) {
+  if (who?.computer) return t('computer.name', { level: t(`level.${who.computer}`) });
+  return who?.name ?? null;
+}
+
+/** A player of the tournament by member id, named as the page names people. */
+export function personName(model, id) {
+  const who = person(model, id);
+  const entrant = model.room?.tournament?.entrants?.find((x) => x.member === id);
+  return displayName(who) ?? entrant?.name ?? '?';
+}
+
+/** The online (or offline) dot before a name. */
+export function onlineDot(online) {
+  const words = t(online ? 'members.online' : 'members.offline');
+  return el('span', { role: 'img', class: `dot ${online ? 'on' : 'off'}`, title: words, 'aria-label': words });
+}
+
+/** A member's rating at the room's game, "1 662 ± 290" (the computer's fixed one, ± 0). */
+export function ratingBadge(m, testid) {
+  return el('span', {
+    class: 'player-rating', 'data-testid': testid, title: t('profile.rating'),
+    text: t('room.rating', { rating: m.rating.rating, deviation: m.rating.deviation }),
+  });
+}
+
+/** The small "registered" badge of a member with an account; its title names the account. */
+export function accountBadge(m, testid) {
+  return el('span', {
+    class: 'badge account', 'data-testid': testid, title: t('members.account_title', { name: m.account }),
+    text: t('members.account'),
+  });
+}
+
+/** A line the room itself wrote in its log (model.js: `{key, who}` or `{key, name}`), in words. */
+export function noticeLine(notice) {
+  if (typeof notice === 'string') return notice;
+  const name = 'who' in notice ? (displayName(notice.who) ?? '?') : (notice.name ?? t('members.guest'));
+  return t(notice.key, { name });
+}

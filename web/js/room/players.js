@@ -1,0 +1,76 @@
+// The players above the board: a card a side with its colour, name,
+// online state and (CrossyRay, Jungle) the side it defends or (Quoridor)
+// its team and walls; with a chess clock, the clocks, which tick() counts
+// down between events from the model's clock base.
+
+import { t } from '../i18n.js';
+import { $, el } from '../dom.js';
+import { gameOf } from '../games/registry.js';
+import { shownMatch, clockLeft } from './model.js';
+import { displayName, onlineDot } from './people.js';
+
+export const playersPanel = {
+  name: 'players',
+  slice: (m) => [shownMatch(m), m.room.members, m.room.game, m.you, m.clock],
+  draw,
+};
+
+function formatClock(ms) {
+  const v = Math.max(0, ms);
+  if (v < 10000) {
+    const s = Math.floor(v / 1000);
+    const tenths = Math.floor((v % 1000) / 100);
+    return `0:${String(s).padStart(2, '0')}.${tenths}`;
+  }
+  const total = Math.ceil(v / 1000);
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+
+function draw(model) {
+  const m = shownMatch(model);
+  const box = $('players');
+  if (!m) {
+    box.replaceChildren();
+    return;
+  }
+  const toMove = m.outcome ? null : m.state.to_move;
+  const pawns = Array.isArray(m.state?.pawns);
+  const cards = m.players.map((p, side) => {
+    const member = model.room.members.find((x) => x.id === p.member);
+    const online = member ? member.online : false;
+    const team = m.teams?.[side] ?? [p];
+    const gone = pawns && m.state.pawns[side] == null;
+    const children = [
+      el('span', { class: `swatch ${gameOf(model.room.game).swatch(side)}`, 'aria-hidden': 'true' }),
+      el('span', { class: 'player-name' },
+        onlineDot(online),
+        ' ', displayName(p) ?? member?.name ?? '?',
+        online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') }),
+        gone && !m.outcome ? el('span', { class: 'badge off', 'data-testid': `gone-${side}`, text: t('quoridor.out') }) : null),
+      el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: gameOf(model.room.game).playerLine(m, side, team, displayName) }),
+    ];
+    if (m.clock) children.push(el('span', { class: 'clock', 'data-testid': `clock-${side}`, dataset: { side: String(side) } }));
+    return el('div', {
+      class: `player side-${side} ${toMove === side ? 'to-move' : ''} ${team.some((x) => x.member === model.you.member) ? 'me' : ''}`,
+      'data-testid': `player-${side}`,
+    }, ...children);
+  });
+  box.replaceChildren(...cards);
+  tickClocks(model, performance.now());
+}
+
+/** The clocks as they read at `now` (a timer calls this ten times a second). */
+export function tickClocks(model, now) {
+  const m = shownMatch(model);
+  if (!m?.clock || !model.clock) return;
+  for (const node of document.querySelectorAll('.clock[data-side]')) {
+    const side = Number(node.dataset.side);
+    const ms = clockLeft(model, side, now);
+    node.textContent = formatClock(ms);
+    node.classList.toggle('running', model.clock.running === side && !m.outcome);
+    node.classList.toggle('low', ms < 20000);
+  }
+}

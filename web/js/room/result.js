@@ -1,0 +1,53 @@
+// The result line of a finished game: who won and why, and for a player
+// whether they won or lost.
+
+import { t } from '../i18n.js';
+import { $, el } from '../dom.js';
+import { gameOf } from '../games/registry.js';
+import { shownMatch, mySide } from './model.js';
+import { displayName } from './people.js';
+
+export const resultPanel = {
+  name: 'result',
+  slice: (m) => [shownMatch(m), m.you, m.room.game],
+  draw,
+};
+
+function outcomeText(game, m) {
+  const o = m.outcome;
+  const reason = gameOf(game).reasonText(o.reason);
+  if (o.kind === 'win') {
+    const team = m.teams?.[o.winner];
+    const name = team && team.length > 1
+      ? team.map((x) => displayName(x)).join(', ')
+      : displayName(m.players[o.winner]) ?? '?';
+    return { head: t('result.win', { name }), reason };
+  }
+  if (o.kind === 'draw') return { head: t('result.draw'), reason };
+  return { head: t('result.aborted'), reason };
+}
+
+function draw(model) {
+  const m = shownMatch(model);
+  const box = $('result');
+  if (!m?.outcome) {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.reason;
+    delete box.dataset.winner;
+    return;
+  }
+  const { head, reason } = outcomeText(model.room.game, m);
+  const side = mySide(model);
+  const won = side != null && m.outcome.kind === 'win';
+  const parts = [];
+  if (won) parts.push(el('strong', { class: 'you', text: side === m.outcome.winner ? t('result.you_win') : t('result.you_lose') }), ' ');
+  parts.push(el('strong', { class: 'head', 'data-testid': 'result-head', text: head }), ' — ',
+    el('span', { class: 'reason', 'data-testid': 'result-reason', text: t('result.by', { reason }) }));
+  box.replaceChildren(...parts);
+  box.dataset.reason = m.outcome.reason;
+  box.dataset.kind = m.outcome.kind;
+  if (m.outcome.kind === 'win') box.dataset.winner = String(m.outcome.winner);
+  box.className = `result ${m.outcome.kind} ${won ? (side === m.outcome.winner ? 'won' : 'lost') : ''}`;
+  box.hidden = false;
+}
