@@ -2,17 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::options::opts;
 use super::*;
 use crate::game::{self, EndReason, Game, Outcome, Side, TimeControl, TimeoutEffect};
-
-fn opts(size: u8, players: u8, goal: GoalMode) -> Options {
-    Options {
-        size,
-        players,
-        goal,
-        ..Options::default()
-    }
-}
 
 /// A position with the given pawns (`"-"` for a removed one), walls and
 /// side to move.
