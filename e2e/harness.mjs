@@ -91,6 +91,25 @@ export async function waitPly(page, ply) {
   );
 }
 
+/**
+ * Board facts as `page` shows them: its ply, whether it is the page's turn,
+ * the page's side and the last move, with what `more(board)` reads. `more`
+ * runs in the page, as a function given to `page.evaluate` does: it sees
+ * nothing of the test's scope.
+ */
+export function boardFacts(page, more) {
+  return page.evaluate(`(() => {
+    const b = document.querySelector('[data-testid="board"]');
+    return {
+      ply: Number(b.dataset.ply),
+      myTurn: b.dataset.myTurn === 'true',
+      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
+      lastMove: b.dataset.lastMove,
+      ...(${more})(b),
+    };
+  })()`);
+}
+
 /** The number of moves the page's board shows. */
 export const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
 

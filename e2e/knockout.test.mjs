@@ -21,7 +21,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, mover, noHorizontalScroll, setName, sit, siteForTests, STEP_MS, until } from './harness.mjs';
+import { boardFacts, byId, mover, noHorizontalScroll, setName, sit, siteForTests, STEP_MS, until } from './harness.mjs';
 
 const site = siteForTests({ tag: 'knockout', args: ['--autostart-secs', '4'] });
 const { pageErrors } = site;
@@ -93,19 +93,12 @@ const matchWith = (info, name) => info.rounds.flatMap((r) => r.matches).find((m)
 
 /** Board facts as the page shows them. */
 function boardInfo(page) {
-  return page.evaluate(() => {
-    const b = document.querySelector('[data-testid="board"]');
-    return {
-      ply: Number(b.dataset.ply),
-      myTurn: b.dataset.myTurn === 'true',
-      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
-      lastMove: b.dataset.lastMove,
-      visible: b.offsetParent !== null,
-      legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target })),
-      targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
-      moves: document.querySelectorAll('[data-testid="move"]').length,
-    };
-  });
+  return boardFacts(page, (b) => ({
+    visible: b.offsetParent !== null,
+    legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target })),
+    targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
+    moves: document.querySelectorAll('[data-testid="move"]').length,
+  }));
 }
 
 /** Polls `boardInfo` until `ok(info)`. */

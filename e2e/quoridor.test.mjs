@@ -16,7 +16,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, createRoomByPage, joinAndSit, noHorizontalScroll, setName, sit, siteForTests, until } from './harness.mjs';
+import { boardFacts, byId, createRoomByPage, joinAndSit, noHorizontalScroll, setName, sit, siteForTests, until } from './harness.mjs';
 
 // The computer's Master thinks 0.3 s at most (Amateur 15% of it).
 const site = siteForTests({ tag: 'quoridor', args: ['--bot-ms', '300'] });
@@ -48,23 +48,16 @@ async function createQuoridorRoom(page, { size = '9', turn = '90', players = '2'
 
 /** Board facts as the page shows them. */
 function boardInfo(page) {
-  return page.evaluate(() => {
-    const b = document.querySelector('[data-testid="board"]');
-    return {
-      ply: Number(b.dataset.ply),
-      myTurn: b.dataset.myTurn === 'true',
-      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
-      lastMove: b.dataset.lastMove,
-      targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
-      walls: [...b.querySelectorAll('[data-testid^="wall-"]')].map((e) => e.dataset.wall),
-      lastWall: b.querySelector('.wall[data-last="true"]')?.dataset.wall ?? null,
-      ghost: b.querySelector('[data-testid="ghost"]') ? {
-        wall: b.querySelector('[data-testid="ghost"]').dataset.wall,
-        legal: b.querySelector('[data-testid="ghost"]').dataset.legal === 'true',
-      } : null,
-      pawns: Object.fromEntries([...b.querySelectorAll('[data-pawn]')].map((e) => [e.dataset.pawn, e.dataset.cell])),
-    };
-  });
+  return boardFacts(page, (b) => ({
+    targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
+    walls: [...b.querySelectorAll('[data-testid^="wall-"]')].map((e) => e.dataset.wall),
+    lastWall: b.querySelector('.wall[data-last="true"]')?.dataset.wall ?? null,
+    ghost: b.querySelector('[data-testid="ghost"]') ? {
+      wall: b.querySelector('[data-testid="ghost"]').dataset.wall,
+      legal: b.querySelector('[data-testid="ghost"]').dataset.legal === 'true',
+    } : null,
+    pawns: Object.fromEntries([...b.querySelectorAll('[data-pawn]')].map((e) => [e.dataset.pawn, e.dataset.cell])),
+  }));
 }
 
 /** Reads the board of `page` until `fn` holds for it. */

@@ -10,7 +10,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, joinAndSit, mover, noHorizontalScroll, setName, sit, siteForTests, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { boardFacts, byId, joinAndSit, mover, noHorizontalScroll, setName, sit, siteForTests, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 const site = siteForTests({ tag: 'room' });
 const { pageErrors } = site;
@@ -35,19 +35,12 @@ async function createRoom(page, { width, height } = {}) {
 
 /** Board facts as the page shows them. */
 function boardInfo(page) {
-  return page.evaluate(() => {
-    const b = document.querySelector('[data-testid="board"]');
-    return {
-      ply: Number(b.dataset.ply),
-      myTurn: b.dataset.myTurn === 'true',
-      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
-      origin: b.dataset.origin,
-      lastMove: b.dataset.lastMove,
-      width: Number(b.dataset.width),
-      height: Number(b.dataset.height),
-      legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target, defender: e.dataset.defender ?? null })),
-    };
-  });
+  return boardFacts(page, (b) => ({
+    origin: b.dataset.origin,
+    width: Number(b.dataset.width),
+    height: Number(b.dataset.height),
+    legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target, defender: e.dataset.defender ?? null })),
+  }));
 }
 
 /** Aim for the opponent's goal when it is marked, else the first marked target. */
