@@ -11,7 +11,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, createRoomByPage, joinAndSit, noHorizontalScroll, sit, siteForTests, waitOnline } from './harness.mjs';
+import { byId, createRoomByPage, joinAndSit, logIn, noHorizontalScroll, register, sit, siteForTests, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'accounts' });
 const { pageErrors } = site;
@@ -33,19 +33,6 @@ const signedIn = (page, name) => page.waitForFunction(
   },
   name,
 );
-
-async function register(page, username, password, email = '') {
-  await byId(page, 'register-username').fill(username);
-  await byId(page, 'register-password').fill(password);
-  if (email) await byId(page, 'register-email').fill(email);
-  await byId(page, 'register-submit').click();
-}
-
-async function logIn(page, username, password) {
-  await byId(page, 'login-username').fill(username);
-  await byId(page, 'login-password').fill(password);
-  await byId(page, 'login-submit').click();
-}
 
 test('register, reload, log out, log in again, and host a room as a registered player', { timeout: 120_000 }, async () => {
   const page = await newPage('minh');

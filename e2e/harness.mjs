@@ -326,6 +326,21 @@ export async function joinAndSit(page, base, code, name, seat) {
   await sit(page, seat, name);
 }
 
+/** Fills in and sends the home page's sign-up form (the email only when given). */
+export async function register(page, username, password, email = '') {
+  await byId(page, 'register-username').fill(username);
+  await byId(page, 'register-password').fill(password);
+  if (email) await byId(page, 'register-email').fill(email);
+  await byId(page, 'register-submit').click();
+}
+
+/** Fills in and sends the home page's log-in form. */
+export async function logIn(page, username, password) {
+  await byId(page, 'login-username').fill(username);
+  await byId(page, 'login-password').fill(password);
+  await byId(page, 'login-submit').click();
+}
+
 /** Plays moves `from`+1 to `to`, each acknowledged (shown on every player's board); the moves played. */
 export async function playPlies(players, from, to) {
   const played = [];

@@ -10,7 +10,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, joinAndSit, noHorizontalScroll, siteForTests, waitOnline } from './harness.mjs';
+import { byId, joinAndSit, logIn, noHorizontalScroll, register, siteForTests, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'hosting', guestHosts: false, args: ['--bot-ms', '100'] });
 const { pageErrors } = site;
@@ -92,15 +92,11 @@ test('a guest plays the computer without an account', { timeout: 120_000 }, asyn
 test('the account page lists sessions, logs out everywhere else and changes the password', { timeout: 120_000 }, async () => {
   const here = await site.newPage('here');
   await here.goto(`${site.base}/`);
-  await byId(here, 'register-username').fill('Vy_e2e');
-  await byId(here, 'register-password').fill('password123');
-  await byId(here, 'register-submit').click();
+  await register(here, 'Vy_e2e', 'password123');
   await byId(here, 'account-in').waitFor();
   const there = await site.newPage('there');
   await there.goto(`${site.base}/`);
-  await byId(there, 'login-username').fill('vy_e2e');
-  await byId(there, 'login-password').fill('password123');
-  await byId(there, 'login-submit').click();
+  await logIn(there, 'vy_e2e', 'password123');
   await byId(there, 'account-in').waitFor();
 
   await byId(here, 'account-page-link').click();
@@ -120,9 +116,7 @@ test('the account page lists sessions, logs out everywhere else and changes the 
 
   // The other browser logs in again; a password change ends that session.
   await there.goto(`${site.base}/`);
-  await byId(there, 'login-username').fill('Vy_e2e');
-  await byId(there, 'login-password').fill('password123');
-  await byId(there, 'login-submit').click();
+  await logIn(there, 'Vy_e2e', 'password123');
   await byId(there, 'account-in').waitFor();
   await here.reload();
   await here.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] li').length === 2);
@@ -160,9 +154,7 @@ test('the daily check-in adds coins once a day and the header shows the balance'
   const page = await site.newPage('coins', { viewport: { width: 360, height: 740 } });
   await page.goto(`${site.base}/`);
   assert.equal(await byId(page, 'coins').isVisible(), false, 'a guest has no balance');
-  await byId(page, 'register-username').fill('Coin_e2e');
-  await byId(page, 'register-password').fill('password123');
-  await byId(page, 'register-submit').click();
+  await register(page, 'Coin_e2e', 'password123');
   await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '0 coins');
   await byId(page, 'checkin').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="checkin-ok"]')?.textContent === '+10 coins (day 1 of your streak).');

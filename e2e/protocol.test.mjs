@@ -10,7 +10,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, playIfMyTurn, playOne, ply, siteForTests, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { byId, playIfMyTurn, playOne, ply, register, siteForTests, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
 const site = siteForTests({ tag: 'protocol', args: ['--max-members', '2', '--room-every-secs', '600'] });
 const { pageErrors } = site;
@@ -360,9 +360,7 @@ test('the home page says why a room or an account was not created: too large (41
     return seen;
   });
   assert.equal(regs.at(-1), 429, `registration is limited per address (${regs.join(' ')})`);
-  await byId(page, 'register-username').fill('one_more');
-  await byId(page, 'register-password').fill('correct horse');
-  await byId(page, 'register-submit').click();
+  await register(page, 'one_more', 'correct horse');
   await byId(page, 'register-error').waitFor({ state: 'visible' });
   assert.equal(await byId(page, 'register-error').textContent(), 'Too many attempts from your address; wait a minute and try again.');
 

@@ -9,7 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, siteForTests } from './harness.mjs';
+import { byId, logIn, register, siteForTests } from './harness.mjs';
 
 const site = siteForTests({ tag: 'recovery' });
 const { pageErrors } = site;
@@ -27,10 +27,7 @@ async function loggedLink(prefix, seen = 0) {
 test('confirm an email and recover the password through the links in the log', { timeout: 120_000 }, async () => {
   const page = await site.newPage('lan');
   await page.goto(`${site.base}/`);
-  await byId(page, 'register-username').fill('Lan_rec');
-  await byId(page, 'register-password').fill('password123');
-  await byId(page, 'register-email').fill('lan@example.org');
-  await byId(page, 'register-submit').click();
+  await register(page, 'Lan_rec', 'password123', 'lan@example.org');
   await byId(page, 'account-in').waitFor();
 
   // The confirmation link, from the log, opens the account page.
@@ -79,9 +76,7 @@ test('confirm an email and recover the password through the links in the log', {
   await other.waitForFunction(() => document.querySelector('[data-testid="reset-error"]')?.textContent === 'This link has expired or was already used; ask for a new one.');
   // The old password is gone, the new one logs in.
   await other.goto(`${site.base}/`);
-  await byId(other, 'login-username').fill('lan_rec');
-  await byId(other, 'login-password').fill('password123');
-  await byId(other, 'login-submit').click();
+  await logIn(other, 'lan_rec', 'password123');
   await other.waitForFunction(() => document.querySelector('[data-testid="login-error"]')?.textContent === 'Wrong username or password.');
   await byId(other, 'login-password').fill('a-new-password');
   await byId(other, 'login-submit').click();
