@@ -9,21 +9,12 @@
 // guest who already sits in a room registers and keeps the seat; the panel
 // reads in Vietnamese and fits a 360 px phone.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline } from './harness.mjs';
+import { byId, createRoomByPage, joinAndSit, logIn, noHorizontalScroll, register, sit, siteForTests, waitOnline } from './harness.mjs';
 
-let site;
-let base;
-let browser;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'accounts', pageErrors });
-  ({ base, browser } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'accounts' });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -43,22 +34,9 @@ const signedIn = (page, name) => page.waitForFunction(
   name,
 );
 
-async function register(page, username, password, email = '') {
-  await byId(page, 'register-username').fill(username);
-  await byId(page, 'register-password').fill(password);
-  if (email) await byId(page, 'register-email').fill(email);
-  await byId(page, 'register-submit').click();
-}
-
-async function logIn(page, username, password) {
-  await byId(page, 'login-username').fill(username);
-  await byId(page, 'login-password').fill(password);
-  await byId(page, 'login-submit').click();
-}
-
 test('register, reload, log out, log in again, and host a room as a registered player', { timeout: 120_000 }, async () => {
   const page = await newPage('minh');
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'account-out').waitFor();
   assert.equal(await byId(page, 'account-in').isVisible(), false);
 
@@ -110,7 +88,7 @@ test('register, reload, log out, log in again, and host a room as a registered p
 
   // Another browser sees who is registered, and is not itself.
   const guest = await newPage('guest');
-  await guest.goto(`${base}/r/${code}`);
+  await guest.goto(`${site.base}/r/${code}`);
   await waitOnline(guest);
   await byId(guest, 'account-seat-0').waitFor();
   assert.equal(await guest.locator('#members [data-testid^="account-badge-"]').count(), 1, 'only the host has the badge');
@@ -121,26 +99,19 @@ test('register, reload, log out, log in again, and host a room as a registered p
 
 test('a guest seated in a room registers on the home page and comes back to the same seat, now registered', { timeout: 120_000 }, async () => {
   const host = await newPage('host');
-  await host.goto(`${base}/`);
-  await byId(host, 'create-room').click();
-  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
-  await waitOnline(host);
-  const code = new URL(host.url()).pathname.slice(3);
+  const code = await createRoomByPage(host, site.base);
 
   const guest = await newPage('lan');
-  await guest.goto(`${base}/r/${code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await joinAndSit(guest, site.base, code, 'Lan', 1);
   const guestToken = await guest.evaluate(() => localStorage.getItem('bg.token'));
   assert.equal(await host.locator('[data-testid="account-seat-1"]').count(), 0, 'a guest has no badge');
 
-  await guest.goto(`${base}/`);
+  await guest.goto(`${site.base}/`);
   await register(guest, 'lan_e2e', 'password123');
   await signedIn(guest, 'lan_e2e');
   assert.equal(await guest.evaluate(() => localStorage.getItem('bg.token')), guestToken, 'registering keeps the browser token');
 
-  await guest.goto(`${base}/r/${code}`);
+  await guest.goto(`${site.base}/r/${code}`);
   await waitOnline(guest);
   await guest.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.textContent === 'Lan');
   await byId(guest, 'stand').waitFor(); // still the guest's own seat
@@ -152,7 +123,7 @@ test('a guest seated in a room registers on the home page and comes back to the 
 
 test('the account panel reads in Vietnamese and fits a 360 px phone', { timeout: 60_000 }, async () => {
   const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  await phone.goto(`${base}/`);
+  await phone.goto(`${site.base}/`);
   await byId(phone, 'account-out').waitFor();
   await noHorizontalScroll(phone, 'home page with the account forms');
   await byId(phone, 'lang').selectOption('vi');

@@ -5,20 +5,12 @@
 //
 //   SERVER_BIN=../target/debug/server node --test board-aids.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, setName, sit, startSite, waitOnline } from './harness.mjs';
+import { byId, joinAndSit, siteForTests, waitOnline } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'aids', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'aids' });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -52,7 +44,7 @@ async function twoPlayers(game, options, hostOpts = {}) {
   const host = await site.newPage('host', hostOpts);
   const guest = await site.newPage('guest');
   const sent = recordMoves(host);
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   const code = await host.evaluate(async ([g, o]) => {
     const res = await fetch('/api/rooms', {
       method: 'POST',
@@ -64,14 +56,8 @@ async function twoPlayers(game, options, hostOpts = {}) {
     localStorage.setItem('bg.token', body.token);
     return body.code;
   }, [game, options]);
-  await host.goto(`${base}/r/${code}`);
-  await waitOnline(host);
-  await setName(host, 'Minh');
-  await sit(host, 0, 'Minh');
-  await guest.goto(`${base}/r/${code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await joinAndSit(host, site.base, code, 'Minh', 0);
+  await joinAndSit(guest, site.base, code, 'Lan', 1);
   return { host, guest, sent, code };
 }
 

@@ -7,25 +7,19 @@
 //
 //   SERVER_BIN=../target/debug/server node --test contrast.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { startSite } from './harness.mjs';
+import { siteForTests } from './harness.mjs';
 import { failures, parseColor, variablesOf } from './contrast.mjs';
 
 const CSS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web', 'css', 'site.css');
 const GAMES = ['crossyray', 'jungle', 'quoridor'];
 
-let site;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'contrast', pageErrors });
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'contrast' });
+const { pageErrors } = site;
 
 /** The shop's items, as a signed-in page reads them. */
 async function catalogue(page) {

@@ -8,20 +8,12 @@
 // `Notification` (headless chromium shows none) and a `visibilityState`
 // the test sets: what is checked is what the page asks of the browser.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, setName, sit, startSite } from './harness.mjs';
+import { byId, setName, sit, siteForTests } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'cues', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'cues' });
+const { pageErrors } = site;
 
 /** A Notification that records what it is asked (permission kept across reloads, as a browser does). */
 function fakeNotifications() {
@@ -67,7 +59,7 @@ async function movePawn(page) {
 
 test('low time once a turn on the own timer; "your turn" notified while hidden, after an opt-in', { timeout: 120_000 }, async () => {
   const host = await site.newPage('host');
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   await byId(host, 'create-game').selectOption('quoridor');
   await byId(host, 'create-turn').selectOption('15');
   await byId(host, 'create-room').click();
@@ -79,7 +71,7 @@ test('low time once a turn on the own timer; "your turn" notified while hidden, 
 
   const guest = await site.newPage('guest');
   await guest.addInitScript(fakeNotifications);
-  await guest.goto(`${base}/r/${code}`);
+  await guest.goto(`${site.base}/r/${code}`);
   await online(guest);
   await setName(guest, 'Bao');
   await sit(guest, 1, 'Bao');

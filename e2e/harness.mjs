@@ -1,11 +1,12 @@
 // What every browser test needs: the real server binary on a free port
 // with a fresh data folder, and Debian's chromium driven by
-// playwright-core. Each test file starts one site in `before` and stops it
-// in `after`.
+// playwright-core. Each test file starts one site before its tests and
+// stops it after them (`siteForTests`).
 //
 //   SERVER_BIN=../target/debug/server CHROMIUM=/usr/bin/chromium node --test
 
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
@@ -90,6 +91,25 @@ export async function waitPly(page, ply) {
   );
 }
 
+/**
+ * Board facts as `page` shows them: its ply, whether it is the page's turn,
+ * the page's side and the last move, with what `more(board)` reads. `more`
+ * runs in the page, as a function given to `page.evaluate` does: it sees
+ * nothing of the test's scope.
+ */
+export function boardFacts(page, more) {
+  return page.evaluate(`(() => {
+    const b = document.querySelector('[data-testid="board"]');
+    return {
+      ply: Number(b.dataset.ply),
+      myTurn: b.dataset.myTurn === 'true',
+      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
+      lastMove: b.dataset.lastMove,
+      ...(${more})(b),
+    };
+  })()`);
+}
+
 /** The number of moves the page's board shows. */
 export const ply = (page) => page.evaluate(() => Number(document.querySelector('[data-testid="board"]').dataset.ply));
 
@@ -100,6 +120,37 @@ export async function playIfMyTurn(page) {
   const move = await target.getAttribute('data-target');
   await target.click();
   return move;
+}
+
+/**
+ * Reads `read()` until `ok` holds for what it gives, and returns that; after
+ * STEP_MS it fails, naming `what` and the last reading.
+ */
+export async function until(read, ok, what) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The one page of `players` whose board says it is their turn, with what
+ * `read(page)` gives for it (`{ page, info }`); `read` gives each page's
+ * `{ myTurn, ... }`, and never two of them may have the move.
+ */
+export async function mover(players, read) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const infos = await Promise.all(players.map(read));
+    const turn = infos.map((i, k) => (i.myTurn ? k : -1)).filter((k) => k >= 0);
+    assert.ok(turn.length <= 1, 'never both players to move');
+    if (turn.length === 1) return { page: players[turn[0]], info: infos[turn[0]] };
+    if (Date.now() > deadline) throw new Error('no player has the move');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** The player whose board offers the move plays its first marked target; returns the move. */
@@ -205,6 +256,21 @@ export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guest
   };
 }
 
+/**
+ * The site of one test file: `startSite(options)` before the file's tests,
+ * stopped after them. The object is filled in when it has started (its
+ * `base`, `newPage`, `log`, ...); `pageErrors` is there from the start, for
+ * the tests to check.
+ */
+export function siteForTests(options = {}) {
+  const site = { pageErrors: [] };
+  before(async () => {
+    Object.assign(site, await startSite({ ...options, pageErrors: site.pageErrors }));
+  });
+  after(() => site.stop?.());
+  return site;
+}
+
 /** Whether something listens on 127.0.0.1:`port`. */
 export const listening = (port) => new Promise((resolve) => {
   const s = net.connect(port, '127.0.0.1');
@@ -250,6 +316,29 @@ export async function createRoomByPage(page, base) {
   await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
   await waitOnline(page);
   return new URL(page.url()).pathname.slice(3);
+}
+
+/** `page` opens room `code` of `base`, takes the name `name` and sits in `seat`. */
+export async function joinAndSit(page, base, code, name, seat) {
+  await page.goto(`${base}/r/${code}`);
+  await waitOnline(page);
+  await setName(page, name);
+  await sit(page, seat, name);
+}
+
+/** Fills in and sends the home page's sign-up form (the email only when given). */
+export async function register(page, username, password, email = '') {
+  await byId(page, 'register-username').fill(username);
+  await byId(page, 'register-password').fill(password);
+  if (email) await byId(page, 'register-email').fill(email);
+  await byId(page, 'register-submit').click();
+}
+
+/** Fills in and sends the home page's log-in form. */
+export async function logIn(page, username, password) {
+  await byId(page, 'login-username').fill(username);
+  await byId(page, 'login-password').fill(password);
+  await byId(page, 'login-submit').click();
 }
 
 /** Plays moves `from`+1 to `to`, each acknowledged (shown on every player's board); the moves played. */

@@ -6,21 +6,13 @@
 //
 //   SERVER_BIN=../target/debug/server node --test history.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { byId, joinAndSit, mover, noHorizontalScroll, setName, sit, siteForTests, waitOnline, waitPly } from './harness.mjs';
 import { boardShape, serverShape } from './boards.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'history', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'history' });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -35,25 +27,13 @@ function boardInfo(page) {
   });
 }
 
-/** The player whose board says it is their turn. */
-async function mover(players) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const infos = await Promise.all(players.map(boardInfo));
-    const k = infos.findIndex((i) => i.myTurn);
-    if (k >= 0) return { page: players[k], info: infos[k] };
-    if (Date.now() > deadline) throw new Error('no player has the move');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const listedMoves = (page) => page.$$eval('[data-testid="moves"] [data-testid="move"]', (lis) => lis.map((li) => li.dataset.move));
 
 // ---------------------------------------------------------------- test
 
 test('a finished game is listed on the games page, replays to its end with the keyboard, and shows in the room', { timeout: 180_000 }, async () => {
   const host = await site.newPage('host');
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   assert.equal(await byId(host, 'games-link').getAttribute('href'), '/games', 'the home page links to the games page');
   await byId(host, 'create-room').click();
   await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
@@ -65,22 +45,19 @@ test('a finished game is listed on the games page, replays to its end with the k
   await sit(host, 0, 'Minh');
 
   const guest = await site.newPage('guest');
-  await guest.goto(`${base}/r/${code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await joinAndSit(guest, site.base, code, 'Lan', 1);
 
   await byId(host, 'start').click();
   const players = [host, guest];
   const played = [];
   for (let n = 0; n < 2; n++) {
-    const { page, info } = await mover(players);
+    const { page, info } = await mover(players, boardInfo);
     const target = info.legal.find((l) => !l.move.startsWith('goal:')) ?? info.legal[0];
     await byId(page, target.testid).click();
     played.push(target.move);
     for (const p of players) await waitPly(p, played.length);
   }
-  const { page: loser } = await mover(players);
+  const { page: loser } = await mover(players, boardInfo);
   const loserName = loser === host ? 'Minh' : 'Lan';
   const winnerName = loser === host ? 'Lan' : 'Minh';
   await byId(loser, 'resign').click();
@@ -96,7 +73,7 @@ test('a finished game is listed on the games page, replays to its end with the k
   assert.match(pastHref, /^\/g\/[0-9a-f-]{36}$/);
 
   // The games page: the host's one game, with both names, the result and the room.
-  await host.goto(`${base}/games`);
+  await host.goto(`${site.base}/games`);
   const entry = host.locator('[data-testid="history-list"] [data-testid="game-entry"]');
   await entry.first().waitFor();
   assert.equal(await entry.count(), 1);
@@ -124,7 +101,7 @@ test('a finished game is listed on the games page, replays to its end with the k
   assert.deepEqual(await listedMoves(host), played, 'the move list is the game\'s moves');
   assert.equal(await byId(host, 'move-count').textContent(), String(played.length));
   const gameId = new URL(host.url()).pathname.slice(3);
-  const { positions } = await (await fetch(`${base}/api/games/${gameId}`)).json();
+  const { positions } = await (await fetch(`${site.base}/api/games/${gameId}`)).json();
   assert.equal(positions.length, played.length + 1, 'a position for the start and each move');
   const boardIsPosition = async (n) => {
     await host.waitForFunction((k) => document.querySelector('[data-testid="board"]').dataset.ply === String(k), n);
@@ -187,9 +164,9 @@ test('a finished game is listed on the games page, replays to its end with the k
 
   // An unknown game says so.
   const stranger = await site.newPage('stranger');
-  await stranger.goto(`${base}/g/00000000-0000-0000-0000-000000000000`);
+  await stranger.goto(`${site.base}/g/00000000-0000-0000-0000-000000000000`);
   await byId(stranger, 'not-found').waitFor();
-  await stranger.goto(`${base}/games`);
+  await stranger.goto(`${site.base}/games`);
   await byId(stranger, 'history-status').filter({ hasText: 'create or join a room first' }).waitFor();
 
   assert.deepEqual(pageErrors, [], 'no uncaught errors in any page');

@@ -8,20 +8,12 @@
 //
 //   SERVER_BIN=../target/debug/server node --test hosting.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, waitOnline } from './harness.mjs';
+import { byId, joinAndSit, logIn, noHorizontalScroll, register, siteForTests, waitOnline } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'hosting', pageErrors, guestHosts: false, args: ['--bot-ms', '100'] });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'hosting', guestHosts: false, args: ['--bot-ms', '100'] });
+const { pageErrors } = site;
 
 function assertNoPageErrors() {
   assert.deepEqual(pageErrors, [], 'no uncaught errors (nor CSP violations) in any page');
@@ -31,7 +23,7 @@ const ROOM_URL = /\/r\/[A-HJ-NP-Z2-9]{6}$/;
 
 test('a newcomer registers in the create form and hosts; a guest joins by the link', { timeout: 120_000 }, async () => {
   const page = await site.newPage('host');
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'create-account').waitFor();
   assert.equal(await byId(page, 'account-out').isVisible(), true);
 
@@ -65,18 +57,15 @@ test('a newcomer registers in the create form and hosts; a guest joins by the li
   assert.equal(await page.evaluate((secret) => Object.values(localStorage).some((v) => v.includes(secret)), session.value), false);
 
   // Back home, the form needs no fields any more.
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'account-in').waitFor();
   assert.equal(await byId(page, 'create-account').isVisible(), false);
 
   // A guest joins by the link with only a name and sits.
   const guest = await site.newPage('guest');
-  await guest.goto(`${base}/r/${code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await joinAndSit(guest, site.base, code, 'Lan', 1);
   // A guest cannot create a room of their own, but sees how to.
-  await guest.goto(`${base}/`);
+  await guest.goto(`${site.base}/`);
   await byId(guest, 'create-account').waitFor();
   const created = await guest.evaluate(async () => (await fetch('/api/rooms', {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}',
@@ -89,7 +78,7 @@ test('a newcomer registers in the create form and hosts; a guest joins by the li
 
 test('a guest plays the computer without an account', { timeout: 120_000 }, async () => {
   const page = await site.newPage('solo');
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'account-out').waitFor();
   await byId(page, 'solo-name').fill('Khoa');
   await byId(page, 'solo-play').click();
@@ -102,20 +91,16 @@ test('a guest plays the computer without an account', { timeout: 120_000 }, asyn
 
 test('the account page lists sessions, logs out everywhere else and changes the password', { timeout: 120_000 }, async () => {
   const here = await site.newPage('here');
-  await here.goto(`${base}/`);
-  await byId(here, 'register-username').fill('Vy_e2e');
-  await byId(here, 'register-password').fill('password123');
-  await byId(here, 'register-submit').click();
+  await here.goto(`${site.base}/`);
+  await register(here, 'Vy_e2e', 'password123');
   await byId(here, 'account-in').waitFor();
   const there = await site.newPage('there');
-  await there.goto(`${base}/`);
-  await byId(there, 'login-username').fill('vy_e2e');
-  await byId(there, 'login-password').fill('password123');
-  await byId(there, 'login-submit').click();
+  await there.goto(`${site.base}/`);
+  await logIn(there, 'vy_e2e', 'password123');
   await byId(there, 'account-in').waitFor();
 
   await byId(here, 'account-page-link').click();
-  await here.waitForURL(`${base}/account`);
+  await here.waitForURL(`${site.base}/account`);
   await byId(here, 'signed-in').waitFor();
   assert.equal(await byId(here, 'who').textContent(), 'Signed in as Vy_e2e');
   await here.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] li').length === 2);
@@ -126,14 +111,12 @@ test('the account page lists sessions, logs out everywhere else and changes the 
   await byId(here, 'end-others').click();
   await here.waitForFunction(() => document.querySelector('[data-testid="sessions-ok"]')?.textContent === 'Sessions ended: 1.');
   assert.equal(await here.locator('[data-testid="sessions"] li').count(), 1);
-  await there.goto(`${base}/account`);
+  await there.goto(`${site.base}/account`);
   await byId(there, 'signed-out').waitFor();
 
   // The other browser logs in again; a password change ends that session.
-  await there.goto(`${base}/`);
-  await byId(there, 'login-username').fill('Vy_e2e');
-  await byId(there, 'login-password').fill('password123');
-  await byId(there, 'login-submit').click();
+  await there.goto(`${site.base}/`);
+  await logIn(there, 'Vy_e2e', 'password123');
   await byId(there, 'account-in').waitFor();
   await here.reload();
   await here.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] li').length === 2);
@@ -146,7 +129,7 @@ test('the account page lists sessions, logs out everywhere else and changes the 
   await byId(here, 'password-submit').click();
   await byId(here, 'password-ok').waitFor();
   await here.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] li').length === 1);
-  await there.goto(`${base}/account`);
+  await there.goto(`${site.base}/account`);
   await byId(there, 'signed-out').waitFor();
 
   // In Vietnamese, on a phone.
@@ -160,7 +143,7 @@ test('the account page lists sessions, logs out everywhere else and changes the 
   const mine = here.locator('[data-testid="sessions"] li[data-current="true"] button');
   await mine.click();
   await byId(here, 'signed-out').waitFor();
-  await here.goto(`${base}/`);
+  await here.goto(`${site.base}/`);
   await byId(here, 'account-out').waitFor();
   await here.context().close();
   await there.context().close();
@@ -169,11 +152,9 @@ test('the account page lists sessions, logs out everywhere else and changes the 
 
 test('the daily check-in adds coins once a day and the header shows the balance', { timeout: 60_000 }, async () => {
   const page = await site.newPage('coins', { viewport: { width: 360, height: 740 } });
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   assert.equal(await byId(page, 'coins').isVisible(), false, 'a guest has no balance');
-  await byId(page, 'register-username').fill('Coin_e2e');
-  await byId(page, 'register-password').fill('password123');
-  await byId(page, 'register-submit').click();
+  await register(page, 'Coin_e2e', 'password123');
   await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '0 coins');
   await byId(page, 'checkin').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="checkin-ok"]')?.textContent === '+10 coins (day 1 of your streak).');
@@ -187,7 +168,7 @@ test('the daily check-in adds coins once a day and the header shows the balance'
   await byId(page, 'lang').selectOption('vi');
   await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '10 xu');
   await byId(page, 'coins').click();
-  await page.waitForURL(`${base}/account`);
+  await page.waitForURL(`${site.base}/account`);
   await page.waitForFunction(() => document.querySelector('[data-testid="coins"]')?.textContent === '10 xu');
   await page.context().close();
   assertNoPageErrors();

@@ -39,7 +39,9 @@ const walk = (dir) => readdirSync(dir).flatMap((f) => {
   return statSync(p).isDirectory() ? walk(p) : [p];
 });
 const rel = (p) => path.relative(ROOT, p);
-const pages = readdirSync(WEB).filter((f) => f.endsWith('.html')).map((f) => path.join(WEB, f));
+// The pages and the pieces of them the server puts in (web/partials/).
+const pages = [WEB, path.join(WEB, 'partials')]
+  .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => path.join(dir, f)));
 const scripts = walk(path.join(WEB, 'js')).filter((f) => f.endsWith('.js'));
 
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');

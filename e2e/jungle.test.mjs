@@ -9,21 +9,12 @@
 // answer every move; a move made with the keyboard as Red (board turned
 // round); and a 360 px phone without horizontal scroll.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, playOne, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { byId, createRoomByPage, noHorizontalScroll, playOne, siteForTests, until, waitOnline, waitPly } from './harness.mjs';
 
-let site;
-let base;
-let browser;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'jungle', args: ['--bot-ms', '200'], pageErrors });
-  ({ base, browser } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'jungle', args: ['--bot-ms', '200'] });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -31,7 +22,7 @@ const newPage = (label, options) => site.newPage(label, options);
 
 /** From the home page: play the computer with these choices; lands in the room. */
 async function playComputer(page, { name, level = 'beginner', side = 'blue' }) {
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'solo-name').fill(name);
   await byId(page, 'solo-level').selectOption(level);
   await byId(page, 'solo-side').selectOption(side);
@@ -61,15 +52,8 @@ function boardInfo(page) {
   });
 }
 
-async function waitFor(page, fn, what) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const info = await boardInfo(page);
-    if (fn(info)) return info;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(info)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Reads the board of `page` until `fn` holds for it. */
+const waitFor = (page, fn, what) => until(() => boardInfo(page), fn, what);
 
 /** The computer answered: it is our move again, one ply further. */
 function computerAnswered(page, ply) {
@@ -226,7 +210,7 @@ test('playing Red: the computer moves first, the board is turned round, and a mo
 
 test('a 360 px phone: no horizontal scroll, the board fits, tapping plays against the computer', { timeout: 120_000 }, async () => {
   const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  await phone.goto(`${base}/`);
+  await phone.goto(`${site.base}/`);
   await noHorizontalScroll(phone, 'home page');
   // The Jungle options on the home page's create form hide the board size.
   await byId(phone, 'create-game').selectOption('jungle');
@@ -253,9 +237,7 @@ test('a 360 px phone: no horizontal scroll, the board fits, tapping plays agains
 
 test('a host switches a CrossyRay room to Jungle, seats the computer in the room and starts with seat 1 first', { timeout: 120_000 }, async () => {
   const host = await newPage('switch');
-  await host.goto(`${base}/`);
-  await byId(host, 'create-room').click();
-  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await createRoomByPage(host, site.base);
   await host.waitForSelector('[data-testid="board"] [data-testid="cell-e4"]');
   await byId(host, 'name-input').fill('Bao');
   await byId(host, 'name-save').click();
@@ -299,7 +281,7 @@ test('a host switches a CrossyRay room to Jungle, seats the computer in the room
 test('the home page\'s computer plays CrossyRay and Quoridor too', { timeout: 120_000 }, async () => {
   for (const game of ['crossyray', 'quoridor']) {
     const page = await newPage(`solo-${game}`);
-    await page.goto(`${base}/`);
+    await page.goto(`${site.base}/`);
     await byId(page, 'solo-game').selectOption(game);
     assert.equal(await page.locator('#solo-clock-field').isVisible(), game !== 'quoridor', 'a chess clock only where the game has one');
     const first = await byId(page, 'solo-side').locator('option[value="blue"]').textContent();

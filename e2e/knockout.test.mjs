@@ -19,20 +19,12 @@
 //    the replay, then the coin toss that everyone sees; the host pauses
 //    the countdown and starts the final; a second coin toss, the champion.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS } from './harness.mjs';
+import { boardFacts, byId, mover, noHorizontalScroll, setName, sit, siteForTests, STEP_MS, until } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'knockout', pageErrors, args: ['--autostart-secs', '4'] });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'knockout', args: ['--autostart-secs', '4'] });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -47,7 +39,7 @@ async function waitOnline(page) {
 
 async function join(label, code, name, options) {
   const page = await newPage(label, options);
-  await page.goto(`${base}/r/${code}`);
+  await page.goto(`${site.base}/r/${code}`);
   await waitOnline(page);
   if (name) await setName(page, name);
   page.who = name;
@@ -94,62 +86,27 @@ function bracketInfo(page) {
 }
 
 /** Polls `bracketInfo` until `ok(info)`. */
-async function waitBracket(page, ok, what) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const info = await bracketInfo(page);
-    if (ok(info)) return info;
-    if (Date.now() > deadline) throw new Error(`${page.label}: timed out waiting for ${what}: ${JSON.stringify(info)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitBracket = (page, ok, what) => until(() => bracketInfo(page), ok, `${page.label}: ${what}`);
 
 const currentRound = (info) => info.rounds.find((r) => r.current);
 const matchWith = (info, name) => info.rounds.flatMap((r) => r.matches).find((m) => m.players.some((p) => p.name === name));
 
 /** Board facts as the page shows them. */
 function boardInfo(page) {
-  return page.evaluate(() => {
-    const b = document.querySelector('[data-testid="board"]');
-    return {
-      ply: Number(b.dataset.ply),
-      myTurn: b.dataset.myTurn === 'true',
-      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
-      lastMove: b.dataset.lastMove,
-      visible: b.offsetParent !== null,
-      legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target })),
-      targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
-      moves: document.querySelectorAll('[data-testid="move"]').length,
-    };
-  });
+  return boardFacts(page, (b) => ({
+    visible: b.offsetParent !== null,
+    legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target })),
+    targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
+    moves: document.querySelectorAll('[data-testid="move"]').length,
+  }));
 }
 
-async function waitBoard(page, ok, what) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const info = await boardInfo(page);
-    if (ok(info)) return info;
-    if (Date.now() > deadline) throw new Error(`${page.label}: timed out waiting for ${what}: ${JSON.stringify(info)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The one page of `players` whose board says it is their turn. */
-async function mover(players) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const infos = await Promise.all(players.map(boardInfo));
-    const turn = infos.map((i, k) => (i.myTurn ? k : -1)).filter((k) => k >= 0);
-    assert.ok(turn.length <= 1, 'never both players to move');
-    if (turn.length === 1) return { page: players[turn[0]], info: infos[turn[0]] };
-    if (Date.now() > deadline) throw new Error('no player has the move');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls `boardInfo` until `ok(info)`. */
+const waitBoard = (page, ok, what) => until(() => boardInfo(page), ok, `${page.label}: ${what}`);
 
 /** A CrossyRay move by clicking a marked cell (never a goal: the game goes on). */
 async function playCrossyRay(players, watchers = []) {
-  const { page, info } = await mover(players);
+  const { page, info } = await mover(players, boardInfo);
   const target = info.legal.find((l) => !l.move.startsWith('goal:'));
   assert.ok(target, 'a marked cell to play');
   await byId(page, target.testid).click();
@@ -159,7 +116,7 @@ async function playCrossyRay(players, watchers = []) {
 
 /** A Quoridor pawn step by clicking a marked cell. */
 async function playQuoridor(players) {
-  const { page, info } = await mover(players);
+  const { page, info } = await mover(players, boardInfo);
   assert.ok(info.targets.length > 0, 'the pawn has marked targets');
   await byId(page, `cell-${info.targets[0]}`).click();
   // The move that draws a game is followed at once by the replay (ply 0 again).
@@ -214,7 +171,7 @@ let room; // what the second test goes on with
 
 test('four players: a CrossyRay knockout tournament from the switch to the champion, watched on a phone', { timeout: 300_000 }, async () => {
   const host = await newPage('host');
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   // The home page offers the modes of each game.
   assert.deepEqual(await optionValues(host, 'create-mode'), ['single', 'knockout']);
   assert.deepEqual(await host.$$eval('[data-testid="create-mode"] option', (os) => os.map((o) => o.textContent)), ['Single game', 'Knockout tournament']);
@@ -460,7 +417,7 @@ test('three players: a bye, and the host stops the tournament between rounds', {
 
 test('Quoridor, every game drawn: a replay, then a coin toss everyone sees, up to the champion', { timeout: 180_000 }, async () => {
   const host = await newPage('q-host');
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   // A one-move limit is not offered on the page: the room is made through the API.
   const code = await host.evaluate(async () => {
     const res = await fetch('/api/rooms', {
@@ -472,7 +429,7 @@ test('Quoridor, every game drawn: a replay, then a coin toss everyone sees, up t
     localStorage.setItem('bg.token', data.token);
     return data.code;
   });
-  await host.goto(`${base}/r/${code}`);
+  await host.goto(`${site.base}/r/${code}`);
   await waitOnline(host);
   await setName(host, 'Hà');
   host.who = 'Hà';

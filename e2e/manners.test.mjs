@@ -4,20 +4,12 @@
 //
 //   SERVER_BIN=../target/debug/server node --test manners.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, memberOf, openAsHost, setName, sit, startSite, STEP_MS, waitOnline } from './harness.mjs';
+import { byId, memberOf, openAsHost, setName, sit, siteForTests, STEP_MS, waitOnline } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'manners', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'manners' });
+const { pageErrors } = site;
 
 
 const visible = (page, id) => page.waitForSelector(`[data-testid="${id}"]:not([hidden])`, { timeout: STEP_MS });
@@ -25,11 +17,11 @@ const visible = (page, id) => page.waitForSelector(`[data-testid="${id}"]:not([h
 test('a draw offered and accepted, a rematch, and a removed player let back in', async () => {
   const host = await site.newPage('host');
   const guest = await site.newPage('guest');
-  const room = await openAsHost(host, base, 'jungle');
+  const room = await openAsHost(host, site.base, 'jungle');
   await waitOnline(host);
   await setName(host, 'Minh');
   await sit(host, 0, 'Minh');
-  await guest.goto(`${base}/r/${room.code}`);
+  await guest.goto(`${site.base}/r/${room.code}`);
   await waitOnline(guest);
   await setName(guest, 'Lan');
   await sit(guest, 1, 'Lan');

@@ -5,17 +5,15 @@
 // the account, games, rules and leaderboard pages. The board themes'
 // graphics are checked by contrast.test.mjs.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { byId, openAsHost, playOne, setName, sit, startSite, waitOnline, waitPly } from './harness.mjs';
+import { byId, openAsHost, playOne, setName, sit, siteForTests, waitOnline, waitPly } from './harness.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let site;
-const pageErrors = [];
-before(async () => { site = await startSite({ tag: 'page-contrast', pageErrors }); });
-after(() => site?.stop());
+const site = siteForTests({ tag: 'page-contrast' });
+const { pageErrors } = site;
 
 /** axe's color-contrast violations on the page as it is now. */
 async function contrastProblems(page, what) {

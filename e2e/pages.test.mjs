@@ -5,20 +5,12 @@
 // whether the page learns it from `GET /api/rooms/CODE` or from its
 // refused WebSocket.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, startSite } from './harness.mjs';
+import { byId, siteForTests } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'pages', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'pages' });
+const { pageErrors } = site;
 
 test('scripts come under the version, compressed, and the next page takes them from the cache', { timeout: 60_000 }, async () => {
   const page = await site.newPage('cache');
@@ -27,7 +19,7 @@ test('scripts come under the version, compressed, and the next page takes them f
     const url = new URL(res.url());
     if (url.pathname.endsWith('/js/i18n.js')) encodings.set(url.pathname, (await res.allHeaders())['content-encoding'] ?? null);
   });
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'create-form').waitFor();
   const scripts = await page.evaluate(() => [...document.querySelectorAll('script[src], link[rel=stylesheet]')].map((e) => e.getAttribute('src') ?? e.getAttribute('href')));
   const version = /^\/v\/([0-9a-f]{12})\/js\/home\.js$/.exec(scripts.find((s) => s.endsWith('home.js')))?.[1];
@@ -46,7 +38,7 @@ test('scripts come under the version, compressed, and the next page takes them f
   for (const url of Object.values(links)) assert.equal((await page.request.get(url)).status(), 200, url);
 
   // Another page: the shared modules are not fetched again.
-  await page.goto(`${base}/games`);
+  await page.goto(`${site.base}/games`);
   await page.waitForLoadState('load');
   const shared = await page.evaluate(() => performance.getEntriesByType('resource')
     .filter((e) => /\/js\/i18n\.js$|\/css\/site\.css$/.test(e.name))
@@ -59,7 +51,7 @@ test('scripts come under the version, compressed, and the next page takes them f
 
 test('a room that does not exist says so, in both languages, with the way home', { timeout: 60_000 }, async () => {
   const page = await site.newPage('lost');
-  await page.goto(`${base}/r/ABCDEF`);
+  await page.goto(`${site.base}/r/ABCDEF`);
   await byId(page, 'not-found').waitFor({ state: 'visible' });
   assert.match(await byId(page, 'not-found').textContent(), /There is no room ABCDEF\./);
   assert.equal(await byId(page, 'conn-status').textContent(), 'No such room');
@@ -79,7 +71,7 @@ test('a room that does not exist says so, in both languages, with the way home',
     lookups += 1;
     return lookups === 1 ? route.abort('connectionreset') : route.continue();
   });
-  await late.goto(`${base}/r/ABCDEF`);
+  await late.goto(`${site.base}/r/ABCDEF`);
   await byId(late, 'not-found').waitFor({ state: 'visible' });
   assert.match(await byId(late, 'not-found').textContent(), /There is no room ABCDEF\./);
   assert.equal(await byId(late, 'conn-status').textContent(), 'No such room');

@@ -5,25 +5,17 @@
 // Vietnamese; the result banner in view when a game ends; the chat
 // opened in one tap. No page scrolls sideways.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, waitPly } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, siteForTests, waitPly } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
+const site = siteForTests({ tag: 'phone', args: ['--bot-ms', '200'] });
+const { pageErrors } = site;
 const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, locale: 'en-US' };
-
-before(async () => {
-  site = await startSite({ tag: 'phone', args: ['--bot-ms', '200'], pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
 
 /** From the home page: play the computer (we move first); lands in the room with the board drawn. */
 async function playComputer(page, game, level) {
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'solo-game').selectOption(game);
   await byId(page, 'solo-name').fill('Lan');
   await byId(page, 'solo-level').selectOption(level);
@@ -150,7 +142,7 @@ test('CrossyRay at 360 px: the goal defended shown whole; the result stays in vi
 
 test('chat at 360 px: one tap opens it from anywhere in the room; new messages are counted while it is closed', { timeout: 120_000 }, async () => {
   const host = await site.newPage('chat-host', PHONE);
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   await byId(host, 'create-room').click();
   await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
   await host.waitForSelector('[data-testid="conn-status"][data-state="online"]');

@@ -8,26 +8,18 @@
 //
 //   SERVER_BIN=../target/debug/server node --test profile.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, sit, startSite, waitOnline } from './harness.mjs';
+import { byId, createRoomByPage, noHorizontalScroll, sit, siteForTests, waitOnline } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'profile', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'profile' });
+const { pageErrors } = site;
 
 /** A page signed in as a new account `username`. */
 async function signedIn(label, username, options) {
   const page = await site.newPage(label, options);
-  await page.goto(`${base}/`);
-  const r = await page.request.post(`${base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
+  await page.goto(`${site.base}/`);
+  const r = await page.request.post(`${site.base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
   assert.equal(r.status(), 201, await r.text());
   return page;
 }
@@ -36,14 +28,10 @@ const text = (page, id) => byId(page, id).textContent();
 
 test('a rated game moves both ratings in the room, and the profile shows the game and the rating', { timeout: 180_000 }, async () => {
   const host = await signedIn('host', 'Minh');
-  await host.goto(`${base}/`);
-  await byId(host, 'create-room').click();
-  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
-  const code = new URL(host.url()).pathname.slice(3);
-  await waitOnline(host);
+  const code = await createRoomByPage(host, site.base);
   await sit(host, 0, 'Minh');
   const guest = await signedIn('guest', 'Lan');
-  await guest.goto(`${base}/r/${code}`);
+  await guest.goto(`${site.base}/r/${code}`);
   await waitOnline(guest);
   await sit(guest, 1, 'Lan');
 
@@ -65,10 +53,10 @@ test('a rated game moves both ratings in the room, and the profile shows the gam
   }
 
   // The profile, from the account page.
-  await host.goto(`${base}/account`);
+  await host.goto(`${site.base}/account`);
   await byId(host, 'profile-link').waitFor({ state: 'visible' });
   await byId(host, 'profile-link').click();
-  await host.waitForURL(`${base}/u/Minh`);
+  await host.waitForURL(`${site.base}/u/Minh`);
   await byId(host, 'profile-name').filter({ hasText: 'Minh' }).waitFor();
   const row = host.locator('[data-testid="profile-game"][data-game="crossyray"]');
   await row.waitFor();
@@ -94,15 +82,15 @@ test('a rated game moves both ratings in the room, and the profile shows the gam
 
   // Anyone may read a profile; an unknown name says so.
   const stranger = await site.newPage('stranger', { viewport: { width: 360, height: 740 } });
-  await stranger.goto(`${base}/u/lan`);
+  await stranger.goto(`${site.base}/u/lan`);
   await stranger.locator('[data-testid="profile-game"][data-game="crossyray"] [data-testid="rating"]').filter({ hasText: '1338 ± 290' }).waitFor();
   await noHorizontalScroll(stranger, 'a profile on a phone');
-  await stranger.goto(`${base}/u/nobody`);
+  await stranger.goto(`${site.base}/u/nobody`);
   await byId(stranger, 'profile-status').filter({ hasText: 'There is no player nobody.' }).waitFor();
 
   // The leaderboard: nobody has five rated games yet; the computer's
   // fixed ratings are published.
-  await stranger.goto(`${base}/leaderboard?game=quoridor`);
+  await stranger.goto(`${site.base}/leaderboard?game=quoridor`);
   await byId(stranger, 'leaderboard-status').filter({ hasText: 'Nobody qualifies yet.' }).waitFor();
   const bots = byId(stranger, 'computer-rating');
   await bots.first().waitFor();

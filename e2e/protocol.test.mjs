@@ -8,20 +8,12 @@
 // The site runs with --max-members 2 (a third person is refused) and
 // --room-every-secs 600 (room creations used up stay used up).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, ply, playIfMyTurn, playOne, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { byId, playIfMyTurn, playOne, ply, register, siteForTests, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'protocol', args: ['--max-members', '2', '--room-every-secs', '600'], pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'protocol', args: ['--max-members', '2', '--room-every-secs', '600'] });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -42,7 +34,7 @@ function recordFrames(page) {
 }
 
 async function createRoom(page) {
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'create-room').click();
   await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
   await waitOnline(page);
@@ -50,7 +42,7 @@ async function createRoom(page) {
 }
 
 async function join(page, code) {
-  await page.goto(`${base}/r/${code}`);
+  await page.goto(`${site.base}/r/${code}`);
   await waitOnline(page);
 }
 
@@ -244,7 +236,7 @@ test('a hello refused with room_full: the page says so, stops retrying, and gets
       ws.close({ code: 1008, reason: ROOM_FULL });
     });
   });
-  await page.goto(`${base}/r/${code}`);
+  await page.goto(`${site.base}/r/${code}`);
   await byId(page, 'refused').waitFor({ state: 'visible' });
   assert.equal(await byId(page, 'refused-text').textContent(), 'This room is full: too many people have joined it. Try again later.');
   assert.equal(await byId(page, 'conn-status').getAttribute('data-state'), 'refused');
@@ -295,7 +287,7 @@ test('a full room refuses a newcomer for real (--max-members 2), and lets them i
   // keeps two members, both online.
   const third = await newPage('full-third');
   await third.addInitScript((key) => localStorage.setItem(key, 'Vy'), NAME_KEY);
-  await third.goto(`${base}/r/${code}`);
+  await third.goto(`${site.base}/r/${code}`);
   await byId(third, 'refused').waitFor({ state: 'visible' });
   assert.equal(await byId(third, 'refused-text').textContent(), 'This room is full: too many people have joined it. Try again later.');
   assert.equal(await byId(third, 'conn-status').getAttribute('data-state'), 'refused');
@@ -326,7 +318,7 @@ test('a full room refuses a newcomer for real (--max-members 2), and lets them i
 
 test('the home page says why a room or an account was not created: too large (413), too many from this address (429)', { timeout: 90_000 }, async () => {
   const page = await newPage('limits');
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
 
   // A body over the server's 16 KiB limit.
   await page.route('**/api/rooms', (route) => {
@@ -368,9 +360,7 @@ test('the home page says why a room or an account was not created: too large (41
     return seen;
   });
   assert.equal(regs.at(-1), 429, `registration is limited per address (${regs.join(' ')})`);
-  await byId(page, 'register-username').fill('one_more');
-  await byId(page, 'register-password').fill('correct horse');
-  await byId(page, 'register-submit').click();
+  await register(page, 'one_more', 'correct horse');
   await byId(page, 'register-error').waitFor({ state: 'visible' });
   assert.equal(await byId(page, 'register-error').textContent(), 'Too many attempts from your address; wait a minute and try again.');
 

@@ -14,22 +14,13 @@
 // scrolling inside its box), and tapping moves and places a wall (tap a
 // crossing, tap again).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS } from './harness.mjs';
+import { boardFacts, byId, createRoomByPage, joinAndSit, noHorizontalScroll, setName, sit, siteForTests, until } from './harness.mjs';
 
-let site;
-let base;
-let browser;
-const pageErrors = [];
-
-before(async () => {
-  // The computer's Master thinks 0.3 s at most (Amateur 15% of it).
-  site = await startSite({ tag: 'quoridor', args: ['--bot-ms', '300'], pageErrors });
-  ({ base, browser } = site);
-});
-
-after(() => site?.stop());
+// The computer's Master thinks 0.3 s at most (Amateur 15% of it).
+const site = siteForTests({ tag: 'quoridor', args: ['--bot-ms', '300'] });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -42,7 +33,7 @@ async function waitOnline(page) {
 
 /** From the home page: a Quoridor room with these options; lands in the room. */
 async function createQuoridorRoom(page, { size = '9', turn = '90', players = '2' } = {}) {
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'create-game').selectOption('quoridor');
   await byId(page, 'create-qsize').waitFor({ state: 'visible' });
   assert.equal(await byId(page, 'create-width').isVisible(), false, 'CrossyRay fields are hidden');
@@ -57,34 +48,20 @@ async function createQuoridorRoom(page, { size = '9', turn = '90', players = '2'
 
 /** Board facts as the page shows them. */
 function boardInfo(page) {
-  return page.evaluate(() => {
-    const b = document.querySelector('[data-testid="board"]');
-    return {
-      ply: Number(b.dataset.ply),
-      myTurn: b.dataset.myTurn === 'true',
-      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
-      lastMove: b.dataset.lastMove,
-      targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
-      walls: [...b.querySelectorAll('[data-testid^="wall-"]')].map((e) => e.dataset.wall),
-      lastWall: b.querySelector('.wall[data-last="true"]')?.dataset.wall ?? null,
-      ghost: b.querySelector('[data-testid="ghost"]') ? {
-        wall: b.querySelector('[data-testid="ghost"]').dataset.wall,
-        legal: b.querySelector('[data-testid="ghost"]').dataset.legal === 'true',
-      } : null,
-      pawns: Object.fromEntries([...b.querySelectorAll('[data-pawn]')].map((e) => [e.dataset.pawn, e.dataset.cell])),
-    };
-  });
+  return boardFacts(page, (b) => ({
+    targets: [...b.querySelectorAll('[data-target]')].map((e) => e.dataset.target),
+    walls: [...b.querySelectorAll('[data-testid^="wall-"]')].map((e) => e.dataset.wall),
+    lastWall: b.querySelector('.wall[data-last="true"]')?.dataset.wall ?? null,
+    ghost: b.querySelector('[data-testid="ghost"]') ? {
+      wall: b.querySelector('[data-testid="ghost"]').dataset.wall,
+      legal: b.querySelector('[data-testid="ghost"]').dataset.legal === 'true',
+    } : null,
+    pawns: Object.fromEntries([...b.querySelectorAll('[data-pawn]')].map((e) => [e.dataset.pawn, e.dataset.cell])),
+  }));
 }
 
-async function waitFor(page, fn, what) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const info = await boardInfo(page);
-    if (fn(info)) return info;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(info)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Reads the board of `page` until `fn` holds for it. */
+const waitFor = (page, fn, what) => until(() => boardInfo(page), fn, what);
 
 const atPly = (page, ply) => waitFor(page, (i) => i.ply === ply, `ply ${ply}`);
 
@@ -102,13 +79,10 @@ test('two players move pawns and place walls by clicking; a spectator sees the w
   await sit(host, 0, 'Minh');
 
   const guest = await newPage('guest');
-  await guest.goto(`${base}/r/${code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await joinAndSit(guest, site.base, code, 'Lan', 1);
 
   const spectator = await newPage('spectator');
-  await spectator.goto(`${base}/r/${code}`);
+  await spectator.goto(`${site.base}/r/${code}`);
   await waitOnline(spectator);
 
   // Seat 1 plays Red (side 0, from e1) and moves first.
@@ -234,7 +208,7 @@ test('a host adds two computers to a 3-player Quoridor room and plays them', { t
 
 test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a wall', { timeout: 120_000 }, async () => {
   const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  await phone.goto(`${base}/`);
+  await phone.goto(`${site.base}/`);
   await noHorizontalScroll(phone, 'home page');
   const code = await createQuoridorRoom(phone, { size: '13' });
   await noHorizontalScroll(phone, 'room page');
@@ -242,10 +216,7 @@ test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a w
   await sit(phone, 0, 'Chi', { tap: true });
 
   const desk = await newPage('desk');
-  await desk.goto(`${base}/r/${code}`);
-  await waitOnline(desk);
-  await setName(desk, 'Dung');
-  await sit(desk, 1, 'Dung');
+  await joinAndSit(desk, site.base, code, 'Dung', 1);
 
   await byId(phone, 'start-order').selectOption('seats');
   await byId(phone, 'start').tap();
@@ -279,14 +250,10 @@ test('a 360 px phone: a 13×13 board fits, tapping moves the pawn and places a w
 
 test('a host switches a room to Quoridor teams in the options: eight seats in two teams for everyone, and the game starts', { timeout: 120_000 }, async () => {
   const host = await newPage('host');
-  await host.goto(`${base}/`);
-  await byId(host, 'create-room').click();
-  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
-  await host.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  const code = new URL(host.url()).pathname.slice(3);
+  const code = await createRoomByPage(host, site.base);
   await setName(host, 'Minh');
   const guest = await newPage('guest');
-  await guest.goto(`${base}/r/${code}`);
+  await guest.goto(`${site.base}/r/${code}`);
   await guest.waitForSelector('[data-testid="conn-status"][data-state="online"]');
   await setName(guest, 'Lan');
 

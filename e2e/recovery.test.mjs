@@ -7,20 +7,12 @@
 //
 //   SERVER_BIN=../target/debug/server node --test recovery.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, startSite } from './harness.mjs';
+import { byId, logIn, register, siteForTests } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'recovery', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'recovery' });
+const { pageErrors } = site;
 
 /** The newest link the log holds that starts with `prefix` (waits for it). */
 async function loggedLink(prefix, seen = 0) {
@@ -34,15 +26,12 @@ async function loggedLink(prefix, seen = 0) {
 
 test('confirm an email and recover the password through the links in the log', { timeout: 120_000 }, async () => {
   const page = await site.newPage('lan');
-  await page.goto(`${base}/`);
-  await byId(page, 'register-username').fill('Lan_rec');
-  await byId(page, 'register-password').fill('password123');
-  await byId(page, 'register-email').fill('lan@example.org');
-  await byId(page, 'register-submit').click();
+  await page.goto(`${site.base}/`);
+  await register(page, 'Lan_rec', 'password123', 'lan@example.org');
   await byId(page, 'account-in').waitFor();
 
   // The confirmation link, from the log, opens the account page.
-  const confirm = await loggedLink(`${base}/account#confirm=`);
+  const confirm = await loggedLink(`${site.base}/account#confirm=`);
   await page.goto(confirm);
   await byId(page, 'confirm-ok').waitFor();
   assert.equal(await byId(page, 'confirm-ok').textContent(), 'lan@example.org is confirmed.');
@@ -52,7 +41,7 @@ test('confirm an email and recover the password through the links in the log', {
   await byId(page, 'signed-out').waitFor();
 
   // Forgot: the home page asks for a link; an unknown address gets the same words.
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await byId(page, 'forgot').locator('summary').click();
   await byId(page, 'recover-email').fill('nobody@example.org');
   await byId(page, 'recover-submit').click();
@@ -60,7 +49,7 @@ test('confirm an email and recover the password through the links in the log', {
   const unknownAnswer = await byId(page, 'recover-ok').textContent();
   await byId(page, 'recover-email').fill('LAN@example.org');
   await byId(page, 'recover-email').press('Enter');
-  const reset = await loggedLink(`${base}/reset#`);
+  const reset = await loggedLink(`${site.base}/reset#`);
   await byId(page, 'recover-ok').waitFor();
   assert.equal(await byId(page, 'recover-ok').textContent(), unknownAnswer, 'the same answer for any address');
   assert.match(unknownAnswer, /one hour/);
@@ -76,7 +65,7 @@ test('confirm an email and recover the password through the links in the log', {
   await byId(page, 'reset-submit').click();
   await byId(page, 'reset-ok').waitFor();
   assert.match(await byId(page, 'reset-ok').textContent(), /signed in as Lan_rec/);
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   await page.waitForFunction(() => document.querySelector('[data-testid="account-signed-in"]')?.textContent === 'Signed in as Lan_rec');
 
   // The link works once.
@@ -86,17 +75,15 @@ test('confirm an email and recover the password through the links in the log', {
   await byId(other, 'reset-submit').click();
   await other.waitForFunction(() => document.querySelector('[data-testid="reset-error"]')?.textContent === 'This link has expired or was already used; ask for a new one.');
   // The old password is gone, the new one logs in.
-  await other.goto(`${base}/`);
-  await byId(other, 'login-username').fill('lan_rec');
-  await byId(other, 'login-password').fill('password123');
-  await byId(other, 'login-submit').click();
+  await other.goto(`${site.base}/`);
+  await logIn(other, 'lan_rec', 'password123');
   await other.waitForFunction(() => document.querySelector('[data-testid="login-error"]')?.textContent === 'Wrong username or password.');
   await byId(other, 'login-password').fill('a-new-password');
   await byId(other, 'login-submit').click();
   await byId(other, 'account-in').waitFor();
 
   // Vietnamese on the reset page.
-  await other.goto(`${base}/reset#nothing`);
+  await other.goto(`${site.base}/reset#nothing`);
   await byId(other, 'lang').selectOption('vi');
   await other.waitForFunction(() => document.querySelector('#reset-title')?.textContent === 'Chọn mật khẩu mới');
   await page.context().close();

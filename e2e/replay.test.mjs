@@ -8,21 +8,13 @@
 //
 //   SERVER_BIN=../target/debug/server node --test replay.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, startSite } from './harness.mjs';
+import { byId, noHorizontalScroll, siteForTests } from './harness.mjs';
 import { boardShape, serverShape } from './boards.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'replay', pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'replay' });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
@@ -34,7 +26,7 @@ after(() => site?.stop());
  * and the room with both people's tokens, to play on in it.
  */
 async function playOver(page, game, plies, choose, { games = 1, room = null } = {}) {
-  await page.goto(`${base}/games`);
+  await page.goto(`${site.base}/games`);
   return page.evaluate(async ({ game, plies, choose, games, room }) => {
     const pick = new Function('legal', 'ply', `return (${choose})(legal, ply);`);
     let where = room;
@@ -118,9 +110,9 @@ const plyShown = (page, n) =>
 
 /** Opens game `id`'s replay and steps it to the end with the arrow key, checking the board at each move. */
 async function replayMatchesServer(page, game, id) {
-  const stored = await (await fetch(`${base}/api/games/${id}`)).json();
+  const stored = await (await fetch(`${site.base}/api/games/${id}`)).json();
   assert.equal(stored.positions.length, stored.moves.length + 1, `${game}: a position for the start and each move`);
-  await page.goto(`${base}/g/${id}`);
+  await page.goto(`${site.base}/g/${id}`);
   await plyShown(page, 0);
   for (let n = 0; n <= stored.moves.length; n++) {
     if (n > 0) {
@@ -166,7 +158,7 @@ test('a Quoridor replay draws the server\'s pawns and walls at every move', { ti
 
 test('a Quoridor game of three in which a player resigned replays past the leave to its end', { timeout: 120_000 }, async () => {
   const page = await site.newPage('quoridor-leave');
-  await page.goto(`${base}/games`);
+  await page.goto(`${site.base}/games`);
   // Three people over the room protocol: Lan (side 1) resigns after three
   // moves, Minh and Khoa play on, then Minh resigns and Khoa wins.
   const id = await page.evaluate(async () => {
@@ -223,9 +215,9 @@ test('a Quoridor game of three in which a player resigned replays past the leave
   await byId(page, 'lang').selectOption('vi');
   await byId(page, 'position').filter({ hasText: 'Lan xin thua.' }).waitFor();
   // The export carries the leaves, and the import page opens it to the same end.
-  const text = await (await fetch(`${base}/api/games/${id}/export`)).text();
+  const text = await (await fetch(`${site.base}/api/games/${id}/export`)).text();
   assert.match(text, /\n3\. e8\nside 1 leaves \(resign\)\n4\. e3\n/);
-  await page.goto(`${base}/import`);
+  await page.goto(`${site.base}/import`);
   await byId(page, 'import-text').fill(text);
   await byId(page, 'import-open').click();
   await plyShown(page, 0);
@@ -238,11 +230,11 @@ test('a Quoridor game of three in which a player resigned replays past the leave
 test('the import page opens a game from its text, and a bad text names its first bad line', { timeout: 120_000 }, async () => {
   const page = await site.newPage('import');
   const { id } = await playOver(page, 'crossyray', 4, (legal) => legal.find((m) => !m.startsWith('goal:')));
-  const text = await (await fetch(`${base}/api/games/${id}/export`)).text();
-  const stored = await (await fetch(`${base}/api/games/${id}`)).json();
+  const text = await (await fetch(`${site.base}/api/games/${id}/export`)).text();
+  const stored = await (await fetch(`${site.base}/api/games/${id}`)).json();
 
   // From the games page, by its link; the text pasted; opened.
-  await page.goto(`${base}/games`);
+  await page.goto(`${site.base}/games`);
   await byId(page, 'import-link').click();
   await page.waitForURL(/\/import$/);
   await byId(page, 'import-text').fill(text);
@@ -294,7 +286,7 @@ test('the import page opens a game from its text, and a bad text names its first
 test('a room\'s past games are paged, 20 a page, and follow a game that ends meanwhile', { timeout: 120_000 }, async () => {
   const page = await site.newPage('pages');
   const first = await playOver(page, 'crossyray', 0, (legal) => legal[0], { games: 21 });
-  await page.goto(`${base}/r/${first.room.code}`);
+  await page.goto(`${site.base}/r/${first.room.code}`);
   const entries = page.locator('[data-testid="past-games"] [data-testid="game-entry"]');
   await byId(page, 'past-page-info').filter({ hasText: 'Page 1 of 2' }).waitFor();
   assert.equal(await entries.count(), 20);

@@ -8,28 +8,19 @@
 // clicking the marked legal targets, and every screen must show every move
 // and the result. Then: keyboard play, joining by code, and a 360 px phone.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, STEP_MS, waitOnline, waitPly } from './harness.mjs';
+import { boardFacts, byId, joinAndSit, mover, noHorizontalScroll, setName, sit, siteForTests, STEP_MS, waitOnline, waitPly } from './harness.mjs';
 
-let site;
-let base;
-let browser;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'room', pageErrors });
-  ({ base, browser } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'room' });
+const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
 const newPage = (label, options) => site.newPage(label, options);
 
 async function createRoom(page, { width, height } = {}) {
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   assert.equal(await byId(page, 'create-width').inputValue(), '9', 'default width is 9');
   assert.equal(await byId(page, 'create-height').inputValue(), '7', 'default height is 7');
   if (width) await byId(page, 'create-width').selectOption(String(width));
@@ -44,32 +35,12 @@ async function createRoom(page, { width, height } = {}) {
 
 /** Board facts as the page shows them. */
 function boardInfo(page) {
-  return page.evaluate(() => {
-    const b = document.querySelector('[data-testid="board"]');
-    return {
-      ply: Number(b.dataset.ply),
-      myTurn: b.dataset.myTurn === 'true',
-      mySide: b.dataset.mySide === '' ? null : Number(b.dataset.mySide),
-      origin: b.dataset.origin,
-      lastMove: b.dataset.lastMove,
-      width: Number(b.dataset.width),
-      height: Number(b.dataset.height),
-      legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target, defender: e.dataset.defender ?? null })),
-    };
-  });
-}
-
-/** The one player whose board says it is their turn. */
-async function mover(players) {
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    const infos = await Promise.all(players.map(boardInfo));
-    const turn = infos.map((i, k) => (i.myTurn ? k : -1)).filter((k) => k >= 0);
-    assert.ok(turn.length <= 1, 'never both players to move');
-    if (turn.length === 1) return { page: players[turn[0]], info: infos[turn[0]] };
-    if (Date.now() > deadline) throw new Error('no player has the move');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return boardFacts(page, (b) => ({
+    origin: b.dataset.origin,
+    width: Number(b.dataset.width),
+    height: Number(b.dataset.height),
+    legal: [...b.querySelectorAll('[data-legal="true"]')].map((e) => ({ testid: e.dataset.testid, move: e.dataset.target, defender: e.dataset.defender ?? null })),
+  }));
 }
 
 /** Aim for the opponent's goal when it is marked, else the first marked target. */
@@ -114,7 +85,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
 
   // The guest opens the link, types a name, sits.
   const guest = await newPage('guest');
-  await guest.goto(new URL(new URL(link).pathname, base).href);
+  await guest.goto(new URL(new URL(link).pathname, site.base).href);
   await waitOnline(guest);
   assert.equal(await byId(guest, 'sit-1').isDisabled(), true, 'no seat before a name');
   await setName(guest, 'Lan');
@@ -130,7 +101,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
     const upstream = ws.connectToServer();
     specSockets.push({ ws, upstream });
   });
-  await spectator.goto(link.replace(/^https?:\/\/[^/]+/, base));
+  await spectator.goto(link.replace(/^https?:\/\/[^/]+/, site.base));
   await waitOnline(spectator);
   for (const p of [spectator, host, guest]) {
     await p.waitForFunction(() => document.querySelector('[data-testid="spectator-count"]')?.textContent === '1');
@@ -170,7 +141,7 @@ test('host creates a room, a guest joins by the invite link, a spectator watches
   let specReconnected = false;
   for (let n = 0; n < 9 * 7 + 2; n++) {
     if (await byId(spectator, 'result').isVisible()) break;
-    const { page, info } = await mover(players);
+    const { page, info } = await mover(players, boardInfo);
     const other = players.find((p) => p !== page);
     assert.equal((await boardInfo(other)).legal.length, 0, 'the waiting player sees no legal targets');
     const target = pickTarget(info);
@@ -266,7 +237,7 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   await sit(host, 0, 'Ana');
 
   const guest = await newPage('kb-guest');
-  await guest.goto(`${base}/`);
+  await guest.goto(`${site.base}/`);
   // An unknown code is refused with a clear message.
   const unknown = code === 'ABCDEF' ? 'ABCDEG' : 'ABCDEF';
   await byId(guest, 'join-code').fill(unknown);
@@ -276,7 +247,7 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   assert.equal(new URL(guest.url()).pathname, '/');
   // An unknown room's page says so instead of connecting.
   const lost = await newPage('lost');
-  await lost.goto(`${base}/r/${unknown}`);
+  await lost.goto(`${site.base}/r/${unknown}`);
   await byId(lost, 'not-found').waitFor({ state: 'visible' });
   assert.match(await byId(lost, 'not-found').textContent(), new RegExp(unknown));
   assert.equal(lost.sockets, 0);
@@ -305,7 +276,7 @@ test('join by code on the home page (case-insensitive), host changes options, ke
 
   await byId(host, 'start').click();
   for (const p of [host, guest]) await waitPly(p, 0);
-  const { page, info } = await mover([host, guest]);
+  const { page, info } = await mover([host, guest], boardInfo);
   assert.equal(info.width, 11);
   assert.equal(info.origin, 'f4', 'the 1 stands on the centre of 11×7');
 
@@ -355,7 +326,7 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   }
 
   // The other player answers with Space.
-  const next = await mover([host, guest]);
+  const next = await mover([host, guest], boardInfo);
   assert.notEqual(next.page, page);
   const nb = byId(next.page, 'board');
   await nb.focus();
@@ -374,7 +345,7 @@ test('join by code on the home page (case-insensitive), host changes options, ke
   // A second tab of the player to move whose socket is held back: its
   // board still offers a move the first tab already played, the server
   // refuses it, and the tab shows the server's reason as a toast.
-  const third = await mover([host, guest]);
+  const third = await mover([host, guest], boardInfo);
   const tab2 = await third.page.context().newPage();
   tab2.setDefaultTimeout(STEP_MS);
   tab2.on('pageerror', (err) => pageErrors.push(`[tab2] ${err.message}`));
@@ -421,7 +392,7 @@ test('join by code on the home page (case-insensitive), host changes options, ke
 
 test('a 360 px wide phone: no horizontal scroll, the board fits, tapping plays', { timeout: 120_000 }, async () => {
   const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  await phone.goto(`${base}/`);
+  await phone.goto(`${site.base}/`);
   await noHorizontalScroll(phone, 'home page');
   const code = await createRoom(phone);
   await noHorizontalScroll(phone, 'room page');
@@ -429,10 +400,7 @@ test('a 360 px wide phone: no horizontal scroll, the board fits, tapping plays',
   await sit(phone, 0, 'Chi');
 
   const desk = await newPage('desk');
-  await desk.goto(`${base}/r/${code}`);
-  await waitOnline(desk);
-  await setName(desk, 'Dung');
-  await sit(desk, 1, 'Dung');
+  await joinAndSit(desk, site.base, code, 'Dung', 1);
 
   // The widest and the tallest boards must fit as well.
   for (const [w, h] of [[25, 5], [5, 25], [9, 7]]) {
@@ -464,7 +432,7 @@ test('a 360 px wide phone: no horizontal scroll, the board fits, tapping plays',
 
   // Play two moves; the phone taps.
   for (let ply = 0; ply < 2; ply++) {
-    const { page, info } = await mover([phone, desk]);
+    const { page, info } = await mover([phone, desk], boardInfo);
     const target = pickTarget(info);
     if (page === phone) await byId(phone, target.testid).tap();
     else await byId(desk, target.testid).click();

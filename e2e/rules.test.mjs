@@ -5,19 +5,13 @@
 // server plays for it; a player opens the page in a dialog in the middle
 // of a game, and the game is unchanged afterwards.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, waitOnline, waitPly } from './harness.mjs';
+import { byId, createRoomByPage, joinAndSit, noHorizontalScroll, setName, sit, siteForTests, waitOnline, waitPly } from './harness.mjs';
 import { boardShape, serverShape } from './boards.mjs';
 
-let site;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'rules', pageErrors });
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'rules' });
+const { pageErrors } = site;
 
 test('the home and room pages link to the rules of the three games', async () => {
   const page = await site.newPage('rules');
@@ -187,18 +181,11 @@ test('the walkthroughs show what their captions say', { timeout: 90_000 }, async
 
 test('the rules open in a dialog in the middle of a game, and the game is unchanged after', { timeout: 90_000 }, async () => {
   const host = await site.newPage('host');
-  await host.goto(`${site.base}/`);
-  await byId(host, 'create-room').click();
-  await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
-  const code = new URL(host.url()).pathname.slice(3);
-  await waitOnline(host);
+  const code = await createRoomByPage(host, site.base);
   await setName(host, 'Minh');
   await sit(host, 0, 'Minh');
   const guest = await site.newPage('guest');
-  await guest.goto(`${site.base}/r/${code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await joinAndSit(guest, site.base, code, 'Lan', 1);
   await byId(host, 'start').click();
   // Two moves: whoever has the move clicks its first marked cell.
   for (let n = 1; n <= 2; n++) {

@@ -11,26 +11,18 @@
 // while a spectator without an account sees the emoji set. The shop in
 // Vietnamese on a phone.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, startSite, waitOnline } from './harness.mjs';
+import { byId, noHorizontalScroll, setName, sit, siteForTests, waitOnline } from './harness.mjs';
 import { parseColor } from './contrast.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({ tag: 'shop', args: ['--bot-ms', '200'], pageErrors });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const site = siteForTests({ tag: 'shop', args: ['--bot-ms', '200'] });
+const { pageErrors } = site;
 
 /** Registers through the API (the forms have their own tests) and opens /account. */
 async function registered(label, username, options) {
   const page = await site.newPage(label, options);
-  await page.goto(`${base}/`);
+  await page.goto(`${site.base}/`);
   const status = await page.evaluate(async (u) => {
     const r = await fetch('/api/accounts', {
       method: 'POST',
@@ -40,7 +32,7 @@ async function registered(label, username, options) {
     return r.status;
   }, username);
   assert.equal(status, 201);
-  await page.goto(`${base}/account`);
+  await page.goto(`${site.base}/account`);
   await byId(page, 'shop-slots').locator('li').first().waitFor();
   return page;
 }
@@ -93,7 +85,7 @@ test('check in, buy a board theme, see it in a room and not on the other player\
   assert.equal(await host.evaluate(() => document.documentElement.dataset.crossyrayBoard), 'crossyray-slate');
 
   // The host creates a CrossyRay room and sits; the balance is in the room's header.
-  await host.goto(`${base}/`);
+  await host.goto(`${site.base}/`);
   await byId(host, 'create-room').click();
   await host.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
   await waitOnline(host);
@@ -132,7 +124,7 @@ test('check in, buy a board theme, see it in a room and not on the other player\
   // Choosing the default back on another page: the room redraws with it
   // at its next load.
   const again = await host.context().newPage();
-  await again.goto(`${base}/account`);
+  await again.goto(`${site.base}/account`);
   await byId(again, 'choose-crossyray-classic').click();
   await again.waitForSelector('[data-testid="item-crossyray-classic"][data-chosen="true"]');
   await again.close();
@@ -150,7 +142,7 @@ test('the drawn Jungle pieces render without emoji, for their owner only', { tim
   await checkInAndBuy(player, 'jungle-drawn');
 
   // Play the computer at Jungle from the home page.
-  await player.goto(`${base}/`);
+  await player.goto(`${site.base}/`);
   await byId(player, 'solo-game').selectOption('jungle');
   await byId(player, 'solo-name').fill('Sketcher');
   await byId(player, 'solo-play').click();

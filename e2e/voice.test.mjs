@@ -7,24 +7,15 @@
 //
 //   SERVER_BIN=../target/debug/server node --test voice.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, memberOf, openAsHost, setName, startSite, STEP_MS } from './harness.mjs';
+import { byId, memberOf, openAsHost, setName, siteForTests, STEP_MS } from './harness.mjs';
 
-let site;
-let base;
-const pageErrors = [];
-
-before(async () => {
-  site = await startSite({
+const site = siteForTests({
     tag: 'voice',
-    pageErrors,
     browserArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
   });
-  ({ base } = site);
-});
-
-after(() => site?.stop());
+const { pageErrors } = site;
 
 
 /** Waits until `page` shows member `id` in voice with `attrs` (data-* values). */
@@ -37,9 +28,9 @@ test('two players join voice: a connected peer with a live audio track each way,
   const host = await site.newPage('host');
   const guest = await site.newPage('guest');
   // The host makes a room (guests may host on this site).
-  const room = await openAsHost(host, base, 'jungle');
+  const room = await openAsHost(host, site.base, 'jungle');
   await setName(host, 'Minh');
-  await guest.goto(`${base}/r/${room.code}`);
+  await guest.goto(`${site.base}/r/${room.code}`);
   await setName(guest, 'Lan');
   const minh = await memberOf(host);
   const lan = await memberOf(guest);

@@ -9,6 +9,8 @@
 //! (no time limit, fresh tables each time), so its node count is the same
 //! on every run and the throughput is nodes per second.
 
+mod common;
+
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -19,21 +21,7 @@ use rules::jungle::{perft, Jungle};
 
 fn bench_perft(c: &mut Criterion) {
     let game = Jungle::start();
-    let mut group = c.benchmark_group("jungle_perft");
-    group.sample_size(10);
-    for depth in [5u32, 6] {
-        let nodes = perft(&game, depth);
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("fast/depth{depth}"), |b| {
-            b.iter(|| perft(black_box(&game), black_box(depth)))
-        });
-    }
-    let depth = 4;
-    group.throughput(Throughput::Elements(rules::game::perft(&game, depth)));
-    group.bench_function(format!("generic/depth{depth}"), |b| {
-        b.iter(|| rules::game::perft(black_box(&game), black_box(depth)))
-    });
-    group.finish();
+    common::perft_group(c, "jungle_perft", &game, perft, &[5, 6], 4);
 }
 
 fn bench_search(c: &mut Criterion) {

@@ -7,6 +7,8 @@
 //! cargo bench -p rules --bench quoridor
 //! ```
 
+mod common;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -15,21 +17,7 @@ use rules::quoridor::{perft, GoalMode, Move, Options, Quoridor, WallStock};
 
 fn bench_perft(c: &mut Criterion) {
     let game = Quoridor::new(&Options::default()).expect("default options are valid");
-    let mut group = c.benchmark_group("quoridor_perft");
-    group.sample_size(10);
-    for depth in [3u32, 4] {
-        let nodes = perft(&game, depth);
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("fast/depth{depth}"), |b| {
-            b.iter(|| perft(black_box(&game), black_box(depth)))
-        });
-    }
-    let depth = 2;
-    group.throughput(Throughput::Elements(rules::game::perft(&game, depth)));
-    group.bench_function(format!("generic/depth{depth}"), |b| {
-        b.iter(|| rules::game::perft(black_box(&game), black_box(depth)))
-    });
-    group.finish();
+    common::perft_group(c, "quoridor_perft", &game, perft, &[3, 4], 2);
 }
 
 /// A 13×13 game with 8 pawns and 10 walls each, after `plies` plies of a

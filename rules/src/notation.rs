@@ -10,6 +10,19 @@
 //! assert!(serde_json::from_str::<rules::crossyray::Move>("\"goal:up\"").is_err());
 //! ```
 
+/// Implements `Debug` as the notation (`Display`), so that a failed
+/// assertion on moves, cells or walls reads `e3h`, not a struct.
+#[macro_export]
+macro_rules! debug_as_notation {
+    ($ty:ty) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(self, f)
+            }
+        }
+    };
+}
+
 /// Implements `Serialize` (as `Display` text) and `Deserialize` (through
 /// `FromStr`, with its error as the message) for a notation type.
 #[macro_export]
@@ -30,4 +43,17 @@ macro_rules! serde_as_notation {
             }
         }
     };
+}
+
+/// `game` after the moves of `line`, in notation and apart by spaces: how
+/// tests set a position up. A move that does not parse or is refused
+/// panics, naming it.
+#[cfg(test)]
+pub(crate) fn after_line<G: crate::game::Game>(mut game: G, line: &str) -> G {
+    for text in line.split_whitespace() {
+        let mv: G::Move = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(&mv)
+            .unwrap_or_else(|e| panic!("{text} refused: {e}"));
+    }
+    game
 }

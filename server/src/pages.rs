@@ -15,6 +15,16 @@
 //! prefix, or under another version, as a page from before a restart
 //! does).
 //!
+//! The pages share their `<head>` and the pieces of their top bar:
+//! written once in `partials/NAME.html`, each page names the ones it has
+//! with a line `<!-- include: NAME … -->`, and the server puts them in
+//! at start, with the indentation of that line. A page keeps what is
+//! its own (its title, its script, its body) where a reader looks for it,
+//! and a new link in the top bar is one edit, not nine. Only the pages'
+//! markers pick partials, from that folder's files, and a page is only
+//! ever served assembled: the partials themselves are not pages and
+//! answer 404.
+//!
 //! The web folder is read once at start: restart the server after
 //! changing the client.
 
@@ -55,6 +65,7 @@ impl Pages {
         files.sort();
         let mut hash = Sha256::new();
         let mut html = HashMap::new();
+        let mut partials = HashMap::new();
         for rel in &files {
             let Ok(bytes) = std::fs::read(dir.join(rel)) else {
                 continue;
@@ -62,15 +73,24 @@ impl Pages {
             hash.update(rel.as_bytes());
             hash.update((bytes.len() as u64).to_le_bytes());
             hash.update(&bytes);
-            if !rel.contains('/') && rel.ends_with(".html") {
-                html.insert(rel.clone(), String::from_utf8_lossy(&bytes).into_owned());
+            let text = || String::from_utf8_lossy(&bytes).into_owned();
+            if let Some(name) = partial_name(rel) {
+                partials.insert(name.to_string(), text());
+            } else if !rel.contains('/') && rel.ends_with(".html") {
+                html.insert(rel.clone(), text());
             }
         }
         let digest = hash.finalize();
         let version: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
         let html = html
             .into_iter()
-            .map(|(name, text)| (name, versioned(&text, &version).into()))
+            .map(|(name, text)| {
+                let page = assembled(&text, &partials).unwrap_or_else(|missing| {
+                    tracing::error!(page = %name, partial = %missing, "no such partial");
+                    text
+                });
+                (name, versioned(&page, &version).into())
+            })
             .collect();
         let etag = HeaderValue::from_str(&format!("\"{version}\"")).expect("hex is a valid header");
         tracing::info!(%version, files = files.len(), "client loaded");
@@ -147,12 +167,61 @@ impl Pages {
         res
     }
 
+    /// File `req`'s path of the web folder; a page there is the
+    /// assembled page, and a partial is no file of the site.
     async fn serve(&self, req: Request) -> Response {
+        let path = req.uri().path().trim_start_matches('/');
+        if self.html.contains_key(path) {
+            return self.page(path, &req);
+        }
+        if path.starts_with(PARTIALS) {
+            return StatusCode::NOT_FOUND.into_response();
+        }
         match ServeDir::new(&self.dir).oneshot(req).await {
             Ok(res) => res.map(Body::new),
             Err(never) => match never {},
         }
     }
+}
+
+/// The folder of the pieces pages share.
+const PARTIALS: &str = "partials/";
+
+/// `NAME` of `partials/NAME.html`.
+fn partial_name(rel: &str) -> Option<&str> {
+    rel.strip_prefix(PARTIALS)?
+        .strip_suffix(".html")
+        .filter(|name| !name.contains('/'))
+}
+
+/// `page` with each line `<!-- include: A B -->` replaced by partials
+/// A and B, each of their lines at the marker's indentation; the name
+/// of a partial that does not exist is the error.
+fn assembled(page: &str, partials: &HashMap<String, String>) -> Result<String, String> {
+    let mut out = String::with_capacity(page.len() * 2);
+    for line in page.split_inclusive('\n') {
+        let body = line.trim_start();
+        let Some(names) = body
+            .trim_end()
+            .strip_prefix("<!-- include:")
+            .and_then(|rest| rest.strip_suffix("-->"))
+        else {
+            out.push_str(line);
+            continue;
+        };
+        let indent = &line[..line.len() - body.len()];
+        for name in names.split_whitespace() {
+            let partial = partials.get(name).ok_or_else(|| name.to_string())?;
+            for piece in partial.lines() {
+                if !piece.is_empty() {
+                    out.push_str(indent);
+                    out.push_str(piece);
+                }
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `text` with its `src="/js/…"` and `href="/css/…"` under `/v/VERSION/`.
@@ -210,5 +279,84 @@ mod tests {
             &*after.html["index.html"],
             format!("<script src=\"/v/{}/js/a.js\">", after.version())
         );
+    }
+
+    fn partials(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_marker_line_becomes_its_partials_at_its_indentation() {
+        let shared = partials(&[
+            ("brand", "<a class=\"brand\" href=\"/\">Home</a>\n"),
+            (
+                "lang",
+                "<label>\n  <select id=\"lang\"></select>\n</label>\n",
+            ),
+        ]);
+        let page = "<header>\n    <!-- include: brand lang -->\n  <b>own</b>\n</header>\n";
+        assert_eq!(
+            assembled(page, &shared).unwrap(),
+            "<header>\n    <a class=\"brand\" href=\"/\">Home</a>\n    <label>\n      <select id=\"lang\"></select>\n    </label>\n  <b>own</b>\n</header>\n"
+        );
+    }
+
+    #[test]
+    fn only_a_whole_line_is_a_marker_and_other_comments_stay() {
+        let shared = partials(&[("brand", "B")]);
+        let page = "<p><!-- include: brand --></p>\n<!-- a note -->\n<!-- include: brand -->";
+        assert_eq!(
+            assembled(page, &shared).unwrap(),
+            "<p><!-- include: brand --></p>\n<!-- a note -->\nB\n"
+        );
+    }
+
+    #[test]
+    fn a_partial_that_does_not_exist_is_named() {
+        let shared = partials(&[("brand", "B")]);
+        assert_eq!(
+            assembled("<!-- include: brand nav -->\n", &shared),
+            Err("nav".to_string())
+        );
+    }
+
+    #[test]
+    fn partials_are_put_in_at_start_and_are_no_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("partials")).unwrap();
+        std::fs::write(
+            dir.path().join("partials/head.html"),
+            "<link rel=\"stylesheet\" href=\"/css/site.css\">\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("index.html"),
+            "<head>\n  <!-- include: head -->\n</head>\n",
+        )
+        .unwrap();
+        let before = Pages::load(dir.path());
+        assert_eq!(before.html.len(), 1, "a partial is not a page");
+        assert_eq!(
+            &*before.html["index.html"],
+            format!(
+                "<head>\n  <link rel=\"stylesheet\" href=\"/v/{}/css/site.css\">\n</head>\n",
+                before.version()
+            )
+        );
+        std::fs::write(dir.path().join("partials/head.html"), "<meta>\n").unwrap();
+        let after = Pages::load(dir.path());
+        assert_ne!(after.version(), before.version(), "a partial is hashed");
+        assert_eq!(&*after.html["index.html"], "<head>\n  <meta>\n</head>\n");
+    }
+
+    #[test]
+    fn partial_names_are_the_files_of_the_partials_folder() {
+        assert_eq!(partial_name("partials/head.html"), Some("head"));
+        assert_eq!(partial_name("partials/a/b.html"), None);
+        assert_eq!(partial_name("partials/head.css"), None);
+        assert_eq!(partial_name("head.html"), None);
     }
 }

@@ -74,8 +74,9 @@ trait Contest: Game + Sync {
     /// The position the pairs of games start from: a few random plies
     /// into the game.
     fn opening(setup: &Setup, rng: &mut Rng) -> Self;
-    /// The bot's move for the side to move.
-    fn bot(&self, level: Level, budget: Duration, cancel: &AtomicBool, seed: u64) -> Self::Move;
+    /// The bot's move for the side to move (`None` once the game is over).
+    fn bot(&self, level: Level, time: Duration, stop: &AtomicBool, seed: u64)
+        -> Option<Self::Move>;
     /// The level's settings, in one line.
     fn describe(level: Level, budget: Duration) -> String;
     /// One search from the start, in one line.
@@ -122,6 +123,23 @@ fn searched(depth: u32, nodes: u64, elapsed: Duration, best: String, score: i32)
     )
 }
 
+/// A level's settings in one line: its depth, its time per move in `ms`,
+/// the walls it tries (Quoridor's), its noise and its random moves.
+fn settings_line(
+    max_depth: u32,
+    ms: f64,
+    walls: Option<usize>,
+    noise: i32,
+    blunder: f64,
+) -> String {
+    let walls = walls.map_or(String::new(), |w| format!("  walls tried {w:>2}"));
+    let random = blunder * 100.0;
+    format!("depth <= {max_depth:<2} time {ms:>7.1} ms{walls}  noise {noise:>3}  random move {random:>4.0}%")
+}
+
+/// A search that nothing cancels: the `think` match's.
+static CALM: AtomicBool = AtomicBool::new(false);
+
 /// One line for what `analyse` answered.
 fn analysed<M: std::fmt::Display>(answer: Option<(M, Option<SearchResult<M>>)>) -> String {
     match answer {
@@ -136,20 +154,20 @@ impl Contest for Jungle {
         random_plies(Jungle::start(), 4, rng)
     }
 
-    fn bot(&self, level: Level, budget: Duration, cancel: &AtomicBool, seed: u64) -> jungle::Move {
-        jungle::bot::choose_move(self, level, budget, cancel, seed)
-            .expect("a move while the game is on")
+    fn bot(
+        &self,
+        level: Level,
+        time: Duration,
+        stop: &AtomicBool,
+        seed: u64,
+    ) -> Option<Self::Move> {
+        jungle::bot::choose_move(self, level, time, stop, seed)
     }
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = level.settings();
-        format!(
-            "depth <= {:<2} time {:>7.1} ms  noise {:>3}  random move {:>4.0}%",
-            s.max_depth,
-            budget.as_secs_f64() * 1e3 * s.time_share,
-            s.noise,
-            s.blunder * 100.0
-        )
+        let ms = budget.as_secs_f64() * 1e3 * s.time_share;
+        settings_line(s.max_depth, ms, None, s.noise, s.blunder)
     }
 
     fn think(_: &Setup, level: Level, budget: Duration) -> String {
@@ -177,33 +195,25 @@ impl Contest for Quoridor {
     fn bot(
         &self,
         level: Level,
-        budget: Duration,
-        cancel: &AtomicBool,
+        time: Duration,
+        stop: &AtomicBool,
         seed: u64,
-    ) -> quoridor::Move {
-        quoridor::bot::choose_move(self, level, budget, cancel, seed)
-            .expect("a move while the game is on")
+    ) -> Option<Self::Move> {
+        quoridor::bot::choose_move(self, level, time, stop, seed)
     }
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = quoridor::bot::settings(level);
-        format!(
-            "depth <= {:<2} time {:>7.1} ms  walls tried {:>2}  noise {:>3}  random move {:>4.0}%",
-            s.max_depth,
-            budget.as_secs_f64() * 1e3 * s.time_share,
-            s.walls,
-            s.noise,
-            s.blunder * 100.0
-        )
+        let ms = budget.as_secs_f64() * 1e3 * s.time_share;
+        settings_line(s.max_depth, ms, Some(s.walls), s.noise, s.blunder)
     }
 
     fn think(setup: &Setup, level: Level, budget: Duration) -> String {
-        let game = setup.quoridor();
         analysed(quoridor::bot::analyse(
-            &game,
+            &setup.quoridor(),
             level,
             budget,
-            &AtomicBool::new(false),
+            &CALM,
             1,
         ))
     }
@@ -218,34 +228,22 @@ impl Contest for CrossyRay {
     fn bot(
         &self,
         level: Level,
-        budget: Duration,
-        cancel: &AtomicBool,
+        time: Duration,
+        stop: &AtomicBool,
         seed: u64,
-    ) -> crossyray::Move {
-        crossyray::bot::choose_move(self, level, budget, cancel, seed)
-            .expect("a move while the game is on")
+    ) -> Option<Self::Move> {
+        crossyray::bot::choose_move(self, level, time, stop, seed)
     }
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = crossyray::bot::settings(level);
-        format!(
-            "depth <= {:<2} time {:>7.1} ms  noise {:>3}  random move {:>4.0}%",
-            s.max_depth,
-            budget.as_secs_f64() * 1e3 * s.time_share,
-            s.noise,
-            s.blunder * 100.0
-        )
+        let ms = budget.as_secs_f64() * 1e3 * s.time_share;
+        settings_line(s.max_depth, ms, None, s.noise, s.blunder)
     }
 
     fn think(_: &Setup, level: Level, budget: Duration) -> String {
         let game = CrossyRay::new(&crossyray::Options::default()).expect("the default board");
-        analysed(crossyray::bot::analyse(
-            &game,
-            level,
-            budget,
-            &AtomicBool::new(false),
-            1,
-        ))
+        analysed(crossyray::bot::analyse(&game, level, budget, &CALM, 1))
     }
 }
 
@@ -468,7 +466,9 @@ fn play_game<G: Contest>(
                 let moves = game.legal_moves();
                 moves[rng.below(moves.len())].clone()
             }
-            Player::Bot(level) => game.bot(level, budget, &cancel, rng.next_u64()),
+            Player::Bot(level) => game
+                .bot(level, budget, &cancel, rng.next_u64())
+                .expect("a move while the game is on"),
         };
         game.play(&mv).expect("the bot plays legal moves");
     }

@@ -81,11 +81,7 @@ impl fmt::Display for Cell {
     }
 }
 
-impl fmt::Debug for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+crate::debug_as_notation!(Cell);
 
 impl FromStr for Cell {
     type Err = NotationError;

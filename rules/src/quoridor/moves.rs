@@ -42,11 +42,7 @@ impl fmt::Display for Move {
     }
 }
 
-impl fmt::Debug for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+crate::debug_as_notation!(Move);
 
 impl FromStr for Move {
     type Err = NotationError;

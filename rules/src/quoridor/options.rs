@@ -298,18 +298,21 @@ impl<'de> Deserialize<'de> for WallStock {
     }
 }
 
+/// The default options but for the board, the pawns and the goal: the
+/// tests' shorthand.
+#[cfg(test)]
+pub(crate) fn opts(size: u8, players: u8, goal: GoalMode) -> Options {
+    Options {
+        size,
+        players,
+        goal,
+        ..Options::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn opts(size: u8, players: u8, goal: GoalMode) -> Options {
-        Options {
-            size,
-            players,
-            goal,
-            ..Options::default()
-        }
-    }
 
     fn starts(o: &Options) -> Vec<String> {
         o.seats().iter().map(|s| s.start.to_string()).collect()

@@ -2,19 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::options::opts;
 use super::*;
 use crate::game::{
     self, EndReason, Game, NotationError, Outcome, Side, TimeControl, TimeoutEffect,
 };
-
-fn opts(size: u8, players: u8, goal: GoalMode) -> Options {
-    Options {
-        size,
-        players,
-        goal,
-        ..Options::default()
-    }
-}
 
 /// A position with the given pawns (`"-"` for a removed one), walls and
 /// side to move.

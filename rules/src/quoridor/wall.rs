@@ -75,11 +75,7 @@ impl fmt::Display for Wall {
     }
 }
 
-impl fmt::Debug for Wall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+crate::debug_as_notation!(Wall);
 
 impl FromStr for Wall {
     type Err = NotationError;

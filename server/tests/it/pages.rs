@@ -1,6 +1,7 @@
 //! The static client through the real router: compressed answers, the
 //! cache headers, the versioned script and style URLs that make a new
-//! client reach browsers at once, the favicon and the manifest, and the
+//! client reach browsers at once, the pages put together from their
+//! shared head and top bar, the favicon and the manifest, and the
 //! answers to a room that does not exist.
 
 use crate::common;
@@ -64,6 +65,8 @@ async fn pages_are_revalidated_and_name_their_scripts_and_styles_by_version() {
         "/g/1",
         "/import",
         "/rules/jungle",
+        "/leaderboard",
+        "/u/someone",
     ] {
         let (status, body) = server.get(page).await;
         assert_eq!(status, 200, "{page}");
@@ -137,6 +140,100 @@ async fn pages_are_revalidated_and_name_their_scripts_and_styles_by_version() {
     assert_eq!(status, 404);
     let (status, _) = server.get(&format!("/v/{version}/../Cargo.toml")).await;
     assert_eq!(status, 404);
+    server.stop().await;
+}
+
+/// The `data-testid`s of a page's top bar, in order.
+fn topbar_testids(html: &str) -> Vec<&str> {
+    let start = html.find("<header class=\"topbar\"").expect("a top bar");
+    let end = start + html[start..].find("</header>").expect("a closed top bar");
+    html[start..end]
+        .split("data-testid=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').expect("a closed attribute")])
+        .collect()
+}
+
+#[tokio::test]
+async fn every_page_is_served_whole_with_its_shared_head_and_top_bar() {
+    let server = TestServer::start().await;
+    let full = [
+        "games-link",
+        "leaderboard-link",
+        "rules-link",
+        "coins",
+        "lang",
+    ];
+    let pages: [(&str, &[&str]); 10] = [
+        ("/", &full),
+        ("/games", &full),
+        ("/account", &full),
+        (
+            "/u/someone",
+            &["games-link", "leaderboard-link", "rules-link", "lang"],
+        ),
+        ("/leaderboard", &["games-link", "rules-link", "lang"]),
+        ("/g/1", &["games-link", "rules-link", "coins", "lang"]),
+        ("/import", &["games-link", "rules-link", "coins", "lang"]),
+        ("/reset", &["coins", "lang"]),
+        (
+            "/r/ABCDEF",
+            &[
+                "room-code",
+                "conn-status",
+                "games-link",
+                "rules-link",
+                "mute",
+                "notify",
+                "coins",
+                "lang",
+            ],
+        ),
+        (
+            "/rules/jungle",
+            &["games-link", "rules-link", "coins", "lang"],
+        ),
+    ];
+    for (page, testids) in pages {
+        let (status, html) = server.get(page).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            !html.contains("<!-- include:"),
+            "{page}: every marker replaced"
+        );
+        assert_eq!(topbar_testids(&html), testids, "{page}");
+        assert!(html.contains("<a class=\"brand\" href=\"/\""), "{page}");
+        assert!(
+            html.contains("<select id=\"lang\" data-testid=\"lang\"></select>"),
+            "{page}"
+        );
+        let head = &html[..html.find("</head>").expect("a head")];
+        for one in [
+            "<meta charset=\"utf-8\">",
+            "<title",
+            "<script type=\"module\"",
+            "css/site.css",
+        ] {
+            assert_eq!(head.matches(one).count(), 1, "{page}: {one}");
+        }
+    }
+    // A page asked for by its file name is the same page; the partials
+    // are pieces of pages, not pages.
+    assert_eq!(
+        server.get("/room.html").await,
+        server.get("/r/ABCDEF").await
+    );
+    assert_eq!(server.get("/partials/head.html").await.0, 404);
+    let html = server.get("/").await.1;
+    let prefix = script_prefix(&html, "home.js");
+    assert_eq!(
+        server.get(&format!("{prefix}partials/lang.html")).await.0,
+        404
+    );
+    assert_eq!(
+        server.get(&format!("{prefix}index.html")).await,
+        server.get("/").await
+    );
     server.stop().await;
 }
 

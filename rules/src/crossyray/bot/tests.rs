@@ -17,12 +17,7 @@ fn pick(game: &CrossyRay, level: Level, seed: u64) -> Move {
 }
 
 fn after(options: &Options, line: &str) -> CrossyRay {
-    let mut game = CrossyRay::new(options).unwrap();
-    for text in line.split_whitespace() {
-        game.play(&text.parse().unwrap())
-            .unwrap_or_else(|e| panic!("{text} refused: {e}"));
-    }
-    game
+    crate::notation::after_line(CrossyRay::new(options).unwrap(), line)
 }
 
 fn ending(game: &CrossyRay, mv: Move) -> Option<Outcome> {

@@ -20,13 +20,7 @@ fn pick(game: &Quoridor, level: Level, seed: u64) -> Move {
 
 /// A game from `options` after the moves in `line`.
 fn after(options: &Options, line: &str) -> Quoridor {
-    let mut game = Quoridor::new(options).unwrap();
-    for text in line.split_whitespace() {
-        let mv: Move = text.parse().unwrap();
-        game.play(&mv)
-            .unwrap_or_else(|e| panic!("{text} refused: {e}"));
-    }
-    game
+    crate::notation::after_line(Quoridor::new(options).unwrap(), line)
 }
 
 /// Whether the side to move can reach its goal with one move.
