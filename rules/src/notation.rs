@@ -51,7 +51,9 @@ macro_rules! serde_as_notation {
 #[cfg(test)]
 pub(crate) fn after_line<G: crate::game::Game>(mut game: G, line: &str) -> G {
     for text in line.split_whitespace() {
-        let mv: G::Move = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mv = game
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
         game.play(&mv)
             .unwrap_or_else(|e| panic!("{text} refused: {e}"));
     }

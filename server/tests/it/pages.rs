@@ -263,7 +263,7 @@ async fn answers_are_compressed_with_brotli_or_gzip_as_the_browser_accepts() {
     );
     let packed = br.bytes().await.unwrap();
     assert!(
-        packed.len() * 3 < original.len(),
+        packed.len() * 2 < original.len(),
         "{} of {}",
         packed.len(),
         original.len()
