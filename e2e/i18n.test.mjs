@@ -176,6 +176,13 @@ function serverCodes() {
       for (const m of src.matchAll(re)) codes.set(m[1], rel(file));
     }
   }
+  // The room's codes: the variants of `enum Code`, named by serde's
+  // snake_case.
+  const codeRs = path.join(ROOT, 'server', 'src', 'protocol', 'code.rs');
+  const body = /pub enum Code \{([^}]*)\}/.exec(readFileSync(codeRs, 'utf8'))?.[1] ?? '';
+  for (const m of body.matchAll(/^\s*([A-Z]\w*),/gm)) {
+    codes.set(m[1].replace(/(?<!^)[A-Z]/g, (c) => `_${c}`).toLowerCase(), rel(codeRs));
+  }
   const doc = readFileSync(path.join(ROOT, 'docs', 'PROTOCOL.md'), 'utf8');
   for (const m of doc.matchAll(/`[45]\d\d ([a-z_]+)`/g)) codes.set(m[1], 'docs/PROTOCOL.md');
   for (const m of doc.matchAll(/"error":\s*"([a-z_]+)"/g)) codes.set(m[1], 'docs/PROTOCOL.md');
