@@ -134,41 +134,41 @@ pub enum Countdown {
 
 #[derive(Clone, Debug)]
 pub struct RoomState {
-    pub code: String,
-    pub config: RoomConfig,
-    pub options: GameOptions,
-    pub seating: Seating,
-    pub host: Option<TokenHash>,
-    pub autostart: bool,
+    pub(super) code: String,
+    pub(super) config: RoomConfig,
+    pub(super) options: GameOptions,
+    pub(super) seating: Seating,
+    pub(super) host: Option<TokenHash>,
+    pub(super) autostart: bool,
     /// Only the host may sit (a guest's game against the computer).
-    pub solo: bool,
+    pub(super) solo: bool,
     /// The host marked the room rated (`rated` command).
-    pub rated: bool,
-    pub countdown: Option<Countdown>,
-    pub version: u64,
-    pub members: Vec<Member>,
-    pub next_member: u32,
-    pub tables: Vec<Table>,
+    pub(super) rated: bool,
+    pub(super) countdown: Option<Countdown>,
+    pub(super) version: u64,
+    pub(super) members: Vec<Member>,
+    pub(super) next_member: u32,
+    pub(super) tables: Vec<Table>,
     /// The room's own table (ordinary play); a tournament plays at tables
     /// of its own.
-    pub main_table: TableId,
+    pub(super) main_table: TableId,
     /// The knockout tournament under way, or the last one.
-    pub tournament: Option<Bracket>,
-    pub games_played: u32,
-    pub scores: Vec<ScoreRow>,
-    pub chat: VecDeque<ChatLine>,
-    pub thinks_started: u64,
+    pub(super) tournament: Option<Bracket>,
+    pub(super) games_played: u32,
+    pub(super) scores: Vec<ScoreRow>,
+    pub(super) chat: VecDeque<ChatLine>,
+    pub(super) thinks_started: u64,
     /// Presence changes not yet announced (watchers coming and going are
     /// counted, and announced at most once a second).
-    pub presence: Presence,
+    pub(super) presence: Presence,
     /// Players of the main table's last game who asked for a rematch.
-    pub rematch: Vec<MemberId>,
+    pub(super) rematch: Vec<MemberId>,
     /// Who is in voice chat (not stored: voice is live only).
-    pub voice: Vec<super::voice::Voice>,
+    pub(super) voice: Vec<super::voice::Voice>,
     /// Members the host muted in voice, kept when they leave voice, so
     /// leaving and joining again does not lift the host's mute (live
     /// only, like voice; at most one entry per member).
-    pub voice_host_muted: Vec<MemberId>,
+    pub(super) voice_host_muted: Vec<MemberId>,
 }
 
 /// Coalesced presence: whether the counts changed since the last
