@@ -322,8 +322,8 @@ async fn create_room(
     }
     let token = req
         .token
-        .filter(|t| crate::room::is_valid_token(t))
-        .unwrap_or_else(crate::room::new_token);
+        .filter(|t| crate::model::is_valid_token(t))
+        .unwrap_or_else(crate::model::new_token);
     match app
         .registry
         .create(&req.game, &req.options, &token, req.solo)

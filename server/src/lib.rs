@@ -13,6 +13,7 @@ pub mod games;
 pub mod history;
 pub mod limits;
 pub mod mail;
+pub mod model;
 pub mod pages;
 pub mod protocol;
 pub mod ratings;

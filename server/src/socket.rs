@@ -27,10 +27,11 @@ use tracing::debug;
 use crate::app::{json_error, App, Base};
 use crate::games::GameKind;
 use crate::limits::{bucket_key, ClientIp};
+use crate::model::{now_millis, ConnId};
 use crate::protocol::{self, Code, Refusal};
 use crate::ratings::Rating;
-use crate::room::{close, Attach, Closer, Command, ConnId, RoomHandle, Route, SayHello};
-use crate::store::{now_millis, Account, SignedIn};
+use crate::room::{close, Attach, Closer, Command, RoomHandle, Route, SayHello};
+use crate::store::{Account, SignedIn};
 
 /// Messages queued for one client before it counts as too slow and is
 /// dropped: a snapshot plus a burst of events fits easily.

@@ -27,8 +27,9 @@ use tokio::sync::{OnceCell, Semaphore};
 
 use crate::app::{body_error, json_error, App, Base};
 use crate::limits::{too_many, ClientIp};
-use crate::room::{is_valid_token, new_token};
-use crate::store::{now_millis, Account, NewSession, SignedIn};
+use crate::model::now_millis;
+use crate::model::{is_valid_token, new_token};
+use crate::store::{Account, NewSession, SignedIn};
 pub use session::Session;
 
 pub const USERNAME_MIN: usize = 3;

@@ -20,8 +20,9 @@ use super::{Session, PASSWORD_MAX};
 use crate::app::{json_error, App, Base};
 use crate::limits::{too_many, ClientIp};
 use crate::mail::Mail;
-use crate::room::{is_valid_token, new_token};
-use crate::store::{now_millis, LinkPurpose, NewLink, NewSession};
+use crate::model::now_millis;
+use crate::model::{is_valid_token, new_token};
+use crate::store::{LinkPurpose, NewLink, NewSession};
 
 /// A recovery link works for an hour.
 pub const RECOVER_TTL_MS: u64 = 60 * 60 * 1000;

@@ -17,7 +17,8 @@ use serde_json::{json, Map, Value};
 
 use super::{internal, not_signed_in, Session};
 use crate::app::{body_error, json_error, App};
-use crate::store::{now_millis, SignedIn, SpendRefused};
+use crate::model::now_millis;
+use crate::store::{SignedIn, SpendRefused};
 
 /// Where an item goes: each slot holds one chosen item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,8 +28,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::app::App;
+use crate::model::now_millis;
 use crate::room::Closer;
-use crate::store::{now_millis, SignedIn};
+use crate::store::SignedIn;
 
 /// The close code of a socket whose session ended.
 pub const SIGNED_OUT: u16 = 4001;

@@ -17,8 +17,9 @@ use serde_json::{json, Value};
 use crate::app::{json_error, App, MAX_BODY};
 use crate::games::GameKind;
 use crate::limits::{too_many, ClientIp};
-use crate::room::{is_valid_token, TokenHash};
-use crate::store::{GameRecord, HistoryQuery, StoreError, PAGE_SIZE};
+use crate::model::records::GameRecord;
+use crate::model::{is_valid_token, TokenHash};
+use crate::store::{HistoryQuery, StoreError, PAGE_SIZE};
 
 /// The results a history can be filtered by.
 const RESULTS: [&str; 4] = ["win", "loss", "draw", "aborted"];

@@ -9,11 +9,11 @@ use tracing::warn;
 
 use super::conn::close;
 use super::event::{Effect, Event, Stamped};
-use super::ids::ConnId;
-use super::ids::MemberId;
 use super::task::{json, Recent, RoomTask, RECENT_EVENTS};
 use super::think;
 use super::views::MatchBody;
+use crate::model::ids::ConnId;
+use crate::model::ids::MemberId;
 
 /// An event serialised for sending: the bytes everyone gets, shared by
 /// every socket (cloning `Utf8Bytes` copies no text), and for a move

@@ -20,7 +20,6 @@ pub mod cmd;
 mod conn;
 mod event;
 mod fanout;
-mod ids;
 mod knockout;
 mod msg;
 mod play;
@@ -44,19 +43,13 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use cmd::{Command, Hello, SayHello};
 pub use conn::{close, Closer, Outbox};
-pub use event::{
-    ChatLine, Direct, DrawKind, Effect, Entry, Event, MatchKind, NoticeKind, Stamped, WireEvent,
-    Write,
-};
+pub use event::{Direct, DrawKind, Effect, Event, MatchKind, NoticeKind, Stamped, WireEvent};
 pub use fanout::Encoded;
-pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, TokenHash};
-pub use knockout::bracket::{Bracket, Entrant, GameResult, Pairing, PairingState, Round, Status};
 pub use msg::Attach;
 pub use play::Change;
 pub use registry::{Owner, Registry, RegistryError, Route, LEASE_TTL};
-pub use scores::{Person, ScoreRow};
-pub use state::{AccountRef, Countdown, Member, RoomConfig, RoomState, CHAT_HISTORY};
-pub use table::{Match, Player, Table};
+pub use state::{Countdown, Member, RoomConfig, RoomState};
+pub use table::{Match, Table};
 pub use timers::Timer;
 pub use views::{
     AutostartView, ClockView, MatchBody, MatchView, MemberView, MoveView, RemovedView, RoomView,
@@ -64,6 +57,7 @@ pub use views::{
 };
 
 use crate::games::{GameKind, GameOptions};
+use crate::model::ConnId;
 use task::Msg;
 
 /// Messages waiting for a busy room; a full inbox slows the senders down

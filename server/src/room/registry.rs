@@ -24,13 +24,14 @@ use tokio::sync::mpsc;
 use tracing::{error, warn};
 
 use super::event::Effect;
-use super::ids::TokenHash;
 use super::state::RoomState;
 use super::task::{Exit, Msg, RoomTask};
 use super::{RoomHandle, RoomSettings, INBOX};
 use crate::code;
 use crate::games::{GameKind, GameOptions};
-use crate::store::{now_millis, Fence, Store, StoreError};
+use crate::model::ids::TokenHash;
+use crate::model::now_millis;
+use crate::store::{Fence, Store, StoreError};
 
 /// Restarts allowed in a row before a room is left closed (it is loaded
 /// afresh when someone next asks for it).

@@ -17,13 +17,15 @@ use tracing::{debug, error, info};
 
 use super::cmd::Hello;
 use super::conn::{close, Conn};
-use super::event::{Effect, Write};
-use super::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
+use super::event::Effect;
 pub(super) use super::msg::{drain, Attach, Exit, Msg, StoreFailed};
-use super::state::{AccountRef, RoomState};
+use super::state::RoomState;
 use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
+use crate::model::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
+use crate::model::records::AccountRef;
 use crate::protocol::{self, Code, Refusal};
+use crate::store::Write;
 use crate::store::{Fence, Store, StoreError};
 
 pub(super) struct RoomTask {
@@ -293,7 +295,7 @@ impl RoomTask {
     fn missed(
         &self,
         since: &crate::protocol::Since,
-        member: super::ids::MemberId,
+        member: crate::model::ids::MemberId,
     ) -> Option<Vec<Utf8Bytes>> {
         if since.epoch != self.run || since.v > self.state.version {
             return None;

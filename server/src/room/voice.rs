@@ -15,9 +15,9 @@
 //! with many pages.
 
 use super::event::{Effect, Event};
-use super::ids::MemberId;
 use super::state::RoomState;
 use super::views::VoiceView;
+use crate::model::ids::MemberId;
 
 /// Members who may send their voice at once; more only listen (a mesh of
 /// n speakers costs each of them n-1 uploads).

@@ -17,9 +17,9 @@ use std::sync::Arc;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row as _};
 
-use super::records::EntryRow;
 use super::sql::to_json;
 use super::{StoreError, StoreResult};
+use crate::model::records::EntryRow;
 
 /// A bound value. Nulls keep their type: PostgreSQL will not put a text
 /// null into an integer column.

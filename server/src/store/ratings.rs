@@ -6,8 +6,8 @@
 use sqlx::Row as _;
 
 use super::db::{query, Db, Row};
-use super::records::FinishedGame;
 use super::{Store, StoreResult};
+use crate::model::records::FinishedGame;
 use crate::ratings::{rate, Rating, Score, LEADERBOARD_ACTIVE_MS, LEADERBOARD_SIZE};
 use rules::Outcome;
 

@@ -13,10 +13,13 @@ use super::batch::Writer;
 use super::db::{query, Db};
 use super::lease::Fence;
 use super::lite::WriteLine;
-use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
-use super::{now_millis, StoreError, StoreResult};
-use crate::room::{ChatLine, MemberId, TokenHash, Write};
+use super::write::Write;
+use super::{StoreError, StoreResult};
+use crate::model::now_millis;
+use crate::model::records::ChatLine;
+use crate::model::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
+use crate::model::{MemberId, TokenHash};
 
 /// Which database a store is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,7 +407,7 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
             .await?;
             query("DELETE FROM room_chat WHERE room_code = $1 AND seq <= $2")
                 .bind(code)
-                .bind(seq - crate::room::CHAT_HISTORY as i64)
+                .bind(seq - crate::model::records::CHAT_HISTORY as i64)
                 .execute(tx)
                 .await?;
         }

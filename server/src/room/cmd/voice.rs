@@ -7,9 +7,9 @@
 
 use serde::Deserialize;
 
-use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use super::super::voice::{Voice, MAX_SPEAKERS};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
 
 /// `voice`: joins (`true`) or leaves voice chat.
