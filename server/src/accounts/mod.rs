@@ -9,13 +9,13 @@
 //! on the blocking pool, at most one hash per core at a time; they and
 //! their hashes are never logged or sent.
 
+pub mod hashing;
 pub mod recovery;
 pub mod session;
 pub mod shop;
+pub mod signout;
 pub mod sockets;
 
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use argon2::Argon2;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -23,10 +23,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::{OnceCell, Semaphore};
 
-use crate::app::{body_error, json_error, App, Base};
-use crate::limits::{too_many, ClientIp};
+use crate::app::error::{body_error, json_error};
+use crate::app::hosts::Base;
+use crate::app::state::App;
+use crate::limits::client_ip::{too_many, ClientIp};
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
 use crate::store::{Account, NewSession, SignedIn};
@@ -37,66 +38,6 @@ pub const USERNAME_MAX: usize = 20;
 pub const PASSWORD_MIN: usize = 8;
 pub const PASSWORD_MAX: usize = 128;
 pub const EMAIL_MAX: usize = 254;
-
-/// State shared by the account endpoints.
-pub struct Accounts {
-    /// One permit per core: argon2 is deliberately slow and memory-hungry,
-    /// so a burst of logins queues instead of starving the rooms.
-    hashing: Semaphore,
-    /// A hash of a random password, verified against when the username
-    /// does not exist, so an unknown name takes as long as a wrong
-    /// password.
-    decoy: OnceCell<Option<String>>,
-}
-
-impl Default for Accounts {
-    fn default() -> Self {
-        Accounts::new()
-    }
-}
-
-impl Accounts {
-    pub fn new() -> Accounts {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Accounts {
-            hashing: Semaphore::new(cores),
-            decoy: OnceCell::new(),
-        }
-    }
-
-    async fn hash(&self, password: String) -> Option<String> {
-        let _permit = self.hashing.acquire().await.ok()?;
-        tokio::task::spawn_blocking(move || {
-            Argon2::default()
-                .hash_password(password.as_bytes())
-                .ok()
-                .map(|h| h.to_string())
-        })
-        .await
-        .ok()
-        .flatten()
-    }
-
-    async fn verify(&self, password: String, hash: String) -> bool {
-        let Ok(_permit) = self.hashing.acquire().await else {
-            return false;
-        };
-        tokio::task::spawn_blocking(move || {
-            Argon2::default()
-                .verify_password(password.as_bytes(), hash.as_str())
-                .is_ok()
-        })
-        .await
-        .unwrap_or(false)
-    }
-
-    async fn decoy(&self) -> Option<String> {
-        self.decoy
-            .get_or_init(|| self.hash(new_token()))
-            .await
-            .clone()
-    }
-}
 
 /// A username: 3-20 characters of `[A-Za-z0-9_-]`.
 pub fn check_username(input: &str) -> Result<String, String> {
@@ -312,7 +253,7 @@ async fn end_replaced(app: &App, current: &Session) {
         }
     }
     if let Some(me) = &current.signed_in {
-        sockets::ended(app, sockets::Ended::Session(me.session)).await;
+        signout::ended(app, sockets::Ended::Session(me.session)).await;
     }
 }
 
@@ -409,7 +350,7 @@ pub async fn logout(State(app): State<App>, current: Session) -> Response {
         }
     }
     if let Some(me) = &current.signed_in {
-        sockets::ended(&app, sockets::Ended::Session(me.session)).await;
+        signout::ended(&app, sockets::Ended::Session(me.session)).await;
     }
     (
         StatusCode::NO_CONTENT,
@@ -499,7 +440,7 @@ pub async fn end_session(
         .end_session(me.account.id, number)
         .await;
     if let Ok(true) = done {
-        sockets::ended(&app, sockets::Ended::Session(number)).await;
+        signout::ended(&app, sockets::Ended::Session(number)).await;
     }
     match done {
         Ok(true) if number == me.session => (
@@ -530,7 +471,7 @@ pub async fn end_other_sessions(State(app): State<App>, current: Session) -> Res
                 account: me.account.id,
                 except: Some(me.session),
             };
-            sockets::ended(&app, others).await;
+            signout::ended(&app, others).await;
             Json(json!({"ended": ended})).into_response()
         }
         Err(e) => internal(e),
@@ -590,7 +531,7 @@ pub async fn change_password(
                 account: me.account.id,
                 except: Some(me.session),
             };
-            sockets::ended(&app, others).await;
+            signout::ended(&app, others).await;
             StatusCode::NO_CONTENT.into_response()
         }
         Err(e) => internal(e),

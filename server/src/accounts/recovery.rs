@@ -17,8 +17,10 @@ use serde_json::json;
 
 use super::{agent, body_error, check_email, check_password, internal, not_signed_in, session};
 use super::{Session, PASSWORD_MAX};
-use crate::app::{json_error, App, Base};
-use crate::limits::{too_many, ClientIp};
+use crate::app::error::json_error;
+use crate::app::hosts::Base;
+use crate::app::state::App;
+use crate::limits::client_ip::{too_many, ClientIp};
 use crate::mail::Mail;
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
@@ -309,7 +311,7 @@ pub async fn reset(
                 account: account.id,
                 except: Some(session),
             };
-            super::sockets::ended(&app, others).await;
+            super::signout::ended(&app, others).await;
             (
                 [(
                     header::SET_COOKIE,

@@ -16,7 +16,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{internal, not_signed_in, Session};
-use crate::app::{body_error, json_error, App};
+use crate::app::error::{body_error, json_error};
+use crate::app::state::App;
 use crate::model::now_millis;
 use crate::store::{SignedIn, SpendRefused};
 

@@ -11,7 +11,8 @@ use axum::Json;
 use serde_json::{json, Value};
 
 use super::{bad_query, internal, page_of, summary, BAD_PAGE};
-use crate::app::{json_error, App};
+use crate::app::error::json_error;
+use crate::app::state::App;
 use crate::games::GameKind;
 use crate::model::now_millis;
 use crate::ratings::{computer_rating, LEADERBOARD_MIN_GAMES};

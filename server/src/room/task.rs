@@ -220,7 +220,7 @@ impl RoomTask {
                 display_name: a.display_name,
             }),
             ratings: a.ratings,
-            addr: a.addr.map(crate::limits::bucket_key),
+            addr: a.addr.map(crate::limits::address::bucket_key),
         };
         let (member, effects) = match self.state.hello(hello, now) {
             Ok(done) => done,
