@@ -18,6 +18,7 @@
 
 pub mod cmd;
 mod conn;
+mod encoded;
 mod event;
 mod fanout;
 mod knockout;
@@ -43,8 +44,8 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use cmd::{Command, Hello, SayHello};
 pub use conn::{close, Closer, Outbox};
+pub use encoded::Encoded;
 pub use event::{Direct, DrawKind, Effect, Event, MatchKind, NoticeKind, Stamped, WireEvent};
-pub use fanout::Encoded;
 pub use msg::Attach;
 pub use play::Change;
 pub use registry::{Owner, Registry, RegistryError, Route, LEASE_TTL};

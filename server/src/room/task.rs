@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::{debug, error, info};
 
 use super::cmd::Hello;
 use super::conn::{close, Conn};
+use super::encoded::{json, Encoded};
 use super::event::Effect;
 pub(super) use super::msg::{drain, Attach, Exit, Msg, StoreFailed};
 use super::state::RoomState;
@@ -57,7 +57,7 @@ pub(super) const RECENT_EVENTS: usize = 256;
 /// member due to play when theirs differed (a long legal list).
 pub(super) struct Recent {
     pub(super) v: u64,
-    pub(super) encoded: super::fanout::Encoded,
+    pub(super) encoded: Encoded,
 }
 
 impl RoomTask {
@@ -387,13 +387,6 @@ pub(super) fn split(effects: Vec<Effect>) -> (Vec<Write>, Vec<Effect>) {
         }
     }
     (writes, rest)
-}
-
-pub(super) fn json(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| {
-        error!(error = %e, "could not serialise a message");
-        String::from("{}")
-    })
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

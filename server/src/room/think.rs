@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tracing::{debug, warn};
 
-use super::task::Msg;
+use super::msg::Msg;
 use crate::bots;
 use crate::games::AnyGame;
 use crate::model::ids::TableId;

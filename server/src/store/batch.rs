@@ -12,11 +12,10 @@
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::db::Db;
+use super::db::{Backend, Db};
 use super::lease::{check_fences, Fence};
 use super::lite::{Lite, WriteLine};
-use super::sql::{apply, Backend};
-use super::write::Write;
+use super::write::{apply, Write};
 use super::{StoreError, StoreResult};
 use crate::model::records::EntryRow;
 

@@ -30,11 +30,12 @@ use std::path::Path;
 
 pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
 pub use coins::{CheckIn, SpendRefused};
+pub use db::Backend;
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
 pub use lease::{Fence, Lease};
 pub use profile::{GameTally, Profile, PROFILE_GAMES};
 pub use recovery::{LinkPurpose, NewLink};
-pub use sql::{Backend, Store};
+pub use sql::Store;
 pub use write::Write;
 
 /// A store failure. Callers log it and answer `internal`; a room whose
