@@ -55,12 +55,12 @@ pub fn router(app: App) -> Router {
         .route("/api/me", get(crate::accounts::me))
         .route(
             "/api/sessions",
-            get(crate::accounts::sessions).delete(crate::accounts::end_other_sessions),
+            get(crate::accounts::open_sessions::sessions).delete(crate::accounts::open_sessions::end_other_sessions),
         )
-        .route("/api/sessions/{id}", delete(crate::accounts::end_session))
-        .route("/api/password", post(crate::accounts::change_password))
+        .route("/api/sessions/{id}", delete(crate::accounts::open_sessions::end_session))
+        .route("/api/password", post(crate::accounts::password::change_password))
         .route("/api/site", get(site))
-        .route("/api/checkin", post(crate::accounts::check_in))
+        .route("/api/checkin", post(crate::accounts::checkin::check_in))
         .route("/api/shop", get(crate::accounts::shop::shop))
         .route("/api/shop/buy", post(crate::accounts::shop::buy))
         .route("/api/shop/choose", post(crate::accounts::shop::choose))
