@@ -10,7 +10,7 @@
 //! password change or reset, or by expiry:
 //! - the node that ended it closes its own matching sockets at once and,
 //!   on several nodes, publishes the end on NATS (`bg.sessions.ended`,
-//!   `cluster/mod.rs`), where every node closes its own;
+//!   `cluster/`), where every node closes its own;
 //! - every minute (`Config::session_sweep_secs`) each node asks the store which of its sockets'
 //!   sessions are no longer live (expired, or an end it missed while NATS
 //!   was away) and closes their sockets;

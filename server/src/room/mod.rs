@@ -10,7 +10,10 @@
 //! - `task.rs` is the thin actor around it: it receives, calls the state,
 //!   and carries out the effects (store, then send, then think).
 //! - `registry.rs` finds a room's task by its code, loading the room from
-//!   the store, and restarts a task that died.
+//!   the store; `supervisor.rs` restarts a task that died; `owner.rs` is
+//!   the node's part in a cluster (leases).
+//! - `encoded.rs` serialises an event once for every socket; `fanout.rs`
+//!   sends it.
 //! - `event.rs` and `views/` are what clients receive, typed both ways
 //!   (`WireEvent`, `WireSnapshot`: as a client reads them).
 //! - `voice.rs` keeps who is in voice chat; the room only relays the
