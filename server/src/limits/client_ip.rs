@@ -12,7 +12,7 @@ use axum::response::Response;
 use crate::app::error::json_error;
 use crate::app::state::App;
 
-/// Extracts the client address of a request ([`Limits::client_ip`]).
+/// Extracts the client address of a request ([`super::Limits::client_ip`]).
 /// Without connection info (a router served without
 /// `into_make_service_with_connect_info`), every request counts as
 /// `0.0.0.0`.

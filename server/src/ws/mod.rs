@@ -4,9 +4,9 @@
 //!
 //! Bounds on a socket that costs a file descriptor and memory while it
 //! does nothing: at most `--max-sockets-per-addr` per client address
-//! ([`SocketsPerAddr`]), `hello` within `--hello-timeout-secs`, and, where
+//! ([`cap::SocketsPerAddr`]), `hello` within `--hello-timeout-secs`, and, where
 //! the WebSocket is on this node, a ping every `--ping-secs`: a peer that
-//! sends nothing for twice that is gone ([`Silence`]).
+//! sends nothing for twice that is gone (`Silence`, `silence.rs`).
 //!
 //! `upgrade.rs` checks and upgrades the request, `reader.rs` reads the
 //! client's frames and `writer.rs` sends the room's messages; `cap.rs`
