@@ -11,8 +11,9 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::json;
 use server::games::{GameKind, GameOptions};
+use server::model::{MemberId, TokenHash};
 use server::room::cmd::{self, Command};
-use server::room::{Effect, Encoded, Hello, MemberId, RoomConfig, RoomState, Stamped, TokenHash};
+use server::room::{Effect, Encoded, Hello, RoomConfig, RoomState, Stamped};
 use tokio::sync::mpsc;
 
 /// A move event of a 2-player Quoridor game, 10 plies in.

@@ -231,7 +231,7 @@ pub struct Config {
     /// one) instead of the proxy's. Repeatable or comma separated. Without
     /// it, forwarding headers are ignored.
     #[arg(long = "trusted-proxy", env = "TRUSTED_PROXY", value_delimiter = ',')]
-    pub trusted_proxies: Vec<crate::limits::TrustedProxy>,
+    pub trusted_proxies: Vec<crate::limits::address::TrustedProxy>,
 }
 
 impl Config {

@@ -13,14 +13,15 @@ pub mod games;
 pub mod history;
 pub mod limits;
 pub mod mail;
+pub mod model;
 pub mod pages;
 pub mod protocol;
 pub mod ratings;
 pub mod room;
 pub mod serve;
-pub mod socket;
 pub mod store;
 pub mod validate;
+pub mod ws;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -89,25 +90,25 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         cluster.as_ref().map(cluster::Cluster::owner),
     );
     let mailer = mail::Mailer::for_config(&config)?;
-    let app = app::App {
+    let app = app::state::App {
         mailer: Arc::new(mailer),
         sessions: Arc::default(),
         cluster: cluster.clone(),
         registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         sockets: Arc::default(),
-        accounts: Arc::new(accounts::Accounts::new()),
+        accounts: Arc::new(accounts::hashing::Accounts::new()),
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
     };
     if let Some(cluster) = &cluster {
         cluster.start(app.clone()).await?;
     }
-    let sweep = tokio::spawn(accounts::sockets::sweep(app.clone()));
+    let sweep = tokio::spawn(accounts::signout::sweep(app.clone()));
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
     let header_timeout = app.config.header_timeout();
-    let router = app::router(app);
+    let router = app::routes::router(app);
     let task = tokio::spawn(async move {
         let served = serve::run(listener, router, header_timeout, rx).await;
         sweep.abort();

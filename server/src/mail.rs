@@ -33,7 +33,7 @@ impl Mailer {
     /// The mailer of `config`: [`Mailer::new`], or the log when no
     /// operator setting fixes the host of the links.
     pub fn for_config(config: &crate::Config) -> anyhow::Result<Mailer> {
-        if !crate::app::hosts::mail_links_fixed(config) {
+        if !mail_links_fixed(config) {
             if config.smtp_url.is_some() {
                 tracing::warn!(
                     target: "mail",
@@ -100,4 +100,10 @@ impl Mailer {
             }
         }
     }
+}
+
+/// Whether mail may carry links: only when the operator fixed their host
+/// (`--public-url` or `--allowed-host`).
+pub fn mail_links_fixed(config: &crate::Config) -> bool {
+    config.public_url.is_some() || !config.allowed_hosts.is_empty()
 }

@@ -14,7 +14,7 @@
 //!   body sent a byte at a time cannot stretch it);
 //! - a WebSocket upgrade is one request whose headers are bound by the
 //!   same timeout (the handshake timeout); the socket's own deadlines are
-//!   in `socket.rs` (`hello`, pings).
+//!   in `ws/` (`hello` in `reader.rs`, pings in `silence.rs`).
 //!
 //! HTTP/1 only, not `hyper_util`'s `auto` builder: the latter first reads
 //! a connection's opening bytes to tell HTTP/2 from HTTP/1 with no

@@ -1,5 +1,6 @@
-//! Free accounts: register, log in, log out, "who am I", the account's
-//! open sessions, and a password change.
+//! Free accounts: register, log in, log out, "who am I"; the account's
+//! open sessions (`open_sessions.rs`), a password change (`password.rs`)
+//! and the daily check-in (`checkin.rs`) beside them.
 //!
 //! A login session is a secret of its own in an `HttpOnly` cookie
 //! (`session.rs`), apart from the browser token that identifies the
@@ -9,26 +10,32 @@
 //! on the blocking pool, at most one hash per core at a time; they and
 //! their hashes are never logged or sent.
 
+pub mod checkin;
+pub mod hashing;
+pub mod open_sessions;
+pub mod password;
 pub mod recovery;
 pub mod session;
 pub mod shop;
+pub mod signout;
 pub mod sockets;
 
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use argon2::Argon2;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::{OnceCell, Semaphore};
 
-use crate::app::{body_error, json_error, App, Base};
-use crate::limits::{too_many, ClientIp};
-use crate::room::{is_valid_token, new_token};
-use crate::store::{now_millis, Account, NewSession, SignedIn};
+use crate::app::error::{body_error, json_error};
+use crate::app::hosts::Base;
+use crate::app::state::App;
+use crate::limits::client_ip::{too_many, ClientIp};
+use crate::model::now_millis;
+use crate::model::{is_valid_token, new_token};
+use crate::store::{Account, NewSession, SignedIn};
+use checkin::utc_day;
 pub use session::Session;
 
 pub const USERNAME_MIN: usize = 3;
@@ -36,66 +43,6 @@ pub const USERNAME_MAX: usize = 20;
 pub const PASSWORD_MIN: usize = 8;
 pub const PASSWORD_MAX: usize = 128;
 pub const EMAIL_MAX: usize = 254;
-
-/// State shared by the account endpoints.
-pub struct Accounts {
-    /// One permit per core: argon2 is deliberately slow and memory-hungry,
-    /// so a burst of logins queues instead of starving the rooms.
-    hashing: Semaphore,
-    /// A hash of a random password, verified against when the username
-    /// does not exist, so an unknown name takes as long as a wrong
-    /// password.
-    decoy: OnceCell<Option<String>>,
-}
-
-impl Default for Accounts {
-    fn default() -> Self {
-        Accounts::new()
-    }
-}
-
-impl Accounts {
-    pub fn new() -> Accounts {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Accounts {
-            hashing: Semaphore::new(cores),
-            decoy: OnceCell::new(),
-        }
-    }
-
-    async fn hash(&self, password: String) -> Option<String> {
-        let _permit = self.hashing.acquire().await.ok()?;
-        tokio::task::spawn_blocking(move || {
-            Argon2::default()
-                .hash_password(password.as_bytes())
-                .ok()
-                .map(|h| h.to_string())
-        })
-        .await
-        .ok()
-        .flatten()
-    }
-
-    async fn verify(&self, password: String, hash: String) -> bool {
-        let Ok(_permit) = self.hashing.acquire().await else {
-            return false;
-        };
-        tokio::task::spawn_blocking(move || {
-            Argon2::default()
-                .verify_password(password.as_bytes(), hash.as_str())
-                .is_ok()
-        })
-        .await
-        .unwrap_or(false)
-    }
-
-    async fn decoy(&self) -> Option<String> {
-        self.decoy
-            .get_or_init(|| self.hash(new_token()))
-            .await
-            .clone()
-    }
-}
 
 /// A username: 3-20 characters of `[A-Za-z0-9_-]`.
 pub fn check_username(input: &str) -> Result<String, String> {
@@ -172,14 +119,6 @@ pub struct Login {
     password: String,
     #[serde(default)]
     token: Option<String>,
-}
-
-#[derive(Deserialize)]
-pub struct ChangePassword {
-    #[serde(default)]
-    current: String,
-    #[serde(default)]
-    new: String,
 }
 
 pub(crate) fn internal(e: impl std::fmt::Display) -> Response {
@@ -311,7 +250,7 @@ async fn end_replaced(app: &App, current: &Session) {
         }
     }
     if let Some(me) = &current.signed_in {
-        sockets::ended(app, sockets::Ended::Session(me.session)).await;
+        signout::ended(app, sockets::Ended::Session(me.session)).await;
     }
 }
 
@@ -325,7 +264,7 @@ fn taken() -> Response {
 
 /// Checks `password` against `hash`, or against a decoy when there is no
 /// account, so both take the same time.
-async fn password_matches(app: &App, password: String, hash: Option<String>) -> bool {
+pub(super) async fn password_matches(app: &App, password: String, hash: Option<String>) -> bool {
     match hash {
         Some(hash) => app.accounts.verify(password, hash).await,
         None => {
@@ -408,7 +347,7 @@ pub async fn logout(State(app): State<App>, current: Session) -> Response {
         }
     }
     if let Some(me) = &current.signed_in {
-        sockets::ended(&app, sockets::Ended::Session(me.session)).await;
+        signout::ended(&app, sockets::Ended::Session(me.session)).await;
     }
     (
         StatusCode::NO_CONTENT,
@@ -445,184 +384,6 @@ pub async fn me(State(app): State<App>, current: Session) -> Response {
         })),
     )
         .into_response()
-}
-
-/// `GET /api/sessions`: the account's open sessions, most recent first.
-pub async fn sessions(State(app): State<App>, current: Session) -> Response {
-    let Some(me) = current.signed_in else {
-        return not_signed_in();
-    };
-    match app
-        .registry
-        .store()
-        .sessions(me.account.id, now_millis())
-        .await
-    {
-        Ok(list) => Json(json!({
-            "sessions": list.iter().map(|s| json!({
-                "id": s.id,
-                "agent": s.agent,
-                "created_at": s.created_at,
-                "last_seen": s.last_seen,
-                "current": s.id == me.session,
-            })).collect::<Vec<_>>(),
-        }))
-        .into_response(),
-        Err(e) => internal(e),
-    }
-}
-
-/// `DELETE /api/sessions/ID`: ends one of the account's sessions (this
-/// one too: then the cookie is cleared).
-pub async fn end_session(
-    State(app): State<App>,
-    current: Session,
-    Path(id): Path<String>,
-) -> Response {
-    let Some(me) = current.signed_in else {
-        return not_signed_in();
-    };
-    let no_session = || {
-        json_error(
-            StatusCode::NOT_FOUND,
-            "no_session",
-            format!("You have no open session {id}."),
-        )
-    };
-    let Ok(number) = id.parse::<i64>() else {
-        return no_session();
-    };
-    let done = app
-        .registry
-        .store()
-        .end_session(me.account.id, number)
-        .await;
-    if let Ok(true) = done {
-        sockets::ended(&app, sockets::Ended::Session(number)).await;
-    }
-    match done {
-        Ok(true) if number == me.session => (
-            StatusCode::NO_CONTENT,
-            [(header::SET_COOKIE, session::clear_cookie(current.tls))],
-        )
-            .into_response(),
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => no_session(),
-        Err(e) => internal(e),
-    }
-}
-
-/// `DELETE /api/sessions`: logs out everywhere else; this session stays.
-pub async fn end_other_sessions(State(app): State<App>, current: Session) -> Response {
-    let Some(me) = current.signed_in else {
-        return not_signed_in();
-    };
-    match app
-        .registry
-        .store()
-        .end_other_sessions(me.account.id, me.session)
-        .await
-    {
-        Ok(ended) => {
-            tracing::info!(account = me.account.id, ended, "logged out elsewhere");
-            let others = sockets::Ended::Account {
-                account: me.account.id,
-                except: Some(me.session),
-            };
-            sockets::ended(&app, others).await;
-            Json(json!({"ended": ended})).into_response()
-        }
-        Err(e) => internal(e),
-    }
-}
-
-/// `POST /api/password`: a new password, given the current one; every
-/// other session ends.
-pub async fn change_password(
-    State(app): State<App>,
-    ClientIp(ip): ClientIp,
-    current: Session,
-    body: Result<Json<ChangePassword>, JsonRejection>,
-) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
-    let Some(me) = current.signed_in else {
-        return not_signed_in();
-    };
-    if let Err(m) = check_password(&req.new) {
-        return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
-    }
-    // Held while checked, as for a login.
-    if let Err(wait) = app.limits.failed_logins.take(ip) {
-        return too_many(wait, "Too many wrong passwords from your address");
-    }
-    let store = app.registry.store();
-    let hash = match store.credentials_by_id(me.account.id).await {
-        Ok(c) => c.map(|c| c.password_hash),
-        Err(e) => {
-            app.limits.failed_logins.give_back(ip);
-            return internal(e);
-        }
-    };
-    let ok = req.current.chars().count() <= PASSWORD_MAX
-        && password_matches(&app, req.current, hash).await;
-    if !ok {
-        return json_error(
-            StatusCode::FORBIDDEN,
-            "wrong_password",
-            "That is not your current password.",
-        );
-    }
-    app.limits.failed_logins.give_back(ip);
-    let Some(hash) = app.accounts.hash(req.new).await else {
-        return internal("password hashing failed");
-    };
-    match store
-        .change_password(me.account.id, &hash, me.session)
-        .await
-    {
-        Ok(()) => {
-            tracing::info!(account = me.account.id, "password changed");
-            let others = sockets::Ended::Account {
-                account: me.account.id,
-                except: Some(me.session),
-            };
-            sockets::ended(&app, others).await;
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Err(e) => internal(e),
-    }
-}
-
-/// Days since 1970-01-01 (UTC) at `ms`.
-pub fn utc_day(ms: u64) -> i64 {
-    (ms / (24 * 60 * 60 * 1000)) as i64
-}
-
-/// `POST /api/checkin`: the daily check-in. Once per UTC day it adds
-/// coins (more for each day of a streak, up to a cap); again the same
-/// day, it adds nothing.
-pub async fn check_in(State(app): State<App>, current: Session) -> Response {
-    let Some(me) = current.signed_in else {
-        return not_signed_in();
-    };
-    let now = now_millis();
-    match app
-        .registry
-        .store()
-        .check_in(me.account.id, utc_day(now), now)
-        .await
-    {
-        Ok(c) => Json(json!({
-            "added": c.added,
-            "streak": c.streak,
-            "coins": c.balance,
-        }))
-        .into_response(),
-        Err(e) => internal(e),
-    }
 }
 
 #[cfg(test)]

@@ -17,11 +17,14 @@ use serde_json::json;
 
 use super::{agent, body_error, check_email, check_password, internal, not_signed_in, session};
 use super::{Session, PASSWORD_MAX};
-use crate::app::{json_error, App, Base};
-use crate::limits::{too_many, ClientIp};
+use crate::app::error::json_error;
+use crate::app::hosts::Base;
+use crate::app::state::App;
+use crate::limits::client_ip::{too_many, ClientIp};
 use crate::mail::Mail;
-use crate::room::{is_valid_token, new_token};
-use crate::store::{now_millis, LinkPurpose, NewLink, NewSession};
+use crate::model::now_millis;
+use crate::model::{is_valid_token, new_token};
+use crate::store::{LinkPurpose, NewLink, NewSession};
 
 /// A recovery link works for an hour.
 pub const RECOVER_TTL_MS: u64 = 60 * 60 * 1000;
@@ -308,7 +311,7 @@ pub async fn reset(
                 account: account.id,
                 except: Some(session),
             };
-            super::sockets::ended(&app, others).await;
+            super::signout::ended(&app, others).await;
             (
                 [(
                     header::SET_COOKIE,

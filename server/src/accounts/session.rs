@@ -12,9 +12,10 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
 use cookie::{Cookie, SameSite};
 
-use crate::app::App;
-use crate::room::{is_valid_token, new_token};
-use crate::store::{now_millis, SignedIn, SESSION_IDLE_MS};
+use crate::app::state::App;
+use crate::model::now_millis;
+use crate::model::{is_valid_token, new_token};
+use crate::store::{SignedIn, SESSION_IDLE_MS};
 
 /// The cookie's name.
 pub const COOKIE: &str = "session";

@@ -16,8 +16,10 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{internal, not_signed_in, Session};
-use crate::app::{body_error, json_error, App};
-use crate::store::{now_millis, SignedIn, SpendRefused};
+use crate::app::error::{body_error, json_error};
+use crate::app::state::App;
+use crate::model::now_millis;
+use crate::store::{SignedIn, SpendRefused};
 
 /// Where an item goes: each slot holds one chosen item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

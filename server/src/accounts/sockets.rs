@@ -10,7 +10,7 @@
 //! password change or reset, or by expiry:
 //! - the node that ended it closes its own matching sockets at once and,
 //!   on several nodes, publishes the end on NATS (`bg.sessions.ended`,
-//!   `cluster/mod.rs`), where every node closes its own;
+//!   `cluster/`), where every node closes its own;
 //! - every minute (`Config::session_sweep_secs`) each node asks the store which of its sockets'
 //!   sessions are no longer live (expired, or an end it missed while NATS
 //!   was away) and closes their sockets;
@@ -25,19 +25,14 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
-use crate::app::App;
 use crate::room::Closer;
-use crate::store::{now_millis, SignedIn};
+use crate::store::SignedIn;
 
 /// The close code of a socket whose session ended.
 pub const SIGNED_OUT: u16 = 4001;
 /// Its reason.
 pub const SIGNED_OUT_REASON: &str = "Signed out";
-/// Sessions checked per query of the sweep.
-const SWEEP_CHUNK: usize = 200;
-
 /// Which sessions ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -157,72 +152,12 @@ impl SessionSockets {
     }
 
     /// The sessions of the open sockets, each once.
-    fn sessions(&self) -> Vec<i64> {
+    pub(super) fn sessions(&self) -> Vec<i64> {
         let mut list: Vec<i64> = self.lock().values().map(|e| e.session).collect();
         list.sort_unstable();
         list.dedup();
         list
     }
-}
-
-/// Sessions ended: closes their sockets here, and on every other node.
-pub async fn ended(app: &App, ended: Ended) {
-    let here = app.sessions.close(ended);
-    if here > 0 {
-        tracing::debug!(?ended, sockets = here, "signed out open sockets");
-    }
-    if let Some(cluster) = &app.cluster {
-        cluster.sessions_ended(ended).await;
-    }
-}
-
-/// Registers a socket and checks its session once more (see the module
-/// doc): the socket is closed at once if the session ended meanwhile.
-pub async fn watch(app: &App, signed_in: &SignedIn, closer: &Closer) -> Registration {
-    let registration = app.sessions.register(signed_in, closer.clone());
-    match app
-        .registry
-        .store()
-        .live_sessions(&[signed_in.session], now_millis())
-        .await
-    {
-        Ok(live) if live.is_empty() => closer.close(SIGNED_OUT, SIGNED_OUT_REASON),
-        Ok(_) => {}
-        Err(e) => tracing::warn!(error = %e, "session check failed; the sweep checks again"),
-    }
-    registration
-}
-
-/// Every `session_sweep_secs`, closes the sockets whose sessions are no
-/// longer live. Runs while the server does.
-pub async fn sweep(app: App) {
-    let every = Duration::from_secs(app.config.session_sweep_secs.max(1));
-    let mut every = tokio::time::interval(every);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    every.tick().await;
-    loop {
-        every.tick().await;
-        sweep_once(&app).await;
-    }
-}
-
-/// One pass of [`sweep`]: how many sockets it closed.
-async fn sweep_once(app: &App) -> usize {
-    let now = now_millis();
-    let mut closed = 0;
-    for chunk in app.sessions.sessions().chunks(SWEEP_CHUNK) {
-        let live = match app.registry.store().live_sessions(chunk, now).await {
-            Ok(live) => live,
-            Err(e) => {
-                tracing::warn!(error = %e, "session sweep failed");
-                return closed;
-            }
-        };
-        for session in chunk.iter().filter(|s| !live.contains(s)) {
-            closed += app.sessions.close(Ended::Session(*session));
-        }
-    }
-    closed
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! visitor's own machine, which leads nobody elsewhere); else the first
 //! `--allowed-host`, else `http://` and `--addr`. So no request chooses a
 //! host of its own. Mail is only sent when the links are fixed by the
-//! operator (`--public-url` or `--allowed-host`, see [`mail_links_fixed`]);
+//! operator (`--public-url` or `--allowed-host`, see `mail::mail_links_fixed`);
 //! otherwise the mailer writes each link to the log.
 //!
 //! **Origins.** A browser sends `Origin` with every `POST`, `PUT`,
@@ -35,7 +35,8 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use super::{json_error, App};
+use super::error::json_error;
+use super::state::App;
 use crate::config::Config;
 
 /// `Strict-Transport-Security` of answers over TLS: a year, this host only
@@ -187,12 +188,6 @@ pub fn bad_origin() -> Response {
         "bad_origin",
         "This page may not send requests to this site.",
     )
-}
-
-/// Whether mail may carry links: only when the operator fixed their host
-/// (`--public-url` or `--allowed-host`).
-pub fn mail_links_fixed(config: &Config) -> bool {
-    config.public_url.is_some() || !config.allowed_hosts.is_empty()
 }
 
 /// The guard in front of every route: a `POST`, `PUT`, `PATCH` or

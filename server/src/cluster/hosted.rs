@@ -1,5 +1,5 @@
 //! The owner's side: clients of rooms running here whose sockets are on
-//! other nodes. Each runs through `socket::serve`, like a local socket: its
+//! other nodes. Each runs through `ws::reader::serve`, like a local socket: its
 //! frames arrive on `bg.node.N.room`, its messages leave for the relaying
 //! node's `bg.node.R.conn`.
 
@@ -11,20 +11,17 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tracing::debug;
 
-use super::{conn_subject, header, Cluster, ACCOUNT, ADDR, BASE, CODE, CONN, OP, RELAY, ROOM};
-use crate::app::App;
+use super::{
+    conn_subject, header, Cluster, Hosted, ACCOUNT, ADDR, BASE, CODE, CONN, OP, RELAY, ROOM,
+};
+use crate::app::state::App;
 use crate::room::{close, Closer};
-use crate::socket;
+use crate::ws::reader::{serve, Link};
 
 /// Frames from a relayed client waiting for the owner to read them. The
 /// client's own rate limit (20 a second) is applied by `serve`; a relay
 /// that sends more than this without the owner keeping up is cut off.
 const INBOX: usize = 128;
-
-/// A relayed client as the owner holds it: where its frames go.
-pub(super) struct Hosted {
-    frames: mpsc::Sender<Message>,
-}
 
 /// Reads `bg.node.N.room` and hands each message to its client.
 pub(super) async fn dispatch(cluster: Cluster, app: App, mut inbox: Subscriber) {
@@ -132,12 +129,12 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
         };
         // No pings from here: the relaying node holds the WebSocket and
         // pings it (`relay.rs`).
-        let link = socket::Link {
+        let link = Link {
             closer: Closer::new(),
             ping: None,
             client,
         };
-        socket::serve(stream, sink, app, room, base_url, account, link).await;
+        serve(stream, sink, app, room, base_url, account, link).await;
         cluster.inner.hosted.remove(&key);
     });
     "ok"

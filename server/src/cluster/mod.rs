@@ -3,7 +3,7 @@
 //! WebSocket. A node that does not own a client's room forwards the
 //! client's frames to the owner over NATS and relays the owner's frames
 //! back (`relay.rs`); the owner runs that client exactly like one of its
-//! own sockets (`hosted.rs`, through `socket::serve`). All protocol
+//! own sockets (`hosted.rs`, through `ws::reader::serve`). All protocol
 //! checks, limits and answers therefore happen in one place, the owner,
 //! and the relaying node is a pipe.
 //!
@@ -31,6 +31,7 @@
 
 mod hosted;
 mod relay;
+mod start;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,11 +39,11 @@ use std::time::Duration;
 use async_nats::{HeaderMap, HeaderValue};
 use bytes::Bytes;
 use dashmap::DashMap;
-use futures_util::StreamExt;
 use tracing::{info, warn};
 
-use crate::app::App;
 use crate::room::{close, Closer, Owner};
+use axum::extract::ws::{Message, Utf8Bytes};
+use tokio::sync::mpsc;
 
 /// How often peers are pinged, and how long a ping may take.
 const PING_EVERY: Duration = Duration::from_secs(1);
@@ -92,9 +93,22 @@ struct Inner {
     nats: async_nats::Client,
     /// Clients of rooms running here whose sockets are on other nodes,
     /// by (relaying node, its connection id).
-    hosted: DashMap<(String, u64), hosted::Hosted>,
+    hosted: DashMap<(String, u64), Hosted>,
     /// Sockets here whose rooms run on other nodes, by connection id.
-    relayed: DashMap<u64, relay::Relayed>,
+    relayed: DashMap<u64, Relayed>,
+}
+
+/// A relayed client as the owner holds it: where its frames go.
+struct Hosted {
+    frames: mpsc::Sender<Message>,
+}
+
+/// A relayed socket as this node holds it.
+struct Relayed {
+    /// The node that runs the socket's room.
+    owner: String,
+    texts: mpsc::Sender<Utf8Bytes>,
+    closer: Closer,
 }
 
 impl Cluster {
@@ -131,40 +145,6 @@ impl Cluster {
                 Box::pin(async move { cluster.ping(&node).await })
             }),
         }
-    }
-
-    /// Starts answering other nodes: pings, clients to host, frames for
-    /// relayed clients; and the watch on peers.
-    pub async fn start(&self, app: App) -> anyhow::Result<()> {
-        let sessions = app.sessions.clone();
-        let nats = &self.inner.nats;
-        let mut pings = nats.subscribe(ping_subject(&self.inner.node)).await?;
-        let pong = nats.clone();
-        tokio::spawn(async move {
-            while let Some(msg) = pings.next().await {
-                if let Some(reply) = msg.reply {
-                    let _ = pong.publish(reply, Bytes::from_static(b"pong")).await;
-                }
-            }
-        });
-        let to_owner = nats.subscribe(room_subject(&self.inner.node)).await?;
-        tokio::spawn(hosted::dispatch(self.clone(), app, to_owner));
-        let to_relay = nats.subscribe(conn_subject(&self.inner.node)).await?;
-        tokio::spawn(relay::dispatch(self.clone(), to_relay));
-        tokio::spawn(watch_peers(Arc::downgrade(&self.inner)));
-        let mut ended = nats.subscribe(SESSIONS_ENDED).await?;
-        tokio::spawn(async move {
-            while let Some(msg) = ended.next().await {
-                let text = String::from_utf8_lossy(&msg.payload);
-                match crate::accounts::sockets::Ended::parse(&text) {
-                    Some(ended) => {
-                        sessions.close(ended);
-                    }
-                    None => warn!("an unreadable sessions.ended message"),
-                }
-            }
-        });
-        Ok(())
     }
 
     /// Tells every node that sessions ended (see

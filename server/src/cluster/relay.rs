@@ -13,21 +13,12 @@ use tokio::sync::mpsc;
 use tracing::debug;
 
 use super::{
-    close_with, header, room_subject, Cluster, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM,
+    close_with, header, room_subject, Cluster, Relayed, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM,
 };
-use crate::room::{close, Closer};
-use crate::socket;
-use crate::socket::{
-    next_conn, next_ping, ping_timer, Silence, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT,
-};
-
-/// A relayed socket as this node holds it.
-pub(super) struct Relayed {
-    /// The node that runs the socket's room.
-    pub(super) owner: String,
-    texts: mpsc::Sender<Utf8Bytes>,
-    pub(super) closer: Closer,
-}
+use crate::room::close;
+use crate::ws::reader::Link;
+use crate::ws::silence::{next_ping, ping_timer, Silence};
+use crate::ws::{next_conn, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT};
 
 /// Reads `bg.node.N.conn` and hands each message to its socket.
 pub(super) async fn dispatch(cluster: Cluster, mut inbox: Subscriber) {
@@ -71,9 +62,9 @@ impl Cluster {
         code: String,
         base_url: String,
         account: Option<i64>,
-        link: socket::Link,
+        link: Link,
     ) {
-        let socket::Link {
+        let Link {
             closer,
             ping,
             client,

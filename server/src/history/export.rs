@@ -16,8 +16,8 @@ use serde_json::Value;
 use super::replay::Replay;
 use crate::game_log::Step;
 use crate::games::{GameKind, GameOptions};
-use crate::store::records::Leave;
-use crate::store::GameRecord;
+use crate::model::records::GameRecord;
+use crate::model::records::Leave;
 
 /// Most moves an imported text may have (the longest games the site's
 /// rules allow, Jungle's with 100 moves between captures, come near it).

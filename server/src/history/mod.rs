@@ -14,11 +14,13 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::app::{json_error, App, MAX_BODY};
+use crate::app::error::{json_error, MAX_BODY};
+use crate::app::state::App;
 use crate::games::GameKind;
-use crate::limits::{too_many, ClientIp};
-use crate::room::{is_valid_token, TokenHash};
-use crate::store::{GameRecord, HistoryQuery, StoreError, PAGE_SIZE};
+use crate::limits::client_ip::{too_many, ClientIp};
+use crate::model::records::GameRecord;
+use crate::model::{is_valid_token, TokenHash};
+use crate::store::{HistoryQuery, StoreError, PAGE_SIZE};
 
 /// The results a history can be filtered by.
 const RESULTS: [&str; 4] = ["win", "loss", "draw", "aborted"];
@@ -80,11 +82,11 @@ fn summary(g: &GameRecord, result: Option<&str>) -> Value {
 /// the browser's, and the account's when the session cookie signs one in.
 pub async fn history(
     State(app): State<App>,
-    session: crate::accounts::Session,
+    session: crate::accounts::session::Session,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let Some(token) = crate::app::bearer_token(&headers).filter(|t| is_valid_token(t)) else {
+    let Some(token) = bearer_token(&headers).filter(|t| is_valid_token(t)) else {
         return json_error(
             StatusCode::UNAUTHORIZED,
             "no_token",
@@ -328,4 +330,15 @@ pub async fn import_game(
         );
     }
     ([(header::CONTENT_TYPE, "application/json")], answer).into_response()
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header (any case of
+/// "Bearer"), if the request has one.
+pub fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| t.trim().to_string())
 }

@@ -11,10 +11,12 @@ use axum::Json;
 use serde_json::{json, Value};
 
 use super::{bad_query, internal, page_of, summary, BAD_PAGE};
-use crate::app::{json_error, App};
+use crate::app::error::json_error;
+use crate::app::state::App;
 use crate::games::GameKind;
+use crate::model::now_millis;
 use crate::ratings::{computer_rating, LEADERBOARD_MIN_GAMES};
-use crate::store::{now_millis, PROFILE_GAMES};
+use crate::store::PROFILE_GAMES;
 use rules::Level;
 
 /// Longer than any username: not looked up.

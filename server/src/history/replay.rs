@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::game_log::{GameLog, LogError, Played, Step};
 use crate::games::{GameKind, GameOptions};
-use crate::store::records::Leave;
+use crate::model::records::Leave;
 
 /// A game being replayed, with the position after every ply so far
 /// (`positions[n]` after `n` moves; `positions[0]` is the start).

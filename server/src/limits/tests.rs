@@ -1,4 +1,6 @@
 use super::*;
+use crate::limits::client_ip::too_many;
+use axum::http::{header, HeaderValue, StatusCode};
 
 fn ip(text: &str) -> IpAddr {
     text.parse().unwrap()

@@ -9,7 +9,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::ids::MemberId;
+use crate::model::ids::MemberId;
 
 /// What the room sends to one connection: serialised JSON text, cheap to
 /// clone for every subscriber of a broadcast.

@@ -5,13 +5,13 @@
 use rules::{Level, Side};
 use serde::{Deserialize, Serialize};
 
-use super::ids::{MemberId, TableId};
 use super::views::{AutostartView, MatchBody, MemberView, RemovedView, ScoreView, VoiceView};
 use crate::games::{AnyGame, GameKind, GameOptions};
-use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow};
+use crate::model::ids::{MemberId, TableId};
+use crate::model::records::ChatLine;
+use crate::store::Write;
 
-use super::knockout::bracket::Bracket;
-use super::scores::ScoreRow;
+use crate::model::bracket::Bracket;
 
 /// A room event, as every member's socket receives it (`S` and `O`: the
 /// game's view and options, JSON for a reader, as in `views.rs`).
@@ -153,38 +153,6 @@ pub enum MatchKind {
     Forfeit,
     Turn,
     End,
-}
-
-/// One chat line, as sent and stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChatLine {
-    /// The sender's name when they wrote it.
-    pub from: String,
-    pub member: MemberId,
-    pub text: String,
-    /// Unix milliseconds.
-    pub at: u64,
-}
-
-/// One entry of a game's stored log: a step of the game's log with its
-/// move as text. Replaying the log on a fresh game rebuilds the position
-/// exactly (the rules are deterministic).
-pub type Entry = crate::game_log::Step<String>;
-
-/// A change to the stored room. All the writes of one command are stored
-/// in one transaction before anything else happens.
-#[derive(Clone, Debug)]
-pub enum Write {
-    Room(RoomRow),
-    Member(MemberRow),
-    RemoveMember(MemberId),
-    Score(ScoreRow),
-    Chat(ChatLine),
-    GameStarted(LiveGame),
-    Entry(EntryRow),
-    GameEnded(FinishedGame),
-    /// The room's tournament (`None`: none any more).
-    Tournament(Option<Bracket>),
 }
 
 /// What the task carries out after a call on the state, in this order:

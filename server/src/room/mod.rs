@@ -10,7 +10,10 @@
 //! - `task.rs` is the thin actor around it: it receives, calls the state,
 //!   and carries out the effects (store, then send, then think).
 //! - `registry.rs` finds a room's task by its code, loading the room from
-//!   the store, and restarts a task that died.
+//!   the store; `supervisor.rs` restarts a task that died; `owner.rs` is
+//!   the node's part in a cluster (leases).
+//! - `encoded.rs` serialises an event once for every socket; `fanout.rs`
+//!   sends it.
 //! - `event.rs` and `views/` are what clients receive, typed both ways
 //!   (`WireEvent`, `WireSnapshot`: as a client reads them).
 //! - `voice.rs` keeps who is in voice chat; the room only relays the
@@ -18,16 +21,18 @@
 
 pub mod cmd;
 mod conn;
+mod encoded;
 mod event;
 mod fanout;
-mod ids;
 mod knockout;
 mod msg;
+mod owner;
 mod play;
 mod registry;
 mod restore;
 mod scores;
 mod state;
+mod supervisor;
 mod table;
 mod task;
 mod think;
@@ -44,19 +49,14 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use cmd::{Command, Hello, SayHello};
 pub use conn::{close, Closer, Outbox};
-pub use event::{
-    ChatLine, Direct, DrawKind, Effect, Entry, Event, MatchKind, NoticeKind, Stamped, WireEvent,
-    Write,
-};
-pub use fanout::Encoded;
-pub use ids::{is_valid_token, new_token, ConnId, GameId, MemberId, TableId, TokenHash};
-pub use knockout::bracket::{Bracket, Entrant, GameResult, Pairing, PairingState, Round, Status};
+pub use encoded::Encoded;
+pub use event::{Direct, DrawKind, Effect, Event, MatchKind, NoticeKind, Stamped, WireEvent};
 pub use msg::Attach;
+pub use owner::{Owner, LEASE_TTL};
 pub use play::Change;
-pub use registry::{Owner, Registry, RegistryError, Route, LEASE_TTL};
-pub use scores::{Person, ScoreRow};
-pub use state::{AccountRef, Countdown, Member, RoomConfig, RoomState, CHAT_HISTORY};
-pub use table::{Match, Player, Table};
+pub use registry::{Registry, RegistryError, Route};
+pub use state::{Countdown, Member, RoomConfig, RoomState};
+pub use table::{Match, Table};
 pub use timers::Timer;
 pub use views::{
     AutostartView, ClockView, MatchBody, MatchView, MemberView, MoveView, RemovedView, RoomView,
@@ -64,6 +64,7 @@ pub use views::{
 };
 
 use crate::games::{GameKind, GameOptions};
+use crate::model::ConnId;
 use task::Msg;
 
 /// Messages waiting for a busy room; a full inbox slows the senders down

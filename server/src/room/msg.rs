@@ -4,8 +4,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::cmd::Command;
 use super::conn::{close, Closer, Outbox};
-use super::ids::{ConnId, TableId};
 use super::RoomInfo;
+use crate::model::ids::{ConnId, TableId};
 use crate::store::Account;
 
 /// What the room's handle sends its task.

@@ -8,15 +8,16 @@
 
 use rules::{EndReason, Game, Side, TimeControl};
 
-use super::event::{Effect, Event, MatchKind, Write};
+use super::event::{Effect, Event, MatchKind};
 use super::state::{Applied, Countdown, RoomState};
 use super::views::MatchBody;
 use crate::game_log::{LogError, Step};
 use crate::games::AnyMove;
+use crate::model::records::{EntryRow, FinishedGame, SidePlayer};
 use crate::protocol::{Code, Refusal};
 use crate::ratings::rate;
 use crate::store::ratings::rated_pair;
-use crate::store::records::{EntryRow, FinishedGame, SidePlayer};
+use crate::store::Write;
 
 /// What happened to the position.
 #[derive(Clone, Debug)]
@@ -300,7 +301,7 @@ impl RoomState {
     /// waits for may move; anything else answers a position that is gone.
     pub fn bot_move(
         &mut self,
-        table: super::ids::TableId,
+        table: crate::model::ids::TableId,
         think: u64,
         result: Option<AnyMove>,
         now: u64,

@@ -2,51 +2,36 @@
 //! (and starting its task) on first use. A [`DashMap`] holds the handles,
 //! so connecting to one room never waits on a lock held for another.
 //!
-//! Each room's task runs under a supervisor: if it dies (a panic, or a
-//! store write that failed) the room is reloaded from the store and
-//! started again; its connections are closed with a code and reconnect.
+//! Each room's task runs under a supervisor (`supervisor.rs`): if it dies
+//! (a panic, or a store write that failed) the room is reloaded from the
+//! store and started again; its connections are closed with a code and
+//! reconnect.
 //!
-//! On several nodes ([`Owner`]), a room runs on the node that holds its
+//! On several nodes ([`Owner`], `owner.rs`), a room runs on the node that holds its
 //! lease (`store/lease.rs`): [`Registry::route`] either runs the room
 //! here, taking a free or expired lease, or names the node that owns it,
 //! for the connection to be forwarded there (`cluster/`). The registry
 //! renews its rooms' leases, stops a room whose lease another node took,
 //! and lets its leases go when a room goes idle or the node shuts down.
 
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashMap;
-use futures_util::FutureExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tracing::{error, warn};
+use tracing::warn;
 
 use super::event::Effect;
-use super::ids::TokenHash;
+use super::owner::{Owner, LEASE_TTL, RENEW_EVERY};
 use super::state::RoomState;
-use super::task::{Exit, Msg, RoomTask};
+use super::supervisor::{load, supervise};
 use super::{RoomHandle, RoomSettings, INBOX};
 use crate::code;
 use crate::games::{GameKind, GameOptions};
-use crate::store::{now_millis, Fence, Store, StoreError};
-
-/// Restarts allowed in a row before a room is left closed (it is loaded
-/// afresh when someone next asks for it).
-const MAX_RESTARTS: u32 = 5;
-/// How long a lease runs without renewal, and how often it is renewed: a
-/// node that dies is replaced within `LEASE_TTL` plus a reconnect.
-pub const LEASE_TTL: Duration = Duration::from_secs(3);
-const RENEW_EVERY: Duration = Duration::from_secs(1);
-
-/// This node's part in a cluster: its id (the leases' holder) and how to
-/// tell whether another node is alive.
-#[derive(Clone)]
-pub struct Owner {
-    pub node: String,
-    pub alive: Arc<dyn Fn(String) -> futures_util::future::BoxFuture<'static, bool> + Send + Sync>,
-}
+use crate::model::ids::TokenHash;
+use crate::model::now_millis;
+use crate::store::{Fence, Store, StoreError};
 
 /// Where a room runs.
 pub enum Route {
@@ -321,45 +306,6 @@ impl Registry {
     }
 }
 
-/// Reads room `code` from the store and rebuilds its state.
-async fn load(
-    store: &Store,
-    settings: &RoomSettings,
-    code: &str,
-) -> Result<Option<(RoomState, Vec<Effect>)>, StoreError> {
-    let Some(saved) = store.load_room(code).await? else {
-        return Ok(None);
-    };
-    Ok(Some(RoomState::restore(
-        saved,
-        settings.config.clone(),
-        now_millis(),
-    )))
-}
-
-/// [`load`] for a restart: on several nodes, under a new lease, if this
-/// node can still have one.
-async fn reload(
-    store: &Store,
-    settings: &RoomSettings,
-    owner: Option<&Owner>,
-    code: &str,
-) -> Result<Option<(RoomState, Vec<Effect>, Option<Fence>)>, StoreError> {
-    let fence = match owner {
-        None => None,
-        Some(owner) => {
-            let ttl = LEASE_TTL.as_millis() as u64;
-            match store.acquire(code, &owner.node, now_millis(), ttl).await? {
-                Some(fence) => Some(fence),
-                None => return Ok(None),
-            }
-        }
-    };
-    Ok(load(store, settings, code)
-        .await?
-        .map(|(state, effects)| (state, effects, fence)))
-}
-
 /// Every `RENEW_EVERY`, extends the leases of this node's running rooms,
 /// all in one statement. A room whose lease another node took (or that
 /// ran out, this node having been paused) is stopped: its connections
@@ -403,79 +349,5 @@ async fn renew_leases(inner: std::sync::Weak<Inner>) {
                 .remove_if(&handle.code, |_, h| h.fence == handle.fence);
             tokio::spawn(async move { handle.shutdown().await });
         }
-    }
-}
-
-/// Runs a room's task, and runs it again from the store if it dies (on
-/// several nodes, under a new lease: the dead task's token is fenced).
-async fn supervise(
-    start: (RoomState, Vec<Effect>, Option<Fence>),
-    mut inbox: mpsc::Receiver<Msg>,
-    own_inbox: mpsc::WeakSender<Msg>,
-    store: Store,
-    settings: RoomSettings,
-    owner: Option<Owner>,
-) {
-    let code = start.0.code.clone();
-    let mut next = Some(start);
-    let mut restarts = 0;
-    loop {
-        let (state, effects, fence) = match next.take() {
-            Some(start) => start,
-            None => match reload(&store, &settings, owner.as_ref(), &code).await {
-                Ok(Some(start)) => start,
-                Ok(None) => return,
-                Err(e) => {
-                    error!(room = %code, error = %e, "could not reload the room; it stays closed");
-                    return;
-                }
-            },
-        };
-        let task = RoomTask::new(
-            state,
-            store.clone(),
-            fence,
-            settings.clone(),
-            own_inbox.clone(),
-            now_millis(),
-        );
-        let exit = AssertUnwindSafe(task.run(&mut inbox, effects))
-            .catch_unwind()
-            .await;
-        // Whatever happened, this task's lease goes: a restart takes a new
-        // one, and a stopped room is free for any node at once.
-        let let_go = async {
-            if let Some(fence) = fence {
-                if let Err(e) = store.release(&code, fence).await {
-                    warn!(room = %code, error = %e, "could not release the room's lease; it runs out");
-                }
-            }
-        };
-        match exit {
-            Ok(Exit::Idle) => {
-                let_go.await;
-                return;
-            }
-            Ok(Exit::Shutdown(done)) => {
-                let_go.await;
-                let _ = done.send(());
-                return;
-            }
-            Ok(Exit::Fenced) => return,
-            Ok(Exit::StoreFailed) => {
-                let_go.await;
-                warn!(room = %code, "room restarting after a store failure")
-            }
-            Err(_) => {
-                let_go.await;
-                error!(room = %code, "room task panicked; restarting it from the store")
-            }
-        }
-        restarts += 1;
-        if restarts > MAX_RESTARTS {
-            error!(room = %code, "room keeps failing; left closed until someone asks for it");
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50 * u64::from(restarts))).await;
     }
 }

@@ -10,11 +10,11 @@ use rules::clock::Clock;
 use rules::Game;
 
 use super::event::Effect;
-use super::ids::TableId;
 use super::state::{Member, RoomConfig, RoomState};
 use super::table::{Match, Table};
 use crate::game_log::GameLog;
-use crate::store::records::{EntryRow, LiveGame, SavedRoom};
+use crate::model::ids::TableId;
+use crate::model::records::{EntryRow, LiveGame, SavedRoom};
 
 impl RoomState {
     /// The room as stored, at `now`. Returns the state and the effects to
@@ -80,7 +80,7 @@ impl RoomState {
         let between = state
             .tournament
             .as_ref()
-            .is_some_and(|b| b.status == super::knockout::bracket::Status::BetweenRounds);
+            .is_some_and(|b| b.status == crate::model::bracket::Status::BetweenRounds);
         if between && state.autostart {
             state.countdown = Some(super::state::Countdown::Running {
                 at_ms: now + state.config.autostart_after_ms,

@@ -5,50 +5,13 @@
 
 use rules::{Game, Outcome};
 
-use super::event::{Effect, Event, Write};
-use super::ids::MemberId;
+use super::event::{Effect, Event};
 use super::state::RoomState;
 use super::table::Match;
 use super::views::ScoreView;
-
-/// Whose row it is.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Person {
-    Account(i64),
-    Member(MemberId),
-}
-
-impl Person {
-    /// `a:12` or `m:3`, as stored.
-    pub fn key(&self) -> String {
-        match self {
-            Person::Account(id) => format!("a:{id}"),
-            Person::Member(m) => format!("m:{}", m.0),
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<Person> {
-        let (kind, n) = key.split_once(':')?;
-        match kind {
-            "a" => n.parse().ok().map(Person::Account),
-            "m" => n.parse().ok().map(|n| Person::Member(MemberId(n))),
-            _ => None,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScoreRow {
-    pub person: Person,
-    /// The name as of the person's last game (shown when they are gone).
-    pub name: String,
-    /// The username, for an account's row.
-    pub account: Option<String>,
-    pub points: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
+use crate::model::ids::MemberId;
+use crate::model::records::{Person, ScoreRow};
+use crate::store::Write;
 
 impl RoomState {
     /// Whose row `member`'s results go to.

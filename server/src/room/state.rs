@@ -11,18 +11,17 @@ use std::collections::VecDeque;
 
 use rules::Level;
 
-use super::event::{ChatLine, Effect, Event, Stamped, Write};
-use super::ids::{MemberId, TableId, TokenHash};
-use super::knockout::bracket::Bracket;
-use super::scores::ScoreRow;
+use super::event::{Effect, Event, Stamped};
 use super::table::Table;
 use crate::games::{GameKind, GameOptions, Seating};
+use crate::model::bracket::Bracket;
+use crate::model::ids::{MemberId, TableId, TokenHash};
+use crate::model::records::ScoreRow;
+use crate::model::records::{AccountRef, ChatLine};
+use crate::model::records::{MemberRow, RoomRow};
 use crate::protocol::{Code, Refusal};
 use crate::ratings::Rating;
-use crate::store::records::{MemberRow, RoomRow};
-
-/// Chat lines kept for people who join later (and stored).
-pub const CHAT_HISTORY: usize = 50;
+use crate::store::Write;
 
 /// The room rules that come from the server's configuration, in
 /// milliseconds.
@@ -56,14 +55,6 @@ impl Default for RoomConfig {
             members_per_addr: 20,
         }
     }
-}
-
-/// A signed-in member's account, as of their latest `hello`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AccountRef {
-    pub id: i64,
-    pub username: String,
-    pub display_name: String,
 }
 
 #[derive(Clone, Debug)]

@@ -2,22 +2,13 @@
 //! table per room; a knockout tournament runs several at once.
 
 use rules::clock::Clock;
-use rules::{Game, Level, Side};
-use serde::{Deserialize, Serialize};
+use rules::{Game, Side};
 
-use super::ids::{GameId, MemberId, TableId};
 use crate::game_log::GameLog;
 use crate::games::GameOptions;
+use crate::model::ids::{GameId, MemberId, TableId};
+use crate::model::records::Player;
 use crate::protocol::Order;
-
-/// Someone playing in a game (a person or the computer).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
-    pub member: MemberId,
-    pub name: String,
-    /// The computer's level when the computer plays, `None` for people.
-    pub computer: Option<Level>,
-}
 
 /// One game at a table.
 #[derive(Clone, Debug)]

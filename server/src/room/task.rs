@@ -10,20 +10,22 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::{debug, error, info};
 
 use super::cmd::Hello;
 use super::conn::{close, Conn};
-use super::event::{Effect, Write};
-use super::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
+use super::encoded::{json, Encoded};
+use super::event::Effect;
 pub(super) use super::msg::{drain, Attach, Exit, Msg, StoreFailed};
-use super::state::{AccountRef, RoomState};
+use super::state::RoomState;
 use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
+use crate::model::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
+use crate::model::records::AccountRef;
 use crate::protocol::{self, Code, Refusal};
+use crate::store::Write;
 use crate::store::{Fence, Store, StoreError};
 
 pub(super) struct RoomTask {
@@ -55,7 +57,7 @@ pub(super) const RECENT_EVENTS: usize = 256;
 /// member due to play when theirs differed (a long legal list).
 pub(super) struct Recent {
     pub(super) v: u64,
-    pub(super) encoded: super::fanout::Encoded,
+    pub(super) encoded: Encoded,
 }
 
 impl RoomTask {
@@ -218,7 +220,7 @@ impl RoomTask {
                 display_name: a.display_name,
             }),
             ratings: a.ratings,
-            addr: a.addr.map(crate::limits::bucket_key),
+            addr: a.addr.map(crate::limits::address::bucket_key),
         };
         let (member, effects) = match self.state.hello(hello, now) {
             Ok(done) => done,
@@ -293,7 +295,7 @@ impl RoomTask {
     fn missed(
         &self,
         since: &crate::protocol::Since,
-        member: super::ids::MemberId,
+        member: crate::model::ids::MemberId,
     ) -> Option<Vec<Utf8Bytes>> {
         if since.epoch != self.run || since.v > self.state.version {
             return None;
@@ -385,13 +387,6 @@ pub(super) fn split(effects: Vec<Effect>) -> (Vec<Write>, Vec<Effect>) {
         }
     }
     (writes, rest)
-}
-
-pub(super) fn json(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| {
-        error!(error = %e, "could not serialise a message");
-        String::from("{}")
-    })
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

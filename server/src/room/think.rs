@@ -10,10 +10,10 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tracing::{debug, warn};
 
-use super::ids::TableId;
-use super::task::Msg;
+use super::msg::Msg;
 use crate::bots;
 use crate::games::AnyGame;
+use crate::model::ids::TableId;
 
 /// A computer's search in progress; dropping it cancels the search.
 pub(super) struct Thinking {

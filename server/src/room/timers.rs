@@ -6,10 +6,10 @@
 use rules::{EndReason, Side};
 
 use super::event::{Effect, Event};
-use super::ids::TableId;
 use super::play::Change;
 use super::state::{Countdown, Member, RoomState};
 use super::table::Match;
+use crate::model::ids::TableId;
 use crate::protocol::Order;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

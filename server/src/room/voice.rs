@@ -1,6 +1,7 @@
 //! Voice chat's state: who is in it, who speaks, who is muted. The audio
 //! itself goes browser to browser (WebRTC); the room only keeps this list
-//! and relays the signalling (`cmd/signal.rs`). Voice is live only: it is
+//! and relays the signalling (`cmd/signal.rs`); joining, leaving and
+//! muting are `cmd/voice.rs`. Voice is live only: it is
 //! not stored, and a member whose last page closes leaves it.
 //!
 //! Every change goes out as one `voice` event per member it changed (that
@@ -11,13 +12,11 @@
 //! A member's signalling is budgeted here, per sender: a token bucket in
 //! the room's own clock (`now`, milliseconds), which keeps the room's state
 //! a pure function of its commands (the room's simulation tests replay
-//! them); the per-connection limit in `socket.rs` does not bound a member
+//! them); the per-connection limit in `ws/reader.rs` does not bound a member
 //! with many pages.
 
-use super::event::{Effect, Event};
-use super::ids::MemberId;
-use super::state::RoomState;
 use super::views::VoiceView;
+use crate::model::ids::MemberId;
 
 /// Members who may send their voice at once; more only listen (a mesh of
 /// n speakers costs each of them n-1 uploads).
@@ -65,56 +64,12 @@ impl Voice {
         }
     }
 
-    fn view(&self) -> VoiceView {
+    pub(super) fn view(&self) -> VoiceView {
         VoiceView {
             member: self.member,
             speaker: self.speaker,
             muted: self.muted,
             host_muted: self.host_muted,
         }
-    }
-}
-
-impl RoomState {
-    pub fn voice_view(&self) -> Vec<VoiceView> {
-        self.voice.iter().map(Voice::view).collect()
-    }
-
-    pub fn in_voice(&self, member: MemberId) -> Option<&Voice> {
-        self.voice.iter().find(|v| v.member == member)
-    }
-
-    /// Announces `member`'s voice state as it now is (`null`: not in voice).
-    pub fn emit_voice(&mut self, member: MemberId, effects: &mut Vec<Effect>) {
-        let voice = self.in_voice(member).map(Voice::view);
-        self.emit(effects, Event::Voice { member, voice });
-    }
-
-    /// Fills free speaker places with listeners, earliest first (not those
-    /// the host muted), announcing each.
-    pub fn promote_listeners(&mut self, effects: &mut Vec<Effect>) {
-        loop {
-            let speakers = self.voice.iter().filter(|v| v.speaker).count();
-            if speakers >= MAX_SPEAKERS {
-                return;
-            }
-            let Some(next) = self.voice.iter_mut().find(|v| !v.speaker && !v.host_muted) else {
-                return;
-            };
-            next.speaker = true;
-            let member = next.member;
-            self.emit_voice(member, effects);
-        }
-    }
-
-    /// `member` leaves voice, if in it (a listener takes a free speaker's
-    /// place, earliest first).
-    pub fn leave_voice(&mut self, member: MemberId, effects: &mut Vec<Effect>) {
-        let Some(i) = self.voice.iter().position(|v| v.member == member) else {
-            return;
-        };
-        self.voice.remove(i);
-        self.emit_voice(member, effects);
-        self.promote_listeners(effects);
     }
 }

@@ -7,7 +7,7 @@ use sqlx::Row;
 
 use super::Store;
 use super::{Account, Credentials, StoreResult};
-use crate::room::TokenHash;
+use crate::model::TokenHash;
 
 /// A session unused this long (30 days) no longer signs anyone in.
 pub const SESSION_IDLE_MS: u64 = 30 * 24 * 60 * 60 * 1000;

@@ -12,13 +12,12 @@
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::db::Db;
+use super::db::{Backend, Db};
 use super::lease::{check_fences, Fence};
 use super::lite::{Lite, WriteLine};
-use super::records::EntryRow;
-use super::sql::{apply, Backend};
+use super::write::{apply, Write};
 use super::{StoreError, StoreResult};
-use crate::room::Write;
+use crate::model::records::EntryRow;
 
 /// Requests stored in one transaction at most.
 const MAX_BATCH: usize = 512;
@@ -242,9 +241,9 @@ mod tests {
 
     fn job(code: &str) -> (Job, oneshot::Receiver<StoreResult<()>>) {
         let (done, answer) = oneshot::channel();
-        let writes = vec![Write::Chat(crate::room::ChatLine {
+        let writes = vec![Write::Chat(crate::model::records::ChatLine {
             from: "A".to_string(),
-            member: crate::room::MemberId(1),
+            member: crate::model::MemberId(1),
             text: "hi".to_string(),
             at: 0,
         })];

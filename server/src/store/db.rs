@@ -5,7 +5,7 @@
 //! connection; on the embedded SQLite file it is the writer's own
 //! rusqlite connection on a blocking thread (`lite.rs`), where a batch is
 //! one hand-over instead of a round trip to sqlx's worker thread per
-//! statement. The write functions (`sql.rs` `apply`, the history, the
+//! statement. The write functions (`write.rs` `apply`, the history, the
 //! ratings, the lease check) are written against [`Db`], so each
 //! statement exists once: a [`Query`] is its SQL and bound values, a
 //! [`Row`] reads a result back by column name on either driver.
@@ -17,9 +17,8 @@ use std::sync::Arc;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row as _};
 
-use super::records::EntryRow;
-use super::sql::to_json;
 use super::{StoreError, StoreResult};
+use crate::model::records::EntryRow;
 
 /// A bound value. Nulls keep their type: PostgreSQL will not put a text
 /// null into an integer column.
@@ -277,4 +276,31 @@ impl Db for AnyConnection {
         }
         Ok(())
     }
+}
+
+/// Which database a store is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// One file, one process: the embedded default.
+    Sqlite,
+    /// The shared store of several nodes.
+    Postgres,
+}
+
+impl Backend {
+    /// How a write transaction starts. SQLite's IMMEDIATE takes the write
+    /// lock at once: a deferred transaction that reads first (the chat
+    /// line's next number) would fail outright, not wait, if another
+    /// connection wrote in between. PostgreSQL locks rows as it goes.
+    pub(super) fn begin_write(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        }
+    }
+}
+
+/// A JSON column's text.
+pub(super) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }

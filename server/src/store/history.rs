@@ -6,11 +6,11 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::db::{query, Db};
-use super::records::{FinishedGame, GameRecord};
 use super::rows::json;
 use super::StoreResult;
 use super::{Backend, Store};
-use crate::room::TokenHash;
+use crate::model::records::{FinishedGame, GameRecord};
+use crate::model::TokenHash;
 
 /// Games per page of a history.
 pub const PAGE_SIZE: u32 = 20;

@@ -24,8 +24,8 @@ use rusqlite::types::{Null, ToSql, ToSqlOutput, Value};
 use rusqlite::{Connection, OpenFlags};
 
 use super::db::{entry_row, entry_values, Arg, Db, LiteRow, Query, Row, INSERT_ENTRIES};
-use super::records::EntryRow;
 use super::{StoreError, StoreResult};
+use crate::model::records::EntryRow;
 
 /// Distinct statements a batch may run (every kind of write, the lease
 /// check aside), with room to spare.

@@ -21,21 +21,22 @@ pub mod lease;
 mod lite;
 pub mod profile;
 pub mod ratings;
-pub mod records;
 pub mod recovery;
 mod rows;
 mod sql;
+mod write;
 
 use std::path::Path;
 
 pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
 pub use coins::{CheckIn, SpendRefused};
+pub use db::Backend;
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};
 pub use lease::{Fence, Lease};
 pub use profile::{GameTally, Profile, PROFILE_GAMES};
-pub use records::{GameRecord, RoomRow, SavedRoom};
 pub use recovery::{LinkPurpose, NewLink};
-pub use sql::{Backend, Store};
+pub use sql::Store;
+pub use write::Write;
 
 /// A store failure. Callers log it and answer `internal`; a room whose
 /// write failed restarts from what is stored.
@@ -108,11 +109,4 @@ impl Store {
             ))),
         }
     }
-}
-
-pub fn now_millis() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }

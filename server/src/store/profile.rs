@@ -5,8 +5,8 @@
 use sqlx::Row;
 
 use super::history::{record_of, results};
-use super::records::GameRecord;
 use super::{Account, Backend, Store, StoreResult};
+use crate::model::records::GameRecord;
 
 /// Recent games on a profile page.
 pub const PROFILE_GAMES: u32 = 20;

@@ -1,13 +1,13 @@
 //! The `ratings` table: each account's Glicko-2 rating per game
 //! (`crate::ratings`). A rated game changes both players' rows inside the
-//! transaction that stores the game (`sql.rs`, `finish_game`), so a game is
+//! transaction that stores the game (`write.rs`, `finish_game`), so a game is
 //! never stored without its rating change, nor rated twice.
 
 use sqlx::Row as _;
 
 use super::db::{query, Db, Row};
-use super::records::FinishedGame;
 use super::{Store, StoreResult};
+use crate::model::records::FinishedGame;
 use crate::ratings::{rate, Rating, Score, LEADERBOARD_ACTIVE_MS, LEADERBOARD_SIZE};
 use rules::Outcome;
 

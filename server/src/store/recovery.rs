@@ -10,7 +10,7 @@ use sqlx::Row;
 use super::accounts::{account_in, account_of, insert_session};
 use super::Store;
 use super::{Account, NewSession, StoreResult};
-use crate::room::TokenHash;
+use crate::model::TokenHash;
 
 /// What a link is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,9 +7,10 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use super::records::{LiveGame, MemberRow, RoomRow};
 use crate::games::{GameKind, GameOptions};
-use crate::room::{AccountRef, MemberId, Person, ScoreRow, TableId, TokenHash};
+use crate::model::records::{AccountRef, Person, ScoreRow};
+use crate::model::records::{LiveGame, MemberRow, RoomRow};
+use crate::model::{MemberId, TableId, TokenHash};
 
 pub(super) fn json<T: DeserializeOwned>(row: &AnyRow, column: &str) -> Option<T> {
     serde_json::from_str(row.try_get::<&str, _>(column).ok()?).ok()

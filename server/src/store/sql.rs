@@ -1,44 +1,25 @@
 //! The store's queries, one set for both databases through sqlx's `Any`
 //! driver. The SQL is the common part of SQLite and PostgreSQL: `$N`
 //! parameters, `INSERT … ON CONFLICT`, `RETURNING`, integers as 64-bit
-//! and JSON as text. Where the two differ, [`Backend`] says how.
+//! and JSON as text. Where the two differ, [`Backend`] (`db.rs`) says how.
+//! What a room's writes do is `write.rs`.
 
 use std::time::Duration;
 
-use serde_json::Value;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
 
 use super::batch::Writer;
-use super::db::{query, Db};
+use super::db::Backend;
 use super::lease::Fence;
 use super::lite::WriteLine;
-use super::records::{EntryRow, FinishedGame, GameRecord, RoomRow, SavedRoom};
 use super::rows::{json, live_of, member_of, room_of, score_of};
-use super::{now_millis, StoreError, StoreResult};
-use crate::room::{ChatLine, MemberId, TokenHash, Write};
-
-/// Which database a store is on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// One file, one process: the embedded default.
-    Sqlite,
-    /// The shared store of several nodes.
-    Postgres,
-}
-
-impl Backend {
-    /// How a write transaction starts. SQLite's IMMEDIATE takes the write
-    /// lock at once: a deferred transaction that reads first (the chat
-    /// line's next number) would fail outright, not wait, if another
-    /// connection wrote in between. PostgreSQL locks rows as it goes.
-    pub(super) fn begin_write(self) -> &'static str {
-        match self {
-            Backend::Sqlite => "BEGIN IMMEDIATE",
-            Backend::Postgres => "BEGIN",
-        }
-    }
-}
+use super::write::Write;
+use super::{StoreError, StoreResult};
+use crate::model::now_millis;
+use crate::model::records::ChatLine;
+use crate::model::records::{EntryRow, GameRecord, RoomRow, SavedRoom};
+use crate::model::{MemberId, TokenHash};
 
 /// The PostgreSQL advisory lock held while migrating (any number, the
 /// same on every node).
@@ -306,218 +287,4 @@ impl Store {
             .await?;
         Ok(rows.iter().map(super::history::record_of).collect())
     }
-}
-
-pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreResult<()> {
-    match write {
-        Write::Room(room) => {
-            query(
-                "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
-                        games_played = $5, next_member = $6, table_id = $7, rated = $9
-                 WHERE code = $8",
-            )
-            .bind(room.game().name())
-            .bind(room.options.to_json().to_string())
-            .bind(room.host.as_ref().map(TokenHash::as_str))
-            .bind(i64::from(room.autostart))
-            .bind(i64::from(room.games_played))
-            .bind(i64::from(room.next_member))
-            .bind(room.table.to_string())
-            .bind(code)
-            .bind(i64::from(room.rated))
-            .execute(tx)
-            .await?;
-        }
-        Write::Member(m) => {
-            query(
-                "INSERT INTO room_members
-                 (room_code, id, token_hash, name, seat, host, computer, account_id,
-                  account_name, display_name, removed)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                 ON CONFLICT (room_code, id) DO UPDATE SET
-                    token_hash = excluded.token_hash, name = excluded.name,
-                    seat = excluded.seat, host = excluded.host, computer = excluded.computer,
-                    account_id = excluded.account_id, account_name = excluded.account_name,
-                    display_name = excluded.display_name, removed = excluded.removed",
-            )
-            .bind(code)
-            .bind(i64::from(m.id.0))
-            .bind(m.token.as_ref().map(TokenHash::as_str))
-            .bind(&m.name)
-            .bind(m.seat.map(|s| s as i64))
-            .bind(i64::from(m.host))
-            .bind(m.computer.map(|l| l.name()))
-            .bind(m.account.as_ref().map(|a| a.id))
-            .bind(m.account.as_ref().map(|a| a.username.as_str()))
-            .bind(m.account.as_ref().map(|a| a.display_name.as_str()))
-            .bind(i64::from(m.removed))
-            .execute(tx)
-            .await?;
-        }
-        Write::RemoveMember(id) => {
-            query("DELETE FROM room_members WHERE room_code = $1 AND id = $2")
-                .bind(code)
-                .bind(i64::from(id.0))
-                .execute(tx)
-                .await?;
-        }
-        Write::Score(row) => {
-            query(
-                "INSERT INTO room_scores
-                 (room_code, person, name, account, points, wins, draws, losses)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                 ON CONFLICT (room_code, person) DO UPDATE SET
-                    name = excluded.name, account = excluded.account,
-                    points = excluded.points, wins = excluded.wins,
-                    draws = excluded.draws, losses = excluded.losses",
-            )
-            .bind(code)
-            .bind(row.person.key())
-            .bind(&row.name)
-            .bind(&row.account)
-            .bind(i64::from(row.points))
-            .bind(i64::from(row.wins))
-            .bind(i64::from(row.draws))
-            .bind(i64::from(row.losses))
-            .execute(tx)
-            .await?;
-        }
-        Write::Chat(line) => {
-            let seq = query(
-                "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM room_chat WHERE room_code = $1",
-            )
-            .bind(code)
-            .fetch_one(tx)
-            .await?
-            .int("seq")?;
-            query(
-                "INSERT INTO room_chat (room_code, seq, member, name, text, at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(code)
-            .bind(seq)
-            .bind(i64::from(line.member.0))
-            .bind(&line.from)
-            .bind(&line.text)
-            .bind(line.at as i64)
-            .execute(tx)
-            .await?;
-            query("DELETE FROM room_chat WHERE room_code = $1 AND seq <= $2")
-                .bind(code)
-                .bind(seq - crate::room::CHAT_HISTORY as i64)
-                .execute(tx)
-                .await?;
-        }
-        Write::GameStarted(g) => {
-            // The table's previous game (finished, kept for display) goes.
-            forget_tables(tx, code, |table| table == g.table.to_string()).await?;
-            query(
-                "INSERT INTO live_games
-                 (id, room_code, table_id, number, game, options, sides, play_order, started_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(g.id.to_string())
-            .bind(code)
-            .bind(g.table.to_string())
-            .bind(i64::from(g.number))
-            .bind(g.options.kind().name())
-            .bind(g.options.to_json().to_string())
-            .bind(to_json(&g.sides))
-            .bind(to_json(&g.order))
-            .bind(g.started_at as i64)
-            .execute(tx)
-            .await?;
-        }
-        Write::Entry(e) => tx.insert_entries(&[e]).await?,
-        Write::GameEnded(f) => finish_game(tx, code, f).await?,
-        Write::Tournament(bracket) => {
-            query("UPDATE rooms SET tournament = $1 WHERE code = $2")
-                .bind(bracket.as_ref().map(to_json))
-                .bind(code)
-                .execute(tx)
-                .await?;
-            // The logs of earlier rounds' tables are history now (their
-            // games are in `games`); the room's own table and the current
-            // round's stay.
-            let mut keep: Vec<String> = bracket
-                .as_ref()
-                .and_then(|b| b.current())
-                .map(|r| r.pairings.iter().map(|p| p.table.to_string()).collect())
-                .unwrap_or_default();
-            let own = query("SELECT table_id FROM rooms WHERE code = $1")
-                .bind(code)
-                .fetch_optional(tx)
-                .await?;
-            if let Some(own) = own {
-                keep.extend(own.text("table_id")?);
-            }
-            forget_tables(tx, code, |table| !keep.iter().any(|k| k == table)).await?;
-        }
-    }
-    Ok(())
-}
-
-/// Deletes the live games (and their logs) of the room's tables that
-/// `gone` picks.
-async fn forget_tables(
-    tx: &mut impl Db,
-    code: &str,
-    gone: impl Fn(&str) -> bool,
-) -> StoreResult<()> {
-    let games = query("SELECT game_key, table_id FROM live_games WHERE room_code = $1")
-        .bind(code)
-        .fetch_all(tx)
-        .await?;
-    for row in games {
-        let table = row.text("table_id")?.unwrap_or_default();
-        if !gone(&table) {
-            continue;
-        }
-        let key = row.int("game_key")?;
-        query("DELETE FROM live_entries WHERE game_key = $1")
-            .bind(key)
-            .execute(tx)
-            .await?;
-        query("DELETE FROM live_games WHERE game_key = $1")
-            .bind(key)
-            .execute(tx)
-            .await?;
-    }
-    Ok(())
-}
-
-/// A finished game is recorded in `games`, for history.
-async fn finish_game(tx: &mut impl Db, code: &str, f: &FinishedGame) -> StoreResult<()> {
-    query(
-        "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
-                            started_at, ended_at, game_id, sides, leaves, rated)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-    )
-    .bind(code)
-    .bind(i64::from(f.number))
-    .bind(f.game.name())
-    .bind(f.options.to_json().to_string())
-    .bind(Value::from(f.players.clone()).to_string())
-    .bind(Value::from(f.moves.clone()).to_string())
-    .bind(serde_json::to_string(&f.outcome).unwrap_or_default())
-    .bind(f.started_at as i64)
-    .bind(f.ended_at as i64)
-    .bind(f.id.to_string())
-    .bind(to_json(&f.sides))
-    .bind(to_json(&f.leaves))
-    .bind(i64::from(f.rated))
-    .execute(tx)
-    .await?;
-    super::history::record_players(tx, code, f).await?;
-    if f.rated {
-        super::ratings::rate_game(tx, f).await?;
-    }
-    // The game's log stays in `live_games` until the table's next game
-    // starts, so a reloaded room still shows its last game.
-    Ok(())
-}
-
-/// A JSON column's text.
-pub(super) fn to_json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
 }

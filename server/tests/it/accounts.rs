@@ -149,7 +149,7 @@ async fn age_sessions(server: &TestServer, days: u64) {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
         .await
         .expect("open the database");
-    let then = server::store::now_millis() - days * 24 * 60 * 60 * 1000;
+    let then = server::model::now_millis() - days * 24 * 60 * 60 * 1000;
     sqlx::query("UPDATE sessions SET last_seen = ?")
         .bind(then as i64)
         .execute(&pool)
@@ -771,7 +771,7 @@ async fn the_stored_password_is_an_argon2_phc_string() {
     assert!(stored
         .iter()
         .all(|h| h.len() == 64 && *h != token && *h != secret));
-    assert!(stored.contains(&server::room::TokenHash::of(&secret).as_str().to_string()));
+    assert!(stored.contains(&server::model::TokenHash::of(&secret).as_str().to_string()));
 }
 
 #[tokio::test]

@@ -67,7 +67,7 @@ async fn pair() -> Option<Pair> {
     }
     let schema = postgres::schema().await?;
     // Node ids are unique per test: the tests share one NATS server.
-    let run = &server::room::new_token()[..10];
+    let run = &server::model::new_token()[..10];
     let a = node(&schema.url, &format!("a-{run}")).await;
     let b = node(&schema.url, &format!("b-{run}")).await;
     Some(Pair { a, b, schema })
@@ -484,7 +484,7 @@ async fn nodes_starting_at_once_on_an_empty_database_all_come_up() {
     let Some(schema) = postgres::schema().await else {
         return;
     };
-    let run = &server::room::new_token()[..10];
+    let run = &server::model::new_token()[..10];
     let ids: Vec<String> = (0..3).map(|i| format!("n{i}-{run}")).collect();
     let nodes = futures_util::future::join_all(ids.iter().map(|id| node(&schema.url, id))).await;
     for n in &nodes {

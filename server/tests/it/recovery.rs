@@ -74,7 +74,7 @@ async fn a_recovery_link_works_once_and_only_the_hash_is_stored() {
             .unwrap();
     assert_eq!(
         stored,
-        vec![server::room::TokenHash::of(&token).as_str().to_string()]
+        vec![server::model::TokenHash::of(&token).as_str().to_string()]
     );
 
     // A bad new password changes nothing and keeps the link.

@@ -648,7 +648,7 @@ async fn expired_and_ended_sessions_are_not_live() {
     // back.
     let dir = tempfile::tempdir().unwrap();
     let store = server::store::Store::open(None, dir.path()).await.unwrap();
-    let now = server::store::now_millis();
+    let now = server::model::now_millis();
     let mut ids = Vec::new();
     for (i, name) in ["aa1", "bb2", "cc3"].iter().enumerate() {
         let secret = format!("{:032x}", i + 1);
@@ -686,7 +686,7 @@ async fn a_session_that_expires_signs_its_socket_out() {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
         .await
         .unwrap();
-    let old = server::store::now_millis() - server::store::SESSION_IDLE_MS - 60_000;
+    let old = server::model::now_millis() - server::store::SESSION_IDLE_MS - 60_000;
     sqlx::query("UPDATE sessions SET last_seen = ?")
         .bind(old as i64)
         .execute(&pool)

@@ -207,7 +207,7 @@ async fn a_flooding_client_that_stops_reading_is_answered_or_closed_with_1008_an
 
 /// Members stored for room `code` (read with a second connection to the
 /// running server's database).
-async fn stored_members(server: &TestServer, code: &str) -> Vec<server::store::records::MemberRow> {
+async fn stored_members(server: &TestServer, code: &str) -> Vec<server::model::records::MemberRow> {
     let store = server::store::Store::open(None, server.dir.path())
         .await
         .expect("store");

@@ -3,9 +3,10 @@
 
 use serde::Deserialize;
 
-use super::super::event::{Effect, Event, Write};
-use super::super::ids::MemberId;
+use super::super::event::{Effect, Event};
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
+use crate::store::Write;
 
 /// `autostart`: the host turns the room's auto-start on or off.
 #[derive(Debug, Deserialize)]

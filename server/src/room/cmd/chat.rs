@@ -3,10 +3,13 @@
 
 use serde::Deserialize;
 
-use super::super::event::{ChatLine, Effect, Event, Write};
-use super::super::ids::MemberId;
-use super::super::state::{Applied, RoomState, CHAT_HISTORY};
+use super::super::event::{Effect, Event};
+use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
+use crate::model::records::ChatLine;
+use crate::model::records::CHAT_HISTORY;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 use crate::validate;
 
 /// `chat`: one line for the room.

@@ -5,10 +5,11 @@ use serde::Deserialize;
 
 use rules::Level;
 
-use super::super::event::{Effect, Write};
-use super::super::ids::MemberId;
+use super::super::event::Effect;
 use super::super::state::{Applied, Member, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 
 /// `computer`: puts the computer in a free seat at `level`, or takes it
 /// out of the seat when `level` is missing or null.

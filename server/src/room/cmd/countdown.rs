@@ -3,8 +3,8 @@
 use serde::Deserialize;
 
 use super::super::event::Event;
-use super::super::ids::MemberId;
 use super::super::state::{Applied, Countdown, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
 
 /// `countdown`: the host pauses (`true`) or resumes the auto-start

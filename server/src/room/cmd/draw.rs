@@ -9,9 +9,9 @@ use serde::Deserialize;
 use rules::{Game, Side};
 
 use super::super::event::{DrawKind, Event};
-use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::{MemberId, TableId};
 use crate::protocol::{Code, DrawAction, Refusal};
 
 /// `draw`: an offer at `table` (default: where the member plays), or the

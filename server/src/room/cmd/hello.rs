@@ -10,13 +10,15 @@
 
 use serde::Deserialize;
 
-use super::super::event::{Effect, Write};
-use super::super::ids::{MemberId, TokenHash};
-use super::super::state::{AccountRef, Member, RoomState};
+use super::super::event::Effect;
+use super::super::state::{Member, RoomState};
 use crate::games::GameKind;
+use crate::model::ids::{MemberId, TokenHash};
+use crate::model::records::AccountRef;
 use crate::protocol::Since;
 use crate::protocol::{Code, Refusal};
 use crate::ratings::Rating;
+use crate::store::Write;
 use crate::validate;
 
 /// What a connection says in `hello`, with the account its token is a

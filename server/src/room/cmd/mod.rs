@@ -47,9 +47,9 @@ pub use voice::{JoinVoice, Mute, VoiceMute};
 use rules::Side;
 use serde::Deserialize;
 
-use super::ids::{MemberId, TableId};
 use super::state::{Applied, RoomState};
 use super::table::Match;
+use crate::model::ids::{MemberId, TableId};
 use crate::protocol::{Code, Refusal};
 
 /// Declares [`Command`] from one list: each command's name on the wire

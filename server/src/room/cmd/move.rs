@@ -3,10 +3,10 @@
 use rules::Game;
 use serde::Deserialize;
 
-use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
 use crate::games::MoveError;
+use crate::model::ids::{MemberId, TableId};
 use crate::protocol::{Code, Refusal};
 
 /// `move`: the move's notation, at `table` (default: the one where the

@@ -2,10 +2,11 @@
 
 use serde::Deserialize;
 
-use super::super::event::{Effect, Write};
-use super::super::ids::MemberId;
+use super::super::event::Effect;
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 use crate::validate;
 
 /// `name`: the member's display name.

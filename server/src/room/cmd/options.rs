@@ -4,11 +4,12 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::super::event::{Effect, Event, Write};
-use super::super::ids::MemberId;
+use super::super::event::{Effect, Event};
 use super::super::state::{Applied, Member, RoomState};
 use crate::games::{GameKind, GameOptions};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 
 /// `options`: the game's options, for the room's game or for `game`.
 #[derive(Debug, Deserialize)]

@@ -4,9 +4,10 @@
 
 use serde::Deserialize;
 
-use super::super::event::{Effect, Event, Write};
-use super::super::ids::MemberId;
+use super::super::event::{Effect, Event};
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
+use crate::store::Write;
 
 /// `rated`: the host marks the room's games rated, or not (between
 /// games).

@@ -4,8 +4,8 @@
 //! the auto-start countdown, if any, runs as before.
 
 use super::super::event::Event;
-use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
 
 impl RoomState {

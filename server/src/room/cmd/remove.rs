@@ -10,10 +10,11 @@
 
 use serde::Deserialize;
 
-use super::super::event::{Effect, Event, NoticeKind, Write};
-use super::super::ids::MemberId;
+use super::super::event::{Effect, Event, NoticeKind};
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 
 /// `remove`: the host removes `member` from the room; their browser stays
 /// out until let back in.

@@ -5,9 +5,9 @@ use serde::Deserialize;
 
 use rules::EndReason;
 
-use super::super::ids::{MemberId, TableId};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::{MemberId, TableId};
 use crate::protocol::Code;
 
 /// `resign` at `table` (default: where the member plays).

@@ -9,9 +9,9 @@
 use serde::{Deserialize, Deserializer};
 
 use super::super::event::{Direct, Effect};
-use super::super::ids::MemberId;
 use super::super::state::{Applied, RoomState};
 use super::voice::not_in_voice;
+use crate::model::ids::MemberId;
 use crate::protocol::{self, Code, Refusal, Signal};
 use crate::validate;
 

@@ -1,9 +1,10 @@
 //! `stand`: a seated member leaves their seat between games.
 
-use super::super::event::{Effect, Write};
-use super::super::ids::MemberId;
+use super::super::event::Effect;
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 
 impl RoomState {
     pub(super) fn stand(&mut self, member: MemberId) -> Applied {

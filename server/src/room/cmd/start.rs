@@ -6,15 +6,16 @@ use serde::Deserialize;
 use rand::seq::SliceRandom;
 use rules::Game;
 
-use super::super::event::{Effect, Event, MatchKind, Write};
-use super::super::ids::{GameId, MemberId};
+use super::super::event::{Effect, Event, MatchKind};
 use super::super::state::{Applied, RoomState};
-use super::super::table::{Match, Player, Table};
+use super::super::table::{Match, Table};
 use super::super::views::MatchBody;
 use crate::game_log::GameLog;
 use crate::games::Seating;
+use crate::model::ids::{GameId, MemberId};
+use crate::model::records::{LiveGame, Player};
 use crate::protocol::{Code, Order, Refusal};
-use crate::store::records::LiveGame;
+use crate::store::Write;
 
 /// `start`: `order` `"random"` (default) draws who plays side 0;
 /// `"seats"` gives seat `i` side `i`.

@@ -3,10 +3,11 @@
 
 use serde::Deserialize;
 
-use super::super::event::{Effect, Event, NoticeKind, Write};
-use super::super::ids::MemberId;
+use super::super::event::{Effect, Event, NoticeKind};
 use super::super::state::{Applied, RoomState};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
+use crate::store::Write;
 
 /// `unseat`: the host takes `member` out of their seat (between games).
 #[derive(Debug, Deserialize)]

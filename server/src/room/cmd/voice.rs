@@ -7,9 +7,11 @@
 
 use serde::Deserialize;
 
-use super::super::ids::MemberId;
+use super::super::event::{Effect, Event};
 use super::super::state::{Applied, RoomState};
+use super::super::views::VoiceView;
 use super::super::voice::{Voice, MAX_SPEAKERS};
+use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
 
 /// `voice`: joins (`true`) or leaves voice chat.
@@ -110,4 +112,48 @@ impl RoomState {
 
 pub(super) fn not_in_voice() -> Refusal {
     Refusal::new(Code::NotInVoice, "That member is not in voice chat.")
+}
+
+impl RoomState {
+    pub fn voice_view(&self) -> Vec<VoiceView> {
+        self.voice.iter().map(Voice::view).collect()
+    }
+
+    pub fn in_voice(&self, member: MemberId) -> Option<&Voice> {
+        self.voice.iter().find(|v| v.member == member)
+    }
+
+    /// Announces `member`'s voice state as it now is (`null`: not in voice).
+    pub fn emit_voice(&mut self, member: MemberId, effects: &mut Vec<Effect>) {
+        let voice = self.in_voice(member).map(Voice::view);
+        self.emit(effects, Event::Voice { member, voice });
+    }
+
+    /// Fills free speaker places with listeners, earliest first (not those
+    /// the host muted), announcing each.
+    pub fn promote_listeners(&mut self, effects: &mut Vec<Effect>) {
+        loop {
+            let speakers = self.voice.iter().filter(|v| v.speaker).count();
+            if speakers >= MAX_SPEAKERS {
+                return;
+            }
+            let Some(next) = self.voice.iter_mut().find(|v| !v.speaker && !v.host_muted) else {
+                return;
+            };
+            next.speaker = true;
+            let member = next.member;
+            self.emit_voice(member, effects);
+        }
+    }
+
+    /// `member` leaves voice, if in it (a listener takes a free speaker's
+    /// place, earliest first).
+    pub fn leave_voice(&mut self, member: MemberId, effects: &mut Vec<Effect>) {
+        let Some(i) = self.voice.iter().position(|v| v.member == member) else {
+            return;
+        };
+        self.voice.remove(i);
+        self.emit_voice(member, effects);
+        self.promote_listeners(effects);
+    }
 }

@@ -1,19 +1,19 @@
 //! Knockout tournaments in a room (RULES.md §2, "Modes"): everyone seated
 //! enters, each round's 1-v-1 matches run at the same time at their own
-//! tables, winners advance until one champion remains. `bracket.rs` is
+//! tables, winners advance until one champion remains. `model/bracket.rs` is
 //! the pairing logic; this file runs it on the room: it starts the games,
 //! hears their results, scores them and moves the rounds on.
 
-pub mod bracket;
-
 use rules::{Game, Side};
 
-use super::event::{Effect, Event, Write};
-use super::ids::{MemberId, TableId};
+use super::event::{Effect, Event};
 use super::state::{Applied, Countdown, RoomState};
-use super::table::{Player, Table};
+use super::table::Table;
+use crate::model::bracket::{Bracket, Entrant, Next, Status};
+use crate::model::ids::{MemberId, TableId};
+use crate::model::records::Player;
 use crate::protocol::{Code, Order, Refusal};
-use bracket::{Bracket, Entrant, Next, Status};
+use crate::store::Write;
 
 /// Points for a match won, and the champion's bonus (RULES.md §2).
 pub const MATCH_POINTS: u32 = 3;

@@ -31,8 +31,10 @@ use serde_json::{json, Value};
 use super::cmd::{self, Command};
 use super::*;
 use crate::games::{GameKind, GameOptions};
+use crate::model::records::*;
+use crate::model::*;
 use crate::protocol::{Code, DrawAction, Order, Refusal};
-use crate::store::records::{EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, SavedRoom};
+use crate::store::Write;
 
 /// The room creator's browser token.
 pub const HOST: &str = "host-token-0123456789";
@@ -274,7 +276,7 @@ pub struct Store {
     pub chat: Vec<ChatLine>,
     pub live: Vec<(LiveGame, Vec<EntryRow>)>,
     pub finished: Vec<FinishedGame>,
-    pub tournament: Option<crate::room::Bracket>,
+    pub tournament: Option<crate::model::bracket::Bracket>,
 }
 
 impl Store {

@@ -4,7 +4,7 @@
 use rules::{Game, TimeControl};
 
 use super::super::state::{Countdown, Member, RoomState};
-use super::super::table::{Match, Player, Table};
+use super::super::table::{Match, Table};
 use super::*;
 use crate::games::{Seating, TEAM_SEATS};
 use crate::ratings::RatingView;

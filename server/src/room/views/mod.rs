@@ -11,11 +11,10 @@ mod build;
 use rules::{Level, Outcome, Side};
 use serde::{Deserialize, Serialize};
 
-use super::event::ChatLine;
-use super::ids::{GameId, MemberId, TableId};
-use super::knockout::bracket::Bracket;
-use super::table::Player;
 use crate::games::{AnyGame, GameKind, GameOptions};
+use crate::model::bracket::Bracket;
+use crate::model::ids::{GameId, MemberId, TableId};
+use crate::model::records::{ChatLine, Player};
 use crate::ratings::RatingView;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

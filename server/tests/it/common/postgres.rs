@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use server::room::new_token;
+use server::model::new_token;
 use server::store::Store;
 fn server_url() -> String {
     std::env::var("TEST_DATABASE_URL")

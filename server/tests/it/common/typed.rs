@@ -5,8 +5,9 @@
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use server::model::TableId;
 use server::protocol::Code;
-use server::room::{Event, MatchBody, MatchKind, TableId, WireEvent, WireSnapshot};
+use server::room::{Event, MatchBody, MatchKind, WireEvent, WireSnapshot};
 
 use super::Client;
 

@@ -1,10 +1,9 @@
 //! Accounts, sessions and email links.
 
 use super::fixtures::*;
-use server::room::{new_token, TokenHash};
-use server::store::{
-    now_millis, LinkPurpose, NewLink, NewSession, SignedIn, Store, SESSION_IDLE_MS,
-};
+use server::model::now_millis;
+use server::model::{new_token, TokenHash};
+use server::store::{LinkPurpose, NewLink, NewSession, SignedIn, Store, SESSION_IDLE_MS};
 
 /// Accounts: usernames are unique in any case; credentials; sessions by
 /// their cookie secret, which expire after 30 days unused, end one by one

@@ -1,7 +1,8 @@
 //! Coins and purchases: never lost, never spent twice.
 
-use server::room::new_token;
-use server::store::{now_millis, SpendRefused, Store};
+use server::model::new_token;
+use server::model::now_millis;
+use server::store::{SpendRefused, Store};
 use tokio::task::JoinSet;
 
 /// Coins: a check-in counts once a day and grows with the streak up to

@@ -4,13 +4,12 @@
 use rules::{EndReason, Level, Outcome, Side};
 use serde_json::json;
 use server::games::{GameKind, GameOptions};
-use server::protocol::Order;
-use server::room::{
-    new_token, ChatLine, Entry, GameId, MemberId, Person, Player, ScoreRow, TableId, TokenHash,
-};
-use server::store::records::{
+use server::model::records::{ChatLine, Entry, Person, Player, ScoreRow};
+use server::model::records::{
     EntryRow, FinishedGame, Leave, LiveGame, MemberRow, RoomRow, SavedRoom, SidePlayer,
 };
+use server::model::{new_token, GameId, MemberId, TableId, TokenHash};
+use server::protocol::Order;
 use server::store::{NewSession, Store, StoreError};
 
 /// A code no other check (or earlier run on a shared database) uses.

@@ -2,9 +2,11 @@
 
 use super::fixtures::*;
 use serde_json::json;
-use server::room::{GameId, MemberId, Person, TableId, Write};
-use server::store::records::EntryRow;
+use server::model::records::EntryRow;
+use server::model::records::Person;
+use server::model::{GameId, MemberId, TableId};
 use server::store::Store;
+use server::store::Write;
 
 /// A game in progress is its start and its log, in order; once over it is
 /// in `games()`, and its log stays until the table's next game starts.

@@ -1,7 +1,7 @@
 //! Leases and fencing between nodes.
 
 use super::fixtures::*;
-use server::room::Write;
+use server::store::Write;
 use server::store::{Store, StoreError};
 use tokio::task::JoinSet;
 

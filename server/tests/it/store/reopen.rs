@@ -5,9 +5,12 @@ use std::time::Duration;
 use super::fixtures::*;
 use super::sqlite as open_sqlite;
 use crate::common::postgres;
-use server::room::{new_token, ChatLine, MemberId, Person, Write};
-use server::store::records::{EntryRow, MemberRow};
-use server::store::{now_millis, Store};
+use server::model::now_millis;
+use server::model::records::{ChatLine, Person};
+use server::model::records::{EntryRow, MemberRow};
+use server::model::{new_token, MemberId};
+use server::store::Store;
+use server::store::Write;
 use tokio::task::JoinSet;
 
 /// Everything written before `close()` is there in a store reopened on the

@@ -2,8 +2,10 @@
 
 use super::fixtures::*;
 use rules::{EndReason, Outcome};
-use server::room::{new_token, Write};
-use server::store::{now_millis, HistoryQuery, Store};
+use server::model::new_token;
+use server::model::now_millis;
+use server::store::Write;
+use server::store::{HistoryQuery, Store};
 
 /// A rated game changes both players' ratings in the transaction that
 /// stores it: a request that fails stores neither the game nor the

@@ -2,10 +2,10 @@
 
 use super::fixtures::*;
 use rules::Level;
-use server::room::{
-    AccountRef, ChatLine, MemberId, Person, ScoreRow, TableId, TokenHash, Write, CHAT_HISTORY,
-};
-use server::store::records::MemberRow;
+use server::model::records::MemberRow;
+use server::model::records::{AccountRef, ChatLine, Person, ScoreRow, CHAT_HISTORY};
+use server::model::{MemberId, TableId, TokenHash};
+use server::store::Write;
 use server::store::{Store, StoreError};
 
 /// insert_room, then room and load_room give the same row back; a code is

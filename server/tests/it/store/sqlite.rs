@@ -6,8 +6,9 @@ use std::path::Path;
 use super::accounts::accounts_and_sessions;
 use super::fixtures::*;
 use super::sqlite;
-use server::room::{TableId, TokenHash, Write};
-use server::store::records::LiveGame;
+use server::model::records::LiveGame;
+use server::model::{TableId, TokenHash};
+use server::store::Write;
 use sqlx::{ConnectOptions, Connection, Row};
 
 /// Every file of the database (the main file, and the WAL and shared

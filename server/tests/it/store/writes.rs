@@ -2,9 +2,12 @@
 //! races for one game number, other calls committing at the same moment.
 
 use super::fixtures::*;
-use server::room::{new_token, MemberId, Person, Write};
-use server::store::records::{EntryRow, LiveGame, RoomRow};
-use server::store::{now_millis, Store};
+use server::model::now_millis;
+use server::model::records::Person;
+use server::model::records::{EntryRow, LiveGame, RoomRow};
+use server::model::{new_token, MemberId};
+use server::store::Store;
+use server::store::Write;
 use tokio::task::JoinSet;
 
 /// What a good request of the group-commit check writes for its room.

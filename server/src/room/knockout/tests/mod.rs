@@ -16,22 +16,21 @@ pub(super) use rules::{Level, Outcome, Side};
 pub(super) use serde_json::{json, Value};
 pub(super) use uuid::Uuid;
 
-pub(super) use super::bracket::{
+pub(super) use super::{CHAMPION_POINTS, MATCH_POINTS};
+pub(super) use crate::games::GameKind;
+pub(super) use crate::model::bracket::{
     Bracket, Entrant, GameResult, Next, Pairing, PairingState, Round, Status, MAX_PLAYERS,
     MIN_PLAYERS,
 };
-pub(super) use super::{CHAMPION_POINTS, MATCH_POINTS};
-pub(super) use crate::games::GameKind;
+pub(super) use crate::model::records::{Person, SavedRoom};
+pub(super) use crate::model::{MemberId, TableId};
 pub(super) use crate::protocol::{Code, Order};
 pub(super) use crate::room::cmd::{self, Command};
 pub(super) use crate::room::tests::{
     check_versions, code, config, greeting, join_as, ok, options, room_with, sent, sit, start,
     tags, token, Store, CROSSY_LINE, HOST,
 };
-pub(super) use crate::room::{
-    Countdown, Effect, Match, Member, MemberId, Person, RoomConfig, RoomState, TableId, Timer,
-};
-pub(super) use crate::store::records::SavedRoom;
+pub(super) use crate::room::{Countdown, Effect, Match, Member, RoomConfig, RoomState, Timer};
 pub(super) use rules::Game;
 
 mod bracket_draws;

@@ -7,7 +7,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::room::ids::{MemberId, TableId};
+use super::ids::{MemberId, TableId};
 
 /// Fewest and most players in a tournament.
 pub const MIN_PLAYERS: usize = 3;

@@ -1,12 +1,15 @@
 //! What the store keeps, as typed records. The room's state produces
-//! these (through `Write`s) and is rebuilt from them ([`SavedRoom`]).
+//! these (through the store's `Write`s) and is rebuilt from them
+//! ([`SavedRoom`]); the room's events and views carry some of them
+//! (chat lines, players) as they are.
 
 use rules::{Level, Outcome};
 use serde::{Deserialize, Serialize};
 
+use super::bracket::Bracket;
+use super::ids::{GameId, MemberId, TableId, TokenHash};
 use crate::games::{GameKind, GameOptions};
 use crate::protocol::Order;
-use crate::room::{AccountRef, Entry, GameId, MemberId, Player, TableId, TokenHash};
 
 /// A room's own row.
 #[derive(Clone, Debug)]
@@ -132,11 +135,86 @@ pub struct GameRecord {
 pub struct SavedRoom {
     pub room: RoomRow,
     pub members: Vec<MemberRow>,
-    pub scores: Vec<crate::room::ScoreRow>,
+    pub scores: Vec<ScoreRow>,
     /// Oldest first.
-    pub chat: Vec<crate::room::ChatLine>,
+    pub chat: Vec<ChatLine>,
     /// The room's knockout tournament, under way or the last one.
-    pub tournament: Option<crate::room::Bracket>,
+    pub tournament: Option<Bracket>,
     /// Each table's current or last game with its log, in order.
     pub live: Vec<(LiveGame, Vec<EntryRow>)>,
+}
+
+/// Someone playing in a game (a person or the computer).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub member: MemberId,
+    pub name: String,
+    /// The computer's level when the computer plays, `None` for people.
+    pub computer: Option<Level>,
+}
+
+/// A signed-in member's account, as of their latest `hello`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRef {
+    pub id: i64,
+    pub username: String,
+    pub display_name: String,
+}
+
+/// Chat lines kept for people who join later (and stored).
+pub const CHAT_HISTORY: usize = 50;
+
+/// One chat line, as sent and stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The sender's name when they wrote it.
+    pub from: String,
+    pub member: MemberId,
+    pub text: String,
+    /// Unix milliseconds.
+    pub at: u64,
+}
+
+/// One entry of a game's stored log: a step of the game's log with its
+/// move as text. Replaying the log on a fresh game rebuilds the position
+/// exactly (the rules are deterministic).
+pub type Entry = crate::game_log::Step<String>;
+
+/// Whose row it is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Person {
+    Account(i64),
+    Member(MemberId),
+}
+
+impl Person {
+    /// `a:12` or `m:3`, as stored.
+    pub fn key(&self) -> String {
+        match self {
+            Person::Account(id) => format!("a:{id}"),
+            Person::Member(m) => format!("m:{}", m.0),
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Person> {
+        let (kind, n) = key.split_once(':')?;
+        match kind {
+            "a" => n.parse().ok().map(Person::Account),
+            "m" => n.parse().ok().map(|n| Person::Member(MemberId(n))),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreRow {
+    pub person: Person,
+    /// The name as of the person's last game (shown when they are gone).
+    pub name: String,
+    /// The username, for an account's row.
+    pub account: Option<String>,
+    pub points: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
 }

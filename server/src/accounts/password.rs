@@ -1,0 +1,86 @@
+//! A password change: the current password checked as a login checks it
+//! (against the same failed-login allowance), then every other session
+//! ends.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+
+use super::session::Session;
+use super::{
+    check_password, internal, not_signed_in, password_matches, signout, sockets, PASSWORD_MAX,
+};
+use crate::app::error::{body_error, json_error};
+use crate::app::state::App;
+use crate::limits::client_ip::{too_many, ClientIp};
+
+#[derive(Deserialize)]
+pub struct ChangePassword {
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    new: String,
+}
+
+/// `POST /api/password`: a new password, given the current one; every
+/// other session ends.
+pub async fn change_password(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    current: Session,
+    body: Result<Json<ChangePassword>, JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(body) => body,
+        Err(e) => return body_error(e),
+    };
+    let Some(me) = current.signed_in else {
+        return not_signed_in();
+    };
+    if let Err(m) = check_password(&req.new) {
+        return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
+    }
+    // Held while checked, as for a login.
+    if let Err(wait) = app.limits.failed_logins.take(ip) {
+        return too_many(wait, "Too many wrong passwords from your address");
+    }
+    let store = app.registry.store();
+    let hash = match store.credentials_by_id(me.account.id).await {
+        Ok(c) => c.map(|c| c.password_hash),
+        Err(e) => {
+            app.limits.failed_logins.give_back(ip);
+            return internal(e);
+        }
+    };
+    let ok = req.current.chars().count() <= PASSWORD_MAX
+        && password_matches(&app, req.current, hash).await;
+    if !ok {
+        return json_error(
+            StatusCode::FORBIDDEN,
+            "wrong_password",
+            "That is not your current password.",
+        );
+    }
+    app.limits.failed_logins.give_back(ip);
+    let Some(hash) = app.accounts.hash(req.new).await else {
+        return internal("password hashing failed");
+    };
+    match store
+        .change_password(me.account.id, &hash, me.session)
+        .await
+    {
+        Ok(()) => {
+            tracing::info!(account = me.account.id, "password changed");
+            let others = sockets::Ended::Account {
+                account: me.account.id,
+                except: Some(me.session),
+            };
+            signout::ended(&app, others).await;
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(e) => internal(e),
+    }
+}

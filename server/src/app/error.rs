@@ -1,0 +1,58 @@
+//! How the HTTP API says no: `{"error": code, "message": text}` with a
+//! status, for every handler ([`json_error`]), a JSON body that could not
+//! be read ([`body_error`]) and a room that could not be reached
+//! ([`registry_error`]).
+
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+use crate::room::RegistryError;
+
+/// Largest HTTP request body we read (room creation is a few hundred
+/// bytes); a larger one is answered `413 too_large`.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// `{"error": code, "message": text}` with `status`.
+pub fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    (
+        status,
+        Json(json!({"error": code, "message": message.into()})),
+    )
+        .into_response()
+}
+
+/// The answer to a JSON body that could not be read: `413 too_large` for
+/// one over [`MAX_BODY`], `400 bad_message` for anything else.
+pub fn body_error(e: JsonRejection) -> Response {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
+        )
+    } else {
+        json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text())
+    }
+}
+
+pub fn registry_error(e: RegistryError) -> Response {
+    match e {
+        RegistryError::NoRoom(_) => json_error(StatusCode::NOT_FOUND, "no_room", e.to_string()),
+        RegistryError::Full => json_error(StatusCode::SERVICE_UNAVAILABLE, "full", e.to_string()),
+        RegistryError::Moving => {
+            json_error(StatusCode::SERVICE_UNAVAILABLE, "moving", e.to_string())
+        }
+        RegistryError::BadOptions(m) => json_error(StatusCode::BAD_REQUEST, "bad_options", m),
+        RegistryError::Store(e) => {
+            tracing::error!(error = %e, "database error");
+            json_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Something went wrong on our side.",
+            )
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! The small JSON API for rooms (create one, look one up, its invite as a
+//! QR code), the site's settings for the pages, and the rules as text.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::error::{body_error, json_error, registry_error};
+use super::hosts::Base;
+use super::state::App;
+use crate::accounts::session::Session;
+use crate::code;
+use crate::limits::client_ip::{too_many, ClientIp};
+use crate::room::{RegistryError, Route};
+
+/// Room lookups by code, per client address (`Limits::lookups`): one
+/// token each, found or not, so that guessing codes is slow; over the
+/// limit `429 rate_limited` before the room is looked up.
+pub(super) async fn limit_lookups(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match app.limits.lookups.take(ip) {
+        Ok(()) => next.run(req).await,
+        Err(wait) => too_many(wait, "Too many room lookups from your address"),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct CreateRoom {
+    #[serde(default = "default_game")]
+    game: String,
+    #[serde(default)]
+    options: Value,
+    #[serde(default)]
+    token: Option<String>,
+    /// A solo game against the computer: guests may create one, and only
+    /// its host may sit.
+    #[serde(default)]
+    solo: bool,
+}
+
+fn default_game() -> String {
+    crate::games::GameKind::CrossyRay.name().to_string()
+}
+
+/// `GET /api/site`: what the pages need to know about this server's
+/// settings: whether guests may create rooms (`--guest-hosts`), and the
+/// STUN/TURN servers voice chat uses (`--ice-server`).
+pub(super) async fn site(State(app): State<App>) -> Response {
+    Json(json!({
+        "guest_hosts": app.config.guest_hosts,
+        "ice_servers": app.config.ice_servers,
+    }))
+    .into_response()
+}
+
+/// `GET /rules`: the rules of the games (`docs/RULES.md`, which travels
+/// with the site beside the web folder), as plain text.
+pub(super) async fn rules(State(app): State<App>) -> Response {
+    let path = app.config.web_dir().join("../docs/RULES.md");
+    match tokio::fs::read_to_string(&path).await {
+        Ok(text) => (
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "rules not found");
+            json_error(
+                StatusCode::NOT_FOUND,
+                "no_rules",
+                "The rules are not installed on this server.",
+            )
+        }
+    }
+}
+
+/// `POST /api/rooms`.
+pub(super) async fn create_room(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    session: Session,
+    Base(base): Base,
+    body: Result<Json<CreateRoom>, JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(body) => body,
+        Err(e) => return body_error(e),
+    };
+    if session.signed_in.is_none() && !req.solo && !app.config.guest_hosts {
+        return json_error(
+            StatusCode::UNAUTHORIZED,
+            "account_needed",
+            "Sign in or register to create a room (joining one needs no account).",
+        );
+    }
+    if let Err(wait) = app.limits.rooms.take(ip) {
+        tracing::debug!(%ip, "room creation rate limited");
+        return too_many(wait, "Too many new rooms from your address");
+    }
+    let token = req
+        .token
+        .filter(|t| crate::model::is_valid_token(t))
+        .unwrap_or_else(crate::model::new_token);
+    match app
+        .registry
+        .create(&req.game, &req.options, &token, req.solo)
+        .await
+    {
+        Ok(room) => {
+            let code = room.code();
+            let link = format!("{base}/r/{code}");
+            tracing::info!(room = code, game = %req.game, "room created");
+            (
+                StatusCode::CREATED,
+                Json(json!({"code": code, "link": link, "qr": format!("/api/rooms/{code}/qr.svg"), "token": token})),
+            )
+                .into_response()
+        }
+        Err(e) => registry_error(e),
+    }
+}
+
+/// `GET /api/rooms/CODE`.
+pub(super) async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response {
+    let Some(code) = code::normalize(&code) else {
+        return json_error(
+            StatusCode::NOT_FOUND,
+            "no_room",
+            format!("There is no room {code}."),
+        );
+    };
+    // A room that is not in memory is loaded (it goes again when idle), so
+    // the answer counts its stored seats too. A room another node runs
+    // answers from there.
+    let room = match app.registry.route(&code).await {
+        Ok(Route::Local(room)) => room,
+        Ok(Route::Remote(owner)) => {
+            return match app.cluster.as_ref() {
+                Some(cluster) => match cluster.info(&owner, &code).await {
+                    Some(info) => {
+                        ([(header::CONTENT_TYPE, "application/json")], info).into_response()
+                    }
+                    None => registry_error(RegistryError::Moving),
+                },
+                None => registry_error(RegistryError::Moving),
+            };
+        }
+        Err(e) => return registry_error(e),
+    };
+    match room.info().await {
+        Ok(info) => Json(info).into_response(),
+        Err(_) => json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "full",
+            "The room is reloading; try again in a moment.",
+        ),
+    }
+}
+
+/// `GET /api/rooms/CODE/qr.svg`: the invite link as a QR code.
+pub(super) async fn room_qr(
+    State(app): State<App>,
+    Path(code): Path<String>,
+    Base(base): Base,
+) -> Response {
+    let Some(code) = code::normalize(&code) else {
+        return json_error(
+            StatusCode::NOT_FOUND,
+            "no_room",
+            format!("There is no room {code}."),
+        );
+    };
+    match app.registry.store().room(&code).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return registry_error(RegistryError::NoRoom(code)),
+        Err(e) => return registry_error(e.into()),
+    }
+    let link = format!("{base}/r/{code}");
+    match qrcode::QrCode::new(link.as_bytes()) {
+        Ok(qr) => {
+            let svg = qr
+                .render::<qrcode::render::svg::Color>()
+                .min_dimensions(200, 200)
+                .quiet_zone(true)
+                .build();
+            (
+                [
+                    (header::CONTENT_TYPE, "image/svg+xml"),
+                    // The link's host can follow the request's `Host`
+                    // (an allowed one): no shared cache keeps one
+                    // host's image for another.
+                    (header::CACHE_CONTROL, "private, max-age=86400"),
+                    (header::VARY, "host"),
+                ],
+                svg,
+            )
+                .into_response()
+        }
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()),
+    }
+}

@@ -1,0 +1,143 @@
+//! Every URL of the site and the layers in front of them: the one file
+//! that imports every handler, so handlers import the state and the errors
+//! and never the routes.
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, Path, Request};
+use axum::http::{header, HeaderValue};
+use axum::routing::{delete, get, post, MethodRouter};
+use axum::Router;
+use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+use super::error::MAX_BODY;
+use super::hosts;
+use super::rooms::{create_room, limit_lookups, room_info, room_qr, rules, site};
+use super::state::App;
+use crate::pages::Pages;
+use crate::ws;
+
+pub fn router(app: App) -> Router {
+    let pages = Arc::new(Pages::load(&app.config.web_dir()));
+    let lookups = axum::middleware::from_fn_with_state(app.clone(), limit_lookups);
+    Router::new()
+        .route("/api/rooms", post(create_room))
+        .route(
+            "/api/rooms/{code}",
+            get(room_info).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/rooms/{code}/qr.svg",
+            get(room_qr).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/rooms/{code}/games",
+            get(crate::history::room_games).route_layer(lookups.clone()),
+        )
+        .route("/api/games", get(crate::history::history))
+        .route("/api/games/import", post(crate::history::import_game))
+        .route("/api/games/{id}", get(crate::history::game))
+        .route("/api/games/{id}/export", get(crate::history::export_game))
+        .route("/api/position", get(crate::history::position))
+        .route(
+            "/api/players/{username}",
+            get(crate::history::profile::profile),
+        )
+        .route(
+            "/api/leaderboard/{game}",
+            get(crate::history::profile::leaderboard),
+        )
+        .route("/api/accounts", post(crate::accounts::register))
+        .route("/api/login", post(crate::accounts::login))
+        .route("/api/logout", post(crate::accounts::logout))
+        .route("/api/me", get(crate::accounts::me))
+        .route(
+            "/api/sessions",
+            get(crate::accounts::open_sessions::sessions).delete(crate::accounts::open_sessions::end_other_sessions),
+        )
+        .route("/api/sessions/{id}", delete(crate::accounts::open_sessions::end_session))
+        .route("/api/password", post(crate::accounts::password::change_password))
+        .route("/api/site", get(site))
+        .route("/api/checkin", post(crate::accounts::checkin::check_in))
+        .route("/api/shop", get(crate::accounts::shop::shop))
+        .route("/api/shop/buy", post(crate::accounts::shop::buy))
+        .route("/api/shop/choose", post(crate::accounts::shop::choose))
+        .route("/api/email", post(crate::accounts::recovery::set_email))
+        .route(
+            "/api/email/confirm",
+            post(crate::accounts::recovery::confirm_email),
+        )
+        .route("/api/recover", post(crate::accounts::recovery::recover))
+        .route("/api/reset", post(crate::accounts::recovery::reset))
+        .route("/ws/{code}", get(ws::upgrade::upgrade).route_layer(lookups))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/", page(&pages, "index.html"))
+        .route("/r/{code}", page(&pages, "room.html"))
+        .route("/g/{id}", page(&pages, "game.html"))
+        .route("/import", page(&pages, "game.html"))
+        .route("/games", page(&pages, "games.html"))
+        .route("/account", page(&pages, "account.html"))
+        .route("/u/{username}", page(&pages, "profile.html"))
+        .route("/leaderboard", page(&pages, "leaderboard.html"))
+        .route("/reset", page(&pages, "reset.html"))
+        .route("/rules", get(rules))
+        .route("/rules/{game}", page(&pages, "rules.html"))
+        .route("/v/{version}/{*path}", {
+            let pages = pages.clone();
+            get(
+                move |Path((version, _)): Path<(String, String)>, req: Request| async move {
+                    pages.asset(&version, req).await
+                },
+            )
+        })
+        .fallback(move |req: Request| async move { pages.file(req).await })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        // Foreign origins may change nothing; HSTS over TLS.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            hosts::guard,
+        ))
+        .layer(security_header("content-security-policy", CSP))
+        .layer(security_header("x-content-type-options", "nosniff"))
+        .layer(security_header("referrer-policy", "same-origin"))
+        .layer(security_header("x-frame-options", "SAMEORIGIN"))
+        // gzip or brotli, as the client accepts, for answers of more
+        // than 32 bytes that are not already compressed images; the
+        // WebSocket upgrade has no body and passes untouched.
+        .layer(CompressionLayer::new())
+        // The request's method and path only: never its query or
+        // headers, so no token or cookie reaches a log at any level.
+        .layer(TraceLayer::new_for_http().make_span_with(
+            |req: &Request| tracing::debug_span!("request", method = %req.method(), path = req.uri().path()),
+        ))
+        .with_state(app)
+}
+
+/// `GET` page `name` of the client (see [`crate::pages`]).
+fn page(pages: &Arc<Pages>, name: &'static str) -> MethodRouter<App> {
+    let pages = pages.clone();
+    get(move |req: Request| async move { pages.page(name, &req) })
+}
+
+/// The Content-Security-Policy of every answer: scripts, styles,
+/// fonts and sockets from this site only (`connect-src 'self'` covers
+/// `ws:`/`wss:` to the same host), images also as `data:` URLs, no
+/// plugins, no `<base>`, forms post only here, and no other site may
+/// frame ours (the room frames its own rules page).
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
+
+/// A security header every answer carries unless its handler set one.
+/// The router adds [`CSP`], `X-Content-Type-Options: nosniff`,
+/// `Referrer-Policy: same-origin` (a recovery link's token never leaves
+/// in a `Referer`), and `X-Frame-Options: SAMEORIGIN` for browsers that predate
+/// `frame-ancestors`.
+fn security_header(name: &'static str, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(
+        header::HeaderName::from_static(name),
+        HeaderValue::from_static(value),
+    )
+}

@@ -1,0 +1,35 @@
+//! What every request shares: the server's configuration, the rooms, the
+//! limits and the links to other nodes ([`App`], cheap to clone). Handlers
+//! take it as `State<App>`; it names the parts it holds and nothing that
+//! handles a request, so any handler may import it.
+
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
+
+use crate::config::Config;
+use crate::room::Registry;
+use crate::ws::cap::SocketsPerAddr;
+
+/// Shared by every request: cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub registry: Registry,
+    /// One permit per open WebSocket (`--max-connections`).
+    pub connections: Arc<Semaphore>,
+    /// Open WebSockets per client address (`--max-sockets-per-addr`).
+    pub sockets: Arc<SocketsPerAddr>,
+    /// Password hashing slots.
+    pub accounts: Arc<crate::accounts::hashing::Accounts>,
+    /// Per-address limits on room creation, registration and failed
+    /// logins, and who the client is behind `--trusted-proxy`.
+    pub limits: Arc<crate::limits::Limits>,
+    /// This node's link to the others, when it is one of several.
+    pub cluster: Option<crate::cluster::Cluster>,
+    /// Where the confirmation and recovery links go.
+    pub mailer: Arc<crate::mail::Mailer>,
+    /// The sockets each login session signed in, to sign them out when
+    /// it ends.
+    pub sessions: Arc<crate::accounts::sockets::SessionSockets>,
+}

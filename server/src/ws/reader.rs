@@ -1,0 +1,310 @@
+//! The reader of one client: size and rate limits, parsing, `hello` first,
+//! then commands to the room; its answers go into the writer's queue.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, Utf8Bytes};
+use futures_util::{Sink, Stream, StreamExt};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tracing::debug;
+
+use crate::app::state::App;
+use crate::games::GameKind;
+use crate::model::now_millis;
+use crate::protocol::{self, Code, Refusal};
+use crate::ratings::Rating;
+use crate::room::{close, Attach, Closer, Command, RoomHandle, SayHello};
+use crate::store::Account;
+
+use super::silence::*;
+use super::writer::write_loop;
+use super::*;
+
+/// How a client reaches a room served here: what its reader and writer
+/// need besides the frames.
+pub struct Link {
+    /// Closes the connection from outside (a session that ended).
+    pub closer: Closer,
+    /// The interval of keepalive pings, for a real WebSocket here (`None`
+    /// for a relayed client: its relaying node pings it).
+    pub ping: Option<Duration>,
+    /// The client's address (`limits::client_ip`, on the node that holds
+    /// the WebSocket: a relayed socket's comes over NATS).
+    pub client: Option<IpAddr>,
+}
+
+/// One client of a room running here: read its frames from `stream`
+/// (limits, parsing, `hello`, commands to the room) and write the room's
+/// messages to `sink`. The client is a WebSocket on this node, or one on
+/// another node whose frames come over NATS (`cluster/hosted.rs`);
+/// `account` is the one its session cookie signed in at the upgrade;
+/// `link` says how the client reached us ([`Link`]).
+pub(crate) async fn serve<St, Si>(
+    mut stream: St,
+    sink: Si,
+    app: App,
+    mut room: RoomHandle,
+    base_url: String,
+    account: Option<Account>,
+    link: Link,
+) where
+    St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
+    Si: Sink<Message, Error = axum::Error> + Unpin + Send + 'static,
+{
+    let Link {
+        closer,
+        ping,
+        client,
+    } = link;
+    let conn = next_conn();
+    let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
+    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping));
+    let mut silence = Silence::new(ping);
+    let hello_timeout = app.config.hello_timeout();
+    let hello_deadline = tokio::time::sleep(hello_timeout);
+    tokio::pin!(hello_deadline);
+
+    let mut attached = false;
+    // Commands per second a connection may send on average, and its
+    // burst (`--message-rate`, `--message-burst`; a rate of 0: no limit).
+    let mut bucket = (app.config.message_rate > 0.0)
+        .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    // Made once: the close signal's waiter is registered once for the
+    // whole connection, not again for every frame.
+    let closed = closer.closed();
+    tokio::pin!(closed);
+    loop {
+        let frame = tokio::select! {
+            biased;
+            _ = &mut closed => break,
+            frame = stream.next() => frame,
+            _ = &mut hello_deadline, if !attached => {
+                let reason = format!("No hello within {} s.", hello_timeout.as_secs());
+                closer.close(close::POLICY, &reason);
+                break;
+            }
+            _ = silence.expired() => {
+                closer.close(close::POLICY, &silence.reason());
+                break;
+            }
+        };
+        silence.heard();
+        let text = match frame {
+            None => break,
+            Some(Err(e)) => {
+                let (code, reason) = read_error(&e);
+                debug!(conn = conn.0, error = %e, "read error");
+                closer.close(code, reason);
+                break;
+            }
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Binary(_))) => {
+                let text = Refusal::new(Code::BadMessage, "Send JSON text frames, not binary.")
+                    .to_message(None);
+                if !reply(&outbox, &closer, text).await {
+                    break;
+                }
+                continue;
+            }
+            Some(Ok(Message::Close(_))) => break,
+            Some(Ok(_)) => continue, // ping/pong are answered by the library
+        };
+        if text.len() > MAX_FRAME_BYTES {
+            closer.close(
+                close::TOO_BIG,
+                &format!(
+                    "Message too big ({} bytes; the hard limit is {MAX_FRAME_BYTES}).",
+                    text.len()
+                ),
+            );
+            break;
+        }
+        // Parse before refusing for rate, so even that refusal carries the
+        // command's id (frames are at most 64 KiB, so parsing is cheap).
+        let parsed = protocol::parse(text.as_str());
+        if bucket.as_mut().is_some_and(|b| !b.take()) {
+            let id = match &parsed {
+                Ok(envelope) => Some(envelope.id),
+                Err((id, _)) => *id,
+            };
+            let text =
+                Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id);
+            if !reply(&outbox, &closer, text).await {
+                break;
+            }
+            continue;
+        }
+        let envelope = match parsed {
+            Ok(envelope) => envelope,
+            Err((id, refusal)) => {
+                if !reply(&outbox, &closer, refusal.to_message(id)).await {
+                    break;
+                }
+                continue;
+            }
+        };
+        let id = envelope.id;
+        match envelope.command {
+            Command::Hello(SayHello { token, name, since }) if !attached => {
+                let ratings = match &account {
+                    Some(a) => ratings_of(&app, a.id).await,
+                    None => Vec::new(),
+                };
+                let attach = || Attach {
+                    conn,
+                    id,
+                    token: token.clone(),
+                    name: name.clone(),
+                    outbox: outbox.clone(),
+                    closer: closer.clone(),
+                    base_url: base_url.clone(),
+                    account: account.clone(),
+                    ratings: ratings.clone(),
+                    since: since.clone(),
+                    addr: client,
+                };
+                if room.attach(attach()).await.is_err() {
+                    // The room went idle between the upgrade and now.
+                    match app.registry.get(room.code()).await {
+                        Ok(fresh) => room = fresh,
+                        Err(_) => {
+                            closer.close(close::TRY_AGAIN, "The room is not available; try again.");
+                            break;
+                        }
+                    }
+                    if room.attach(attach()).await.is_err() {
+                        closer.close(close::TRY_AGAIN, "The room is not available; try again.");
+                        break;
+                    }
+                }
+                attached = true;
+            }
+            command if attached => {
+                if room.command(conn, id, command).await.is_err() {
+                    closer.close(close::TRY_AGAIN, "The room restarted; reconnect.");
+                    break;
+                }
+            }
+            _ => {
+                let text = Refusal::new(Code::HelloFirst, "Send hello first.").to_message(Some(id));
+                if !reply(&outbox, &closer, text).await {
+                    break;
+                }
+            }
+        }
+    }
+
+    debug!(conn = conn.0, "connection closed");
+    if attached {
+        let _ = room.detach(conn).await;
+    }
+    if closer.is_closed() {
+        // Keep reading (and dropping) what the client still sends until it
+        // answers the close frame: dropping a socket with unread data
+        // resets it, and the close frame would be lost.
+        let _ = tokio::time::timeout(CLOSE_GRACE, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    drop(outbox);
+    if !closer.is_closed() {
+        // The client left (or closed): let the writer finish the queue.
+        let _ = writer.await;
+    } else {
+        let _ = tokio::time::timeout(WRITE_TIMEOUT, writer).await;
+    }
+}
+
+/// The account's ratings per game as of now, looked up here, off the
+/// room's task, for the names shown in the room. A failed lookup shows
+/// none (the room still rates its games through the store).
+async fn ratings_of(app: &App, account: i64) -> Vec<(GameKind, Rating)> {
+    match app.registry.store().ratings(account).await {
+        Ok(list) => {
+            let now = now_millis();
+            list.into_iter()
+                .filter_map(|(game, r)| Some((GameKind::parse(&game).ok()?, r.at(now))))
+                .collect()
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "ratings lookup failed");
+            Vec::new()
+        }
+    }
+}
+
+/// The connection's own answer (a parse error, a rate limit, `hello_first`)
+/// goes into the same queue as the room's messages. When the queue is
+/// full the reader waits for room, which stops it reading the client: a
+/// client that sends faster than it reads is slowed down, not dropped. One
+/// that does not read at all for `WRITE_TIMEOUT` is closed with 1008.
+/// Returns false when the connection is over.
+async fn reply(outbox: &mpsc::Sender<Utf8Bytes>, closer: &Closer, text: String) -> bool {
+    match tokio::time::timeout(WRITE_TIMEOUT, outbox.send(Utf8Bytes::from(text))).await {
+        Ok(Ok(())) => true,
+        Ok(Err(_)) => false,
+        Err(_) => {
+            closer.close(
+                close::POLICY,
+                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
+            );
+            false
+        }
+    }
+}
+
+/// The close code and reason for a frame the library refused to read.
+fn read_error(e: &axum::Error) -> (u16, &'static str) {
+    let text = e.to_string();
+    if text.contains("UTF-8") || text.contains("utf-8") || text.contains("Utf8") {
+        (close::BAD_DATA, "Text frames must be valid UTF-8.")
+    } else if text.contains("too long") || text.contains("too big") || text.contains("Space limit")
+    {
+        (
+            close::TOO_BIG,
+            "Message too big (the hard limit is 65536 bytes).",
+        )
+    } else {
+        (1002, "Protocol error.")
+    }
+}
+
+/// The per-connection rate limit: `rate` tokens a second, at most `burst`
+/// saved up.
+struct TokenBucket {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    last: Instant,
+}
+
+impl TokenBucket {
+    fn new(rate: f64, burst: f64) -> TokenBucket {
+        TokenBucket {
+            rate,
+            burst,
+            tokens: burst,
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! `GET /ws/CODE`: the checks before a socket opens (origin, room, the
+//! per-address cap, a connection permit), the account its session cookie
+//! signs in, and the hand-over to the reader and writer, or to the node
+//! that runs the room.
+
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use futures_util::StreamExt;
+use tokio::sync::OwnedSemaphorePermit;
+
+use crate::app::error::json_error;
+use crate::app::hosts::Base;
+use crate::app::state::App;
+use crate::limits::client_ip::ClientIp;
+use crate::model::now_millis;
+use crate::room::{Closer, RoomHandle, Route};
+use crate::store::{Account, SignedIn};
+
+use super::reader::{serve, Link};
+use super::*;
+
+/// `GET /ws/CODE`. The `session` cookie, if any, says which account the
+/// socket is signed in to (see `accounts/session.rs`).
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    Path(code): Path<String>,
+    State(app): State<App>,
+    Base(base): Base,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+) -> Response {
+    if !crate::app::hosts::from_us(&app.config, &headers) {
+        return json_error(
+            StatusCode::FORBIDDEN,
+            "bad_origin",
+            "This page may not open a game socket here.",
+        );
+    }
+    let Some(code) = crate::code::normalize(&code) else {
+        return json_error(
+            StatusCode::NOT_FOUND,
+            "no_room",
+            format!("There is no room {code}."),
+        );
+    };
+    let Some(slot) = app
+        .sockets
+        .try_open(client, app.config.max_sockets_per_addr)
+    else {
+        return json_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_sockets",
+            format!(
+                "This address already has {} sockets open; close one first.",
+                app.config.max_sockets_per_addr
+            ),
+        );
+    };
+    let route = match app.registry.route(&code).await {
+        Ok(route) => route,
+        Err(e) => return crate::app::error::registry_error(e),
+    };
+    let Ok(permit) = app.connections.clone().try_acquire_owned() else {
+        return json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "full",
+            "Too many connections; try again in a minute.",
+        );
+    };
+    let signed_in = signed_in_account(&app, &headers).await;
+    // Buffers sized to the protocol: a client's command is a few hundred
+    // bytes, so the read buffer starts at 2 KiB (it grows for a larger
+    // frame). Messages queued together (a move's answer and its event)
+    // are gathered up to 4 KiB and written at once by `write_loop`,
+    // which flushes as soon as its queue is empty. Measured with `bench
+    // idle`: 31.6 KiB of server memory per idle socket with 8 KiB
+    // buffers, 25.5 KiB with a 2 KiB read buffer (BENCHMARKS.md, "Memory
+    // per socket").
+    ws.max_message_size(LIBRARY_FRAME_BYTES)
+        .max_frame_size(LIBRARY_FRAME_BYTES)
+        .read_buffer_size(2 * 1024)
+        .write_buffer_size(WRITE_GATHER)
+        .max_write_buffer_size(256 * 1024)
+        .on_upgrade(move |socket| async move {
+            // Ending the session closes the socket (`accounts/sockets.rs`).
+            let closer = Closer::new();
+            let _watch = match &signed_in {
+                Some(s) => Some(crate::accounts::signout::watch(&app, s, &closer).await),
+                None => None,
+            };
+            let account = signed_in.map(|s| s.account);
+            let link = Link {
+                closer,
+                ping: app.config.ping_every(),
+                client: Some(client),
+            };
+            match (route, app.cluster.clone()) {
+                (Route::Local(room), _) => {
+                    connection(socket, app, room, base, account, link, permit).await
+                }
+                (Route::Remote(owner), Some(cluster)) => {
+                    let account = account.map(|a| a.id);
+                    cluster
+                        .forward(socket, owner, code, base, account, link)
+                        .await;
+                    drop(permit);
+                }
+                (Route::Remote(_), None) => {}
+            }
+            drop(slot);
+        })
+}
+
+/// The account the request's session cookie signs in, looked up here,
+/// off the room's task, so a slow disk never stalls the room. A failed
+/// lookup attaches the socket as a guest.
+async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<SignedIn> {
+    let secret = crate::accounts::session::secret_of(headers)?;
+    match app
+        .registry
+        .store()
+        .session_account(&secret, now_millis())
+        .await
+    {
+        Ok(signed_in) => signed_in,
+        Err(e) => {
+            tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
+            None
+        }
+    }
+}
+
+async fn connection(
+    socket: WebSocket,
+    app: App,
+    room: RoomHandle,
+    base_url: String,
+    account: Option<Account>,
+    link: Link,
+    _permit: OwnedSemaphorePermit,
+) {
+    let (sink, stream) = socket.split();
+    serve(stream, sink, app, room, base_url, account, link).await;
+}
