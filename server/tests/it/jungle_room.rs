@@ -14,12 +14,9 @@ use serde_json::{json, Value};
 /// computer at `level` in the other seat. Returns the host's client and
 /// the room code.
 async fn solo(server: &TestServer, host_seat: usize, level: &str) -> (Client, String) {
-    let (status, room) = server
-        .create_room(json!({"game": "jungle", "options": null}))
+    let (code, token) = server
+        .new_room(json!({"game": "jungle", "options": null}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let token = room["token"].as_str().unwrap().to_string();
     let (mut host, _, snap) = server.join(&code, Some(&token), Some("Minh")).await;
     assert_eq!(snap["room"]["game"], "jungle");
     assert_eq!(snap["room"]["seats"], 2);

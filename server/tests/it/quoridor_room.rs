@@ -6,7 +6,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{follow, local_game, next_match_of, table_of, Client, TestServer};
+use common::{follow, local_game, next_match_of, table_of, Client, Table, TestServer};
 use rules::quoridor::{scores, Options, Quoridor};
 use rules::Game;
 use serde_json::{json, Value};
@@ -58,14 +58,12 @@ async fn seated(
     options: Value,
     people: &[(&str, usize)],
 ) -> (String, Vec<(Client, Value)>) {
-    let (status, room) = server
-        .create_room(json!({"game": "quoridor", "options": options}))
+    let (code, host) = server
+        .new_room(json!({"game": "quoridor", "options": options}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
     let mut clients = Vec::new();
     for (i, &(name, seat)) in people.iter().enumerate() {
-        let token = (i == 0).then(|| room["token"].as_str().unwrap());
+        let token = (i == 0).then_some(host.as_str());
         let (mut client, _, snap) = server.join(&code, token, Some(name)).await;
         assert_eq!(snap["you"]["host"], i == 0);
         client.ok(json!({"type": "sit", "seat": seat})).await;
@@ -355,13 +353,21 @@ async fn next_start(client: &mut Client, number: u64) -> Value {
     }
 }
 
-#[tokio::test]
-async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
+/// A server that starts the next game after a second, and a Quoridor
+/// table on it whose first (short) game has been played.
+async fn one_game_played() -> (TestServer, Table) {
     let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
     let mut t = table_of(&server, "quoridor", Value::Null).await;
     let host_member = t.host_member.clone();
     t.host.ok(json!({"type": "start"})).await;
     play_a_short_game(&mut t.host, &mut t.guest, &host_member, 1).await;
+    (server, t)
+}
+
+#[tokio::test]
+async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
+    let (server, mut t) = one_game_played().await;
+    let host_member = t.host_member.clone();
     let countdown = t.spectator.next_of("autostart").await;
     assert_eq!(countdown["autostart"]["enabled"], true);
     assert_eq!(countdown["autostart"]["paused"], false);
@@ -428,11 +434,7 @@ async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
 
 #[tokio::test]
 async fn the_countdown_is_dropped_when_a_seat_empties() {
-    let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
-    let mut t = table_of(&server, "quoridor", Value::Null).await;
-    let host_member = t.host_member.clone();
-    t.host.ok(json!({"type": "start"})).await;
-    play_a_short_game(&mut t.host, &mut t.guest, &host_member, 1).await;
+    let (_server, mut t) = one_game_played().await;
     t.guest.ok(json!({"type": "stand"})).await;
     // The countdown runs out, finds an empty seat and stops.
     let stopped = loop {
@@ -604,12 +606,7 @@ async fn a_free_for_all_starts_with_three_of_its_four_seats_taken() {
     let start = c[0].0.next_match().await;
     assert_eq!(start["kind"], "start");
     let m = &start["match"];
-    let names: Vec<&str> = m["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = common::names(&m["players"]);
     assert_eq!(
         names,
         ["Minh", "Lan", "Khoa"],

@@ -383,8 +383,7 @@ fn no_gaps_or_a_close_code(sent: &[i64], counts: &HashMap<i64, usize>, ending: &
 #[tokio::test]
 async fn three_thousand_pings_unread_are_answered_once_each_or_closed_with_1008() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (mut client, _, _) = server.join(code, None, None).await;
     let (sent, counts, ending) = pings_without_reading(&mut client, 3000).await;
     assert!(!sent.is_empty());
@@ -394,8 +393,7 @@ async fn three_thousand_pings_unread_are_answered_once_each_or_closed_with_1008(
 #[tokio::test]
 async fn a_client_with_a_full_window_also_gets_the_close_frame() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     // A small receive buffer: the server's answers back up at once, as
     // with a slow phone.
     let mut client = server.socket_with_small_buffer(code, 4096).await;
@@ -408,8 +406,7 @@ async fn a_client_with_a_full_window_also_gets_the_close_frame() {
 #[tokio::test]
 async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (client, _, _) = server.join(code, None, None).await;
     let (mut sink, mut stream) = client.ws.split();
     // Reads all the time.
@@ -445,8 +442,7 @@ async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
 #[tokio::test]
 async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap().to_string();
+    let (code, _) = server.new_room(json!({})).await;
     let run_for = Duration::from_secs(4);
     let until = Instant::now() + run_for;
 
@@ -539,8 +535,7 @@ async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
 #[tokio::test]
 async fn a_frame_over_64_kib_closes_with_1009() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     for size in [100 * 1024, 200 * 1024] {
         let (mut client, _, _) = server.join(code, None, None).await;
         client.send_text("x".repeat(size)).await;
@@ -558,8 +553,7 @@ async fn a_frame_over_64_kib_closes_with_1009() {
 #[tokio::test]
 async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (mut client, _, _) = server.join(code, None, None).await;
     // A raw text frame (opcode 0x1) whose payload is not UTF-8; the client
     // library masks it like any other frame.
@@ -572,8 +566,7 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
 #[tokio::test]
 async fn a_name_with_a_right_to_left_override_is_refused() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (mut client, _, _) = server.join(code, None, None).await;
     client
         .refused(
@@ -699,23 +692,13 @@ async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
 /// Opens a socket to room `code` from the loopback address `from` (any
 /// 127.x.y.z reaches the server on 127.0.0.1): another client address.
 async fn socket_from(server: &TestServer, code: &str, from: [u8; 4]) -> Client {
-    let addr: std::net::SocketAddr = server
-        .base
-        .trim_start_matches("http://")
-        .parse()
-        .expect("base is host:port");
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket
-        .bind(std::net::SocketAddr::from((from, 0)))
-        .expect("bind the client address");
-    let tcp = socket.connect(addr).await.expect("tcp connects");
-    let (ws, _) = tokio_tungstenite::client_async(
-        server.ws_url(code),
-        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
-    )
-    .await
-    .expect("ws upgrade");
-    Client::new(ws)
+    server
+        .socket_over(code, |socket| {
+            socket
+                .bind(std::net::SocketAddr::from((from, 0)))
+                .expect("bind the client address");
+        })
+        .await
 }
 
 /// Says hello on `client` and returns the answer (an `ack`, or the

@@ -2,7 +2,7 @@
 
 use super::fixtures::*;
 use rules::{EndReason, Outcome};
-use server::room::{new_token, Write};
+use server::room::Write;
 use server::store::{now_millis, HistoryQuery, Store};
 
 /// A rated game changes both players' ratings in the transaction that
@@ -12,17 +12,7 @@ async fn ratings_change_with_the_stored_game(store: &Store) {
     let now = now_millis();
     let mut ids = Vec::new();
     for name in ["Rate_a", "Rate_b"] {
-        let (account, _) = store
-            .create_account(
-                &format!("{name}{}", &new_token()[..6]),
-                "h",
-                None,
-                None,
-                now,
-            )
-            .await
-            .expect("create_account")
-            .expect("free");
+        let account = new_account(store, name, now).await;
         ids.push(account.id);
     }
     let room = new_room(store, "ra").await;
