@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{follow, member, table, TestServer};
+use common::{follow, member, next_match_of, table, TestServer};
 use rules::crossyray::{CrossyRay, Move, Options};
 use rules::{EndReason, Game, Outcome};
 use serde_json::{json, Value};
@@ -462,12 +462,7 @@ async fn a_player_offline_past_the_grace_time_forfeits_by_abandon() {
         (guest, host)
     };
     leaver.close().await;
-    let end = loop {
-        let event = spectator.next_match().await;
-        if event["kind"] == "end" {
-            break event;
-        }
-    };
+    let end = next_match_of(&mut spectator, "end").await;
     assert_eq!(end["match"]["outcome"]["kind"], "win");
     assert_eq!(end["match"]["outcome"]["reason"], "abandon");
     assert_eq!(end["match"]["outcome"]["winner"], json!(0));

@@ -350,12 +350,7 @@ async fn play_one(
 ) -> String {
     let mv = keep_going(local, &last["legal"], ply);
     let notation = local.play_text(&mv).expect("legal");
-    let mover = if ply.is_multiple_of(2) {
-        &mut t.host
-    } else {
-        &mut t.guest
-    };
-    mover.ok(json!({"type": "move", "move": mv})).await;
+    t.play_ply(ply, &mv).await;
     *last = follow(last, &next_match_of(&mut t.host, "move").await);
     notation
 }

@@ -170,12 +170,7 @@ async fn in_a_four_player_game_a_leaver_loses_only_their_pawn() {
     // Khoa (side 2, to move) leaves.
     let (khoa, _) = clients.remove(2);
     khoa.close().await;
-    let forfeit = loop {
-        let event = clients[0].0.next_match().await;
-        if event["kind"] == "forfeit" {
-            break event;
-        }
-    };
+    let forfeit = next_match_of(&mut clients[0].0, "forfeit").await;
     let m = &forfeit["match"];
     assert_eq!(m["outcome"], Value::Null, "the game goes on");
     assert_eq!(m["state"]["pawns"], json!(["e2", "b5", null, "i5"]));
@@ -467,12 +462,7 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
     c[1].0.ok(json!({"type": "move", "move": "e8"})).await;
     // Lan was due to play Red's turn: past the grace time it passes to
     // Minh, and Red has not forfeited.
-    let turn = loop {
-        let event = c[0].0.next_match().await;
-        if event["kind"] == "turn" {
-            break event;
-        }
-    };
+    let turn = next_match_of(&mut c[0].0, "turn").await;
     assert_eq!(turn["match"]["to_play"], c[0].1);
     assert_eq!(turn["match"]["outcome"], Value::Null);
     c[0].0.ok(json!({"type": "move", "move": "e3"})).await;
@@ -495,12 +485,7 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
     // Khoa, Yellow's only member, leaves: Yellow forfeits, Red wins.
     let (khoa, _) = c.remove(1);
     khoa.close().await;
-    let end = loop {
-        let event = c[0].0.next_match().await;
-        if event["kind"] == "end" {
-            break event;
-        }
-    };
+    let end = next_match_of(&mut c[0].0, "end").await;
     assert_eq!(
         end["match"]["outcome"],
         json!({"kind": "win", "winner": 0, "reason": "default"})

@@ -76,12 +76,7 @@ async fn a_flooding_client_that_stops_reading_is_answered_or_closed_with_1008_an
         sent.push(id);
         if hello.is_some() && sent.len() % 4 == 0 {
             let mv = play(played.len());
-            let mover = if played.len() % 2 == 0 {
-                &mut t.host
-            } else {
-                &mut t.guest
-            };
-            mover.ok(json!({"type": "move", "move": mv})).await;
+            t.play_ply(played.len(), mv).await;
             played.push(mv.to_string());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -174,12 +169,7 @@ async fn a_flooding_client_that_stops_reading_is_answered_or_closed_with_1008_an
     t.host.ok(json!({"type": "ping"})).await;
     t.spectator.ok(json!({"type": "ping"})).await;
     let mv = play(played.len());
-    let mover = if played.len() % 2 == 0 {
-        &mut t.host
-    } else {
-        &mut t.guest
-    };
-    mover.ok(json!({"type": "move", "move": mv})).await;
+    t.play_ply(played.len(), mv).await;
     played.push(mv.to_string());
     let (_late, _, snap) = server.join(&t.code, None, Some("Late")).await;
     let m = &snap["room"]["tables"][0]["match"];

@@ -328,6 +328,17 @@ impl Table {
         let host_first = start["match"]["players"][0]["member"] == self.host_member;
         (start["match"].clone(), host_first)
     }
+
+    /// Plays `mv` as ply `ply` of a game the host opens: the host sends
+    /// the even plies, the guest the odd ones; the move is acknowledged.
+    pub async fn play_ply(&mut self, ply: usize, mv: &str) {
+        let mover = if ply.is_multiple_of(2) {
+            &mut self.host
+        } else {
+            &mut self.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+    }
 }
 
 // ---------------------------------------------------------------------

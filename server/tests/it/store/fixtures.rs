@@ -30,6 +30,11 @@ pub(super) async fn new_account(store: &Store, prefix: &str, now: u64) -> Accoun
     account
 }
 
+/// The stored row of room `code`; panics unless there is one.
+pub(super) async fn stored_room(store: &Store, code: &str) -> RoomRow {
+    store.room(code).await.expect("room").expect("stored")
+}
+
 pub(super) fn crossyray_options() -> GameOptions {
     GameOptions::parse(
         GameKind::CrossyRay,
