@@ -74,6 +74,20 @@ async fn register_then_me_knows_the_account_and_never_shows_the_password() {
     assert_eq!(who.body["email"], Value::Null);
 }
 
+/// `POST path` for minh (password1) with `X-Forwarded-Proto: https`:
+/// the status and the `Set-Cookie` header.
+async fn over_https(server: &TestServer, path: &str) -> (u16, String) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}{path}", server.base))
+        .header("X-Forwarded-Proto", "https")
+        .json(&json!({"username": "minh", "password": "password1"}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    (resp.status().as_u16(), cookie)
+}
+
 #[tokio::test]
 async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
     let server = TestServer::start().await;
@@ -96,29 +110,15 @@ async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
         "plain HTTP: not Secure: {cookie}"
     );
     // A forwarding header from anyone but a trusted proxy is ignored.
-    let resp = reqwest::Client::new()
-        .post(format!("{}/api/login", server.base))
-        .header("X-Forwarded-Proto", "https")
-        .json(&json!({"username": "minh", "password": "password1"}))
-        .send()
-        .await
-        .unwrap();
-    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    let (_, cookie) = over_https(&server, "/api/login").await;
     assert!(!cookie.contains("Secure"), "{cookie}");
 
     // Over TLS (a trusted proxy says so, or the public URL is https) the
     // cookie is Secure.
     let proxied =
         TestServer::start_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
-    let resp = reqwest::Client::new()
-        .post(format!("{}/api/accounts", proxied.base))
-        .header("X-Forwarded-Proto", "https")
-        .json(&json!({"username": "minh", "password": "password1"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 201);
-    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    let (status, cookie) = over_https(&proxied, "/api/accounts").await;
+    assert_eq!(status, 201);
     assert!(cookie.contains("; Secure"), "{cookie}");
     let public =
         TestServer::start_with(|c| c.public_url = Some("https://games.example".into())).await;

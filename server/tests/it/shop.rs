@@ -7,7 +7,7 @@ use crate::common;
 
 use common::browser::{Answer, Browser};
 use common::TestServer;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// `POST /api/shop/buy` of `item` from `b`.
 async fn buy(b: &mut Browser, item: &str) -> Answer {
@@ -28,7 +28,16 @@ async fn with_ten_coins(server: &TestServer, username: &str) -> Browser {
     b
 }
 
-fn owned(shop: &serde_json::Value, id: &str) -> bool {
+/// A new account (`username`) that checked in and bought `item` with
+/// its 10 coins: the browser and the answer's body.
+async fn with_bought(server: &TestServer, username: &str, item: &str) -> (Browser, Value) {
+    let mut b = with_ten_coins(server, username).await;
+    let bought = buy(&mut b, item).await;
+    assert_eq!(bought.status, 200, "{}", bought.body);
+    (b, bought.body)
+}
+
+fn owned(shop: &Value, id: &str) -> bool {
     shop["items"]
         .as_array()
         .expect("items")
@@ -79,10 +88,8 @@ async fn the_shop_lists_three_board_themes_per_game_and_two_jungle_piece_styles(
 #[tokio::test]
 async fn buying_a_theme_takes_its_coins_once() {
     let server = TestServer::start().await;
-    let mut b = with_ten_coins(&server, "buyer").await;
-    let bought = buy(&mut b, "quoridor-stone").await;
-    assert_eq!(bought.status, 200, "{}", bought.body);
-    assert_eq!(bought.body["coins"], 0);
+    let (mut b, bought) = with_bought(&server, "buyer", "quoridor-stone").await;
+    assert_eq!(bought["coins"], 0);
     assert_eq!(b.get("/api/me").await.body["coins"], 0);
     assert!(owned(&b.get("/api/shop").await.body, "quoridor-stone"));
 
@@ -136,9 +143,7 @@ async fn an_item_cannot_be_bought_without_the_coins_or_chosen_without_buying() {
 #[tokio::test]
 async fn a_choice_is_the_accounts_own_and_a_restart_loses_nothing() {
     let server = TestServer::start().await;
-    let mut b = with_ten_coins(&server, "chooser").await;
-    let bought = buy(&mut b, "jungle-drawn").await;
-    assert_eq!(bought.status, 200, "{}", bought.body);
+    let (mut b, _) = with_bought(&server, "chooser", "jungle-drawn").await;
     let chose = choose(&mut b, "jungle-drawn").await;
     assert_eq!(chose.status, 200, "{}", chose.body);
     assert_eq!(chose.body["chosen"]["jungle_pieces"], "jungle-drawn");

@@ -9,14 +9,63 @@ use std::time::{Duration, Instant};
 
 use common::typed::read;
 use common::{next_match_of, table_of, Client, Ending, TestServer};
+use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use server::games::GameKind;
 use server::protocol::Code;
 use server::room::{MatchKind, WireSnapshot};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Reads `stream` on a task of its own until it ends or is quiet for
+/// `quiet`: the messages read, and how the socket ended.
+fn read_until_quiet(
+    mut stream: SplitStream<WebSocketStream<MaybeTlsStream<TcpStream>>>,
+    quiet: Duration,
+) -> tokio::task::JoinHandle<(Vec<Value>, Ending)> {
+    tokio::spawn(async move {
+        let mut messages = Vec::new();
+        loop {
+            match tokio::time::timeout(quiet, stream.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
+                }
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return (
+                        messages,
+                        Ending::Closed(frame.code.into(), frame.reason.to_string()),
+                    )
+                }
+                Ok(Some(Ok(Message::Close(None)))) => return (messages, Ending::ClosedNoCode),
+                Ok(Some(Ok(_))) => {}
+                Ok(other) => return (messages, Ending::Dropped(format!("{other:?}"))),
+                Err(_) => return (messages, Ending::Open),
+            }
+        }
+    })
+}
+
+/// A socket to room `code` says hello as `name` and is closed with 1008
+/// within 5 s: the client (what it read is in its events), the hello's
+/// id, and the ending.
+async fn hello_closed_with_1008(
+    server: &TestServer,
+    code: &str,
+    name: &str,
+) -> (Client, i64, Ending) {
+    let mut client = server.socket(code).await;
+    let hello = client.take_id();
+    client
+        .send_text(json!({"id": hello, "type": "hello", "name": name}).to_string())
+        .await;
+    let ending = client.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    (client, hello, ending)
+}
 
 /// How many answers (`ack` or `error` with an id) each id got, among
 /// `messages`.
@@ -272,13 +321,7 @@ async fn a_room_keeps_at_most_max_members_and_never_evicts_the_seated_host() {
     }
     let rows = stored_members(&server, &code).await;
     assert_eq!(rows.len(), 5);
-    let mut sixth = server.socket(&code).await;
-    let hello = sixth.take_id();
-    sixth
-        .send_text(json!({"id": hello, "type": "hello", "name": "Six"}).to_string())
-        .await;
-    let ending = sixth.ending(Duration::from_secs(5)).await;
-    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    let (sixth, hello, ending) = hello_closed_with_1008(&server, &code, "Six").await;
     assert!(
         !sixth.events.iter().any(|m| m["type"] == "snapshot"),
         "{:?}",
@@ -312,13 +355,7 @@ async fn a_refused_hello_is_answered_with_room_full_before_the_close() {
     let token = room["token"].as_str().unwrap().to_string();
     let (_host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
     let (_guest, _, _) = server.join(&code, None, Some("Lan")).await;
-    let mut third = server.socket(&code).await;
-    let hello = third.take_id();
-    third
-        .send_text(json!({"id": hello, "type": "hello", "name": "Khoa"}).to_string())
-        .await;
-    let ending = third.ending(Duration::from_secs(5)).await;
-    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    let (third, hello, ending) = hello_closed_with_1008(&server, &code, "Khoa").await;
     let answer = third.events.iter().find(|m| m["id"] == hello);
     let answer = answer.unwrap_or_else(|| panic!("no answer to the refused hello: {ending:?}"));
     assert_eq!(answer["type"], "error", "{answer}");
@@ -398,24 +435,9 @@ async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
     let server = TestServer::start().await;
     let code = &server.new_room(json!({})).await.0;
     let (client, _, _) = server.join(code, None, None).await;
-    let (mut sink, mut stream) = client.ws.split();
+    let (mut sink, stream) = client.ws.split();
     // Reads all the time.
-    let reader = tokio::spawn(async move {
-        let mut messages = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(3), stream.next()).await {
-                Ok(Some(Ok(Message::Text(text)))) => {
-                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
-                }
-                Ok(Some(Ok(Message::Close(frame)))) => {
-                    return (messages, format!("closed: {frame:?}"))
-                }
-                Ok(Some(Ok(_))) => {}
-                Ok(other) => return (messages, format!("ended: {other:?}")),
-                Err(_) => return (messages, "open".to_string()),
-            }
-        }
-    });
+    let reader = read_until_quiet(stream, Duration::from_secs(3));
     for id in 1000..1600 {
         let text = json!({"id": id, "type": "ping"}).to_string();
         if sink.send(Message::Text(text.into())).await.is_err() {
@@ -424,7 +446,7 @@ async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
     }
     let (messages, ending) = reader.await.unwrap();
     let counts = answer_counts(&messages);
-    assert_eq!(ending, "open", "after {} answers", counts.len());
+    assert_eq!(ending, Ending::Open, "after {} answers", counts.len());
     assert_eq!(counts.len(), 600);
     assert!(counts.values().all(|&n| n == 1));
 }
@@ -462,27 +484,8 @@ async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
 
     // The pinger: a ping every 70 ms, reading all the time.
     let (pinger, _, _) = server.join(&code, None, Some("Ping")).await;
-    let (mut sink, mut stream) = pinger.ws.split();
-    let reader = tokio::spawn(async move {
-        let mut messages = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(2), stream.next()).await {
-                Ok(Some(Ok(Message::Text(text)))) => {
-                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
-                }
-                Ok(Some(Ok(Message::Close(Some(frame))))) => {
-                    return (
-                        messages,
-                        Ending::Closed(frame.code.into(), frame.reason.to_string()),
-                    )
-                }
-                Ok(Some(Ok(Message::Close(None)))) => return (messages, Ending::ClosedNoCode),
-                Ok(Some(Ok(_))) => {}
-                Ok(other) => return (messages, Ending::Dropped(format!("{other:?}"))),
-                Err(_) => return (messages, Ending::Open),
-            }
-        }
-    });
+    let (mut sink, stream) = pinger.ws.split();
+    let reader = read_until_quiet(stream, Duration::from_secs(2));
     let mut sent = Vec::new();
     for id in 1_i64.. {
         if Instant::now() >= until {
