@@ -17,25 +17,28 @@ async fn register(server: &TestServer, body: Value) -> (u16, Value) {
     post(server, "/api/accounts", body).await
 }
 
+/// Registers `username` with `password` without a browser (no one keeps
+/// the session); the answer. Panics unless the server says 201.
+async fn registered(server: &TestServer, username: &str, password: &str) -> Value {
+    let (status, body) =
+        register(server, json!({"username": username, "password": password})).await;
+    assert_eq!(status, 201, "{body}");
+    body
+}
+
 #[tokio::test]
 async fn register_then_me_knows_the_account_and_never_shows_the_password() {
     let server = TestServer::start().await;
     let mut minh = Browser::new(&server);
-    let answer = minh
-        .post(
-            "/api/accounts",
-            json!({"username": "Minh_01", "password": "correct horse", "email": "minh@example.org"}),
-        )
-        .await;
-    assert_eq!(answer.status, 201, "{}", answer.body);
-    assert_eq!(answer.body["username"], "Minh_01");
+    let answer = minh.register_with(json!({"username": "Minh_01", "password": "correct horse", "email": "minh@example.org"})).await;
+    assert_eq!(answer["username"], "Minh_01");
     let secret = minh.session.clone().expect("a session cookie");
     assert!(
-        !answer.body.to_string().contains(&secret),
+        !answer.to_string().contains(&secret),
         "the secret is only in the cookie"
     );
-    assert!(!answer.body.to_string().contains("correct horse"));
-    assert!(!answer.body.to_string().contains("argon2"));
+    assert!(!answer.to_string().contains("correct horse"));
+    assert!(!answer.to_string().contains("argon2"));
 
     let who = minh.get("/api/me").await;
     assert_eq!(who.status, 200, "{}", who.body);
@@ -47,7 +50,7 @@ async fn register_then_me_knows_the_account_and_never_shows_the_password() {
 
     // The browser token is not a session: neither as a bearer token nor
     // as `?token=`. No cookie, or an unknown one, is 401.
-    let token = answer.body["token"].as_str().expect("token");
+    let token = answer["token"].as_str().expect("token");
     let resp = reqwest::Client::new()
         .get(format!("{}/api/me?token={token}", server.base))
         .header("Authorization", format!("Bearer {token}"))
@@ -71,15 +74,26 @@ async fn register_then_me_knows_the_account_and_never_shows_the_password() {
     assert_eq!(who.body["email"], Value::Null);
 }
 
+/// `POST path` for minh (password1) with `X-Forwarded-Proto: https`:
+/// the status and the `Set-Cookie` header.
+async fn over_https(server: &TestServer, path: &str) -> (u16, String) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}{path}", server.base))
+        .header("X-Forwarded-Proto", "https")
+        .json(&json!({"username": "minh", "password": "password1"}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    (resp.status().as_u16(), cookie)
+}
+
 #[tokio::test]
 async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
     let server = TestServer::start().await;
     let mut minh = Browser::new(&server);
     let answer = minh
-        .post(
-            "/api/accounts",
-            json!({"username": "minh", "password": "password1"}),
-        )
+        .sign_up(json!({"username": "minh", "password": "password1"}))
         .await;
     let cookie = answer.set_cookie.expect("Set-Cookie");
     let secret = minh.session.clone().unwrap();
@@ -96,38 +110,21 @@ async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
         "plain HTTP: not Secure: {cookie}"
     );
     // A forwarding header from anyone but a trusted proxy is ignored.
-    let resp = reqwest::Client::new()
-        .post(format!("{}/api/login", server.base))
-        .header("X-Forwarded-Proto", "https")
-        .json(&json!({"username": "minh", "password": "password1"}))
-        .send()
-        .await
-        .unwrap();
-    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    let (_, cookie) = over_https(&server, "/api/login").await;
     assert!(!cookie.contains("Secure"), "{cookie}");
 
     // Over TLS (a trusted proxy says so, or the public URL is https) the
     // cookie is Secure.
     let proxied =
         TestServer::start_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
-    let resp = reqwest::Client::new()
-        .post(format!("{}/api/accounts", proxied.base))
-        .header("X-Forwarded-Proto", "https")
-        .json(&json!({"username": "minh", "password": "password1"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 201);
-    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    let (status, cookie) = over_https(&proxied, "/api/accounts").await;
+    assert_eq!(status, 201);
     assert!(cookie.contains("; Secure"), "{cookie}");
     let public =
         TestServer::start_with(|c| c.public_url = Some("https://games.example".into())).await;
     let mut b = Browser::new(&public);
     let answer = b
-        .post(
-            "/api/accounts",
-            json!({"username": "minh", "password": "password1"}),
-        )
+        .sign_up(json!({"username": "minh", "password": "password1"}))
         .await;
     assert!(answer.set_cookie.unwrap().contains("; Secure"));
 
@@ -142,20 +139,9 @@ async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
     assert!(minh.session.is_none());
 }
 
-/// Sets a session's `last_seen` in the SQLite file, as if it was last used
-/// `days` ago.
+/// Sets the sessions' `last_seen` as if they were last used `days` ago.
 async fn age_sessions(server: &TestServer, days: u64) {
-    let db = server.dir.path().join("site.db");
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
-        .await
-        .expect("open the database");
-    let then = server::model::now_millis() - days * 24 * 60 * 60 * 1000;
-    sqlx::query("UPDATE sessions SET last_seen = ?")
-        .bind(then as i64)
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    server.age_sessions(days * 24 * 60 * 60 * 1000).await;
 }
 
 #[tokio::test]
@@ -173,8 +159,7 @@ async fn a_session_unused_for_30_days_is_over_and_one_in_use_lives_on() {
     assert_eq!(who.status, 401, "30 days unused: over");
     assert_eq!(who.body["error"], "not_signed_in");
     // Not listed either, and a room socket with it is a guest's.
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (_c, _, snap) = minh.join(code, None, Some("Minh")).await;
     assert_eq!(snap["you"]["account"], Value::Null);
 }
@@ -187,12 +172,7 @@ async fn sessions_are_listed_and_logging_out_everywhere_ends_the_others() {
     let mut phone = Browser::new(&server);
     let mut laptop = Browser::new(&server);
     for b in [&mut phone, &mut laptop] {
-        let a = b
-            .post(
-                "/api/login",
-                json!({"username": "thao", "password": "secret-pass"}),
-            )
-            .await;
+        let a = b.log_in("thao", "secret-pass").await;
         assert_eq!(a.status, 200, "{}", a.body);
     }
     let list = here.get("/api/sessions").await;
@@ -266,47 +246,22 @@ async fn changing_the_password_ends_the_other_sessions() {
     let mut here = Browser::new(&server);
     here.register("binh", "password1").await;
     let mut there = Browser::new(&server);
-    there
-        .post(
-            "/api/login",
-            json!({"username": "binh", "password": "password1"}),
-        )
-        .await;
+    there.log_in("binh", "password1").await;
     assert_eq!(there.get("/api/me").await.status, 200);
 
     // A wrong current password or a bad new one changes nothing.
-    let a = here
-        .post(
-            "/api/password",
-            json!({"current": "password2", "new": "new-password"}),
-        )
-        .await;
+    let a = here.change_password("password2", "new-password").await;
     assert_eq!(a.status, 403, "{}", a.body);
     assert_eq!(a.body["error"], "wrong_password");
-    let a = here
-        .post(
-            "/api/password",
-            json!({"current": "password1", "new": "short"}),
-        )
-        .await;
+    let a = here.change_password("password1", "short").await;
     assert_eq!(a.status, 400);
     assert_eq!(a.body["error"], "bad_password");
     assert_eq!(there.get("/api/me").await.status, 200);
     let mut guest = Browser::new(&server);
-    let a = guest
-        .post(
-            "/api/password",
-            json!({"current": "password1", "new": "new-password"}),
-        )
-        .await;
+    let a = guest.change_password("password1", "new-password").await;
     assert_eq!(a.status, 401);
 
-    let a = here
-        .post(
-            "/api/password",
-            json!({"current": "password1", "new": "new-password"}),
-        )
-        .await;
+    let a = here.change_password("password1", "new-password").await;
     assert_eq!(a.status, 204, "{}", a.body);
     assert_eq!(
         there.get("/api/me").await.status,
@@ -314,19 +269,9 @@ async fn changing_the_password_ends_the_other_sessions() {
         "the other session ended"
     );
     assert_eq!(here.get("/api/me").await.status, 200, "this one stays");
-    let (status, _) = post(
-        &server,
-        "/api/login",
-        json!({"username": "binh", "password": "password1"}),
-    )
-    .await;
+    let (status, _) = server.log_in("binh", "password1").await;
     assert_eq!(status, 401, "the old password no longer works");
-    let (status, _) = post(
-        &server,
-        "/api/login",
-        json!({"username": "binh", "password": "new-password"}),
-    )
-    .await;
+    let (status, _) = server.log_in("binh", "new-password").await;
     assert_eq!(status, 200);
 }
 
@@ -358,18 +303,10 @@ async fn a_guest_cannot_host_unless_guest_hosts_but_can_play_the_computer() {
 
     // A guest's solo game against the computer needs no account; nobody
     // but its host sits there.
-    let (status, solo) = server
-        .create_room(json!({"game": "jungle", "solo": true}))
+    let (code, mut me) = server
+        .against_the_computer(json!({"game": "jungle", "solo": true}), "Khoa")
         .await;
-    assert_eq!(status, 201, "{solo}");
-    let code = solo["code"].as_str().unwrap();
-    let (mut me, _, _) = server
-        .join(code, solo["token"].as_str(), Some("Khoa"))
-        .await;
-    me.ok(json!({"type": "sit", "seat": 0})).await;
-    me.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
-        .await;
-    let (mut watcher, _, _) = server.join(code, None, Some("Vy")).await;
+    let (mut watcher, _, _) = server.join(&code, None, Some("Vy")).await;
     me.ok(json!({"type": "computer", "seat": 1})).await;
     let why = watcher
         .refused(json!({"type": "sit", "seat": 1}), "not_host")
@@ -380,8 +317,7 @@ async fn a_guest_cannot_host_unless_guest_hosts_but_can_play_the_computer() {
 #[tokio::test]
 async fn every_answer_carries_the_security_headers() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     for path in [
         "/",
         "/js/home.js",
@@ -394,15 +330,17 @@ async fn every_answer_carries_the_security_headers() {
             .unwrap();
         let h = resp.headers();
         let csp = h["content-security-policy"].to_str().unwrap();
-        for part in [
-            "default-src 'self'",
-            "script-src 'self'",
-            "style-src 'self'",
-            "connect-src 'self'",
-            "frame-ancestors 'self'",
-        ] {
-            assert!(csp.contains(part), "{path}: {csp} lacks {part}");
-        }
+        common::assert_contains_all(
+            path,
+            csp,
+            &[
+                "default-src 'self'",
+                "script-src 'self'",
+                "style-src 'self'",
+                "connect-src 'self'",
+                "frame-ancestors 'self'",
+            ],
+        );
         assert!(!csp.contains("unsafe"), "{path}: {csp}");
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["referrer-policy"], "same-origin", "{path}");
@@ -413,12 +351,7 @@ async fn every_answer_carries_the_security_headers() {
 #[tokio::test]
 async fn a_username_is_taken_in_any_case() {
     let server = TestServer::start().await;
-    let (status, _) = register(
-        &server,
-        json!({"username": "Khoa", "password": "password1"}),
-    )
-    .await;
-    assert_eq!(status, 201);
+    registered(&server, "Khoa", "password1").await;
     for name in ["Khoa", "khoa", "KHOA"] {
         let (status, body) =
             register(&server, json!({"username": name, "password": "password2"})).await;
@@ -495,12 +428,7 @@ async fn bad_usernames_passwords_and_emails_are_refused_clearly() {
         .unwrap();
     assert_eq!(resp.status().as_u16(), 400);
     // Nothing above created an account.
-    let (status, _) = register(
-        &server,
-        json!({"username": "minh", "password": "password1"}),
-    )
-    .await;
-    assert_eq!(status, 201);
+    registered(&server, "minh", "password1").await;
 }
 
 #[tokio::test]
@@ -511,12 +439,7 @@ async fn login_right_and_wrong_and_logout() {
 
     // Any case of the username logs in; the answer names the account.
     let mut second = Browser::new(&server);
-    let a = second
-        .post(
-            "/api/login",
-            json!({"username": "thao", "password": "secret-pass"}),
-        )
-        .await;
+    let a = second.log_in("thao", "secret-pass").await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(a.body["username"], "Thao");
     assert_eq!(second.get("/api/me").await.status, 200);
@@ -525,18 +448,8 @@ async fn login_right_and_wrong_and_logout() {
     // A wrong password and an unknown user get the very same answer, and
     // no cookie.
     let mut third = Browser::new(&server);
-    let wrong = third
-        .post(
-            "/api/login",
-            json!({"username": "Thao", "password": "secret-pasS"}),
-        )
-        .await;
-    let unknown = third
-        .post(
-            "/api/login",
-            json!({"username": "Nobody", "password": "secret-pass"}),
-        )
-        .await;
+    let wrong = third.log_in("Thao", "secret-pasS").await;
+    let unknown = third.log_in("Nobody", "secret-pass").await;
     assert_eq!((wrong.status, unknown.status), (401, 401));
     assert_eq!(wrong.body, unknown.body);
     assert_eq!(wrong.body["error"], "bad_login");
@@ -557,12 +470,7 @@ async fn login_right_and_wrong_and_logout() {
 
     // Logging in again from a signed-in browser replaces its session.
     let before = first.session.clone();
-    first
-        .post(
-            "/api/login",
-            json!({"username": "Thao", "password": "secret-pass"}),
-        )
-        .await;
+    first.log_in("Thao", "secret-pass").await;
     assert_ne!(first.session, before);
     let mut old = Browser::new(&server);
     old.session = before;
@@ -572,19 +480,11 @@ async fn login_right_and_wrong_and_logout() {
 #[tokio::test]
 async fn logging_in_keeps_the_browsers_token() {
     let server = TestServer::start().await;
-    let (status, _) = register(
-        &server,
-        json!({"username": "binh", "password": "password1"}),
-    )
-    .await;
-    assert_eq!(status, 201);
+    registered(&server, "binh", "password1").await;
     let guest = "guestTOKEN_0123456789-abcdef";
     let mut b = Browser::new(&server);
     let a = b
-        .post(
-            "/api/login",
-            json!({"username": "binh", "password": "password1", "token": guest}),
-        )
+        .log_in_with(json!({"username": "binh", "password": "password1", "token": guest}))
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(a.body["token"], guest);
@@ -607,8 +507,7 @@ async fn logging_in_keeps_the_browsers_token() {
 #[tokio::test]
 async fn failed_logins_from_one_address_are_limited() {
     let server = TestServer::start().await;
-    let (status, _) = register(&server, json!({"username": "hoa", "password": "password1"})).await;
-    assert_eq!(status, 201);
+    registered(&server, "hoa", "password1").await;
     let wrong = json!({"username": "hoa", "password": "wrong-one"});
     // Ten failures pass; then one more every 6 s. A slow machine may earn
     // a refill while it hashes, so count how many pass before the refusal
@@ -646,28 +545,15 @@ async fn a_guest_who_registers_keeps_the_seat_and_shows_as_an_account() {
     guest.ok(json!({"type": "sit", "seat": 1})).await;
     guest.close().await;
     // The host sees the guest go offline (so older events are behind us).
-    loop {
-        let event = host.next_of("members").await;
-        let offline = event["members"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["id"] == member && m["online"] == false);
-        if offline {
-            break;
-        }
-    }
+    host.member_until("id", &member, |m| m["online"] == false)
+        .await;
 
     // The guest registers from the same browser: the token stays.
     let mut browser = Browser::new(&server);
     let a = browser
-        .post(
-            "/api/accounts",
-            json!({"username": "lan_99", "password": "password1", "token": guest_token}),
-        )
+        .register_with(json!({"username": "lan_99", "password": "password1", "token": guest_token}))
         .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    assert_eq!(a.body["token"], guest_token.as_str());
+    assert_eq!(a["token"], guest_token.as_str());
 
     let (_guest, _, snap) = browser.join(&code, Some(&guest_token), None).await;
     assert_eq!(snap["you"]["member"], member);
@@ -682,18 +568,9 @@ async fn a_guest_who_registers_keeps_the_seat_and_shows_as_an_account() {
     assert_eq!(host_view["account"], Value::Null);
 
     // Everyone else sees the flag in the members event.
-    let seen = loop {
-        let event = host.next_of("members").await;
-        let m = event["members"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["id"] == member)
-            .cloned();
-        if let Some(m) = m.filter(|m| m["online"] == true) {
-            break m;
-        }
-    };
+    let seen = host
+        .member_until("id", &member, |m| m["online"] == true)
+        .await;
     assert_eq!(seen["account"], "lan_99");
 }
 
@@ -724,20 +601,10 @@ async fn an_account_without_a_name_takes_its_username_in_a_room() {
 #[tokio::test]
 async fn the_stored_password_is_an_argon2_phc_string() {
     let server = TestServer::start().await;
-    let (status, body) = register(
-        &server,
-        json!({"username": "vyvy", "password": "my long password"}),
-    )
-    .await;
-    assert_eq!(status, 201);
+    let body = registered(&server, "vyvy", "my long password").await;
     let token = body["token"].as_str().unwrap().to_string();
     let mut browser = Browser::new(&server);
-    browser
-        .post(
-            "/api/login",
-            json!({"username": "vyvy", "password": "my long password"}),
-        )
-        .await;
+    browser.log_in("vyvy", "my long password").await;
     let secret = browser.session.clone().expect("signed in");
     let db = server.dir.path().join("site.db");
     let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
@@ -751,11 +618,7 @@ async fn the_stored_password_is_an_argon2_phc_string() {
     assert!(hash.starts_with("$argon2id$v=19$"), "{hash}");
     assert!(!hash.contains("my long password"));
     // Two accounts with one password get different salts.
-    register(
-        &server,
-        json!({"username": "vyvy2", "password": "my long password"}),
-    )
-    .await;
+    registered(&server, "vyvy2", "my long password").await;
     let other: String =
         sqlx::query_scalar("SELECT password_hash FROM accounts WHERE username = 'vyvy2'")
             .fetch_one(&pool)

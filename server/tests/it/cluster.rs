@@ -12,7 +12,7 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::browser::Browser;
+use common::browser::{a_password_change_closes_the_other_socket, Browser};
 use common::process::Proc;
 use common::{follow, keep_going, local_game, next_match_of, postgres, wait_for, Client};
 use serde_json::{json, Value};
@@ -92,13 +92,10 @@ const OPTIONS: &str = r#"{"clock": {"minutes": 10, "increment": 5}}"#;
 
 async fn start_game(p: &Pair) -> Game {
     let options: Value = serde_json::from_str(OPTIONS).unwrap();
-    let (status, room) =
+    let (code, host_token) =
         p.a.s()
-            .create_room(json!({"game": "jungle", "options": options}))
+            .new_room(json!({"game": "jungle", "options": options}))
             .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let host_token = room["token"].as_str().unwrap().to_string();
     // The room, created on A, is opened through B.
     let (status, info) = p.b.s().get(&format!("/api/rooms/{code}")).await;
     assert_eq!(status, 200, "{info}");
@@ -132,6 +129,17 @@ async fn start_game(p: &Pair) -> Game {
         last: start["match"].clone(),
         moves: Vec::new(),
     }
+}
+
+/// A pair of nodes and a game started on them, `plies` moves in; `None`
+/// without PostgreSQL or NATS.
+async fn game_after(plies: usize) -> Option<(Pair, Game)> {
+    let p = pair().await?;
+    let mut g = start_game(&p).await;
+    for ply in 0..plies {
+        g.play(ply).await;
+    }
+    Some((p, g))
 }
 
 impl Game {
@@ -266,13 +274,10 @@ async fn players_and_a_spectator_on_two_nodes_see_every_event_in_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_plays_for_a_player_on_another_node() {
     let Some(p) = pair().await else { return };
-    let (status, room) =
+    let (code, token) =
         p.a.s()
-            .create_room(json!({"game": "jungle", "options": {}}))
+            .new_room(json!({"game": "jungle", "options": {}}))
             .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let token = room["token"].as_str().unwrap().to_string();
     // The host (owner of the room's lease: A) plays from B.
     let (mut host, _, _) = p.b.s().join(&code, Some(&token), Some("Minh")).await;
     host.ok(json!({"type": "sit", "seat": 0})).await;
@@ -297,11 +302,9 @@ async fn the_computer_plays_for_a_player_on_another_node() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_the_owner_mid_game_the_other_node_takes_over_within_5_s() {
-    let Some(mut p) = pair().await else { return };
-    let mut g = start_game(&p).await;
-    for ply in 0..8 {
-        g.play(ply).await;
-    }
+    let Some((mut p, mut g)) = game_after(8).await else {
+        return;
+    };
     let killed = Instant::now();
     p.a.child.kill().expect("SIGKILL");
     p.a.child.wait().expect("reaped");
@@ -386,11 +389,9 @@ async fn a_paused_owner_whose_lease_ran_out_cannot_write() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_hands_the_rooms_over_without_losing_a_move() {
-    let Some(mut p) = pair().await else { return };
-    let mut g = start_game(&p).await;
-    for ply in 0..9 {
-        g.play(ply).await;
-    }
+    let Some((mut p, mut g)) = game_after(9).await else {
+        return;
+    };
     let signalled = Instant::now();
     p.a.signal("TERM");
     let ending = g.guest.ending(Duration::from_secs(5)).await;
@@ -422,13 +423,10 @@ fn tournament_is(status: &'static str, rounds: usize) -> impl Fn(&Value) -> bool
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_knockout_tournament_is_played_across_nodes() {
     let Some(p) = pair().await else { return };
-    let (status, room) =
+    let (code, host_token) =
         p.a.s()
-            .create_room(json!({"game": "crossyray", "options": {"mode": "knockout"}}))
+            .new_room(json!({"game": "crossyray", "options": {"mode": "knockout"}}))
             .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let host_token = room["token"].as_str().unwrap().to_string();
     let mut clients = Vec::new();
     let mut members = Vec::new();
     for (i, name) in ["Minh", "Lan", "Khoa"].iter().enumerate() {
@@ -541,17 +539,6 @@ async fn voice_signalling_crosses_nodes_to_the_addressed_member_only() {
 // 5): a browser's socket is on one node, and it logs out (or changes its
 // password) through the other; the end travels on `bg.sessions.ended`.
 
-/// `browser`'s socket, through its own node, in a fresh room made on
-/// `host`; signed in.
-async fn signed_in_socket(host: &Proc, browser: &Browser) -> Client {
-    let (status, room) = host.s().create_room(json!({})).await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap();
-    let (client, _, snapshot) = browser.join(code, None, Some("Minh")).await;
-    assert!(snapshot["you"]["account"].is_string(), "{snapshot}");
-    client
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_ended_on_one_node_closes_its_socket_on_the_other() {
     let Some(Pair {
@@ -569,38 +556,15 @@ async fn a_session_ended_on_one_node_closes_its_socket_on_the_other() {
     on_a.register("minh", "password1").await;
     let mut on_b = Browser::new(b.s());
     on_b.session = on_a.session.clone();
-    let mut local = signed_in_socket(&b, &on_b).await;
-    let mut relayed = signed_in_socket(&a, &on_b).await;
+    let mut local = on_b.signed_in_socket(b.s()).await;
+    let mut relayed = on_b.signed_in_socket(a.s()).await;
     assert_eq!(on_a.post("/api/logout", json!({})).await.status, 204);
     assert_eq!(local.close_code().await, Some(4001));
     assert_eq!(relayed.close_code().await, Some(4001));
 
     // A password change through B closes the other session's socket on A,
     // and leaves its own.
-    let mut here = Browser::new(b.s());
-    here.register("lan", "password1").await;
-    let mut there = Browser::new(a.s());
-    let login = there
-        .post(
-            "/api/login",
-            json!({"username": "lan", "password": "password1"}),
-        )
-        .await;
-    assert_eq!(login.status, 200);
-    let mut theirs = signed_in_socket(&a, &there).await;
-    let mut mine = signed_in_socket(&b, &here).await;
-    let changed = here
-        .post(
-            "/api/password",
-            json!({"current": "password1", "new": "password2"}),
-        )
-        .await;
-    assert_eq!(changed.status, 204, "{}", changed.body);
-    assert_eq!(theirs.close_code().await, Some(4001));
-    let answer = mine
-        .command(json!({"type": "chat", "text": "still here"}))
-        .await;
-    assert_eq!(answer["type"], "ack", "{answer}");
+    a_password_change_closes_the_other_socket(b.s(), a.s()).await;
 }
 
 // The cap on new members per address holds for sockets relayed from

@@ -65,21 +65,10 @@ async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
 
 /// Waits (15 s at most) for a `members` event showing `member` offline.
 async fn shown_offline(watcher: &mut common::Client, member: &Value) {
-    tokio::time::timeout(Duration::from_secs(15), async {
-        loop {
-            let event = watcher.next_of("members").await;
-            let offline = event["members"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|m| m["id"] == *member && m["online"] == false);
-            if offline {
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the silent peer is shown offline");
+    let offline = watcher.member_until("id", member, |m| m["online"] == false);
+    tokio::time::timeout(Duration::from_secs(15), offline)
+        .await
+        .expect("the silent peer is shown offline");
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{follow, table, TestServer};
+use common::{follow, member, next_match_of, table, TestServer};
 use rules::crossyray::{CrossyRay, Move, Options};
 use rules::{EndReason, Game, Outcome};
 use serde_json::{json, Value};
@@ -232,13 +232,9 @@ async fn a_player_who_reconnects_gets_the_same_seat_and_state() {
     leaver.close().await;
     let offline = loop {
         let members = spectator.next_of("members").await;
-        let row = members["members"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["id"] == leaver_member)
-            .cloned()
-            .expect("a seated player stays listed while offline");
+        let row = member(&members, &leaver_member)
+            .expect("a seated player stays listed while offline")
+            .clone();
         if row["online"] == false {
             break row;
         }
@@ -249,13 +245,7 @@ async fn a_player_who_reconnects_gets_the_same_seat_and_state() {
     // game, and plays on.
     let (mut back, _, snap) = server.join(&code, Some(&leaver_token), None).await;
     assert_eq!(snap["you"]["member"], leaver_member);
-    let me = snap["room"]["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["id"] == leaver_member)
-        .cloned()
-        .unwrap();
+    let me = member(&snap["room"], &leaver_member).unwrap();
     assert_eq!(me["online"], true);
     assert_eq!(me["seat"], offline["seat"]);
     assert_eq!(
@@ -423,8 +413,7 @@ async fn unknown_rooms_and_foreign_origins_cannot_open_a_socket() {
         .unwrap_err();
     assert!(err.to_string().contains("404"), "{err}");
 
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut request = format!("{ws}/ws/{code}").into_client_request().unwrap();
     request
@@ -473,12 +462,7 @@ async fn a_player_offline_past_the_grace_time_forfeits_by_abandon() {
         (guest, host)
     };
     leaver.close().await;
-    let end = loop {
-        let event = spectator.next_match().await;
-        if event["kind"] == "end" {
-            break event;
-        }
-    };
+    let end = next_match_of(&mut spectator, "end").await;
     assert_eq!(end["match"]["outcome"]["kind"], "win");
     assert_eq!(end["match"]["outcome"]["reason"], "abandon");
     assert_eq!(end["match"]["outcome"]["winner"], json!(0));

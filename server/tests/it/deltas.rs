@@ -30,12 +30,7 @@ async fn followed_equals_snapshot(game: &str, options: Value, moves: usize) {
     let mut full_legal = held["legal"].clone();
     for ply in 0..moves {
         let mv = keep_going(&local, &full_legal, ply);
-        let mover = if ply % 2 == 0 {
-            &mut t.host
-        } else {
-            &mut t.guest
-        };
-        mover.ok(json!({"type": "move", "move": mv})).await;
+        t.play_ply(ply, &mv).await;
         local.play_text(&mv).unwrap();
         let event = t.spectator.next_match().await;
         assert_eq!(event["kind"], "move");

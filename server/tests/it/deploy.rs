@@ -64,37 +64,38 @@ fn the_compose_file_is_valid_where_compose_exists() {
 #[test]
 fn the_compose_file_runs_postgres_nats_two_nodes_and_a_proxy() {
     let compose = read("docker-compose.yml");
-    for needle in [
-        "image: postgres:",
-        "image: nats:",
-        "pg_isready",
-        "healthcheck:",
-        "node1:",
-        "node2:",
-        "DATABASE_URL: postgres://",
-        "NATS_URL: nats://",
-        "image: nginx:",
-        "pgdata:",
-        "PUBLIC_URL: http://localhost:8080",
-    ] {
-        assert!(
-            compose.contains(needle),
-            "docker-compose.yml lacks {needle:?}"
-        );
-    }
+    common::assert_contains_all(
+        "docker-compose.yml",
+        &compose,
+        &[
+            "image: postgres:",
+            "image: nats:",
+            "pg_isready",
+            "healthcheck:",
+            "node1:",
+            "node2:",
+            "DATABASE_URL: postgres://",
+            "NATS_URL: nats://",
+            "image: nginx:",
+            "pgdata:",
+            "PUBLIC_URL: http://localhost:8080",
+        ],
+    );
     let nginx = read("deploy/nginx.conf");
-    for needle in [
-        "server node1:8080",
-        "server node2:8080",
-        "proxy_set_header Upgrade $http_upgrade",
-        "proxy_set_header Connection $connection_upgrade",
-        "proxy_http_version 1.1",
-        // The Host with its port: the Origin of the browser's pages.
-        "proxy_set_header Host $http_host",
-        "proxy_next_upstream error timeout",
-    ] {
-        assert!(nginx.contains(needle), "deploy/nginx.conf lacks {needle:?}");
-    }
+    common::assert_contains_all(
+        "deploy/nginx.conf",
+        &nginx,
+        &[
+            "server node1:8080",
+            "server node2:8080",
+            "proxy_set_header Upgrade $http_upgrade",
+            "proxy_set_header Connection $connection_upgrade",
+            "proxy_http_version 1.1",
+            // The Host with its port: the Origin of the browser's pages.
+            "proxy_set_header Host $http_host",
+            "proxy_next_upstream error timeout",
+        ],
+    );
     assert!(!nginx.contains("$host;"), "$host drops the port");
     // No node is ever marked down: a dead one's refused connect goes to
     // the next at once (e2e/compose.test.mjs kills one).
@@ -190,12 +191,7 @@ fn cargo_loads_the_workspace_from_what_the_dockerfile_copies() {
         String::from_utf8_lossy(&out.stderr)
     );
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let packages: Vec<&str> = metadata["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let packages = common::names(&metadata["packages"]);
     assert!(packages.contains(&"server"), "{packages:?}");
 }
 

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use common::browser::Browser;
 use common::process::Proc;
-use common::{follow, keep_going, local_game, next_match_of, table_of, TestServer};
+use common::{follow, keep_going, local_game, member, next_match_of, table_of, TestServer};
 use serde_json::{json, Value};
+use server::games::AnyGame;
 use server::store::Store;
 
 // ---------------------------------------------------------------------
@@ -282,16 +283,7 @@ async fn sigterm_closes_sockets_with_1012_exits_0_and_keeps_every_acknowledged_m
     let mut local = local_game("crossyray", &Value::Null);
     let mut acked: Vec<String> = Vec::new();
     for ply in 0..6 {
-        let mv = keep_going(&local, &last["legal"], ply);
-        let notation = local.play_text(&mv).expect("legal");
-        let mover = if ply % 2 == 0 {
-            &mut t.host
-        } else {
-            &mut t.guest
-        };
-        mover.ok(json!({"type": "move", "move": mv})).await;
-        last = follow(&last, &next_match_of(&mut t.host, "move").await);
-        acked.push(notation);
+        acked.push(play_one(&mut t, &mut local, &mut last, ply).await);
     }
     // One more move in flight as the signal arrives: if its ack is seen,
     // it must be stored too.
@@ -347,6 +339,22 @@ async fn sigterm_closes_sockets_with_1012_exits_0_and_keeps_every_acknowledged_m
 /// Starts game `number` with `order: seats` (the host plays side 0), plays
 /// two moves (host, guest) and has the host resign; returns the `end`
 /// match and the scores that follow.
+/// Ply `ply` of a game the host (even plies) and the guest play on `t`:
+/// a move that keeps it going, followed on `local` and in `last` (the
+/// match as the host's socket shows it). The move's notation.
+async fn play_one(
+    t: &mut common::Table,
+    local: &mut AnyGame,
+    last: &mut Value,
+    ply: usize,
+) -> String {
+    let mv = keep_going(local, &last["legal"], ply);
+    let notation = local.play_text(&mv).expect("legal");
+    t.play_ply(ply, &mv).await;
+    *last = follow(last, &next_match_of(&mut t.host, "move").await);
+    notation
+}
+
 async fn short_game(t: &mut common::Table, options: &Value, number: u64) -> (Value, Value) {
     t.host.ok(json!({"type": "start", "order": "seats"})).await;
     let start = next_match_of(&mut t.host, "start").await;
@@ -354,15 +362,7 @@ async fn short_game(t: &mut common::Table, options: &Value, number: u64) -> (Val
     let mut last = start["match"].clone();
     let mut local = local_game("crossyray", options);
     for ply in 0..2 {
-        let mv = keep_going(&local, &last["legal"], ply);
-        local.play_text(&mv).expect("legal");
-        let mover = if ply % 2 == 0 {
-            &mut t.host
-        } else {
-            &mut t.guest
-        };
-        mover.ok(json!({"type": "move", "move": mv})).await;
-        last = follow(&last, &next_match_of(&mut t.host, "move").await);
+        play_one(t, &mut local, &mut last, ply).await;
     }
     t.host.ok(json!({"type": "resign"})).await;
     let end = next_match_of(&mut t.host, "end").await;
@@ -425,13 +425,7 @@ async fn an_idle_room_unloads_and_comes_back_with_everything() {
         json!({"mode": "single", "width": 11, "height": 7, "clock": null})
     );
     assert_eq!(snap["room"]["autostart"]["enabled"], false);
-    let guest_seen = snap["room"]["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["id"] == guest_member)
-        .cloned()
-        .expect("the seated guest is listed");
+    let guest_seen = member(&snap["room"], &guest_member).expect("the seated guest is listed");
     assert_eq!(guest_seen["seat"], 1);
     assert_eq!(guest_seen["online"], false);
     assert_eq!(guest_seen["name"], "Lan");
@@ -641,29 +635,19 @@ async fn no_token_is_stored_in_the_clear() {
 
     let mut registered = Browser::new(&server);
     let a = registered
-        .post(
-            "/api/accounts",
+        .register_with(
             json!({"username": "Tokenless", "password": password, "token": register_token}),
         )
         .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    assert_eq!(a.body["token"], register_token);
+    assert_eq!(a["token"], register_token);
     let mut logged_in = Browser::new(&server);
     let a = logged_in
-        .post(
-            "/api/login",
-            json!({"username": "tokenless", "password": password, "token": login_token}),
-        )
+        .log_in_with(json!({"username": "tokenless", "password": password, "token": login_token}))
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(a.body["token"], login_token);
     let mut fresh = Browser::new(&server);
-    let a = fresh
-        .post(
-            "/api/login",
-            json!({"username": "Tokenless", "password": password}),
-        )
-        .await;
+    let a = fresh.log_in("Tokenless", password).await;
     assert_eq!(a.status, 200, "{}", a.body);
     let fresh_login = a.body["token"].as_str().expect("fresh token").to_string();
     let sessions: Vec<String> = [&registered, &logged_in, &fresh]

@@ -28,11 +28,7 @@ async fn pair_as(
     guest: &str,
     signed_in: Option<&Browser>,
 ) -> Pair {
-    let (status, room) = server
-        .create_room(json!({"game": game, "token": host}))
-        .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
+    let (code, _) = server.new_room(json!({"game": game, "token": host})).await;
     let (mut h, _, _) = server.join(&code, Some(host), Some("Minh")).await;
     let (mut g, _, _) = match signed_in {
         Some(browser) => browser.join(&code, Some(guest), Some("Lan")).await,
@@ -205,13 +201,8 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
 async fn an_account_sees_its_games_from_every_browser_and_pages() {
     let server = TestServer::start().await;
     let mut lan = Browser::new(&server);
-    let acct = lan
-        .post(
-            "/api/accounts",
-            json!({"username": "Lan", "password": "correct horse", "token": GUEST}),
-        )
+    lan.register_with(json!({"username": "Lan", "password": "correct horse", "token": GUEST}))
         .await;
-    assert_eq!(acct.status, 201, "{}", acct.body);
     let mut p = pair_as(&server, "jungle", HOST, GUEST, Some(&lan)).await;
     for i in 0..23 {
         play(&mut p, 0, i % 3 == 0).await;
@@ -219,10 +210,7 @@ async fn an_account_sees_its_games_from_every_browser_and_pages() {
     // A second browser logs in: the account's games are its history too.
     let mut other = Browser::new(&server);
     let a = other
-        .post(
-            "/api/login",
-            json!({"username": "lan", "password": "correct horse", "token": OTHER}),
-        )
+        .log_in_with(json!({"username": "lan", "password": "correct horse", "token": OTHER}))
         .await;
     assert_eq!(a.status, 200);
     for (browser, token) in [(&mut lan, GUEST), (&mut other, OTHER)] {
@@ -362,11 +350,9 @@ async fn export_then_import_gives_the_game_back_for_every_game() {
 async fn a_game_with_a_leave_replays_past_it() {
     let server = TestServer::start().await;
     let host = "leave-host-token-0001";
-    let (status, room) = server
-        .create_room(json!({"game": "quoridor", "options": {"players": 3}, "token": host}))
+    let (code, _) = server
+        .new_room(json!({"game": "quoridor", "options": {"players": 3}, "token": host}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
     let mut seats = Vec::new();
     for (seat, (token, name)) in [
         (host, "Minh"),

@@ -14,12 +14,9 @@ use serde_json::{json, Value};
 /// computer at `level` in the other seat. Returns the host's client and
 /// the room code.
 async fn solo(server: &TestServer, host_seat: usize, level: &str) -> (Client, String) {
-    let (status, room) = server
-        .create_room(json!({"game": "jungle", "options": null}))
+    let (code, token) = server
+        .new_room(json!({"game": "jungle", "options": null}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let token = room["token"].as_str().unwrap().to_string();
     let (mut host, _, snap) = server.join(&code, Some(&token), Some("Minh")).await;
     assert_eq!(snap["room"]["game"], "jungle");
     assert_eq!(snap["room"]["seats"], 2);
@@ -27,6 +24,16 @@ async fn solo(server: &TestServer, host_seat: usize, level: &str) -> (Client, St
     host.ok(json!({"type": "computer", "seat": 1 - host_seat, "level": level}))
         .await;
     (host, code)
+}
+
+/// [`solo`], and the game started in seat order: the host's client and
+/// the `start` match event.
+async fn solo_started(server: &TestServer, host_seat: usize, level: &str) -> (Client, Value) {
+    let (mut host, _) = solo(server, host_seat, level).await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = host.next_match().await;
+    assert_eq!(start["kind"], "start");
+    (host, start)
 }
 
 fn legal_of(m: &Value) -> Vec<String> {
@@ -212,10 +219,7 @@ async fn the_computer_answers_a_move_with_a_legal_move() {
 #[tokio::test]
 async fn the_computer_moves_first_when_it_holds_blue_with_fixed_order() {
     let server = TestServer::start_with(|c| c.bot_ms = 40).await;
-    let (mut host, _) = solo(&server, 1, "amateur").await;
-    host.ok(json!({"type": "start", "order": "seats"})).await;
-    let start = host.next_match().await;
-    assert_eq!(start["kind"], "start");
+    let (mut host, start) = solo_started(&server, 1, "amateur").await;
     assert_eq!(start["match"]["players"][0]["computer"], "amateur");
     assert_eq!(start["match"]["players"][1]["name"], "Minh");
     let first = host.next_match().await;
@@ -230,65 +234,39 @@ async fn the_computer_moves_first_when_it_holds_blue_with_fixed_order() {
     host.ok(json!({"type": "move", "move": reply})).await;
 }
 
+/// The command that puts the computer, at `level`, in `seat`.
+fn computer(seat: u32, level: &str) -> Value {
+    json!({"type": "computer", "seat": seat, "level": level})
+}
+
 #[tokio::test]
 async fn computer_is_refused_for_non_hosts_and_on_a_person() {
     let server = TestServer::start().await;
     let mut j = table_of(&server, "jungle", Value::Null).await;
     j.guest.ok(json!({"type": "stand"})).await;
-    j.guest
-        .refused(
-            json!({"type": "computer", "seat": 1, "level": "master"}),
-            "not_host",
-        )
-        .await;
+    j.guest.refused(computer(1, "master"), "not_host").await;
     // The host may not put the computer on a person.
-    j.host
-        .refused(
-            json!({"type": "computer", "seat": 0, "level": "master"}),
-            "no_seat",
-        )
-        .await;
-    j.host
-        .refused(
-            json!({"type": "computer", "seat": 2, "level": "master"}),
-            "no_seat",
-        )
-        .await;
-    j.host
-        .refused(json!({"type": "computer", "seat": 1}), "no_seat")
-        .await;
-    j.host
-        .refused(
-            json!({"type": "computer", "seat": 1, "level": "grandmaster"}),
-            "bad_message",
-        )
-        .await;
+    for (command, code) in [
+        (computer(0, "master"), "no_seat"),
+        (computer(2, "master"), "no_seat"),
+        (json!({"type": "computer", "seat": 1}), "no_seat"),
+        (computer(1, "grandmaster"), "bad_message"),
+    ] {
+        j.host.refused(command, code).await;
+    }
     // The computer never takes every seat.
     j.host.ok(json!({"type": "stand"})).await;
-    j.host
-        .ok(json!({"type": "computer", "seat": 0, "level": "master"}))
-        .await;
-    j.host
-        .refused(
-            json!({"type": "computer", "seat": 1, "level": "master"}),
-            "no_seat",
-        )
-        .await;
-    j.host
-        .ok(json!({"type": "computer", "seat": 0, "level": "beginner"}))
-        .await;
+    j.host.ok(computer(0, "master")).await;
+    j.host.refused(computer(1, "master"), "no_seat").await;
+    j.host.ok(computer(0, "beginner")).await;
     j.host.ok(json!({"type": "computer", "seat": 0})).await;
     j.host.ok(json!({"type": "sit", "seat": 0})).await;
     // Seated, re-levelled, then taken out again.
-    j.host
-        .ok(json!({"type": "computer", "seat": 1, "level": "master"}))
-        .await;
-    j.host
-        .ok(json!({"type": "computer", "seat": 1, "level": "professional"}))
-        .await;
-    j.host
-        .ok(json!({"type": "computer", "seat": 1, "level": null}))
-        .await;
+    for level in [json!("master"), json!("professional"), Value::Null] {
+        j.host
+            .ok(json!({"type": "computer", "seat": 1, "level": level}))
+            .await;
+    }
     let (_, _, snap) = server.join(&j.code, None, None).await;
     let members = snap["room"]["members"].as_array().unwrap();
     assert!(
@@ -368,10 +346,7 @@ async fn a_resignation_while_the_computer_thinks_ends_the_game_and_its_late_move
     // Master with a long budget: it is surely still thinking when the
     // resignation arrives.
     let server = TestServer::start_with(|c| c.bot_ms = 5_000).await;
-    let (mut host, _) = solo(&server, 0, "master").await;
-    host.ok(json!({"type": "start", "order": "seats"})).await;
-    let start = host.next_match().await;
-    assert_eq!(start["kind"], "start");
+    let (mut host, _) = solo_started(&server, 0, "master").await;
     host.ok(json!({"type": "move", "move": "8 a3-a4"})).await;
     assert_eq!(host.next_match().await["kind"], "move");
     // Resign and start the next game at once, in one burst: a late
@@ -407,9 +382,7 @@ async fn a_resignation_while_the_computer_thinks_ends_the_game_and_its_late_move
 #[tokio::test]
 async fn a_game_against_the_computer_waits_for_play_again() {
     let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
-    let (mut host, _) = solo(&server, 0, "beginner").await;
-    host.ok(json!({"type": "start", "order": "seats"})).await;
-    assert_eq!(host.next_match().await["kind"], "start");
+    let (mut host, _) = solo_started(&server, 0, "beginner").await;
     host.ok(json!({"type": "resign"})).await;
     let end = host.next_match().await;
     assert_eq!(end["kind"], "end", "{end}");

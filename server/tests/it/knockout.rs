@@ -194,12 +194,9 @@ fn tables_of(snapshot: &Value) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_five_player_quoridor_tournament_is_played_to_a_champion_through_a_restart() {
     let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
-    let (status, room) = server
-        .create_room(json!({"game": "quoridor", "options": {"mode": "knockout", "move_limit": 3}}))
+    let (code, host_token) = server
+        .new_room(json!({"game": "quoridor", "options": {"mode": "knockout", "move_limit": 3}}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let host_token = room["token"].as_str().unwrap().to_string();
     let mut players = Vec::new();
     for (i, name) in NAMES.iter().enumerate() {
         let token = (i == 0).then_some(host_token.as_str());
@@ -232,12 +229,7 @@ async fn a_five_player_quoridor_tournament_is_played_to_a_champion_through_a_res
     cup.host().ok(json!({"type": "start"})).await;
     let started = wait_for(&mut cup.watcher, round_started(1)).await;
     let bracket = started["tournament"].clone();
-    let entrants: Vec<&str> = bracket["entrants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
+    let entrants = common::names(&bracket["entrants"]);
     assert_eq!(entrants, NAMES, "everyone seated enters, in seat order");
     let round = &bracket["rounds"][0];
     let pairings = round["pairings"].as_array().unwrap().clone();
@@ -462,14 +454,7 @@ async fn a_five_player_quoridor_tournament_is_played_to_a_champion_through_a_res
     // The final scoreboard, by the rules: 3 a match won, 10 more for the
     // champion, a draw each for the coin toss and nothing for its winner.
     cup.sync().await;
-    let scores = cup
-        .watcher
-        .events
-        .iter()
-        .rev()
-        .find(|e| e["type"] == "scores")
-        .expect("a scores event")["scores"]
-        .clone();
+    let scores = cup.watcher.latest("scores").expect("a scores event")["scores"].clone();
     cup.check_scores(&scores);
     let (_, _, last) = server.join(&code, Some(&cup.watcher_token), None).await;
     cup.check_scores(&last["room"]["scores"]);
@@ -489,12 +474,9 @@ async fn a_five_player_quoridor_tournament_is_played_to_a_champion_through_a_res
 #[tokio::test]
 async fn the_host_stops_a_tournament_between_rounds_and_no_round_follows() {
     let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
-    let (status, room) = server
-        .create_room(json!({"game": "crossyray", "options": {"mode": "knockout"}}))
+    let (code, host_token) = server
+        .new_room(json!({"game": "crossyray", "options": {"mode": "knockout"}}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let host_token = room["token"].as_str().unwrap().to_string();
     let mut clients = Vec::new();
     let mut members = Vec::new();
     for (i, name) in NAMES[..3].iter().enumerate() {
@@ -553,12 +535,9 @@ async fn computers_play_a_knockout_tournament_to_its_champion() {
         c.bot_ms = 40;
     })
     .await;
-    let (status, room) = server
-        .create_room(json!({"game": "quoridor", "options": {"mode": "knockout", "move_limit": 40}}))
+    let (code, token) = server
+        .new_room(json!({"game": "quoridor", "options": {"mode": "knockout", "move_limit": 40}}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
-    let token = room["token"].as_str().unwrap().to_string();
     let (mut host, _, snap) = server.join(&code, Some(&token), Some("Minh")).await;
     let me = snap["you"]["member"].clone();
     host.ok(json!({"type": "sit", "seat": 0})).await;
@@ -588,12 +567,6 @@ async fn computers_play_a_knockout_tournament_to_its_champion() {
     let champion = &b["status"]["champion"];
     assert_ne!(*champion, me);
     let (_, _, snap) = server.join(&code, None, Some("Lan")).await;
-    let winner = snap["room"]["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["id"] == *champion)
-        .cloned()
-        .expect("the champion is a member");
+    let winner = common::member(&snap["room"], champion).expect("the champion is a member");
     assert_eq!(winner["computer"], "beginner", "{winner}");
 }

@@ -52,6 +52,15 @@ async fn resign_game(d: &mut Duel, a_loses: bool) -> Value {
     end["match"].clone()
 }
 
+/// Two browsers signed in to new accounts: Minh's and Lan's.
+async fn minh_and_lan(server: &TestServer) -> (Browser, Browser) {
+    let mut minh = Browser::new(server);
+    minh.register("Minh", "correct horse").await;
+    let mut lan = Browser::new(server);
+    lan.register("Lan", "battery staple").await;
+    (minh, lan)
+}
+
 async fn profile(server: &TestServer, name: &str, query: &str) -> (u16, Value) {
     let (status, text) = server.get(&format!("/api/players/{name}{query}")).await;
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
@@ -60,10 +69,7 @@ async fn profile(server: &TestServer, name: &str, query: &str) -> (u16, Value) {
 #[tokio::test]
 async fn a_profile_counts_an_accounts_games_and_links_its_replays() {
     let server = TestServer::start().await;
-    let mut minh = Browser::new(&server);
-    minh.register("Minh", "correct horse").await;
-    let mut lan = Browser::new(&server);
-    lan.register("Lan", "battery staple").await;
+    let (minh, lan) = minh_and_lan(&server).await;
     let guest = Browser::new(&server);
 
     // Minh against Lan at Jungle: Minh wins twice, loses once.
@@ -147,18 +153,7 @@ async fn profile_game(server: &TestServer, id: &str) -> (u16, Value) {
 /// The next `members` event in which `check` holds of the member named
 /// `name`.
 async fn members_until(c: &mut Client, name: &str, check: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let ev = c.next_of("members").await;
-        let found = ev["members"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["name"] == name)
-            .cloned();
-        if let Some(m) = found.filter(|m| check(m)) {
-            return m;
-        }
-    }
+    c.member_until("name", &Value::from(name), check).await
 }
 
 fn rating_of(profile: &Value, game: &str) -> Value {
@@ -177,10 +172,7 @@ fn rating_of(profile: &Value, game: &str) -> Value {
 #[tokio::test]
 async fn a_rated_game_updates_both_ratings_and_a_restart_keeps_them() {
     let server = TestServer::start().await;
-    let mut minh = Browser::new(&server);
-    minh.register("Minh", "correct horse").await;
-    let mut lan = Browser::new(&server);
-    lan.register("Lan", "battery staple").await;
+    let (minh, lan) = minh_and_lan(&server).await;
     let mut d = duel(&server, "jungle", &minh, &lan, json!({})).await;
     // Signed-in players show the start rating; only the host marks the
     // room rated, and not during a game.
@@ -219,14 +211,7 @@ async fn a_rated_game_updates_both_ratings_and_a_restart_keeps_them() {
     drop(d);
     let dir = server.stop().await;
     let server = TestServer::start_in(dir, |_| {}).await;
-    let mut minh = Browser::new(&server);
-    let login = minh
-        .post(
-            "/api/login",
-            json!({"username": "minh", "password": "correct horse"}),
-        )
-        .await;
-    assert_eq!(login.status, 200);
+    let minh = Browser::logged_in(&server, "minh", "correct horse").await;
     let (_, p) = profile(&server, "Minh", "").await;
     assert_eq!(rating_of(&p, "jungle")["rating"], 1662);
     assert_eq!(rating_of(&p, "jungle")["deviation"], 290);
@@ -245,10 +230,7 @@ async fn a_rated_game_updates_both_ratings_and_a_restart_keeps_them() {
 #[tokio::test]
 async fn unrated_rooms_guests_and_the_computer_leave_ratings_alone() {
     let server = TestServer::start_with(|c| c.bot_ms = 20).await;
-    let mut minh = Browser::new(&server);
-    minh.register("Minh", "correct horse").await;
-    let mut lan = Browser::new(&server);
-    lan.register("Lan", "battery staple").await;
+    let (minh, lan) = minh_and_lan(&server).await;
     let guest = Browser::new(&server);
 
     // An unrated room.
@@ -313,10 +295,7 @@ async fn unrated_rooms_guests_and_the_computer_leave_ratings_alone() {
 #[tokio::test]
 async fn the_leaderboard_lists_players_with_five_rated_games_best_first() {
     let server = TestServer::start().await;
-    let mut minh = Browser::new(&server);
-    minh.register("Minh", "correct horse").await;
-    let mut lan = Browser::new(&server);
-    lan.register("Lan", "battery staple").await;
+    let (minh, lan) = minh_and_lan(&server).await;
     let mut d = duel(&server, "jungle", &minh, &lan, json!({})).await;
     d.a.ok(json!({"type": "rated", "rated": true})).await;
     for i in 0..5 {

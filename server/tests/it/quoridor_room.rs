@@ -6,7 +6,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{follow, local_game, next_match_of, table_of, Client, TestServer};
+use common::{follow, local_game, next_match_of, table_of, Client, Table, TestServer};
 use rules::quoridor::{scores, Options, Quoridor};
 use rules::Game;
 use serde_json::{json, Value};
@@ -58,14 +58,12 @@ async fn seated(
     options: Value,
     people: &[(&str, usize)],
 ) -> (String, Vec<(Client, Value)>) {
-    let (status, room) = server
-        .create_room(json!({"game": "quoridor", "options": options}))
+    let (code, host) = server
+        .new_room(json!({"game": "quoridor", "options": options}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
     let mut clients = Vec::new();
     for (i, &(name, seat)) in people.iter().enumerate() {
-        let token = (i == 0).then(|| room["token"].as_str().unwrap());
+        let token = (i == 0).then_some(host.as_str());
         let (mut client, _, snap) = server.join(&code, token, Some(name)).await;
         assert_eq!(snap["you"]["host"], i == 0);
         client.ok(json!({"type": "sit", "seat": seat})).await;
@@ -172,12 +170,7 @@ async fn in_a_four_player_game_a_leaver_loses_only_their_pawn() {
     // Khoa (side 2, to move) leaves.
     let (khoa, _) = clients.remove(2);
     khoa.close().await;
-    let forfeit = loop {
-        let event = clients[0].0.next_match().await;
-        if event["kind"] == "forfeit" {
-            break event;
-        }
-    };
+    let forfeit = next_match_of(&mut clients[0].0, "forfeit").await;
     let m = &forfeit["match"];
     assert_eq!(m["outcome"], Value::Null, "the game goes on");
     assert_eq!(m["state"]["pawns"], json!(["e2", "b5", null, "i5"]));
@@ -355,13 +348,21 @@ async fn next_start(client: &mut Client, number: u64) -> Value {
     }
 }
 
-#[tokio::test]
-async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
+/// A server that starts the next game after a second, and a Quoridor
+/// table on it whose first (short) game has been played.
+async fn one_game_played() -> (TestServer, Table) {
     let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
     let mut t = table_of(&server, "quoridor", Value::Null).await;
     let host_member = t.host_member.clone();
     t.host.ok(json!({"type": "start"})).await;
     play_a_short_game(&mut t.host, &mut t.guest, &host_member, 1).await;
+    (server, t)
+}
+
+#[tokio::test]
+async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
+    let (server, mut t) = one_game_played().await;
+    let host_member = t.host_member.clone();
     let countdown = t.spectator.next_of("autostart").await;
     assert_eq!(countdown["autostart"]["enabled"], true);
     assert_eq!(countdown["autostart"]["paused"], false);
@@ -428,11 +429,7 @@ async fn the_next_game_starts_by_itself_unless_the_host_pauses_the_countdown() {
 
 #[tokio::test]
 async fn the_countdown_is_dropped_when_a_seat_empties() {
-    let server = TestServer::start_with(|c| c.autostart_secs = 1).await;
-    let mut t = table_of(&server, "quoridor", Value::Null).await;
-    let host_member = t.host_member.clone();
-    t.host.ok(json!({"type": "start"})).await;
-    play_a_short_game(&mut t.host, &mut t.guest, &host_member, 1).await;
+    let (_server, mut t) = one_game_played().await;
     t.guest.ok(json!({"type": "stand"})).await;
     // The countdown runs out, finds an empty seat and stops.
     let stopped = loop {
@@ -465,12 +462,7 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
     c[1].0.ok(json!({"type": "move", "move": "e8"})).await;
     // Lan was due to play Red's turn: past the grace time it passes to
     // Minh, and Red has not forfeited.
-    let turn = loop {
-        let event = c[0].0.next_match().await;
-        if event["kind"] == "turn" {
-            break event;
-        }
-    };
+    let turn = next_match_of(&mut c[0].0, "turn").await;
     assert_eq!(turn["match"]["to_play"], c[0].1);
     assert_eq!(turn["match"]["outcome"], Value::Null);
     c[0].0.ok(json!({"type": "move", "move": "e3"})).await;
@@ -493,12 +485,7 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
     // Khoa, Yellow's only member, leaves: Yellow forfeits, Red wins.
     let (khoa, _) = c.remove(1);
     khoa.close().await;
-    let end = loop {
-        let event = c[0].0.next_match().await;
-        if event["kind"] == "end" {
-            break event;
-        }
-    };
+    let end = next_match_of(&mut c[0].0, "end").await;
     assert_eq!(
         end["match"]["outcome"],
         json!({"kind": "win", "winner": 0, "reason": "default"})
@@ -604,12 +591,7 @@ async fn a_free_for_all_starts_with_three_of_its_four_seats_taken() {
     let start = c[0].0.next_match().await;
     assert_eq!(start["kind"], "start");
     let m = &start["match"];
-    let names: Vec<&str> = m["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = common::names(&m["players"]);
     assert_eq!(
         names,
         ["Minh", "Lan", "Khoa"],

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::browser::Browser;
-use common::smtp::{confirm, link_token, register, FakeSmtp};
+use common::smtp::{confirm, link_token, register, reset, FakeSmtp};
 use common::TestServer;
 use serde_json::json;
 
@@ -21,6 +21,11 @@ async fn site() -> (TestServer, FakeSmtp) {
     })
     .await;
     (server, smtp)
+}
+
+/// `POST /api/recover` for `email`, without a browser.
+async fn recover(server: &TestServer, email: &str) -> (u16, serde_json::Value) {
+    server.post("/api/recover", json!({"email": email})).await
 }
 
 /// Registers `name` with `email` and confirms the address by the mailed
@@ -78,17 +83,10 @@ async fn a_recovery_link_works_once_and_only_the_hash_is_stored() {
     );
 
     // A bad new password changes nothing and keeps the link.
-    let a = lost
-        .post("/api/reset", json!({"token": token, "password": "short"}))
-        .await;
+    let a = reset(&mut lost, &token, "short").await;
     assert_eq!(a.status, 400);
     assert_eq!(a.body["error"], "bad_password");
-    let a = lost
-        .post(
-            "/api/reset",
-            json!({"token": token, "password": "brand-new-pass"}),
-        )
-        .await;
+    let a = reset(&mut lost, &token, "brand-new-pass").await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(a.body["username"], "minh");
     assert_eq!(
@@ -102,27 +100,12 @@ async fn a_recovery_link_works_once_and_only_the_hash_is_stored() {
         "every other session ended"
     );
     // Once only.
-    let a = lost
-        .post(
-            "/api/reset",
-            json!({"token": token, "password": "another-pass"}),
-        )
-        .await;
+    let a = reset(&mut lost, &token, "another-pass").await;
     assert_eq!(a.status, 400);
     assert_eq!(a.body["error"], "bad_link");
-    let (status, _) = server
-        .post(
-            "/api/login",
-            json!({"username": "minh", "password": "brand-new-pass"}),
-        )
-        .await;
+    let (status, _) = server.log_in("minh", "brand-new-pass").await;
     assert_eq!(status, 200);
-    let (status, _) = server
-        .post(
-            "/api/login",
-            json!({"username": "minh", "password": "password1"}),
-        )
-        .await;
+    let (status, _) = server.log_in("minh", "password1").await;
     assert_eq!(status, 401);
     pool.close().await;
 }
@@ -131,9 +114,7 @@ async fn a_recovery_link_works_once_and_only_the_hash_is_stored() {
 async fn a_recovery_link_expires_after_an_hour() {
     let (server, mut smtp) = site().await;
     confirmed(&server, &mut smtp, "lan", "lan@example.org").await;
-    let (status, _) = server
-        .post("/api/recover", json!({"email": "lan@example.org"}))
-        .await;
+    let (status, _) = recover(&server, "lan@example.org").await;
     assert_eq!(status, 202);
     let token = link_token(&smtp.next().await, "/reset#");
     let db = server.dir.path().join("site.db");
@@ -157,12 +138,7 @@ async fn a_recovery_link_expires_after_an_hour() {
         .await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"], "bad_link");
-    let (status, _) = server
-        .post(
-            "/api/login",
-            json!({"username": "lan", "password": "password1"}),
-        )
-        .await;
+    let (status, _) = server.log_in("lan", "password1").await;
     assert_eq!(status, 200, "the password did not change");
 }
 
@@ -171,24 +147,16 @@ async fn an_unknown_or_unconfirmed_address_gets_the_same_answer_and_no_mail() {
     let (server, mut smtp) = site().await;
     confirmed(&server, &mut smtp, "khoa", "khoa@example.org").await;
     let mut unconfirmed = Browser::new(&server);
-    let a = unconfirmed
-        .post(
-            "/api/accounts",
+    unconfirmed
+        .register_with(
             json!({"username": "vyvy", "password": "password1", "email": "vy@example.org"}),
         )
         .await;
-    assert_eq!(a.status, 201, "{}", a.body);
     smtp.next().await; // vy's confirmation link, left unused
 
-    let (s1, known) = server
-        .post("/api/recover", json!({"email": "khoa@example.org"}))
-        .await;
-    let (s2, unknown) = server
-        .post("/api/recover", json!({"email": "nobody@example.org"}))
-        .await;
-    let (s3, pending) = server
-        .post("/api/recover", json!({"email": "vy@example.org"}))
-        .await;
+    let (s1, known) = recover(&server, "khoa@example.org").await;
+    let (s2, unknown) = recover(&server, "nobody@example.org").await;
+    let (s3, pending) = recover(&server, "vy@example.org").await;
     assert_eq!((s1, s2, s3), (202, 202, 202));
     assert_eq!(known, unknown);
     assert_eq!(known, pending);
@@ -197,7 +165,7 @@ async fn an_unknown_or_unconfirmed_address_gets_the_same_answer_and_no_mail() {
     assert!(smtp.nothing_for(500).await, "no mail for the others");
 
     // Not an address at all is a clear error.
-    let (status, body) = server.post("/api/recover", json!({"email": "khoa"})).await;
+    let (status, body) = recover(&server, "khoa").await;
     assert_eq!(status, 400);
     assert_eq!(body["error"], "bad_email");
 }
@@ -208,28 +176,20 @@ async fn recovery_is_limited_per_account_and_per_address() {
     confirmed(&server, &mut smtp, "thao", "thao@example.org").await;
     // Three links an hour for one account; the answer stays the same.
     for _ in 0..3 {
-        let (status, _) = server
-            .post("/api/recover", json!({"email": "thao@example.org"}))
-            .await;
+        let (status, _) = recover(&server, "thao@example.org").await;
         assert_eq!(status, 202);
         smtp.next().await;
     }
-    let (status, _) = server
-        .post("/api/recover", json!({"email": "thao@example.org"}))
-        .await;
+    let (status, _) = recover(&server, "thao@example.org").await;
     assert_eq!(status, 202);
     assert!(
         smtp.nothing_for(500).await,
         "the fourth link this hour is not sent"
     );
     // One client address: 5 requests at once (4 so far), then 429.
-    let (status, _) = server
-        .post("/api/recover", json!({"email": "other@example.org"}))
-        .await;
+    let (status, _) = recover(&server, "other@example.org").await;
     assert_eq!(status, 202);
-    let (status, body) = server
-        .post("/api/recover", json!({"email": "other@example.org"}))
-        .await;
+    let (status, body) = recover(&server, "other@example.org").await;
     assert_eq!(status, 429, "{body}");
     assert_eq!(body["error"], "rate_limited");
 }
@@ -264,9 +224,7 @@ async fn an_email_is_changed_by_confirming_the_new_one_and_removed() {
     assert_eq!(a.status, 200);
     let me = b.get("/api/me").await.body;
     assert_eq!(me["email"], serde_json::Value::Null);
-    let (status, _) = server
-        .post("/api/recover", json!({"email": "binh@new.example"}))
-        .await;
+    let (status, _) = recover(&server, "binh@new.example").await;
     assert_eq!(status, 202);
     assert!(
         smtp.nothing_for(500).await,

@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use common::browser::Browser;
-use common::smtp::{confirm, link_token, register, FakeSmtp};
+use common::browser::{a_password_change_closes_the_other_socket, Browser};
+use common::smtp::{confirm, link_token, register, reset, FakeSmtp};
 use common::{Client, TestServer};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -535,64 +535,24 @@ async fn an_account_gets_three_confirmation_mails_an_hour() {
     assert_eq!(answers.iter().filter(|s| **s == 429).count(), 2);
 }
 
-/// A signed-in browser's socket in a fresh room, after its hello.
-async fn signed_in_socket(server: &TestServer, browser: &Browser) -> Client {
-    let (_, room) = post(server, "/api/rooms", &[], json!({})).await;
-    let code = room["code"].as_str().unwrap();
-    let (client, _, snapshot) = browser.join(code, None, Some("Minh")).await;
-    assert!(
-        snapshot["you"]["account"].is_string(),
-        "signed in: {snapshot}"
-    );
-    client
-}
-
 #[tokio::test]
 async fn ending_a_session_signs_its_sockets_out() {
     let server = TestServer::start().await;
     // Logout.
     let mut minh = Browser::new(&server);
     minh.register("minh", "password1").await;
-    let mut socket = signed_in_socket(&server, &minh).await;
+    let mut socket = minh.signed_in_socket(&server).await;
     assert_eq!(minh.post("/api/logout", json!({})).await.status, 204);
     assert_eq!(socket.close_code().await, Some(4001));
 
     // A password change: the other sessions' sockets close, this one's
     // stays.
-    let mut here = Browser::new(&server);
-    here.register("lan", "password1").await;
-    let mut there = Browser::new(&server);
-    let a = there
-        .post(
-            "/api/login",
-            json!({"username": "lan", "password": "password1"}),
-        )
-        .await;
-    assert_eq!(a.status, 200);
-    let mut mine = signed_in_socket(&server, &here).await;
-    let mut theirs = signed_in_socket(&server, &there).await;
-    let a = here
-        .post(
-            "/api/password",
-            json!({"current": "password1", "new": "password2"}),
-        )
-        .await;
-    assert_eq!(a.status, 204, "{}", a.body);
-    assert_eq!(theirs.close_code().await, Some(4001));
-    let answer = mine
-        .command(json!({"type": "chat", "text": "still here"}))
-        .await;
-    assert_eq!(answer["type"], "ack", "{answer}");
+    let (mut here, mut mine) = a_password_change_closes_the_other_socket(&server, &server).await;
 
     // Log out everywhere else, and ending one session by id.
     let mut other = Browser::new(&server);
-    other
-        .post(
-            "/api/login",
-            json!({"username": "lan", "password": "password2"}),
-        )
-        .await;
-    let mut theirs = signed_in_socket(&server, &other).await;
+    other.log_in("lan", "password2").await;
+    let mut theirs = other.signed_in_socket(&server).await;
     assert_eq!(here.delete("/api/sessions").await.status, 200);
     assert_eq!(theirs.close_code().await, Some(4001));
     let answer = mine.command(json!({"type": "chat", "text": "still"})).await;
@@ -617,12 +577,8 @@ async fn a_password_reset_signs_out_every_socket_of_the_account() {
     let (server, mut smtp) = with_mail(|c| c.public_url = Some("http://play.example".into())).await;
     confirmed(&server, &mut smtp, "khoa", "khoa@example.org").await;
     let mut old = Browser::new(&server);
-    old.post(
-        "/api/login",
-        json!({"username": "khoa", "password": "password1"}),
-    )
-    .await;
-    let mut socket = signed_in_socket(&server, &old).await;
+    old.log_in("khoa", "password1").await;
+    let mut socket = old.signed_in_socket(&server).await;
     post(
         &server,
         "/api/recover",
@@ -632,12 +588,7 @@ async fn a_password_reset_signs_out_every_socket_of_the_account() {
     .await;
     let token = link_token(&smtp.next().await, "/reset#");
     let mut lost = Browser::new(&server);
-    let a = lost
-        .post(
-            "/api/reset",
-            json!({"token": token, "password": "brand-new-pass"}),
-        )
-        .await;
+    let a = reset(&mut lost, &token, "brand-new-pass").await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(socket.close_code().await, Some(4001));
 }
@@ -680,18 +631,10 @@ async fn a_session_that_expires_signs_its_socket_out() {
     let server = TestServer::start_with(|c| c.session_sweep_secs = 1).await;
     let mut minh = Browser::new(&server);
     minh.register("minh", "password1").await;
-    let mut socket = signed_in_socket(&server, &minh).await;
+    let mut socket = minh.signed_in_socket(&server).await;
     // The session was last used 30 days and a minute ago.
-    let db = server.dir.path().join("site.db");
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
-        .await
-        .unwrap();
-    let old = server::model::now_millis() - server::store::SESSION_IDLE_MS - 60_000;
-    sqlx::query("UPDATE sessions SET last_seen = ?")
-        .bind(old as i64)
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    server
+        .age_sessions(server::store::SESSION_IDLE_MS + 60_000)
+        .await;
     assert_eq!(socket.close_code().await, Some(4001));
 }

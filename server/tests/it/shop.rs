@@ -5,9 +5,19 @@
 
 use crate::common;
 
-use common::browser::Browser;
+use common::browser::{Answer, Browser};
 use common::TestServer;
-use serde_json::json;
+use serde_json::{json, Value};
+
+/// `POST /api/shop/buy` of `item` from `b`.
+async fn buy(b: &mut Browser, item: &str) -> Answer {
+    b.post("/api/shop/buy", json!({"item": item})).await
+}
+
+/// `POST /api/shop/choose` of `item` from `b`.
+async fn choose(b: &mut Browser, item: &str) -> Answer {
+    b.post("/api/shop/choose", json!({"item": item})).await
+}
 
 /// Registers and checks in: 10 coins.
 async fn with_ten_coins(server: &TestServer, username: &str) -> Browser {
@@ -18,7 +28,16 @@ async fn with_ten_coins(server: &TestServer, username: &str) -> Browser {
     b
 }
 
-fn owned(shop: &serde_json::Value, id: &str) -> bool {
+/// A new account (`username`) that checked in and bought `item` with
+/// its 10 coins: the browser and the answer's body.
+async fn with_bought(server: &TestServer, username: &str, item: &str) -> (Browser, Value) {
+    let mut b = with_ten_coins(server, username).await;
+    let bought = buy(&mut b, item).await;
+    assert_eq!(bought.status, 200, "{}", bought.body);
+    (b, bought.body)
+}
+
+fn owned(shop: &Value, id: &str) -> bool {
     shop["items"]
         .as_array()
         .expect("items")
@@ -60,38 +79,26 @@ async fn the_shop_lists_three_board_themes_per_game_and_two_jungle_piece_styles(
     // Signed out: no shop, no buying, no choosing.
     let mut guest = Browser::new(&server);
     assert_eq!(guest.get("/api/shop").await.status, 401);
-    let buy = guest
-        .post("/api/shop/buy", json!({"item": "crossyray-slate"}))
-        .await;
+    let buy = buy(&mut guest, "crossyray-slate").await;
     assert_eq!(buy.status, 401);
-    let choose = guest
-        .post("/api/shop/choose", json!({"item": "crossyray-classic"}))
-        .await;
+    let choose = choose(&mut guest, "crossyray-classic").await;
     assert_eq!(choose.status, 401);
 }
 
 #[tokio::test]
 async fn buying_a_theme_takes_its_coins_once() {
     let server = TestServer::start().await;
-    let mut b = with_ten_coins(&server, "buyer").await;
-    let bought = b
-        .post("/api/shop/buy", json!({"item": "quoridor-stone"}))
-        .await;
-    assert_eq!(bought.status, 200, "{}", bought.body);
-    assert_eq!(bought.body["coins"], 0);
+    let (mut b, bought) = with_bought(&server, "buyer", "quoridor-stone").await;
+    assert_eq!(bought["coins"], 0);
     assert_eq!(b.get("/api/me").await.body["coins"], 0);
     assert!(owned(&b.get("/api/shop").await.body, "quoridor-stone"));
 
     // Again: refused, and no coin moves.
-    let again = b
-        .post("/api/shop/buy", json!({"item": "quoridor-stone"}))
-        .await;
+    let again = buy(&mut b, "quoridor-stone").await;
     assert_eq!(again.status, 409, "{}", again.body);
     assert_eq!(again.body["error"], "already_owned");
     // A default is everyone's already.
-    let free = b
-        .post("/api/shop/buy", json!({"item": "quoridor-classic"}))
-        .await;
+    let free = buy(&mut b, "quoridor-classic").await;
     assert_eq!(free.body["error"], "already_owned");
     assert_eq!(b.get("/api/me").await.body["coins"], 0);
 }
@@ -101,18 +108,14 @@ async fn an_item_cannot_be_bought_without_the_coins_or_chosen_without_buying() {
     let server = TestServer::start().await;
     let mut b = Browser::new(&server);
     b.register("pauper", "password1").await;
-    let broke = b
-        .post("/api/shop/buy", json!({"item": "jungle-drawn"}))
-        .await;
+    let broke = buy(&mut b, "jungle-drawn").await;
     assert_eq!(broke.status, 409, "{}", broke.body);
     assert_eq!(broke.body["error"], "not_enough_coins");
     let shop = b.get("/api/shop").await.body;
     assert!(!owned(&shop, "jungle-drawn"));
     assert_eq!(shop["coins"], 0);
 
-    let not_owned = b
-        .post("/api/shop/choose", json!({"item": "jungle-drawn"}))
-        .await;
+    let not_owned = choose(&mut b, "jungle-drawn").await;
     assert_eq!(not_owned.status, 403, "{}", not_owned.body);
     assert_eq!(not_owned.body["error"], "not_owned");
     assert_eq!(
@@ -132,9 +135,7 @@ async fn an_item_cannot_be_bought_without_the_coins_or_chosen_without_buying() {
         assert_eq!(a.status, 400, "{body}: {}", a.body);
     }
     assert_eq!(
-        b.post("/api/shop/buy", json!({"item": "jungle-gold"}))
-            .await
-            .body["error"],
+        buy(&mut b, "jungle-gold").await.body["error"],
         "unknown_item"
     );
 }
@@ -142,24 +143,14 @@ async fn an_item_cannot_be_bought_without_the_coins_or_chosen_without_buying() {
 #[tokio::test]
 async fn a_choice_is_the_accounts_own_and_a_restart_loses_nothing() {
     let server = TestServer::start().await;
-    let mut b = with_ten_coins(&server, "chooser").await;
-    let bought = b
-        .post("/api/shop/buy", json!({"item": "jungle-drawn"}))
-        .await;
-    assert_eq!(bought.status, 200, "{}", bought.body);
-    let chose = b
-        .post("/api/shop/choose", json!({"item": "jungle-drawn"}))
-        .await;
+    let (mut b, _) = with_bought(&server, "chooser", "jungle-drawn").await;
+    let chose = choose(&mut b, "jungle-drawn").await;
     assert_eq!(chose.status, 200, "{}", chose.body);
     assert_eq!(chose.body["chosen"]["jungle_pieces"], "jungle-drawn");
     // A default can be chosen back at any time, and the bought one again.
-    let back = b
-        .post("/api/shop/choose", json!({"item": "jungle-emoji"}))
-        .await;
+    let back = choose(&mut b, "jungle-emoji").await;
     assert_eq!(back.body["chosen"]["jungle_pieces"], "jungle-emoji");
-    let chose = b
-        .post("/api/shop/choose", json!({"item": "jungle-drawn"}))
-        .await;
+    let chose = choose(&mut b, "jungle-drawn").await;
     assert_eq!(chose.body["chosen"]["jungle_pieces"], "jungle-drawn");
     let me = b.get("/api/me").await.body;
     assert_eq!(me["cosmetics"]["jungle_pieces"], "jungle-drawn");
@@ -184,22 +175,13 @@ async fn a_choice_is_the_accounts_own_and_a_restart_loses_nothing() {
     assert_eq!(me.body["checked_in_today"], true);
     assert_eq!(me.body["cosmetics"]["jungle_pieces"], "jungle-drawn");
     assert!(owned(&b.get("/api/shop").await.body, "jungle-drawn"));
-    let again = b
-        .post("/api/shop/buy", json!({"item": "jungle-drawn"}))
-        .await;
+    let again = buy(&mut b, "jungle-drawn").await;
     assert_eq!(again.body["error"], "already_owned");
     let theirs = other.get("/api/me").await.body;
     assert_eq!(theirs["coins"], 10);
     assert_eq!(theirs["cosmetics"]["jungle_pieces"], "jungle-emoji");
     // The password still logs in on a new browser.
-    let mut fresh = Browser::new(&server);
-    let login = fresh
-        .post(
-            "/api/login",
-            json!({"username": "chooser", "password": "password1"}),
-        )
-        .await;
-    assert_eq!(login.status, 200, "{}", login.body);
+    let mut fresh = Browser::logged_in(&server, "chooser", "password1").await;
     assert_eq!(
         fresh.get("/api/me").await.body["cosmetics"]["jungle_pieces"],
         "jungle-drawn"

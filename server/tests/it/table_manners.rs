@@ -6,7 +6,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{next_match_of, table_of, Client, Table, TestServer};
+use common::{member, next_match_of, table_of, Client, Table, TestServer};
 use serde_json::{json, Value};
 
 /// A Jungle table started with the host as Blue (side 0, first to move).
@@ -17,6 +17,18 @@ async fn jungle(server: &TestServer) -> Table {
         assert_eq!(c.next_match().await["kind"], "start");
     }
     t
+}
+
+/// `c` sends the draw `action` (offer, accept, decline), and it is
+/// done.
+async fn draw_ok(c: &mut Client, action: &str) {
+    c.ok(json!({"type": "draw", "action": action})).await;
+}
+
+/// `c` sends the draw `action`, refused with `code`: the message.
+async fn draw_refused(c: &mut Client, action: &str, code: &str) -> String {
+    c.refused(json!({"type": "draw", "action": action}), code)
+        .await
 }
 
 /// `mover` plays `mv`; everyone sees it. Returns the move event.
@@ -39,7 +51,7 @@ async fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_and_is_stored()
     let mut t = jungle(&server).await;
     play(&mut t, true, "8 a3-a4").await;
     // Red offers on its own turn; everyone hears of it.
-    t.guest.ok(json!({"type": "draw", "action": "offer"})).await;
+    draw_ok(&mut t.guest, "offer").await;
     for c in [&mut t.host, &mut t.guest, &mut t.spectator] {
         let offer = c.next_of("draw").await;
         assert_eq!(offer["kind"], "offer", "{offer}");
@@ -48,13 +60,9 @@ async fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_and_is_stored()
         assert!(offer["v"].is_u64());
     }
     // The offerer cannot accept their own offer; a spectator cannot answer.
-    t.guest
-        .refused(json!({"type": "draw", "action": "accept"}), "no_offer")
-        .await;
-    t.spectator
-        .refused(json!({"type": "draw", "action": "accept"}), "no_game")
-        .await;
-    t.host.ok(json!({"type": "draw", "action": "accept"})).await;
+    draw_refused(&mut t.guest, "accept", "no_offer").await;
+    draw_refused(&mut t.spectator, "accept", "no_game").await;
+    draw_ok(&mut t.host, "accept").await;
     for c in [&mut t.host, &mut t.guest, &mut t.spectator] {
         let end = next_match_of(c, "end").await;
         assert_eq!(
@@ -87,29 +95,21 @@ async fn an_accepted_draw_offer_ends_the_game_drawn_by_agreement_and_is_stored()
 async fn a_declined_offer_goes_and_a_side_offers_once_between_moves() {
     let server = TestServer::start().await;
     let mut t = jungle(&server).await;
-    t.host.ok(json!({"type": "draw", "action": "offer"})).await;
-    t.host
-        .refused(json!({"type": "draw", "action": "offer"}), "draw_offered")
-        .await;
-    t.guest
-        .ok(json!({"type": "draw", "action": "decline"}))
-        .await;
+    draw_ok(&mut t.host, "offer").await;
+    draw_refused(&mut t.host, "offer", "draw_offered").await;
+    draw_ok(&mut t.guest, "decline").await;
     let declined = t.spectator.next_of("draw").await;
     assert_eq!(declined["kind"], "offer");
     let declined = t.spectator.next_of("draw").await;
     assert_eq!(declined["kind"], "decline");
     assert_eq!(declined["side"], 1);
-    t.guest
-        .refused(json!({"type": "draw", "action": "accept"}), "no_offer")
-        .await;
+    draw_refused(&mut t.guest, "accept", "no_offer").await;
     // Declined at this move: the host offers again only after a move.
-    t.host
-        .refused(json!({"type": "draw", "action": "offer"}), "draw_offered")
-        .await;
+    draw_refused(&mut t.host, "offer", "draw_offered").await;
     play(&mut t, true, "8 a3-a4").await;
-    t.host.ok(json!({"type": "draw", "action": "offer"})).await;
+    draw_ok(&mut t.host, "offer").await;
     // Offering back while an offer stands agrees to it.
-    t.guest.ok(json!({"type": "draw", "action": "offer"})).await;
+    draw_ok(&mut t.guest, "offer").await;
     let end = next_match_of(&mut t.spectator, "end").await;
     assert_eq!(end["match"]["outcome"]["reason"], "agreement");
 }
@@ -119,17 +119,15 @@ async fn an_offer_expires_when_the_opponent_plays_on() {
     let server = TestServer::start().await;
     let mut t = jungle(&server).await;
     // Blue offers, then moves: the offer stands through Red's turn.
-    t.host.ok(json!({"type": "draw", "action": "offer"})).await;
+    draw_ok(&mut t.host, "offer").await;
     let moved = play(&mut t, true, "8 a3-a4").await;
     assert_eq!(moved["match"]["draw_offer"], 0, "{moved}");
     // Red plays on instead of answering: the offer is gone.
     let moved = play(&mut t, false, "8 g7-g6").await;
     assert_eq!(moved["match"]["draw_offer"], Value::Null, "{moved}");
-    t.guest
-        .refused(json!({"type": "draw", "action": "accept"}), "no_offer")
-        .await;
+    draw_refused(&mut t.guest, "accept", "no_offer").await;
     // A snapshot shows a standing offer too.
-    t.guest.ok(json!({"type": "draw", "action": "offer"})).await;
+    draw_ok(&mut t.guest, "offer").await;
     let (_, _, snap) = server.join(&t.code, None, Some("Late")).await;
     assert_eq!(snap["room"]["tables"][0]["match"]["draw_offer"], 1);
 }
@@ -140,35 +138,20 @@ async fn no_draw_offers_where_the_rules_have_no_draws() {
     // CrossyRay has no draws (RULES.md §1), clock or not.
     let mut t = table_of(&server, "crossyray", json!({"clock": [3, 2]})).await;
     t.start().await;
-    t.host
-        .refused(json!({"type": "draw", "action": "offer"}), "no_draws")
-        .await;
+    draw_refused(&mut t.host, "offer", "no_draws").await;
     // Quoridor's only draw is the move limit.
     let mut q = table_of(&server, "quoridor", Value::Null).await;
     q.start().await;
-    q.guest
-        .refused(json!({"type": "draw", "action": "offer"}), "no_draws")
-        .await;
+    draw_refused(&mut q.guest, "offer", "no_draws").await;
     // The computer plays every Jungle game to its end.
-    let (status, room) = server
-        .create_room(json!({"game": "jungle", "options": null}))
-        .await;
-    assert_eq!(status, 201);
-    let code = room["code"].as_str().unwrap();
-    let (mut host, _, _) = server
-        .join(code, room["token"].as_str(), Some("Minh"))
-        .await;
-    host.ok(json!({"type": "sit", "seat": 0})).await;
-    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+    let (_code, mut host) = server
+        .against_the_computer(json!({"game": "jungle", "options": null}), "Minh")
         .await;
     host.ok(json!({"type": "start", "order": "seats"})).await;
-    host.refused(json!({"type": "draw", "action": "offer"}), "no_draws")
-        .await;
+    draw_refused(&mut host, "offer", "no_draws").await;
     // And no game, no offer.
     let mut idle = table_of(&server, "jungle", Value::Null).await;
-    idle.host
-        .refused(json!({"type": "draw", "action": "offer"}), "no_game")
-        .await;
+    draw_refused(&mut idle.host, "offer", "no_game").await;
 }
 
 #[tokio::test]
@@ -288,19 +271,9 @@ async fn the_host_unseats_and_removes_a_member_who_stays_out_until_let_back_in()
     );
     let members = t
         .spectator
-        .events
-        .iter()
-        .rev()
-        .find(|e| e["type"] == "members")
-        .cloned();
-    let members = members.expect("a members event before the notice");
-    let lan = members["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["id"] == guest)
-        .unwrap()
-        .clone();
+        .latest("members")
+        .expect("a members event before the notice");
+    let lan = member(members, &guest).unwrap();
     assert_eq!(lan["seat"], Value::Null);
     t.host
         .refused(json!({"type": "unseat", "member": guest}), "no_seat")

@@ -15,14 +15,12 @@ const OFFER: &str =
 /// A room with the host and `names` joined; returns the code and the
 /// clients with their member ids, the host first.
 async fn room(server: &TestServer, names: &[&str]) -> (String, Vec<(Client, Value)>) {
-    let (status, room) = server
-        .create_room(json!({"game": "crossyray", "options": null}))
+    let (code, host) = server
+        .new_room(json!({"game": "crossyray", "options": null}))
         .await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap().to_string();
     let mut clients = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let token = (i == 0).then(|| room["token"].as_str().unwrap());
+        let token = (i == 0).then_some(host.as_str());
         let (client, _, snap) = server.join(&code, token, Some(name)).await;
         assert_eq!(snap["room"]["voice"], json!([]));
         clients.push((client, snap["you"]["member"].clone()));

@@ -9,14 +9,63 @@ use std::time::{Duration, Instant};
 
 use common::typed::read;
 use common::{next_match_of, table_of, Client, Ending, TestServer};
+use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use server::games::GameKind;
 use server::protocol::Code;
 use server::room::{MatchKind, WireSnapshot};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Reads `stream` on a task of its own until it ends or is quiet for
+/// `quiet`: the messages read, and how the socket ended.
+fn read_until_quiet(
+    mut stream: SplitStream<WebSocketStream<MaybeTlsStream<TcpStream>>>,
+    quiet: Duration,
+) -> tokio::task::JoinHandle<(Vec<Value>, Ending)> {
+    tokio::spawn(async move {
+        let mut messages = Vec::new();
+        loop {
+            match tokio::time::timeout(quiet, stream.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => {
+                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
+                }
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return (
+                        messages,
+                        Ending::Closed(frame.code.into(), frame.reason.to_string()),
+                    )
+                }
+                Ok(Some(Ok(Message::Close(None)))) => return (messages, Ending::ClosedNoCode),
+                Ok(Some(Ok(_))) => {}
+                Ok(other) => return (messages, Ending::Dropped(format!("{other:?}"))),
+                Err(_) => return (messages, Ending::Open),
+            }
+        }
+    })
+}
+
+/// A socket to room `code` says hello as `name` and is closed with 1008
+/// within 5 s: the client (what it read is in its events), the hello's
+/// id, and the ending.
+async fn hello_closed_with_1008(
+    server: &TestServer,
+    code: &str,
+    name: &str,
+) -> (Client, i64, Ending) {
+    let mut client = server.socket(code).await;
+    let hello = client.take_id();
+    client
+        .send_text(json!({"id": hello, "type": "hello", "name": name}).to_string())
+        .await;
+    let ending = client.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    (client, hello, ending)
+}
 
 /// How many answers (`ack` or `error` with an id) each id got, among
 /// `messages`.
@@ -76,12 +125,7 @@ async fn a_flooding_client_that_stops_reading_is_answered_or_closed_with_1008_an
         sent.push(id);
         if hello.is_some() && sent.len() % 4 == 0 {
             let mv = play(played.len());
-            let mover = if played.len() % 2 == 0 {
-                &mut t.host
-            } else {
-                &mut t.guest
-            };
-            mover.ok(json!({"type": "move", "move": mv})).await;
+            t.play_ply(played.len(), mv).await;
             played.push(mv.to_string());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -174,12 +218,7 @@ async fn a_flooding_client_that_stops_reading_is_answered_or_closed_with_1008_an
     t.host.ok(json!({"type": "ping"})).await;
     t.spectator.ok(json!({"type": "ping"})).await;
     let mv = play(played.len());
-    let mover = if played.len() % 2 == 0 {
-        &mut t.host
-    } else {
-        &mut t.guest
-    };
-    mover.ok(json!({"type": "move", "move": mv})).await;
+    t.play_ply(played.len(), mv).await;
     played.push(mv.to_string());
     let (_late, _, snap) = server.join(&t.code, None, Some("Late")).await;
     let m = &snap["room"]["tables"][0]["match"];
@@ -282,13 +321,7 @@ async fn a_room_keeps_at_most_max_members_and_never_evicts_the_seated_host() {
     }
     let rows = stored_members(&server, &code).await;
     assert_eq!(rows.len(), 5);
-    let mut sixth = server.socket(&code).await;
-    let hello = sixth.take_id();
-    sixth
-        .send_text(json!({"id": hello, "type": "hello", "name": "Six"}).to_string())
-        .await;
-    let ending = sixth.ending(Duration::from_secs(5)).await;
-    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    let (sixth, hello, ending) = hello_closed_with_1008(&server, &code, "Six").await;
     assert!(
         !sixth.events.iter().any(|m| m["type"] == "snapshot"),
         "{:?}",
@@ -322,13 +355,7 @@ async fn a_refused_hello_is_answered_with_room_full_before_the_close() {
     let token = room["token"].as_str().unwrap().to_string();
     let (_host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
     let (_guest, _, _) = server.join(&code, None, Some("Lan")).await;
-    let mut third = server.socket(&code).await;
-    let hello = third.take_id();
-    third
-        .send_text(json!({"id": hello, "type": "hello", "name": "Khoa"}).to_string())
-        .await;
-    let ending = third.ending(Duration::from_secs(5)).await;
-    assert_eq!(ending.code(), Some(1008), "{ending:?}");
+    let (third, hello, ending) = hello_closed_with_1008(&server, &code, "Khoa").await;
     let answer = third.events.iter().find(|m| m["id"] == hello);
     let answer = answer.unwrap_or_else(|| panic!("no answer to the refused hello: {ending:?}"));
     assert_eq!(answer["type"], "error", "{answer}");
@@ -383,8 +410,7 @@ fn no_gaps_or_a_close_code(sent: &[i64], counts: &HashMap<i64, usize>, ending: &
 #[tokio::test]
 async fn three_thousand_pings_unread_are_answered_once_each_or_closed_with_1008() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (mut client, _, _) = server.join(code, None, None).await;
     let (sent, counts, ending) = pings_without_reading(&mut client, 3000).await;
     assert!(!sent.is_empty());
@@ -394,8 +420,7 @@ async fn three_thousand_pings_unread_are_answered_once_each_or_closed_with_1008(
 #[tokio::test]
 async fn a_client_with_a_full_window_also_gets_the_close_frame() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     // A small receive buffer: the server's answers back up at once, as
     // with a slow phone.
     let mut client = server.socket_with_small_buffer(code, 4096).await;
@@ -408,27 +433,11 @@ async fn a_client_with_a_full_window_also_gets_the_close_frame() {
 #[tokio::test]
 async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (client, _, _) = server.join(code, None, None).await;
-    let (mut sink, mut stream) = client.ws.split();
+    let (mut sink, stream) = client.ws.split();
     // Reads all the time.
-    let reader = tokio::spawn(async move {
-        let mut messages = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(3), stream.next()).await {
-                Ok(Some(Ok(Message::Text(text)))) => {
-                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
-                }
-                Ok(Some(Ok(Message::Close(frame)))) => {
-                    return (messages, format!("closed: {frame:?}"))
-                }
-                Ok(Some(Ok(_))) => {}
-                Ok(other) => return (messages, format!("ended: {other:?}")),
-                Err(_) => return (messages, "open".to_string()),
-            }
-        }
-    });
+    let reader = read_until_quiet(stream, Duration::from_secs(3));
     for id in 1000..1600 {
         let text = json!({"id": id, "type": "ping"}).to_string();
         if sink.send(Message::Text(text.into())).await.is_err() {
@@ -437,7 +446,7 @@ async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
     }
     let (messages, ending) = reader.await.unwrap();
     let counts = answer_counts(&messages);
-    assert_eq!(ending, "open", "after {} answers", counts.len());
+    assert_eq!(ending, Ending::Open, "after {} answers", counts.len());
     assert_eq!(counts.len(), 600);
     assert!(counts.values().all(|&n| n == 1));
 }
@@ -445,8 +454,7 @@ async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
 #[tokio::test]
 async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap().to_string();
+    let (code, _) = server.new_room(json!({})).await;
     let run_for = Duration::from_secs(4);
     let until = Instant::now() + run_for;
 
@@ -476,27 +484,8 @@ async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
 
     // The pinger: a ping every 70 ms, reading all the time.
     let (pinger, _, _) = server.join(&code, None, Some("Ping")).await;
-    let (mut sink, mut stream) = pinger.ws.split();
-    let reader = tokio::spawn(async move {
-        let mut messages = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(2), stream.next()).await {
-                Ok(Some(Ok(Message::Text(text)))) => {
-                    messages.push(serde_json::from_str::<Value>(text.as_str()).unwrap())
-                }
-                Ok(Some(Ok(Message::Close(Some(frame))))) => {
-                    return (
-                        messages,
-                        Ending::Closed(frame.code.into(), frame.reason.to_string()),
-                    )
-                }
-                Ok(Some(Ok(Message::Close(None)))) => return (messages, Ending::ClosedNoCode),
-                Ok(Some(Ok(_))) => {}
-                Ok(other) => return (messages, Ending::Dropped(format!("{other:?}"))),
-                Err(_) => return (messages, Ending::Open),
-            }
-        }
-    });
+    let (mut sink, stream) = pinger.ws.split();
+    let reader = read_until_quiet(stream, Duration::from_secs(2));
     let mut sent = Vec::new();
     for id in 1_i64.. {
         if Instant::now() >= until {
@@ -539,8 +528,7 @@ async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
 #[tokio::test]
 async fn a_frame_over_64_kib_closes_with_1009() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     for size in [100 * 1024, 200 * 1024] {
         let (mut client, _, _) = server.join(code, None, None).await;
         client.send_text("x".repeat(size)).await;
@@ -558,8 +546,7 @@ async fn a_frame_over_64_kib_closes_with_1009() {
 #[tokio::test]
 async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (mut client, _, _) = server.join(code, None, None).await;
     // A raw text frame (opcode 0x1) whose payload is not UTF-8; the client
     // library masks it like any other frame.
@@ -572,8 +559,7 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
 #[tokio::test]
 async fn a_name_with_a_right_to_left_override_is_refused() {
     let server = TestServer::start().await;
-    let (_, room) = server.create_room(json!({})).await;
-    let code = room["code"].as_str().unwrap();
+    let code = &server.new_room(json!({})).await.0;
     let (mut client, _, _) = server.join(code, None, None).await;
     client
         .refused(
@@ -699,23 +685,13 @@ async fn a_type_that_is_not_a_string_is_bad_message_and_changes_nothing() {
 /// Opens a socket to room `code` from the loopback address `from` (any
 /// 127.x.y.z reaches the server on 127.0.0.1): another client address.
 async fn socket_from(server: &TestServer, code: &str, from: [u8; 4]) -> Client {
-    let addr: std::net::SocketAddr = server
-        .base
-        .trim_start_matches("http://")
-        .parse()
-        .expect("base is host:port");
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket
-        .bind(std::net::SocketAddr::from((from, 0)))
-        .expect("bind the client address");
-    let tcp = socket.connect(addr).await.expect("tcp connects");
-    let (ws, _) = tokio_tungstenite::client_async(
-        server.ws_url(code),
-        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
-    )
-    .await
-    .expect("ws upgrade");
-    Client::new(ws)
+    server
+        .socket_over(code, |socket| {
+            socket
+                .bind(std::net::SocketAddr::from((from, 0)))
+                .expect("bind the client address");
+        })
+        .await
 }
 
 /// Says hello on `client` and returns the answer (an `ack`, or the

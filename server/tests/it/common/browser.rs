@@ -112,14 +112,49 @@ impl Browser {
     /// Registers `username` with `password`; the browser is then signed
     /// in. Panics unless the server says 201.
     pub async fn register(&mut self, username: &str, password: &str) -> Value {
-        let answer = self
-            .post(
-                "/api/accounts",
-                json!({"username": username, "password": password}),
-            )
-            .await;
-        assert_eq!(answer.status, 201, "register {username}: {}", answer.body);
+        self.register_with(json!({"username": username, "password": password}))
+            .await
+    }
+
+    /// `POST /api/accounts` with `body` (an email or a browser token
+    /// besides the username and password); the answer's body. Panics
+    /// unless the server says 201.
+    pub async fn register_with(&mut self, body: Value) -> Value {
+        let answer = self.sign_up(body.clone()).await;
+        assert_eq!(answer.status, 201, "register {body}: {}", answer.body);
         answer.body
+    }
+
+    /// `POST /api/accounts` with `body`, whatever the answer.
+    pub async fn sign_up(&mut self, body: Value) -> Answer {
+        self.post("/api/accounts", body).await
+    }
+
+    /// `POST /api/login` as `username` with `password`.
+    pub async fn log_in(&mut self, username: &str, password: &str) -> Answer {
+        self.log_in_with(json!({"username": username, "password": password}))
+            .await
+    }
+
+    /// `POST /api/login` with `body` (a browser token besides the
+    /// username and password, say).
+    pub async fn log_in_with(&mut self, body: Value) -> Answer {
+        self.post("/api/login", body).await
+    }
+
+    /// A new browser on `server`, logged in as `username` with
+    /// `password`. Panics unless the server says 200.
+    pub async fn logged_in(server: &TestServer, username: &str, password: &str) -> Browser {
+        let mut browser = Browser::new(server);
+        let answer = browser.log_in(username, password).await;
+        assert_eq!(answer.status, 200, "log in {username}: {}", answer.body);
+        browser
+    }
+
+    /// `POST /api/password` from `current` to `new`.
+    pub async fn change_password(&mut self, current: &str, new: &str) -> Answer {
+        self.post("/api/password", json!({"current": current, "new": new}))
+            .await
     }
 
     /// Opens a socket to room `code` with the session cookie and says
@@ -143,4 +178,43 @@ impl Browser {
             .expect("ws connects");
         Client::new(ws).hello(token, name).await
     }
+
+    /// A socket, with this browser's session, to a new room on `server`
+    /// (another node's, say); panics unless the snapshot names the
+    /// account.
+    pub async fn signed_in_socket(&self, server: &TestServer) -> Client {
+        let (status, room) = server.create_room(json!({})).await;
+        assert_eq!(status, 201, "{room}");
+        let code = room["code"].as_str().unwrap();
+        let (client, _, snapshot) = self.join(code, None, Some("Minh")).await;
+        assert!(
+            snapshot["you"]["account"].is_string(),
+            "signed in: {snapshot}"
+        );
+        client
+    }
+}
+
+/// A password change closes the other sessions' sockets and keeps its
+/// own: registers `lan` (password `password1`) on `here`, logs it in on
+/// `there` too (another node, or the same server), opens a signed-in
+/// socket on each and changes the password to `password2` from `here`.
+/// Gives back that browser and its socket, still open.
+pub async fn a_password_change_closes_the_other_socket(
+    here: &TestServer,
+    there: &TestServer,
+) -> (Browser, Client) {
+    let mut mine = Browser::new(here);
+    mine.register("lan", "password1").await;
+    let theirs = Browser::logged_in(there, "lan", "password1").await;
+    let mut their_socket = theirs.signed_in_socket(there).await;
+    let mut my_socket = mine.signed_in_socket(here).await;
+    let changed = mine.change_password("password1", "password2").await;
+    assert_eq!(changed.status, 204, "{}", changed.body);
+    assert_eq!(their_socket.close_code().await, Some(4001));
+    let answer = my_socket
+        .command(json!({"type": "chat", "text": "still here"}))
+        .await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+    (mine, my_socket)
 }

@@ -57,14 +57,27 @@ impl TestServer {
 
     /// `POST /api/rooms`, returning the JSON answer.
     pub async fn create_room(&self, body: Value) -> (u16, Value) {
-        let resp = reqwest::Client::new()
-            .post(format!("{}/api/rooms", self.base))
-            .json(&body)
-            .send()
-            .await
-            .expect("request");
-        let status = resp.status().as_u16();
-        (status, resp.json().await.expect("json body"))
+        self.post("/api/rooms", body).await
+    }
+
+    /// `POST /api/rooms` with `body`; the new room's code and its host's
+    /// token. Panics unless the server says 201.
+    pub async fn new_room(&self, body: Value) -> (String, String) {
+        let (status, room) = self.create_room(body).await;
+        assert_eq!(status, 201, "{room}");
+        let field = |key: &str| room[key].as_str().expect(key).to_string();
+        (field("code"), field("token"))
+    }
+
+    /// A new room (`body`) whose host, `name`, sits in seat 0 against the
+    /// computer (a beginner) in seat 1; the code and the host's client.
+    pub async fn against_the_computer(&self, body: Value, name: &str) -> (String, Client) {
+        let (code, token) = self.new_room(body).await;
+        let (mut host, _, _) = self.join(&code, Some(&token), Some(name)).await;
+        host.ok(json!({"type": "sit", "seat": 0})).await;
+        host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+            .await;
+        (code, host)
     }
 
     pub async fn get(&self, path: &str) -> (u16, String) {
@@ -315,6 +328,17 @@ impl Table {
         let host_first = start["match"]["players"][0]["member"] == self.host_member;
         (start["match"].clone(), host_first)
     }
+
+    /// Plays `mv` as ply `ply` of a game the host opens: the host sends
+    /// the even plies, the guest the odd ones; the move is acknowledged.
+    pub async fn play_ply(&mut self, ply: usize, mv: &str) {
+        let mover = if ply.is_multiple_of(2) {
+            &mut self.host
+        } else {
+            &mut self.guest
+        };
+        mover.ok(json!({"type": "move", "move": mv})).await;
+    }
 }
 
 // ---------------------------------------------------------------------
@@ -408,6 +432,22 @@ impl Client {
         }
     }
 
+    /// The member whose `key` is `value` in the next `members` event in
+    /// which `check` holds of it (events before it are dropped).
+    pub async fn member_until(
+        &mut self,
+        key: &str,
+        value: &Value,
+        check: impl Fn(&Value) -> bool,
+    ) -> Value {
+        loop {
+            let event = self.next_of("members").await;
+            if let Some(m) = member_where(&event, key, value).filter(|m| check(m)) {
+                return m.clone();
+            }
+        }
+    }
+
     /// The latest kept event of `kind`, if any (left in place).
     pub fn latest(&self, kind: &str) -> Option<&Value> {
         self.events.iter().rev().find(|e| e["type"] == kind)
@@ -445,6 +485,32 @@ impl TestServer {
         (status, json)
     }
 
+    /// `POST /api/login` as `username` with `password`, without a
+    /// browser: the status and the JSON answer.
+    pub async fn log_in(&self, username: &str, password: &str) -> (u16, Value) {
+        self.post(
+            "/api/login",
+            json!({"username": username, "password": password}),
+        )
+        .await
+    }
+
+    /// Sets every session's `last_seen` in the server's SQLite file to
+    /// `millis` ago, as if none was used since.
+    pub async fn age_sessions(&self, millis: u64) {
+        let db = self.dir.path().join("site.db");
+        let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+            .await
+            .expect("open the database");
+        let then = server::model::now_millis() - millis;
+        sqlx::query("UPDATE sessions SET last_seen = ?")
+            .bind(then as i64)
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
+
     /// The `ws://` URL of room `code`.
     pub fn ws_url(&self, code: &str) -> String {
         format!("{}/ws/{code}", self.base.replace("http://", "ws://"))
@@ -454,24 +520,33 @@ impl TestServer {
     /// buffer is `recv_buffer` bytes (the kernel may round it), so a
     /// client that stops reading backs up the server quickly.
     pub async fn socket_with_small_buffer(&self, code: &str, recv_buffer: u32) -> Client {
+        self.socket_over(code, |socket| {
+            socket.set_recv_buffer_size(recv_buffer).expect("SO_RCVBUF");
+        })
+        .await
+    }
+
+    /// Opens a socket to room `code` (no hello yet) over a TCP socket
+    /// that `prepare` sets up before it connects (its buffer, its local
+    /// address).
+    pub async fn socket_over(
+        &self,
+        code: &str,
+        prepare: impl FnOnce(&tokio::net::TcpSocket),
+    ) -> Client {
         let addr: std::net::SocketAddr = self
             .base
             .trim_start_matches("http://")
             .parse()
             .expect("base is host:port");
         let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-        socket.set_recv_buffer_size(recv_buffer).expect("SO_RCVBUF");
+        prepare(&socket);
         let tcp = socket.connect(addr).await.expect("tcp connects");
         let (ws, _) =
             tokio_tungstenite::client_async(self.ws_url(code), MaybeTlsStream::Plain(tcp))
                 .await
                 .expect("ws upgrade");
-        Client {
-            ws,
-            next_id: 1,
-            wait: Duration::from_secs(10),
-            events: Vec::new(),
-        }
+        Client::new(ws)
     }
 }
 
@@ -573,4 +648,40 @@ pub fn follow(held: &Value, event: &Value) -> Value {
     }
     m["legal"] = delta.get("legal").cloned().unwrap_or_else(|| json!([]));
     m
+}
+
+// ---------------------------------------------------------------------
+// Reading JSON answers and events.
+
+/// The member whose `key` is `value` in `list["members"]` (a snapshot's
+/// room, or a `members` event), if listed.
+pub fn member_where<'a>(list: &'a Value, key: &str, value: &Value) -> Option<&'a Value> {
+    list["members"]
+        .as_array()
+        .expect("a members list")
+        .iter()
+        .find(|m| m[key] == *value)
+}
+
+/// The member with id `id` in `list["members"]`, if listed.
+pub fn member<'a>(list: &'a Value, id: &Value) -> Option<&'a Value> {
+    member_where(list, "id", id)
+}
+
+/// The `name` of every entry of the array `list` (players, entrants,
+/// packages), in order.
+pub fn names(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| e["name"].as_str().expect("a name"))
+        .collect()
+}
+
+/// Panics unless `text` (`what`, for the message) holds every one of
+/// `needles`.
+pub fn assert_contains_all(what: &str, text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{what} lacks {needle:?}: {text}");
+    }
 }

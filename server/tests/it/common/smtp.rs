@@ -87,13 +87,22 @@ pub fn link_token(mail: &str, marker: &str) -> String {
 
 /// Registers `name` with `email` in `b` (a new account, signed in).
 pub async fn register(b: &mut super::browser::Browser, name: &str, email: &str) {
-    let a = b
-        .post(
-            "/api/accounts",
-            serde_json::json!({"username": name, "password": "password1", "email": email}),
-        )
+    b.register_with(serde_json::json!({"username": name, "password": "password1", "email": email}))
         .await;
-    assert_eq!(a.status, 201, "{}", a.body);
+}
+
+/// `POST /api/reset` from `b`: the mailed link's `token` and a new
+/// `password`.
+pub async fn reset(
+    b: &mut super::browser::Browser,
+    token: &str,
+    password: &str,
+) -> super::browser::Answer {
+    b.post(
+        "/api/reset",
+        serde_json::json!({"token": token, "password": password}),
+    )
+    .await
 }
 
 /// Confirms the address of `b`'s account by the token of its mailed link.

@@ -119,11 +119,7 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
     assert_eq!(listed[0].created_at, t0 + 10);
 
     // Another account cannot end them; the owner ends one by id.
-    let (other, _) = store
-        .create_account(&format!("Lan_{}", &new_token()[..8]), "h", None, None, t0)
-        .await
-        .expect("create_account")
-        .expect("free");
+    let other = new_account(store, "Lan_", t0).await;
     assert_ne!(other.id, account.id);
     assert!(other.email.is_none());
     assert!(!store.end_session(other.id, second_id).await.expect("end"));
@@ -196,16 +192,8 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
         .await
         .expect("end others");
     assert!(ended >= 2, "ended {ended}");
-    assert!(store
-        .session_account(&first, later)
-        .await
-        .expect("s")
-        .is_none());
-    assert!(store
-        .session_account(&third, later)
-        .await
-        .expect("s")
-        .is_none());
+    assert!(signed_out(store, &first, later).await);
+    assert!(signed_out(store, &third, later).await);
     assert_eq!(
         store.session_account(&fourth, later).await.expect("s"),
         me(fourth_id)
@@ -221,29 +209,13 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
         .change_password(account.id, "new-hash", fourth_id)
         .await
         .expect("change_password");
-    assert_eq!(
-        store
-            .credentials(&name)
-            .await
-            .expect("c")
-            .expect("c")
-            .password_hash,
-        "new-hash"
-    );
-    assert!(store
-        .session_account(&fifth, later)
-        .await
-        .expect("s")
-        .is_none());
+    assert_eq!(password_hash(store, &name).await, "new-hash");
+    assert!(signed_out(store, &fifth, later).await);
 
     // A logout by secret ends that session.
     assert!(!store.end_session_by_secret(&fifth).await.expect("end"));
     assert!(store.end_session_by_secret(&fourth).await.expect("end"));
-    assert!(store
-        .session_account(&fourth, later)
-        .await
-        .expect("s")
-        .is_none());
+    assert!(signed_out(store, &fourth, later).await);
 
     // A session to keep (the backend check looks for it).
     let kept = new_token();
@@ -252,6 +224,26 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
         .await
         .expect("start_session");
     vec![first, second, fading, third, fourth, fifth, kept]
+}
+
+/// The stored password hash of the account named `name`.
+async fn password_hash(store: &Store, name: &str) -> String {
+    store
+        .credentials(name)
+        .await
+        .expect("c")
+        .expect("c")
+        .password_hash
+}
+
+/// Whether the session with secret `secret` is over (or was never
+/// started) at `now`.
+async fn signed_out(store: &Store, secret: &str, now: u64) -> bool {
+    store
+        .session_account(secret, now)
+        .await
+        .expect("s")
+        .is_none()
 }
 
 /// A link for `account` valid for an hour from `now`.
@@ -400,15 +392,7 @@ async fn email_links(store: &Store) {
         .await
         .expect("reset")
         .is_none());
-    assert_eq!(
-        store
-            .credentials(&name)
-            .await
-            .expect("c")
-            .expect("c")
-            .password_hash,
-        "old-hash"
-    );
+    assert_eq!(password_hash(store, &name).await, "old-hash");
 
     // A fresh one resets the password, ends the sessions, opens one; once.
     let other_session = new_token();
@@ -441,20 +425,8 @@ async fn email_links(store: &Store) {
         .expect("reset")
         .expect("a good link");
     assert_eq!(who.id, account.id);
-    assert_eq!(
-        store
-            .credentials(&name)
-            .await
-            .expect("c")
-            .expect("c")
-            .password_hash,
-        "new-hash"
-    );
-    assert!(store
-        .session_account(&other_session, now + hour + 50)
-        .await
-        .expect("s")
-        .is_none());
+    assert_eq!(password_hash(store, &name).await, "new-hash");
+    assert!(signed_out(store, &other_session, now + hour + 50).await);
     assert_eq!(
         store
             .session_account(&session, now + hour + 50)

@@ -1,6 +1,6 @@
 //! Coins and purchases: never lost, never spent twice.
 
-use server::model::new_token;
+use super::fixtures::new_account;
 use server::model::now_millis;
 use server::store::{SpendRefused, Store};
 use tokio::task::JoinSet;
@@ -11,11 +11,7 @@ use tokio::task::JoinSet;
 async fn coins_are_never_lost_or_spent_twice(store: &Store) {
     use server::store::coins::{checkin_coins, CHECKIN_MAX};
     let now = now_millis();
-    let (account, _) = store
-        .create_account(&format!("Coin_{}", &new_token()[..8]), "h", None, None, now)
-        .await
-        .expect("create_account")
-        .expect("free");
+    let account = new_account(store, "Coin_", now).await;
     let id = account.id;
     let day = 20_000;
     let first = store.check_in(id, day, now).await.expect("check in");
@@ -72,11 +68,7 @@ async fn coins_are_never_lost_or_spent_twice(store: &Store) {
 /// owned; a choice is one row per slot, the latest wins.
 async fn an_item_is_bought_once_with_its_coins(store: &Store) {
     let now = now_millis();
-    let (account, _) = store
-        .create_account(&format!("Shop_{}", &new_token()[..8]), "h", None, None, now)
-        .await
-        .expect("create_account")
-        .expect("free");
+    let account = new_account(store, "Shop_", now).await;
     let id = account.id;
     assert_eq!(
         store.buy(id, "jungle-drawn", 10, now).await.expect("buy"),

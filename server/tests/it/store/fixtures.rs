@@ -10,11 +10,28 @@ use server::model::records::{
 };
 use server::model::{new_token, GameId, MemberId, TableId, TokenHash};
 use server::protocol::Order;
-use server::store::{NewSession, Store, StoreError};
+use server::store::{Account, NewSession, Store, StoreError};
 
 /// A code no other check (or earlier run on a shared database) uses.
 pub(super) fn fresh(prefix: &str) -> String {
     format!("{prefix}{}", &new_token()[..12])
+}
+
+/// A new account named `prefix` and a fresh suffix, with password hash
+/// `h`, no email and no session.
+pub(super) async fn new_account(store: &Store, prefix: &str, now: u64) -> Account {
+    let name = format!("{prefix}{}", &new_token()[..8]);
+    let (account, _) = store
+        .create_account(&name, "h", None, None, now)
+        .await
+        .expect("create_account")
+        .expect("free");
+    account
+}
+
+/// The stored row of room `code`; panics unless there is one.
+pub(super) async fn stored_room(store: &Store, code: &str) -> RoomRow {
+    store.room(code).await.expect("room").expect("stored")
 }
 
 pub(super) fn crossyray_options() -> GameOptions {

@@ -1,9 +1,16 @@
 //! Leases and fencing between nodes.
 
 use super::fixtures::*;
-use server::store::Write;
-use server::store::{Store, StoreError};
+use server::store::{Fence, Store, StoreError, Write};
 use tokio::task::JoinSet;
+
+/// `node` asks for the lease on room `code` at `now`, for 3 s.
+async fn acquire(store: &Store, code: &str, node: &str, now: u64) -> Option<Fence> {
+    store
+        .acquire(code, node, now, 3_000)
+        .await
+        .expect("acquire")
+}
 
 /// Leases and fencing: one node holds a room at a time; a take raises the
 /// token; a write with a stale token stores nothing; renew and release
@@ -12,16 +19,11 @@ async fn leases_fence_stale_owners(store: &Store) {
     let room = new_room(store, "ls").await;
     let code = room.code.clone();
     let t0 = 1_000_000u64;
-    let a = store
-        .acquire(&code, "node-a", t0, 3_000)
+    let a = acquire(store, &code, "node-a", t0)
         .await
-        .expect("acquire")
         .expect("a free room is taken");
     assert_eq!(
-        store
-            .acquire(&code, "node-b", t0 + 1_000, 3_000)
-            .await
-            .expect("acquire"),
+        acquire(store, &code, "node-b", t0 + 1_000).await,
         None,
         "a live lease keeps another node out"
     );
@@ -44,19 +46,14 @@ async fn leases_fence_stale_owners(store: &Store) {
         "the holder renews its lease"
     );
     assert_eq!(
-        store
-            .acquire(&code, "node-b", t0 + 4_000, 3_000)
-            .await
-            .expect("acquire"),
+        acquire(store, &code, "node-b", t0 + 4_000).await,
         None,
         "a renewed lease runs to its new end"
     );
 
     // node-a stops renewing (paused); node-b takes the room after expiry.
-    let b = store
-        .acquire(&code, "node-b", t0 + 5_000, 3_000)
+    let b = acquire(store, &code, "node-b", t0 + 5_000)
         .await
-        .expect("acquire")
         .expect("an expired lease is taken");
     assert!(b.0 > a.0, "the token goes up: {a:?} then {b:?}");
     // node-a wakes up: its writes, renewals and releases do nothing.
@@ -117,10 +114,8 @@ async fn leases_fence_stale_owners(store: &Store) {
 
     // A release hands the room over at once.
     store.release(&code, b).await.expect("release");
-    let c = store
-        .acquire(&code, "node-c", t0 + 5_600, 3_000)
+    let c = acquire(store, &code, "node-c", t0 + 5_600)
         .await
-        .expect("acquire")
         .expect("a released room is free");
     assert!(c.0 > b.0);
     // A room nobody ever took has no lease to write with.

@@ -2,10 +2,8 @@
 
 use super::fixtures::*;
 use rules::{EndReason, Outcome};
-use server::model::new_token;
 use server::model::now_millis;
-use server::store::Write;
-use server::store::{HistoryQuery, Store};
+use server::store::{HistoryQuery, Store, Write};
 
 /// A rated game changes both players' ratings in the transaction that
 /// stores it: a request that fails stores neither the game nor the
@@ -14,17 +12,7 @@ async fn ratings_change_with_the_stored_game(store: &Store) {
     let now = now_millis();
     let mut ids = Vec::new();
     for name in ["Rate_a", "Rate_b"] {
-        let (account, _) = store
-            .create_account(
-                &format!("{name}{}", &new_token()[..6]),
-                "h",
-                None,
-                None,
-                now,
-            )
-            .await
-            .expect("create_account")
-            .expect("free");
+        let account = new_account(store, name, now).await;
         ids.push(account.id);
     }
     let room = new_room(store, "ra").await;

@@ -19,7 +19,7 @@ async fn rooms_round_trip(store: &Store) {
     row.next_member = 12;
     store.insert_room(&row).await.expect("insert_room");
 
-    let got = store.room(&row.code).await.expect("room").expect("stored");
+    let got = stored_room(store, &row.code).await;
     assert_room_eq(&got, &row);
     let all = saved(store, &row.code).await;
     assert_room_eq(&all.room, &row);
@@ -34,11 +34,7 @@ async fn rooms_round_trip(store: &Store) {
     hostless.host = None;
     hostless.autostart = true;
     store.insert_room(&hostless).await.expect("insert_room");
-    let got = store
-        .room(&hostless.code)
-        .await
-        .expect("room")
-        .expect("stored");
+    let got = stored_room(store, &hostless.code).await;
     assert_room_eq(&got, &hostless);
 
     // The same code twice: Conflict, and the first row is untouched.
@@ -48,7 +44,7 @@ async fn rooms_round_trip(store: &Store) {
         Err(StoreError::Conflict) => {}
         other => panic!("a taken code must be a Conflict, got {other:?}"),
     }
-    let got = store.room(&row.code).await.expect("room").expect("stored");
+    let got = stored_room(store, &row.code).await;
     assert_room_eq(&got, &row);
 
     // Unknown codes.
@@ -69,7 +65,7 @@ async fn rooms_round_trip(store: &Store) {
         .write(&row.code, vec![Write::Room(updated.clone())])
         .await
         .expect("write");
-    let got = store.room(&row.code).await.expect("room").expect("stored");
+    let got = stored_room(store, &row.code).await;
     assert_room_eq(&got, &updated);
     assert_room_eq(&saved(store, &row.code).await.room, &updated);
 }

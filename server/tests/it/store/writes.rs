@@ -279,17 +279,7 @@ async fn concurrent_calls_do_not_fail_each_other(store: &Store) {
     for _ in 0..20 {
         rooms.push(new_room(store, "cc").await);
     }
-    let (account, _) = store
-        .create_account(
-            &format!("cc_{}", &new_token()[..8]),
-            "h",
-            None,
-            None,
-            now_millis(),
-        )
-        .await
-        .expect("create_account")
-        .expect("free");
+    let account = new_account(store, "cc_", now_millis()).await;
     let mut set: JoinSet<Result<(), String>> = JoinSet::new();
     for round in 0..ROUNDS {
         for room in &rooms {
