@@ -254,13 +254,7 @@ fn reaching_the_opposite_edge_wins() {
     assert!(!q.is_over());
     q.play(&mv("b9")).unwrap();
     q.play(&mv("d9")).unwrap();
-    assert_eq!(
-        q.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(0),
-            reason: EndReason::Goal
-        })
-    );
+    assert_eq!(q.outcome(), Some(&Outcome::win(0, EndReason::Goal)));
     assert_eq!(q.to_move(), None);
     assert!(q.legal_moves().is_empty());
     assert_eq!(q.play(&mv("pass")), Err(PlayError::GameOver));
@@ -293,13 +287,7 @@ fn centre_race_is_won_on_the_centre_cell() {
     play_all(&mut q, "a2 i8 a3 i7 a4 i6 a5 i5 b5 h5 c5 g5 d5 f5");
     assert!(!q.is_over());
     q.play(&mv("e5")).unwrap();
-    assert_eq!(
-        q.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(0),
-            reason: EndReason::Goal
-        })
-    );
+    assert_eq!(q.outcome(), Some(&Outcome::win(0, EndReason::Goal)));
 }
 
 #[test]
@@ -511,13 +499,7 @@ fn last_player_standing_wins_by_default() {
     play_all(&mut q, "e2 b5");
     q.forfeit(Side(0), EndReason::Abandon);
     q.forfeit(Side(2), EndReason::Resign);
-    assert_eq!(
-        q.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(1),
-            reason: EndReason::Default
-        })
-    );
+    assert_eq!(q.outcome(), Some(&Outcome::win(1, EndReason::Default)));
     let mut two = Quoridor::new(&Options::default()).unwrap();
     play_all(&mut two, "e2 e8");
     two.forfeit(Side(1), EndReason::Resign);
