@@ -22,6 +22,11 @@ fn position(options: Options, pawns: &[&str], walls: &[&str], to_move: u8) -> Qu
     Quoridor::try_from(v).unwrap()
 }
 
+/// [`position`] on the 9×9 board with three pawns racing to the edges.
+fn three(pawns: &[&str], walls: &[&str], to_move: u8) -> Quoridor {
+    position(opts(9, 3, GoalMode::Edge), pawns, walls, to_move)
+}
+
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
 }
@@ -73,10 +78,10 @@ fn jump_blocked_by_the_edge_gives_diagonals() {
 
 #[test]
 fn pawn_behind_gives_diagonals_never_a_double_jump() {
-    let q = position(opts(9, 3, GoalMode::Edge), &["e4", "a1", "e5"], &[], 0);
+    let q = three(&["e4", "a1", "e5"], &[], 0);
     assert_eq!(targets(&q), ["d4", "e3", "e6", "f4"]);
     // Now a third pawn behind the jumped one.
-    let q = position(opts(9, 3, GoalMode::Edge), &["e4", "e6", "e5"], &[], 0);
+    let q = three(&["e4", "e6", "e5"], &[], 0);
     assert_eq!(targets(&q), ["d4", "d5", "e3", "f4", "f5"]);
 }
 
@@ -89,7 +94,7 @@ fn diagonal_blocked_by_a_wall() {
 
 #[test]
 fn diagonal_onto_a_pawn_is_refused() {
-    let q = position(opts(9, 3, GoalMode::Edge), &["e4", "d5", "e5"], &["e5h"], 0);
+    let q = three(&["e4", "d5", "e5"], &["e5h"], 0);
     assert_eq!(targets(&q), ["d4", "e3", "f4", "f5"]);
 }
 
@@ -97,12 +102,7 @@ fn diagonal_onto_a_pawn_is_refused() {
 fn two_jumps_landing_on_one_cell_are_one_move() {
     // d5 is reached diagonally past e5 (wall behind it) and past d4 (wall
     // behind it): listed once.
-    let q = position(
-        opts(9, 3, GoalMode::Edge),
-        &["e4", "d4", "e5"],
-        &["e5h", "c3v"],
-        0,
-    );
+    let q = three(&["e4", "d4", "e5"], &["e5h", "c3v"], 0);
     let moves = q.legal_moves();
     let d5 = moves.iter().filter(|m| **m == mv("d5")).count();
     assert_eq!(d5, 1);
@@ -312,12 +312,7 @@ fn a_pawn_may_pass() {
 /// Side 0 on e1 is boxed in a corridor (d1v, e1v) under side 1 on e2,
 /// with side 2 on e3 stopping the jump.
 fn corridor() -> Quoridor {
-    position(
-        opts(9, 3, GoalMode::Edge),
-        &["e1", "e2", "e3"],
-        &["d1v", "e1v"],
-        1,
-    )
+    three(&["e1", "e2", "e3"], &["d1v", "e1v"], 1)
 }
 
 #[test]
@@ -344,12 +339,7 @@ fn blocking_pawn_cannot_pass() {
 #[test]
 fn a_pawn_that_can_be_jumped_is_not_blocking() {
     // Without side 2 behind it, side 1 can be jumped: no one is blocked.
-    let q = position(
-        opts(9, 3, GoalMode::Edge),
-        &["e1", "e2", "a9"],
-        &["d1v", "e1v"],
-        1,
-    );
+    let q = three(&["e1", "e2", "a9"], &["d1v", "e1v"], 1);
     assert!(!q.is_blocking(Side(1)));
     assert!(q.can_pass());
 }
