@@ -162,18 +162,21 @@ fn wall_off_the_board_refused() {
     big.play(&mv("i1h")).unwrap();
 }
 
+/// Asserts that `wall` is not listed in `q` and that playing it is refused
+/// for walling `side` in.
+fn assert_encloses(q: &mut Quoridor, wall: &str, side: Side) {
+    let wall: Wall = wall.parse().unwrap();
+    assert!(!q.legal_walls().contains(&wall));
+    assert_eq!(
+        q.play(&Move::Wall(wall)),
+        Err(PlayError::WallEncloses { wall, side })
+    );
+}
+
 #[test]
 fn wall_that_would_enclose_a_pawn_refused_in_edge_mode() {
     let mut q = position(Options::default(), &["e1", "e9"], &["d1h", "c1v"], 1);
-    let e1v: Wall = "e1v".parse().unwrap();
-    assert!(!q.legal_walls().contains(&e1v));
-    assert_eq!(
-        q.play(&Move::Wall(e1v)),
-        Err(PlayError::WallEncloses {
-            wall: e1v,
-            side: Side(0)
-        })
-    );
+    assert_encloses(&mut q, "e1v", Side(0));
 }
 
 #[test]
@@ -190,15 +193,7 @@ fn wall_that_would_enclose_the_placer_is_refused_too() {
 fn wall_that_would_enclose_a_pawn_refused_in_centre_mode() {
     let centre = opts(9, 2, GoalMode::Centre);
     let mut q = position(centre, &["a1", "i9"], &["a1h"], 1);
-    let b1v: Wall = "b1v".parse().unwrap();
-    assert!(!q.legal_walls().contains(&b1v));
-    assert_eq!(
-        q.play(&Move::Wall(b1v)),
-        Err(PlayError::WallEncloses {
-            wall: b1v,
-            side: Side(0)
-        })
-    );
+    assert_encloses(&mut q, "b1v", Side(0));
 }
 
 #[test]
