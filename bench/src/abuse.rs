@@ -30,12 +30,10 @@ use tokio_tungstenite::MaybeTlsStream;
 
 use crate::client::{due, spectator, two_players, Ws};
 use crate::stats::Latency;
-use crate::target::{Target, TargetArgs};
+use crate::target::Target;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    target: TargetArgs,
     /// The loopback address the attacker's connections leave from.
     #[arg(long, default_value = "127.0.0.66")]
     attacker: IpAddr,
@@ -61,8 +59,7 @@ pub struct Args {
     every_ms: u64,
 }
 
-pub async fn run(args: Args) -> anyhow::Result<()> {
-    let target = Target::with_limits(&args.target).await?;
+pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let ws = target.ws();
     let server = server_addr(&target.base).await?;

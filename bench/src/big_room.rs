@@ -12,12 +12,10 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::client::{due, open_spectators, two_players, Ws};
 use crate::stats::Latency;
-use crate::target::{Target, TargetArgs};
+use crate::target::Target;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    target: TargetArgs,
     /// Spectators in the room.
     #[arg(long, default_value_t = 2_000)]
     spectators: usize,
@@ -32,8 +30,7 @@ pub struct Args {
     every_ms: u64,
 }
 
-pub async fn run(args: Args) -> anyhow::Result<()> {
-    let target = Target::new(&args.target).await?;
+pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let ws = target.ws();
     let (code, mut players) = two_players(&http, &target.base, &ws, None).await?;

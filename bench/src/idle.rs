@@ -5,12 +5,10 @@
 use std::time::Duration;
 
 use crate::client::{create_room, open_spectators};
-use crate::target::{Target, TargetArgs};
+use crate::target::Target;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    target: TargetArgs,
     /// Rooms the sockets are spread over.
     #[arg(long, default_value_t = 100)]
     rooms: usize,
@@ -25,8 +23,7 @@ pub struct Args {
     hold: u64,
 }
 
-pub async fn run(args: Args) -> anyhow::Result<()> {
-    let target = Target::new(&args.target).await?;
+pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let mut codes = Vec::new();
     for _ in 0..args.rooms.max(1) {

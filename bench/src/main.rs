@@ -39,6 +39,8 @@ mod target;
 
 use clap::{Parser, Subcommand};
 
+use target::{Target, TargetArgs};
+
 #[derive(Parser)]
 #[command(name = "bench", about = "The site's load scenarios")]
 struct Cli {
@@ -52,25 +54,34 @@ struct Cli {
     scenario: Scenario,
 }
 
+/// A scenario's arguments: where the load goes, then its own.
+#[derive(clap::Args)]
+struct On<A: clap::Args> {
+    #[command(flatten)]
+    target: TargetArgs,
+    #[command(flatten)]
+    args: A,
+}
+
 #[derive(Subcommand)]
 enum Scenario {
     /// N rooms × 2 players playing CrossyRay at full speed or at a set
     /// rate; then the same round trips against an echo server (the
     /// ceiling).
-    ManyRooms(many_rooms::Args),
+    ManyRooms(On<many_rooms::Args>),
     /// N idle sockets (spectators that said hello) over some rooms; the
     /// server's memory per socket.
-    Idle(idle::Args),
+    Idle(On<idle::Args>),
     /// One room, S spectators and 2 players: the join rate, and how long
     /// a move takes to reach every spectator.
-    BigRoom(big_room::Args),
+    BigRoom(On<big_room::Args>),
     /// A realistic mix: many live games with a move every few seconds,
     /// spectators spread over them, for a while; latency and CPU.
-    Mixed(mixed::Args),
+    Mixed(On<mixed::Args>),
     /// Two players play while one hostile address opens silent sockets to
     /// its cap, holds slowloris connections and floods voice and chat:
     /// the players' latency and whether any honest client was dropped.
-    Abuse(abuse::Args),
+    Abuse(On<abuse::Args>),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -84,11 +95,15 @@ fn main() -> anyhow::Result<()> {
     }
     runtime.enable_all().build()?.block_on(async {
         match cli.scenario {
-            Scenario::ManyRooms(args) => many_rooms::run(args).await,
-            Scenario::Idle(args) => idle::run(args).await,
-            Scenario::BigRoom(args) => big_room::run(args).await,
-            Scenario::Mixed(args) => mixed::run(args).await,
-            Scenario::Abuse(args) => abuse::run(args).await,
+            Scenario::ManyRooms(on) => {
+                many_rooms::run(Target::new(&on.target).await?, on.args).await
+            }
+            Scenario::Idle(on) => idle::run(Target::new(&on.target).await?, on.args).await,
+            Scenario::BigRoom(on) => big_room::run(Target::new(&on.target).await?, on.args).await,
+            Scenario::Mixed(on) => mixed::run(Target::new(&on.target).await?, on.args).await,
+            Scenario::Abuse(on) => {
+                abuse::run(Target::with_limits(&on.target).await?, on.args).await
+            }
         }
     })
 }

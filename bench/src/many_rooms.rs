@@ -7,12 +7,10 @@ use std::time::{Duration, Instant};
 use crate::client::{play_game, two_players};
 use crate::echo;
 use crate::stats::{all, gather, steady_window, within, Timeline};
-use crate::target::{Target, TargetArgs};
+use crate::target::Target;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    target: TargetArgs,
     /// Rooms playing at once.
     #[arg(long, default_value_t = 100)]
     rooms: usize,
@@ -43,8 +41,7 @@ pub struct Args {
     no_echo: bool,
 }
 
-pub async fn run(args: Args) -> anyhow::Result<()> {
-    let target = Target::new(&args.target).await?;
+pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let peer = args
         .peer
         .as_deref()

@@ -7,13 +7,11 @@ use std::time::{Duration, Instant};
 
 use crate::client::{open_spectators, play_game, two_players, Player};
 use crate::stats::{gather, Latency};
-use crate::target::{Target, TargetArgs};
+use crate::target::Target;
 use rand::RngExt;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    target: TargetArgs,
     /// Live games (rooms of two players).
     #[arg(long, default_value_t = 5_000)]
     games: usize,
@@ -34,8 +32,7 @@ pub struct Args {
     at_once: usize,
 }
 
-pub async fn run(args: Args) -> anyhow::Result<()> {
-    let target = Target::new(&args.target).await?;
+pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let ws = target.ws();
     let watchers = args.sockets.saturating_sub(2 * args.games);

@@ -1,6 +1,25 @@
 //! Tiny `--flag value` reader shared by the command-line tools (`perft`,
 //! the bot ladder). Each game reads its own options from it.
 
+/// The `main` of a tool: `run` on the arguments after the program's
+/// name; on an error, `NAME: error` and the usage line on stderr, and
+/// exit code 2.
+pub fn main(
+    name: &str,
+    usage: &str,
+    run: impl FnOnce(&[String]) -> Result<(), String>,
+) -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            eprintln!("{usage}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
 /// `--name value` pairs, in order, after the positional arguments.
 #[derive(Debug, Default, Clone)]
 pub struct Flags {

@@ -46,6 +46,25 @@ impl ClockSetting {
     pub fn pair(self) -> (u32, u32) {
         (self.minutes, self.increment)
     }
+
+    /// `Ok` for one of the [`CLOCK_PRESETS`](crate::game::CLOCK_PRESETS);
+    /// the error names them.
+    pub fn offered(self) -> Result<(), crate::game::SetupError> {
+        use crate::game::CLOCK_PRESETS;
+        if CLOCK_PRESETS.contains(&self.pair()) {
+            return Ok(());
+        }
+        let presets: Vec<String> = CLOCK_PRESETS
+            .iter()
+            .map(|(m, i)| format!("{m}+{i}"))
+            .collect();
+        Err(crate::game::SetupError(format!(
+            "{}+{} is not a clock preset: choose one of {}",
+            self.minutes,
+            self.increment,
+            presets.join(", ")
+        )))
+    }
 }
 
 impl<'de> Deserialize<'de> for ClockSetting {
@@ -192,12 +211,14 @@ impl Clock {
 mod tests {
     use super::*;
 
+    /// The time control of a chess clock, `minutes` + `increment` seconds.
+    fn chess(minutes: u32, increment: u32) -> TimeControl {
+        TimeControl::Clock { minutes, increment }
+    }
+
     #[test]
     fn a_resumed_clock_keeps_the_time_left_and_charges_no_downtime() {
-        let control = TimeControl::Clock {
-            minutes: 3,
-            increment: 2,
-        };
+        let control = chess(3, 2);
         let mut clock = Clock::resume(control, 2, &[90_000, 120_000]);
         assert_eq!(clock.running(), None);
         clock.start_turn(Side(1), 5_000_000);
@@ -208,13 +229,7 @@ mod tests {
 
     #[test]
     fn increment_is_added_after_each_move() {
-        let mut c = Clock::new(
-            TimeControl::Clock {
-                minutes: 5,
-                increment: 3,
-            },
-            2,
-        );
+        let mut c = Clock::new(chess(5, 3), 2);
         c.start_turn(Side(0), 1_000);
         assert!(c.finish_turn(2_000));
         assert_eq!(c.remaining(Side(0), 2_000), 300_000 - 1_000 + 3_000);
@@ -223,13 +238,7 @@ mod tests {
 
     #[test]
     fn move_after_the_flag_is_refused() {
-        let mut c = Clock::new(
-            TimeControl::Clock {
-                minutes: 3,
-                increment: 2,
-            },
-            2,
-        );
+        let mut c = Clock::new(chess(3, 2), 2);
         c.start_turn(Side(1), 0);
         assert_eq!(c.deadline(), Some(180_000));
         assert!(!c.finish_turn(180_000));
@@ -256,13 +265,7 @@ mod tests {
 
     #[test]
     fn stop_keeps_the_time_used_without_increment() {
-        let mut c = Clock::new(
-            TimeControl::Clock {
-                minutes: 3,
-                increment: 2,
-            },
-            2,
-        );
+        let mut c = Clock::new(chess(3, 2), 2);
         c.start_turn(Side(0), 0);
         c.stop(5_000);
         assert_eq!(c.remaining(Side(0), 9_999), 175_000);

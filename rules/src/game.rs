@@ -106,6 +106,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Side `winner`'s win for `reason`: the tests' shorthand.
+    #[cfg(test)]
+    pub(crate) fn win(winner: u8, reason: EndReason) -> Outcome {
+        Outcome::Win {
+            winner: Side(winner),
+            reason,
+        }
+    }
+
     pub fn winner(&self) -> Option<Side> {
         match self {
             Outcome::Win { winner, .. } => Some(*winner),

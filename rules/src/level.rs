@@ -59,18 +59,6 @@ impl Level {
     }
 }
 
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown level {s:?} (beginner, amateur, professional, master)"))
-    }
-}
+crate::display_and_parse_by_name!(Level, name, |s| format!(
+    "unknown level {s:?} (beginner, amateur, professional, master)"
+));

@@ -23,6 +23,31 @@ macro_rules! debug_as_notation {
     };
 }
 
+/// Implements `Display` as the name `$ty::$name` gives a value and
+/// `FromStr` as its inverse over `$ty::ALL`; text that names none is the
+/// error `$unknown` makes of it (a `String`).
+#[macro_export]
+macro_rules! display_and_parse_by_name {
+    ($ty:ty, $name:ident, $unknown:expr) => {
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.$name())
+            }
+        }
+
+        impl ::std::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<$ty, String> {
+                <$ty>::ALL
+                    .into_iter()
+                    .find(|v| v.$name() == s)
+                    .ok_or_else(|| ($unknown)(s))
+            }
+        }
+    };
+}
+
 /// Implements `Serialize` (as `Display` text) and `Deserialize` (through
 /// `FromStr`, with its error as the message) for a notation type.
 #[macro_export]

@@ -93,13 +93,28 @@ export function turnWords(state) {
   return mover ? t('game.to_move', { name: mover.name ?? '?' }) : '';
 }
 
+/** Empties the board's SVG (class `svgClass`, made by mountSvg): no state to draw. */
+export function clearSvg(el, svgClass) {
+  el.querySelector(`svg.${svgClass}`).innerHTML = '';
+}
+
+/** Draws `html` into the board's SVG, its view box `vw` × `vh` and its aspect ratio that. */
+export function fillSvg(el, svgClass, vw, vh, html) {
+  const svg = el.querySelector(`svg.${svgClass}`);
+  svg.setAttribute('viewBox', `0 0 ${vw} ${vh}`);
+  svg.style.aspectRatio = `${vw} / ${vh}`;
+  svg.innerHTML = html;
+}
+
 /**
  * What every board says of itself: its `label`, the data attributes the
- * tests and styles read (last move, ply, the viewer's side and turn, over),
- * the turn and pending classes, and `live`, the line a screen reader hears.
+ * tests and styles read (the game's own, `data`, then last move, ply, the
+ * viewer's side and turn, over), the turn and pending classes, and `live`,
+ * the line a screen reader hears.
  */
-export function markBoard(el, state, ui, label, live) {
+export function markBoard(el, state, ui, label, live, data = {}) {
   el.setAttribute('aria-label', label);
+  Object.assign(el.dataset, data);
   el.dataset.lastMove = state.lastMove ?? '';
   el.dataset.ply = state.ply;
   el.dataset.myTurn = String(state.myTurn);

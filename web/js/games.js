@@ -9,7 +9,7 @@ import { t, initI18n, onLangChange } from './i18n.js';
 import { storedToken } from './socket.js';
 import { loadMe } from './coins.js';
 import { $, el } from './dom.js';
-import { GAMES, RESULTS, getJson, gameEntry, renderPager } from './history.js';
+import { GAMES, RESULTS, pageLoader, gameEntry, renderPager } from './history.js';
 
 const params = new URLSearchParams(location.search);
 const filters = {
@@ -18,7 +18,7 @@ const filters = {
   page: Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1),
 };
 let last = null; // the last answer: {games, page, pages, total}, or {error}
-let seq = 0;
+const ask = pageLoader('history-list', { 401: 'history.no_token' }, (answer) => { last = answer; render(); });
 
 function fillFilters() {
   $('filter-game').replaceChildren(
@@ -65,14 +65,7 @@ async function load() {
   for (const k of ['game', 'result']) if (filters[k]) shown.set(k, filters[k]);
   if (filters.page > 1) shown.set('page', String(filters.page));
   history.replaceState(null, '', `/games${shown.size ? `?${shown}` : ''}`);
-  const mine = ++seq;
-  const r = await getJson(`/api/games${q.size ? `?${q}` : ''}`, { Authorization: `Bearer ${token}` });
-  if (mine !== seq) return;
-  if (r.ok) last = r.data;
-  else if (r.status === 401) last = { error: 'history.no_token' };
-  else last = { error: 'history.error' };
-  $('history-list').dataset.loaded = String(mine);
-  render();
+  await ask(`/api/games${q.size ? `?${q}` : ''}`, { Authorization: `Bearer ${token}` });
 }
 
 function init() {

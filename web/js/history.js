@@ -7,7 +7,27 @@ import { t, lang } from './i18n.js';
 import { el } from './dom.js';
 import { gameOf, GAME_NAMES } from './games/registry.js';
 
-export { getJson } from './http.js';
+import { getJson } from './http.js';
+
+export { getJson };
+
+/**
+ * A page's loader of its one API answer: `load(url, headers)` GETs `url`,
+ * and the answer of the newest call only (filters and pages change faster
+ * than answers come) goes to `show`: its data, or `{error}` with the code
+ * `errors` has for its status, else 'history.error'. The list `listId`
+ * then carries the call's number in `data-loaded`, for tests.
+ */
+export function pageLoader(listId, errors, show) {
+  let seq = 0;
+  return async (url, headers) => {
+    const mine = ++seq;
+    const r = await getJson(url, headers);
+    if (mine !== seq) return;
+    show(r.ok ? r.data : { error: errors[r.status] ?? 'history.error' });
+    document.getElementById(listId).dataset.loaded = String(mine);
+  };
+}
 
 /** The games the lists filter by (games/facts.js). */
 export const GAMES = GAME_NAMES;

@@ -5,12 +5,12 @@
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { $, el } from './dom.js';
-import { GAMES, getJson } from './history.js';
+import { GAMES, pageLoader } from './history.js';
 
 const params = new URLSearchParams(location.search);
 let game = GAMES.includes(params.get('game')) ? params.get('game') : 'quoridor';
 let last = null;
-let seq = 0;
+const ask = pageLoader('leaderboard-rows', {}, (answer) => { last = answer; render(); });
 
 function fillGames() {
   $('leaderboard-game').replaceChildren(...GAMES.map((g) => el('option', { value: g, text: t(`game.${g}`) })));
@@ -39,12 +39,7 @@ function render() {
 
 async function load() {
   history.replaceState(null, '', `/leaderboard?game=${game}`);
-  const mine = ++seq;
-  const r = await getJson(`/api/leaderboard/${game}`);
-  if (mine !== seq) return;
-  last = r.ok ? r.data : { error: 'history.error' };
-  $('leaderboard-rows').dataset.loaded = String(mine);
-  render();
+  await ask(`/api/leaderboard/${game}`);
 }
 
 function init() {

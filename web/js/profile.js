@@ -6,13 +6,13 @@
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { $, el } from './dom.js';
-import { getJson, gameEntry, renderPager, dateText } from './history.js';
+import { pageLoader, gameEntry, renderPager, dateText } from './history.js';
 
 const username = decodeURIComponent(location.pathname.replace(/^\/u\//, ''));
 const params = new URLSearchParams(location.search);
 let page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
 let last = null; // the last answer, or {error}
-let seq = 0;
+const ask = pageLoader('recent-list', { 404: 'profile.no_player' }, (answer) => { last = answer; render(); });
 
 /** "1 662 ± 290" for a rating view `{rating, deviation}`, else "–". */
 export function ratingText(r) {
@@ -53,14 +53,7 @@ function render() {
 
 async function load() {
   history.replaceState(null, '', `/u/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`);
-  const mine = ++seq;
-  const r = await getJson(`/api/players/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`);
-  if (mine !== seq) return;
-  if (r.ok) last = r.data;
-  else if (r.status === 404) last = { error: 'profile.no_player' };
-  else last = { error: 'history.error' };
-  $('recent-list').dataset.loaded = String(mine);
-  render();
+  await ask(`/api/players/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`);
 }
 
 function init() {

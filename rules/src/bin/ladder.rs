@@ -74,9 +74,9 @@ trait Contest: Game + Sync {
     /// The position the pairs of games start from: a few random plies
     /// into the game.
     fn opening(setup: &Setup, rng: &mut Rng) -> Self;
-    /// The bot's move for the side to move (`None` once the game is over).
-    fn bot(&self, level: Level, time: Duration, stop: &AtomicBool, seed: u64)
-        -> Option<Self::Move>;
+    /// The game's `bot::choose_move`: the bot's move for the side to move
+    /// (`None` once the game is over).
+    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move>;
     /// The level's settings, in one line.
     fn describe(level: Level, budget: Duration) -> String;
     /// One search from the start, in one line.
@@ -154,15 +154,8 @@ impl Contest for Jungle {
         random_plies(Jungle::start(), 4, rng)
     }
 
-    fn bot(
-        &self,
-        level: Level,
-        time: Duration,
-        stop: &AtomicBool,
-        seed: u64,
-    ) -> Option<Self::Move> {
-        jungle::bot::choose_move(self, level, time, stop, seed)
-    }
+    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move> =
+        jungle::bot::choose_move;
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = level.settings();
@@ -192,15 +185,8 @@ impl Contest for Quoridor {
         random_plies(setup.quoridor(), 2, rng)
     }
 
-    fn bot(
-        &self,
-        level: Level,
-        time: Duration,
-        stop: &AtomicBool,
-        seed: u64,
-    ) -> Option<Self::Move> {
-        quoridor::bot::choose_move(self, level, time, stop, seed)
-    }
+    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move> =
+        quoridor::bot::choose_move;
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = quoridor::bot::settings(level);
@@ -225,15 +211,8 @@ impl Contest for CrossyRay {
         random_plies(game, 2, rng)
     }
 
-    fn bot(
-        &self,
-        level: Level,
-        time: Duration,
-        stop: &AtomicBool,
-        seed: u64,
-    ) -> Option<Self::Move> {
-        crossyray::bot::choose_move(self, level, time, stop, seed)
-    }
+    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move> =
+        crossyray::bot::choose_move;
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = crossyray::bot::settings(level);
@@ -247,16 +226,10 @@ impl Contest for CrossyRay {
     }
 }
 
+const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ladder: {e}");
-            eprintln!("usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]");
-            ExitCode::from(2)
-        }
-    }
+    rules::cli::main("ladder", USAGE, run)
 }
 
 /// The matches of one run.
@@ -466,8 +439,7 @@ fn play_game<G: Contest>(
                 let moves = game.legal_moves();
                 moves[rng.below(moves.len())].clone()
             }
-            Player::Bot(level) => game
-                .bot(level, budget, &cancel, rng.next_u64())
+            Player::Bot(level) => (G::BOT)(&game, level, budget, &cancel, rng.next_u64())
                 .expect("a move while the game is on"),
         };
         game.play(&mv).expect("the bot plays legal moves");

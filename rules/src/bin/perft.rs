@@ -13,15 +13,11 @@ use std::time::Instant;
 use rules::cli::Flags;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("perft: {e}");
-            eprintln!("usage: perft <crossyray|quoridor|jungle> <depth> [--option value ...]");
-            ExitCode::from(2)
-        }
-    }
+    rules::cli::main(
+        "perft",
+        "usage: perft <crossyray|quoridor|jungle> <depth> [--option value ...]",
+        run,
+    )
 }
 
 fn run(args: &[String]) -> Result<(), String> {

@@ -1,8 +1,5 @@
 //! The edge a ray leaves through, and the four sides of the board.
 
-use std::fmt::{self, Display};
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 pub use crate::direction::Direction;
@@ -64,19 +61,6 @@ impl Edge {
     }
 }
 
-impl Display for Edge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Edge {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Edge, String> {
-        Edge::ALL
-            .into_iter()
-            .find(|e| e.as_str() == s)
-            .ok_or_else(|| format!("{s:?} is not a side: use left, right, top or bottom"))
-    }
-}
+crate::display_and_parse_by_name!(Edge, as_str, |s| format!(
+    "{s:?} is not a side: use left, right, top or bottom"
+));

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{SetupError, TimeControl, CLOCK_PRESETS};
+use crate::game::{SetupError, TimeControl};
 
 /// Host settings for a CrossyRay game.
 ///
@@ -68,18 +68,7 @@ impl Options {
             )));
         }
         if let Some(clock) = self.clock {
-            if !CLOCK_PRESETS.contains(&(clock.minutes, clock.increment)) {
-                let presets: Vec<String> = CLOCK_PRESETS
-                    .iter()
-                    .map(|(m, i)| format!("{m}+{i}"))
-                    .collect();
-                return Err(SetupError(format!(
-                    "{}+{} is not a clock preset: choose one of {}",
-                    clock.minutes,
-                    clock.increment,
-                    presets.join(", ")
-                )));
-            }
+            clock.offered()?;
         }
         // Both fit in a u8: checked against SIZE_LIMITS above.
         Ok((w as u8, h as u8))

@@ -14,7 +14,6 @@ use super::role::Color;
 use super::setup::Setup;
 use crate::game::{
     EndReason, Game, NotationError, Outcome, SetupError, Side, TimeControl, TimeoutEffect,
-    CLOCK_PRESETS,
 };
 
 /// What a host picks before a Jungle game.
@@ -26,7 +25,7 @@ use crate::game::{
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Minutes and increment seconds per move: one of
-    /// [`CLOCK_PRESETS`] (3+2, 5+3, 10+5, 15+10), or `None` for no clock.
+    /// [`CLOCK_PRESETS`](crate::game::CLOCK_PRESETS) (3+2, 5+3, 10+5, 15+10), or `None` for no clock.
     pub clock: Option<ClockSetting>,
     /// A position string to start from instead of the usual start
     /// (see [`Setup`]).
@@ -224,18 +223,7 @@ impl Game for Jungle {
 
     fn new(options: &Options) -> Result<Jungle, SetupError> {
         if let Some(clock) = options.clock {
-            if !CLOCK_PRESETS.contains(&clock.pair()) {
-                let presets: Vec<String> = CLOCK_PRESETS
-                    .iter()
-                    .map(|(m, i)| format!("{m}+{i}"))
-                    .collect();
-                return Err(SetupError(format!(
-                    "the clock {}+{} is not offered: pick one of {} or no clock",
-                    clock.minutes,
-                    clock.increment,
-                    presets.join(", ")
-                )));
-            }
+            clock.offered()?;
         }
         let setup = match &options.start {
             None => Setup::start(),

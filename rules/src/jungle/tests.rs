@@ -267,13 +267,7 @@ fn cannot_enter_own_den() {
 fn entering_enemy_den_wins() {
     let mut game = blue(&[("d8", 'C')]);
     game.play(&mv("2 d8-d9")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(0),
-            reason: EndReason::Den
-        })
-    );
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::Den)));
     assert_eq!(game.to_move(), None);
     assert!(game.legal_moves().is_empty());
 }
@@ -283,13 +277,7 @@ fn no_legal_move_loses() {
     let mut game = position(&[("a1", 'C'), ("a2", 'e'), ("c1", 'l')], Color::Red, true);
     assert!(!game.is_over());
     game.play(&mv("7 c1-b1")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(1),
-            reason: EndReason::NoMoves
-        })
-    );
+    assert_eq!(game.outcome(), Some(&Outcome::win(1, EndReason::NoMoves)));
 }
 
 // ---- history-aware rules ----------------------------------------------------
@@ -352,13 +340,7 @@ fn shuttle_limit_can_leave_no_moves_and_lose() {
             "1 a1-a2", "7 g9-g8", "1 a2-a1", "7 g8-g9", "1 a1-a2", "7 g9-g8",
         ],
     );
-    assert_eq!(
-        game.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(1),
-            reason: EndReason::NoMoves
-        })
-    );
+    assert_eq!(game.outcome(), Some(&Outcome::win(1, EndReason::NoMoves)));
 }
 
 #[test]
@@ -464,26 +446,14 @@ fn timeout_loses() {
     let mut game = Jungle::start();
     game.play(&mv("8 a3-a4")).unwrap();
     assert_eq!(game.timeout(), TimeoutEffect::Lost);
-    assert_eq!(
-        game.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(0),
-            reason: EndReason::Timeout
-        })
-    );
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::Timeout)));
 }
 
 #[test]
 fn forfeit_other_side_wins() {
     let mut game = Jungle::start();
     game.forfeit(Side(0), EndReason::Resign);
-    assert_eq!(
-        game.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(1),
-            reason: EndReason::Resign
-        })
-    );
+    assert_eq!(game.outcome(), Some(&Outcome::win(1, EndReason::Resign)));
     assert_eq!(game.play(&mv("8 a3-a4")), Err(PlayError::GameOver));
 }
 

@@ -448,43 +448,52 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// Asserts that on `b` every side in `blocked` (a cell and the way
+    /// out of it) is blocked and every one in `open` is not.
+    fn assert_sides(b: &Board, blocked: &[(&str, Direction)], open: &[(&str, Direction)]) {
+        for &(c, dir) in blocked {
+            assert!(b.is_blocked(cell(c), dir), "{c} {dir:?} is blocked");
+        }
+        for &(c, dir) in open {
+            assert!(!b.is_blocked(cell(c), dir), "{c} {dir:?} is open");
+        }
+    }
+
     #[test]
     fn edges_block_like_walls() {
+        use Direction::*;
         let b = Board::new(9);
-        assert!(b.is_blocked(cell("a1"), Direction::Left));
-        assert!(b.is_blocked(cell("a1"), Direction::Down));
-        assert!(b.is_blocked(cell("i9"), Direction::Up));
-        assert!(b.is_blocked(cell("i9"), Direction::Right));
-        assert!(!b.is_blocked(cell("e5"), Direction::Up));
+        assert_sides(
+            &b,
+            &[("a1", Left), ("a1", Down), ("i9", Up), ("i9", Right)],
+            &[("e5", Up)],
+        );
     }
 
     #[test]
     fn horizontal_wall_blocks_two_columns_between_two_ranks() {
+        use Direction::*;
         let mut b = Board::new(9);
         b.place(wall("e3h"));
-        for c in ["e3", "f3"] {
-            assert!(b.is_blocked(cell(c), Direction::Up));
-        }
-        for c in ["e4", "f4"] {
-            assert!(b.is_blocked(cell(c), Direction::Down));
-        }
-        assert!(!b.is_blocked(cell("d3"), Direction::Up));
-        assert!(!b.is_blocked(cell("g3"), Direction::Up));
+        assert_sides(
+            &b,
+            &[("e3", Up), ("f3", Up), ("e4", Down), ("f4", Down)],
+            &[("d3", Up), ("g3", Up)],
+        );
         b.remove(wall("e3h"));
         assert_eq!(b, Board::new(9));
     }
 
     #[test]
     fn vertical_wall_blocks_two_ranks_between_two_files() {
+        use Direction::*;
         let mut b = Board::new(9);
         b.place(wall("e3v"));
-        for c in ["e3", "e4"] {
-            assert!(b.is_blocked(cell(c), Direction::Right));
-        }
-        for c in ["f3", "f4"] {
-            assert!(b.is_blocked(cell(c), Direction::Left));
-        }
-        assert!(!b.is_blocked(cell("e5"), Direction::Right));
+        assert_sides(
+            &b,
+            &[("e3", Right), ("e4", Right), ("f3", Left), ("f4", Left)],
+            &[("e5", Right)],
+        );
     }
 
     #[test]

@@ -417,33 +417,17 @@ mod tests {
 
     #[test]
     fn bad_options_are_refused_with_a_message() {
-        let bad = [
-            Options {
-                size: 10,
-                ..Options::default()
-            },
-            Options {
-                players: 1,
-                ..Options::default()
-            },
-            Options {
-                players: 9,
-                ..Options::default()
-            },
-            Options {
-                walls: WallStock::Fixed(4),
-                ..Options::default()
-            },
-            Options {
-                turn_seconds: 10,
-                ..Options::default()
-            },
-            Options {
-                turn_seconds: 91,
-                ..Options::default()
-            },
+        let bad: [fn(&mut Options); 6] = [
+            |o| o.size = 10,
+            |o| o.players = 1,
+            |o| o.players = 9,
+            |o| o.walls = WallStock::Fixed(4),
+            |o| o.turn_seconds = 10,
+            |o| o.turn_seconds = 91,
         ];
-        for o in bad {
+        for change in bad {
+            let mut o = Options::default();
+            change(&mut o);
             let err = o.validate().unwrap_err();
             assert!(!err.0.is_empty());
         }

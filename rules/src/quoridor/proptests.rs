@@ -18,22 +18,26 @@ pub(super) fn cases() -> u32 {
 }
 
 fn any_options() -> impl Strategy<Value = Options> {
+    options_with(prop::sample::select(vec![
+        WallStock::Auto,
+        WallStock::Fixed(20),
+    ]))
+}
+
+/// Options on any board size, with 2 to 8 pawns, either goal, and the
+/// wall stock `walls` picks.
+pub(super) fn options_with(
+    walls: impl Strategy<Value = WallStock>,
+) -> impl Strategy<Value = Options> {
     (
         prop::sample::select(SIZES.to_vec()),
         2u8..=8,
-        any::<bool>(),
-        prop::sample::select(vec![WallStock::Auto, WallStock::Fixed(20)]),
+        prop::sample::select(vec![GoalMode::Edge, GoalMode::Centre]),
+        walls,
     )
-        .prop_map(|(size, players, centre, walls)| Options {
-            size,
-            players,
+        .prop_map(|(size, players, goal, walls)| Options {
             walls,
-            goal: if centre {
-                GoalMode::Centre
-            } else {
-                GoalMode::Edge
-            },
-            ..Options::default()
+            ..super::options::opts(size, players, goal)
         })
 }
 

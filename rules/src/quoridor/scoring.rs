@@ -70,7 +70,8 @@ pub fn scores(game: &Quoridor) -> Option<Vec<u32>> {
 mod tests {
     use super::*;
     use crate::game::Side;
-    use crate::quoridor::Options;
+    use crate::quoridor::options::opts;
+    use crate::quoridor::{GoalMode, Options};
 
     #[test]
     fn mirror_rule_scores_distances_0_1_4_9_as_18_8_2_0() {
@@ -103,11 +104,7 @@ mod tests {
 
     #[test]
     fn last_player_standing_scores_ten_points() {
-        let mut q = Quoridor::new(&Options {
-            players: 3,
-            ..Options::default()
-        })
-        .unwrap();
+        let mut q = Quoridor::new(&opts(9, 3, GoalMode::Edge)).unwrap();
         assert_eq!(scores(&q), None);
         for m in ["e2", "b5", "e8"] {
             q.play(&m.parse().unwrap()).unwrap();

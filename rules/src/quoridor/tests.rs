@@ -22,6 +22,11 @@ fn position(options: Options, pawns: &[&str], walls: &[&str], to_move: u8) -> Qu
     Quoridor::try_from(v).unwrap()
 }
 
+/// [`position`] on the 9×9 board with three pawns racing to the edges.
+fn three(pawns: &[&str], walls: &[&str], to_move: u8) -> Quoridor {
+    position(opts(9, 3, GoalMode::Edge), pawns, walls, to_move)
+}
+
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
 }
@@ -73,10 +78,10 @@ fn jump_blocked_by_the_edge_gives_diagonals() {
 
 #[test]
 fn pawn_behind_gives_diagonals_never_a_double_jump() {
-    let q = position(opts(9, 3, GoalMode::Edge), &["e4", "a1", "e5"], &[], 0);
+    let q = three(&["e4", "a1", "e5"], &[], 0);
     assert_eq!(targets(&q), ["d4", "e3", "e6", "f4"]);
     // Now a third pawn behind the jumped one.
-    let q = position(opts(9, 3, GoalMode::Edge), &["e4", "e6", "e5"], &[], 0);
+    let q = three(&["e4", "e6", "e5"], &[], 0);
     assert_eq!(targets(&q), ["d4", "d5", "e3", "f4", "f5"]);
 }
 
@@ -89,7 +94,7 @@ fn diagonal_blocked_by_a_wall() {
 
 #[test]
 fn diagonal_onto_a_pawn_is_refused() {
-    let q = position(opts(9, 3, GoalMode::Edge), &["e4", "d5", "e5"], &["e5h"], 0);
+    let q = three(&["e4", "d5", "e5"], &["e5h"], 0);
     assert_eq!(targets(&q), ["d4", "e3", "f4", "f5"]);
 }
 
@@ -97,12 +102,7 @@ fn diagonal_onto_a_pawn_is_refused() {
 fn two_jumps_landing_on_one_cell_are_one_move() {
     // d5 is reached diagonally past e5 (wall behind it) and past d4 (wall
     // behind it): listed once.
-    let q = position(
-        opts(9, 3, GoalMode::Edge),
-        &["e4", "d4", "e5"],
-        &["e5h", "c3v"],
-        0,
-    );
+    let q = three(&["e4", "d4", "e5"], &["e5h", "c3v"], 0);
     let moves = q.legal_moves();
     let d5 = moves.iter().filter(|m| **m == mv("d5")).count();
     assert_eq!(d5, 1);
@@ -162,18 +162,21 @@ fn wall_off_the_board_refused() {
     big.play(&mv("i1h")).unwrap();
 }
 
+/// Asserts that `wall` is not listed in `q` and that playing it is refused
+/// for walling `side` in.
+fn assert_encloses(q: &mut Quoridor, wall: &str, side: Side) {
+    let wall: Wall = wall.parse().unwrap();
+    assert!(!q.legal_walls().contains(&wall));
+    assert_eq!(
+        q.play(&Move::Wall(wall)),
+        Err(PlayError::WallEncloses { wall, side })
+    );
+}
+
 #[test]
 fn wall_that_would_enclose_a_pawn_refused_in_edge_mode() {
     let mut q = position(Options::default(), &["e1", "e9"], &["d1h", "c1v"], 1);
-    let e1v: Wall = "e1v".parse().unwrap();
-    assert!(!q.legal_walls().contains(&e1v));
-    assert_eq!(
-        q.play(&Move::Wall(e1v)),
-        Err(PlayError::WallEncloses {
-            wall: e1v,
-            side: Side(0)
-        })
-    );
+    assert_encloses(&mut q, "e1v", Side(0));
 }
 
 #[test]
@@ -190,15 +193,7 @@ fn wall_that_would_enclose_the_placer_is_refused_too() {
 fn wall_that_would_enclose_a_pawn_refused_in_centre_mode() {
     let centre = opts(9, 2, GoalMode::Centre);
     let mut q = position(centre, &["a1", "i9"], &["a1h"], 1);
-    let b1v: Wall = "b1v".parse().unwrap();
-    assert!(!q.legal_walls().contains(&b1v));
-    assert_eq!(
-        q.play(&Move::Wall(b1v)),
-        Err(PlayError::WallEncloses {
-            wall: b1v,
-            side: Side(0)
-        })
-    );
+    assert_encloses(&mut q, "b1v", Side(0));
 }
 
 #[test]
@@ -254,13 +249,7 @@ fn reaching_the_opposite_edge_wins() {
     assert!(!q.is_over());
     q.play(&mv("b9")).unwrap();
     q.play(&mv("d9")).unwrap();
-    assert_eq!(
-        q.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(0),
-            reason: EndReason::Goal
-        })
-    );
+    assert_eq!(q.outcome(), Some(&Outcome::win(0, EndReason::Goal)));
     assert_eq!(q.to_move(), None);
     assert!(q.legal_moves().is_empty());
     assert_eq!(q.play(&mv("pass")), Err(PlayError::GameOver));
@@ -293,13 +282,7 @@ fn centre_race_is_won_on_the_centre_cell() {
     play_all(&mut q, "a2 i8 a3 i7 a4 i6 a5 i5 b5 h5 c5 g5 d5 f5");
     assert!(!q.is_over());
     q.play(&mv("e5")).unwrap();
-    assert_eq!(
-        q.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(0),
-            reason: EndReason::Goal
-        })
-    );
+    assert_eq!(q.outcome(), Some(&Outcome::win(0, EndReason::Goal)));
 }
 
 #[test]
@@ -324,12 +307,7 @@ fn a_pawn_may_pass() {
 /// Side 0 on e1 is boxed in a corridor (d1v, e1v) under side 1 on e2,
 /// with side 2 on e3 stopping the jump.
 fn corridor() -> Quoridor {
-    position(
-        opts(9, 3, GoalMode::Edge),
-        &["e1", "e2", "e3"],
-        &["d1v", "e1v"],
-        1,
-    )
+    three(&["e1", "e2", "e3"], &["d1v", "e1v"], 1)
 }
 
 #[test]
@@ -356,12 +334,7 @@ fn blocking_pawn_cannot_pass() {
 #[test]
 fn a_pawn_that_can_be_jumped_is_not_blocking() {
     // Without side 2 behind it, side 1 can be jumped: no one is blocked.
-    let q = position(
-        opts(9, 3, GoalMode::Edge),
-        &["e1", "e2", "a9"],
-        &["d1v", "e1v"],
-        1,
-    );
+    let q = three(&["e1", "e2", "a9"], &["d1v", "e1v"], 1);
     assert!(!q.is_blocking(Side(1)));
     assert!(q.can_pass());
 }
@@ -511,13 +484,7 @@ fn last_player_standing_wins_by_default() {
     play_all(&mut q, "e2 b5");
     q.forfeit(Side(0), EndReason::Abandon);
     q.forfeit(Side(2), EndReason::Resign);
-    assert_eq!(
-        q.outcome(),
-        Some(&Outcome::Win {
-            winner: Side(1),
-            reason: EndReason::Default
-        })
-    );
+    assert_eq!(q.outcome(), Some(&Outcome::win(1, EndReason::Default)));
     let mut two = Quoridor::new(&Options::default()).unwrap();
     play_all(&mut two, "e2 e8");
     two.forfeit(Side(1), EndReason::Resign);

@@ -160,14 +160,11 @@ impl<'de> serde::Deserialize<'de> for Quoridor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quoridor::options::opts;
 
     #[test]
     fn view_round_trips_a_game_in_progress() {
-        let mut q = Quoridor::new(&Options {
-            players: 4,
-            ..Options::default()
-        })
-        .unwrap();
+        let mut q = Quoridor::new(&opts(9, 4, GoalMode::Edge)).unwrap();
         for m in ["e2", "e3h", "e8", "pass", "d2"] {
             q.play(&m.parse().unwrap()).unwrap();
         }

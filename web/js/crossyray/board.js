@@ -14,16 +14,8 @@ import { boardController } from '../board-kit.js';
  *   onNotice(kind, move)      a keyboard action that did nothing, and why
  *   readOnly                  draw only: no input (board-kit.js)
  */
-export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
-  const board = boardController(el, {
-    mount: mountBoard,
-    render,
-    attachInput,
-    ui: { cursor: null, cursorMove: null },
-    onMove,
-    onNotice,
-    readOnly,
-  });
+export function createBoard(el, opts = {}) {
+  const board = boardController(el, { ...opts, mount: mountBoard, render, attachInput, ui: { cursor: null, cursorMove: null } });
   return {
     /** Show `match` (or, when null, an empty board for `options`) as seen by `you`. */
     set(match, you, options) {

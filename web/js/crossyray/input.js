@@ -12,13 +12,7 @@
 import { canPlay, moveAt, isOwnGoal } from './state.js';
 import { askOwnGoal } from '../settings.js';
 import { t } from '../i18n.js';
-
-const DIRS = {
-  ArrowUp: [0, 1],
-  ArrowDown: [0, -1],
-  ArrowLeft: [-1, 0],
-  ArrowRight: [1, 0],
-};
+import { boardKeys, listen } from '../board-keys.js';
 
 /**
  * @param {HTMLElement} el the board container (focusable)
@@ -53,13 +47,8 @@ export function attachInput(el, api) {
     }
   }
 
-  function onKey(e) {
-    const state = api.getState();
-    if (!state) return;
-    const ui = api.getUi();
-    if (e.key in DIRS) {
-      e.preventDefault();
-      const [dx, dy] = DIRS[e.key];
+  const onKey = boardKeys(api, {
+    step(state, ui, [dx, dy]) {
       // The cursor starts at the ray's origin, so the first press already
       // steps along a ray: from the origin, Right then Enter plays one step right.
       let cur = ui.cursor ?? state.originXY ?? { x: (state.width - 1) / 2, y: (state.height - 1) / 2 };
@@ -68,31 +57,20 @@ export function attachInput(el, api) {
       // Stay put when the step leaves the board anywhere but a goal slot.
       if (moveAt(nx, ny, state.width, state.height)) cur = { x: nx, y: ny };
       api.setUi({ cursor: cur, cursorMove: moveAt(cur.x, cur.y, state.width, state.height) });
-      return;
-    }
-    if (e.key === 'Enter' || e.key === ' ' || e.key === 'Spacebar') {
-      if (!ui.cursor) return;
-      e.preventDefault();
+    },
+    play(state, ui) {
+      if (!ui.cursor) return false;
       const move = ui.cursorMove;
-      if (!state.myTurn) {
-        api.notice?.('not_your_turn', move);
-        return;
-      }
-      if (!tryPlay(move) && !ui.pending) api.notice?.('not_legal', move);
-      return;
-    }
-    if (e.key === 'Escape' || e.key === 'Esc') {
-      if (ui.cursor) {
-        e.preventDefault();
-        api.setUi({ cursor: null, cursorMove: null });
-      }
-    }
-  }
+      if (!state.myTurn) api.notice?.('not_your_turn', move);
+      else if (!tryPlay(move) && !ui.pending) api.notice?.('not_legal', move);
+      return true;
+    },
+    escape(state, ui) {
+      if (!ui.cursor) return false;
+      api.setUi({ cursor: null, cursorMove: null });
+      return true;
+    },
+  });
 
-  el.addEventListener('click', onClick);
-  el.addEventListener('keydown', onKey);
-  return () => {
-    el.removeEventListener('click', onClick);
-    el.removeEventListener('keydown', onKey);
-  };
+  return listen(el, { click: onClick, keydown: onKey });
 }

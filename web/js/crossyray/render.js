@@ -7,7 +7,7 @@
 // their 3 middle rows (or files), in their defender's colour, labelled.
 
 import { t } from '../i18n.js';
-import { markBoard, mountSvg, turnWords } from '../board-kit.js';
+import { clearSvg, fillSvg, markBoard, mountSvg, turnWords } from '../board-kit.js';
 import { goalSpan } from './state.js';
 
 const U = 40; // one cell, in SVG user units
@@ -167,22 +167,17 @@ function drawCursor(state, ui, geo) {
  * attributes on the container for tools and tests.
  */
 export function render(el, state, ui) {
-  const svg = el.querySelector('svg.cr-board');
-  if (!state) {
-    svg.innerHTML = '';
-    return;
-  }
+  if (!state) return clearSvg(el, 'cr-board');
   const geo = geometry(state);
-  svg.setAttribute('viewBox', `0 0 ${geo.vw} ${geo.vh}`);
-  svg.style.aspectRatio = `${geo.vw} / ${geo.vh}`;
-  svg.innerHTML = drawCells(state, geo) + drawGoals(state, geo) + drawCursor(state, ui, geo);
+  fillSvg(el, 'cr-board', geo.vw, geo.vh, drawCells(state, geo) + drawGoals(state, geo) + drawCursor(state, ui, geo));
 
   const label = `${t('board.label', { w: state.width, h: state.height, turn: turnWords(state) })} ${t('board.help')}`;
-  el.dataset.width = state.width;
-  el.dataset.height = state.height;
-  el.dataset.origin = state.origin ?? '';
-  el.dataset.cursor = ui.cursorMove ?? '';
-  markBoard(el, state, ui, label, describeCursor(state, ui));
+  markBoard(el, state, ui, label, describeCursor(state, ui), {
+    width: state.width,
+    height: state.height,
+    origin: state.origin ?? '',
+    cursor: ui.cursorMove ?? '',
+  });
 }
 
 /** Build the container's fixed children once: the SVG and a live region. */

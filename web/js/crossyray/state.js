@@ -50,20 +50,15 @@ export function goalSpan(side, width, height) {
  * left goal. Returns the goal side or null if (x, y) is not a goal slot.
  */
 export function goalAt(x, y, width, height) {
+  // A wide board has its goals left and right, over middle rows; a tall
+  // one bottom and top, over middle files: `along` runs towards them.
   const wide = width > height;
-  if (wide) {
-    if (y < 0 || y >= height) return null;
-    const rows = goalSpan('left', width, height);
-    if (!rows.includes(y)) return null;
-    if (x === -1) return 'left';
-    if (x === width) return 'right';
-    return null;
-  }
-  if (x < 0 || x >= width) return null;
-  const cols = goalSpan('top', width, height);
-  if (!cols.includes(x)) return null;
-  if (y === -1) return 'bottom';
-  if (y === height) return 'top';
+  const [along, across, length, span] = wide ? [x, y, width, height] : [y, x, height, width];
+  const [before, after] = wide ? ['left', 'right'] : ['bottom', 'top'];
+  if (across < 0 || across >= span) return null;
+  if (!goalSpan(wide ? 'left' : 'top', width, height).includes(across)) return null;
+  if (along === -1) return before;
+  if (along === length) return after;
   return null;
 }
 

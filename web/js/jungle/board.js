@@ -15,17 +15,8 @@ import { boardController } from '../board-kit.js';
  *   onNotice(kind, square)    a keyboard action that did nothing, and why
  *   readOnly                  draw only: no input (board-kit.js)
  */
-export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
-  const board = boardController(el, {
-    mount: mountBoard,
-    render,
-    attachInput,
-    ui: { selected: null, cursor: null },
-    onMove,
-    onNotice,
-    readOnly,
-    className: 'jg',
-  });
+export function createBoard(el, opts = {}) {
+  const board = boardController(el, { ...opts, mount: mountBoard, render, attachInput, ui: { selected: null, cursor: null }, className: 'jg' });
   return {
     /** Show `match` (or, when null, the usual start) as seen by `you`. */
     set(match, you) {

@@ -14,13 +14,7 @@
 //   it; Esc deselects (a second Esc hides the cursor).
 
 import { FILES, RANKS, parseSquare, squareName, squareAt, targetsFrom, toScreen, fromScreen } from './state.js';
-
-const DIRS = {
-  ArrowUp: [0, -1],
-  ArrowDown: [0, 1],
-  ArrowLeft: [-1, 0],
-  ArrowRight: [1, 0],
-};
+import { boardKeys, listen } from '../board-keys.js';
 
 /**
  * What acting on `square` does, given the state and the selection:
@@ -80,46 +74,31 @@ export function attachInput(el, api) {
     return squareName(3, state.flipped ? RANKS - 1 : 0);
   }
 
-  function onKey(e) {
-    const state = api.getState();
-    if (!state) return;
-    const ui = api.getUi();
-    if (e.key in DIRS) {
-      e.preventDefault();
+  const onKey = boardKeys(api, {
+    step(state, ui, [dc, up]) {
       if (!ui.cursor) {
         api.setUi({ cursor: startCursor(state, ui) });
         return;
       }
-      const [dc, dr] = DIRS[e.key];
       const sq = parseSquare(ui.cursor);
       const { col, row } = toScreen(sq.x, sq.y, state.flipped);
       const nc = Math.min(FILES - 1, Math.max(0, col + dc));
-      const nr = Math.min(RANKS - 1, Math.max(0, row + dr));
+      const nr = Math.min(RANKS - 1, Math.max(0, row - up)); // screen rows run down
       const next = fromScreen(nc, nr, state.flipped);
       api.setUi({ cursor: squareName(next.x, next.y) });
-      return;
-    }
-    if (e.key === 'Enter' || e.key === ' ' || e.key === 'Spacebar') {
-      if (!ui.cursor) return;
-      e.preventDefault();
+    },
+    play(state, ui) {
+      if (!ui.cursor) return false;
       act(ui.cursor, true);
-      return;
-    }
-    if (e.key === 'Escape' || e.key === 'Esc') {
-      if (ui.selected) {
-        e.preventDefault();
-        api.setUi({ selected: null });
-      } else if (ui.cursor) {
-        e.preventDefault();
-        api.setUi({ cursor: null });
-      }
-    }
-  }
+      return true;
+    },
+    escape(state, ui) {
+      if (ui.selected) api.setUi({ selected: null });
+      else if (ui.cursor) api.setUi({ cursor: null });
+      else return false;
+      return true;
+    },
+  });
 
-  el.addEventListener('click', onClick);
-  el.addEventListener('keydown', onKey);
-  return () => {
-    el.removeEventListener('click', onClick);
-    el.removeEventListener('keydown', onKey);
-  };
+  return listen(el, { click: onClick, keydown: onKey });
 }

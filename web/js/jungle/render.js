@@ -13,7 +13,7 @@
 // flag in the dens.
 
 import { t } from '../i18n.js';
-import { markBoard, mountSvg, turnWords } from '../board-kit.js';
+import { clearSvg, fillSvg, markBoard, mountSvg, turnWords } from '../board-kit.js';
 import { pieceStyle } from '../cosmetics.js';
 import { ANIMALS, EMOJI, FILES, RANKS, toScreen, targetsFrom, squareAt } from './state.js';
 
@@ -155,24 +155,17 @@ function drawCursor(state, ui) {
  * attributes on the container for tools and tests.
  */
 export function render(el, state, ui) {
-  const svg = el.querySelector('svg.jg-board');
-  if (!state) {
-    svg.innerHTML = '';
-    return;
-  }
-  const vw = FILES * U + 2 * PAD;
-  const vh = RANKS * U + 2 * PAD;
-  svg.setAttribute('viewBox', `0 0 ${vw} ${vh}`);
-  svg.style.aspectRatio = `${vw} / ${vh}`;
+  if (!state) return clearSvg(el, 'jg-board');
   const style = pieceStyle();
-  svg.innerHTML = drawSquares(state, ui, style) + drawCursor(state, ui);
+  fillSvg(el, 'jg-board', FILES * U + 2 * PAD, RANKS * U + 2 * PAD, drawSquares(state, ui, style) + drawCursor(state, ui));
 
-  el.dataset.game = 'jungle';
-  el.dataset.pieces = style;
-  el.dataset.flipped = String(state.flipped);
-  el.dataset.selected = ui.selected ?? '';
-  el.dataset.cursor = ui.cursor ?? '';
-  markBoard(el, state, ui, `${t('jungle.label', { turn: turnWords(state) })} ${t('jungle.help')}`, describeCursor(state, ui));
+  markBoard(el, state, ui, `${t('jungle.label', { turn: turnWords(state) })} ${t('jungle.help')}`, describeCursor(state, ui), {
+    game: 'jungle',
+    pieces: style,
+    flipped: String(state.flipped),
+    selected: ui.selected ?? '',
+    cursor: ui.cursor ?? '',
+  });
 }
 
 /** Build the container's fixed children once: the SVG and a live region. */

@@ -15,17 +15,9 @@ import { boardController } from '../board-kit.js';
  *   onNotice(kind, where)     an action that did nothing, and why
  *   readOnly                  draw only: no input (board-kit.js)
  */
-export function createBoard(el, { onMove, onNotice, readOnly = false } = {}) {
-  const board = boardController(el, {
-    mount: mountBoard,
-    render,
-    attachInput,
-    ui: { mode: 'pawn', orient: 'h', ghost: null, cursor: null },
-    onMove,
-    onNotice,
-    readOnly,
-    className: 'qd',
-  });
+export function createBoard(el, opts = {}) {
+  const ui = { mode: 'pawn', orient: 'h', ghost: null, cursor: null };
+  const board = boardController(el, { ...opts, mount: mountBoard, render, attachInput, ui, className: 'qd' });
   return {
     /** Show `match` (or, when null, an empty board of the room's size) as seen by `you`. */
     set(match, you, options) {

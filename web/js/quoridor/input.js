@@ -24,6 +24,7 @@
 
 import { cellName, isWallLegal, wallName } from './state.js';
 import { nearestCrossing } from './geometry.js';
+import { listen } from '../board-keys.js';
 
 const DIRS = {
   ArrowUp: [0, 1],
@@ -222,16 +223,11 @@ export function attachInput(el, api) {
     }
   }
 
-  el.addEventListener('pointerdown', onPointerDown);
-  el.addEventListener('click', onClick);
-  el.addEventListener('pointermove', onPointerMove);
-  el.addEventListener('pointerleave', onPointerLeave);
-  el.addEventListener('keydown', onKey);
-  return () => {
-    el.removeEventListener('pointerdown', onPointerDown);
-    el.removeEventListener('click', onClick);
-    el.removeEventListener('pointermove', onPointerMove);
-    el.removeEventListener('pointerleave', onPointerLeave);
-    el.removeEventListener('keydown', onKey);
-  };
+  return listen(el, {
+    pointerdown: onPointerDown,
+    click: onClick,
+    pointermove: onPointerMove,
+    pointerleave: onPointerLeave,
+    keydown: onKey,
+  });
 }

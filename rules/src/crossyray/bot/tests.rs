@@ -20,6 +20,16 @@ fn after(options: &Options, line: &str) -> CrossyRay {
     crate::notation::after_line(CrossyRay::new(options).unwrap(), line)
 }
 
+/// `check(level, seed, mv)` for the move each level picks in `game` with
+/// each of seeds 0 to 5.
+fn for_every_pick(game: &CrossyRay, check: impl Fn(Level, u64, Move)) {
+    for level in Level::ALL {
+        for seed in 0..6 {
+            check(level, seed, pick(game, level, seed));
+        }
+    }
+}
+
 fn ending(game: &CrossyRay, mv: Move) -> Option<Outcome> {
     let mut next = game.clone();
     next.play(&mv).unwrap();
@@ -30,55 +40,46 @@ fn ending(game: &CrossyRay, mv: Move) -> Option<Outcome> {
 fn every_level_shoots_a_goal_in_one() {
     // RULES.md's example: the 3 on h4 reaches the right goal.
     let game = after(&Options::default(), "f4 h4");
-    for level in Level::ALL {
-        for seed in 0..6 {
-            let mv = pick(&game, level, seed);
-            assert_eq!(
-                ending(&game, mv),
-                Some(Outcome::Win {
-                    winner: Side(0),
-                    reason: EndReason::Goal
-                }),
-                "{level} seed {seed} played {mv}"
-            );
-        }
-    }
+    for_every_pick(&game, |level, seed, mv| {
+        assert_eq!(
+            ending(&game, mv),
+            Some(Outcome::Win {
+                winner: Side(0),
+                reason: EndReason::Goal
+            }),
+            "{level} seed {seed} played {mv}"
+        );
+    });
 }
 
 #[test]
 fn every_level_locks_the_opponent_in_one() {
     // RULES.md's example: the 7 on e7 leaves side 0 no move.
     let game = after(&Options::default(), "e5 e6 d6 d7 f7");
-    for level in Level::ALL {
-        for seed in 0..6 {
-            let mv = pick(&game, level, seed);
-            assert_eq!(mv.to_string(), "e7", "{level} seed {seed}");
-            assert_eq!(
-                ending(&game, mv),
-                Some(Outcome::Win {
-                    winner: Side(1),
-                    reason: EndReason::Lock
-                })
-            );
-        }
-    }
+    for_every_pick(&game, |level, seed, mv| {
+        assert_eq!(mv.to_string(), "e7", "{level} seed {seed}");
+        assert_eq!(
+            ending(&game, mv),
+            Some(Outcome::Win {
+                winner: Side(1),
+                reason: EndReason::Lock
+            })
+        );
+    });
 }
 
 #[test]
 fn every_level_keeps_the_opponent_from_a_goal_in_one() {
     // The 2 on f4: from g4 or h4 side 0's 3 would reach the right goal.
     let game = after(&Options::default(), "f4");
-    for level in Level::ALL {
-        for seed in 0..6 {
-            let mv = pick(&game, level, seed);
-            let reply = two_sided(&{
-                let mut next = game.clone();
-                next.play(&mv).unwrap();
-                next
-            });
-            assert_eq!(reply.win, None, "{level} seed {seed} played {mv}");
-        }
-    }
+    for_every_pick(&game, |level, seed, mv| {
+        let reply = two_sided(&{
+            let mut next = game.clone();
+            next.play(&mv).unwrap();
+            next
+        });
+        assert_eq!(reply.win, None, "{level} seed {seed} played {mv}");
+    });
 }
 
 #[test]

@@ -33,6 +33,20 @@ fn random_game(
     game
 }
 
+/// `check(game, mv, copy)` for every legal move `mv` of every position
+/// [`random_game`] reaches, `copy` a clone of that position to try it on.
+fn each_legal_move(
+    size: (u32, u32),
+    choices: &[usize],
+    mut check: impl FnMut(&CrossyRay, Move, CrossyRay),
+) {
+    random_game(size, choices, |game| {
+        for mv in game.legal_moves() {
+            check(game, mv, game.clone());
+        }
+    });
+}
+
 /// Every move anyone could type on any board: all 625 cells and 4 goals.
 fn every_move() -> impl Iterator<Item = Move> {
     let cells = (0..25).flat_map(|f| (0..25).map(move |r| Move::Place(Cell::new(f, r).unwrap())));
@@ -71,15 +85,12 @@ proptest! {
         size in board_size(),
         choices in prop::collection::vec(any::<usize>(), 0..40),
     ) {
-        random_game(size, &choices, |game| {
-            // Plain asserts: proptest catches the panic and shrinks.
-            for mv in game.legal_moves() {
-                let mut child = game.clone();
-                assert_eq!(child.play(&mv), Ok(()), "{mv} listed but refused");
-                assert_eq!(child.ply(), game.ply() + 1);
-                assert_eq!(child.last_move(), Some(mv));
-                check_consistent(&child);
-            }
+        // Plain asserts: proptest catches the panic and shrinks.
+        each_legal_move(size, &choices, |game, mv, mut child| {
+            assert_eq!(child.play(&mv), Ok(()), "{mv} listed but refused");
+            assert_eq!(child.ply(), game.ply() + 1);
+            assert_eq!(child.last_move(), Some(mv));
+            check_consistent(&child);
         });
     }
 
@@ -125,13 +136,10 @@ proptest! {
         size in board_size(),
         choices in prop::collection::vec(any::<usize>(), 0..80),
     ) {
-        random_game(size, &choices, |game| {
-            for mv in game.legal_moves() {
-                let mut copy = game.clone();
-                let undo = copy.make(mv);
-                copy.unmake(mv, undo);
-                assert_eq!(&copy, game, "{mv}");
-            }
+        each_legal_move(size, &choices, |game, mv, mut copy| {
+            let undo = copy.make(mv);
+            copy.unmake(mv, undo);
+            assert_eq!(&copy, game, "{mv}");
         });
     }
 

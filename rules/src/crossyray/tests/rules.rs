@@ -5,15 +5,6 @@ use super::{arrange, cell, legal, mv, new_game};
 use crate::crossyray::{Edge, Move, Number, PlayError};
 use crate::game::{EndReason, Game, Outcome, Side, TimeoutEffect};
 
-fn win(winner: u8, reason: EndReason) -> Option<&'static Outcome> {
-    // Leaked once per call: a tiny test-only allocation keeps the
-    // assertions one line each.
-    Some(Box::leak(Box::new(Outcome::Win {
-        winner: Side(winner),
-        reason,
-    })))
-}
-
 /// Plays `text`, expecting `play` to refuse it without touching the state.
 fn refused(game: &crate::crossyray::CrossyRay, text: &str) -> PlayError {
     let mut copy = game.clone();
@@ -21,6 +12,11 @@ fn refused(game: &crate::crossyray::CrossyRay, text: &str) -> PlayError {
     assert_eq!(&copy, game, "a refused move changed the state");
     assert!(!game.legal_moves().contains(&mv(text)));
     err
+}
+
+/// [`refused`], with the error's message.
+fn refused_saying(game: &crate::crossyray::CrossyRay, text: &str, message: &str) {
+    assert_eq!(refused(game, text).to_string(), message, "{text}");
 }
 
 #[test]
@@ -43,10 +39,7 @@ fn range_is_one_to_current_number_orthogonally() {
         legal(&game),
         ["e5", "e6", "e7", "e3", "e2", "e1", "d4", "c4", "b4", "f4", "g4", "h4"]
     );
-    assert_eq!(
-        refused(&game, "i4").to_string(),
-        "i4 is out of range: the current number is 3"
-    );
+    refused_saying(&game, "i4", "i4 is out of range: the current number is 3");
     assert!(matches!(refused(&game, "f5"), PlayError::NotInLine { .. }));
     assert!(matches!(refused(&game, "e8"), PlayError::OffBoard { .. }));
     assert!(matches!(refused(&game, "e4"), PlayError::Occupied { .. }));
@@ -58,14 +51,8 @@ fn ray_is_blocked_by_a_number() {
     let moves = legal(&game);
     assert!(moves.contains(&"f4".to_string()));
     assert!(!moves.contains(&"g4".to_string()));
-    assert_eq!(
-        refused(&game, "g4").to_string(),
-        "g4 is taken: the 7 stands there"
-    );
-    assert_eq!(
-        refused(&game, "h4").to_string(),
-        "that ray is blocked by the 7 at g4"
-    );
+    refused_saying(&game, "g4", "g4 is taken: the 7 stands there");
+    refused_saying(&game, "h4", "that ray is blocked by the 7 at g4");
 }
 
 #[test]
@@ -92,14 +79,15 @@ fn goal_needs_range_j_plus_one() {
     // c4 is 2 cells from the left edge cell a4: j = 2 needs k >= 3.
     let short = arrange(9, 7, &[("c4", 2)], "c4", 1);
     assert!(!short.legal_moves().contains(&Move::Goal(Edge::Left)));
-    assert_eq!(
-        refused(&short, "goal:left").to_string(),
-        "the left goal is out of range: the current number is 2"
+    refused_saying(
+        &short,
+        "goal:left",
+        "the left goal is out of range: the current number is 2",
     );
     let mut enough = arrange(9, 7, &[("c4", 3)], "c4", 1);
     assert!(enough.legal_moves().contains(&Move::Goal(Edge::Left)));
     enough.play(&mv("goal:left")).unwrap();
-    assert_eq!(enough.outcome(), win(1, EndReason::Goal));
+    assert_eq!(enough.outcome(), Some(&Outcome::win(1, EndReason::Goal)));
 }
 
 #[test]
@@ -120,9 +108,10 @@ fn leaving_through_a_non_goal_edge_is_refused() {
     // a2 is on the left edge but below the goal rows 3..=5.
     let game = arrange(9, 7, &[("a2", 9)], "a2", 0);
     assert!(legal(&game).iter().all(|m| !m.starts_with("goal:")));
-    assert_eq!(
-        refused(&game, "goal:left").to_string(),
-        "you can only leave the board through a goal"
+    refused_saying(
+        &game,
+        "goal:left",
+        "you can only leave the board through a goal",
     );
     // The top and bottom of a wide board have no goal at all.
     let top = arrange(9, 7, &[("e7", 9)], "e7", 0);
@@ -141,10 +130,7 @@ fn leaving_through_a_non_goal_edge_is_refused() {
 fn goal_ray_is_blocked_by_a_number() {
     let game = arrange(9, 7, &[("e4", 9), ("b4", 3)], "e4", 0);
     assert!(!legal(&game).contains(&"goal:left".to_string()));
-    assert_eq!(
-        refused(&game, "goal:left").to_string(),
-        "that ray is blocked by the 3 at b4"
-    );
+    refused_saying(&game, "goal:left", "that ray is blocked by the 3 at b4");
     assert!(legal(&game).contains(&"goal:right".to_string()));
 }
 
@@ -153,7 +139,7 @@ fn entering_the_opponents_goal_wins_without_placing_a_number() {
     let mut game = arrange(9, 7, &[("h4", 2)], "h4", 0);
     let before = game.board().clone();
     game.play(&mv("goal:right")).unwrap();
-    assert_eq!(game.outcome(), win(0, EndReason::Goal));
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::Goal)));
     assert_eq!(game.board(), &before);
     assert_eq!(game.to_move(), None);
     assert_eq!(game.ply(), 1);
@@ -166,11 +152,11 @@ fn own_goal_is_legal_and_gives_the_opponent_the_win() {
     let mut game = arrange(9, 7, &[("b3", 2)], "b3", 0);
     assert!(legal(&game).contains(&"goal:left".to_string()));
     game.play(&mv("goal:left")).unwrap();
-    assert_eq!(game.outcome(), win(1, EndReason::OwnGoal));
+    assert_eq!(game.outcome(), Some(&Outcome::win(1, EndReason::OwnGoal)));
 
     let mut game = arrange(9, 7, &[("h5", 2)], "h5", 1);
     game.play(&mv("goal:right")).unwrap();
-    assert_eq!(game.outcome(), win(0, EndReason::OwnGoal));
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::OwnGoal)));
 }
 
 #[test]
@@ -184,17 +170,18 @@ fn tall_board_goals_are_top_and_bottom() {
     );
     let mut own = game.clone();
     own.play(&mv("goal:top")).unwrap();
-    assert_eq!(own.outcome(), win(1, EndReason::OwnGoal));
+    assert_eq!(own.outcome(), Some(&Outcome::win(1, EndReason::OwnGoal)));
 
     let mut attack = arrange(7, 11, &[("e3", 3)], "e3", 0);
     attack.play(&mv("goal:bottom")).unwrap();
-    assert_eq!(attack.outcome(), win(0, EndReason::Goal));
+    assert_eq!(attack.outcome(), Some(&Outcome::win(0, EndReason::Goal)));
 
     // b1 is on the bottom edge but beside the goal.
     let beside = arrange(7, 11, &[("b1", 5)], "b1", 0);
-    assert_eq!(
-        refused(&beside, "goal:bottom").to_string(),
-        "you can only leave the board through a goal"
+    refused_saying(
+        &beside,
+        "goal:bottom",
+        "you can only leave the board through a goal",
     );
 }
 
@@ -204,7 +191,7 @@ fn lock_the_opponent_and_win() {
     // edges are outside the goal rows. Side 1 has no move: side 0 wins.
     let mut game = arrange(9, 7, &[("a2", 6), ("b1", 3)], "a2", 0);
     game.play(&mv("a1")).unwrap();
-    assert_eq!(game.outcome(), win(0, EndReason::Lock));
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::Lock)));
     assert_eq!(game.to_move(), None);
     assert_eq!(game.board().get(cell("a1")), Number::new(7));
 }
@@ -227,7 +214,7 @@ fn an_own_goal_counts_as_a_legal_move_against_lock() {
     assert_eq!(game.outcome(), None);
     assert_eq!(legal(&game), ["goal:left"]);
     game.play(&mv("goal:left")).unwrap();
-    assert_eq!(game.outcome(), win(1, EndReason::OwnGoal));
+    assert_eq!(game.outcome(), Some(&Outcome::win(1, EndReason::OwnGoal)));
 }
 
 #[test]
@@ -272,7 +259,7 @@ fn timeout_loses_for_the_side_to_move() {
     let mut game = new_game(9, 7);
     game.play(&mv("e5")).unwrap();
     assert_eq!(game.timeout(), TimeoutEffect::Lost);
-    assert_eq!(game.outcome(), win(0, EndReason::Timeout));
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::Timeout)));
     assert_eq!(game.to_move(), None);
 }
 
@@ -280,11 +267,11 @@ fn timeout_loses_for_the_side_to_move() {
 fn forfeit_gives_the_other_side_the_win() {
     let mut game = new_game(9, 7);
     game.forfeit(Side(0), EndReason::Resign);
-    assert_eq!(game.outcome(), win(1, EndReason::Resign));
+    assert_eq!(game.outcome(), Some(&Outcome::win(1, EndReason::Resign)));
 
     let mut game = new_game(9, 7);
     game.forfeit(Side(1), EndReason::Abandon);
-    assert_eq!(game.outcome(), win(0, EndReason::Abandon));
+    assert_eq!(game.outcome(), Some(&Outcome::win(0, EndReason::Abandon)));
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! Board sizes, clock presets and the starting position.
 
+use std::ops::RangeInclusive;
+
 use super::new_game;
 use crate::crossyray::{ClockSetting, CrossyRay, Edge, Number, Options};
 use crate::game::{Game, Side, TimeControl};
@@ -97,23 +99,29 @@ fn clock_presets_give_a_clock_time_control() {
     }
 }
 
+/// Asserts that on a `width` × `height` board side 0 defends `defended[0]`
+/// and side 1 `defended[1]`, that the other two sides have no goal, and
+/// that the goals span `lines` (rows or files).
+fn assert_goals(width: u32, height: u32, defended: [Edge; 2], lines: RangeInclusive<u8>) {
+    let game = new_game(width, height);
+    for (side, edge) in [Side(0), Side(1)].into_iter().zip(defended) {
+        assert_eq!(game.defends(side), edge);
+        assert_eq!(game.goal_owner(edge), Some(side));
+    }
+    for edge in Edge::ALL.into_iter().filter(|e| !defended.contains(e)) {
+        assert_eq!(game.goal_owner(edge), None, "{edge}");
+    }
+    assert_eq!(game.board().goal_lines(), lines);
+}
+
 #[test]
 fn wide_board_goals_are_left_and_right_side_zero_defends_left() {
-    let game = new_game(9, 7);
-    assert_eq!(game.defends(Side(0)), Edge::Left);
-    assert_eq!(game.defends(Side(1)), Edge::Right);
-    assert_eq!(game.goal_owner(Edge::Top), None);
-    assert_eq!(game.goal_owner(Edge::Right), Some(Side(1)));
     // Rows mid-1..=mid+1 of 7 rows: ranks 3, 4, 5.
-    assert_eq!(game.board().goal_lines(), 2..=4);
+    assert_goals(9, 7, [Edge::Left, Edge::Right], 2..=4);
 }
 
 #[test]
 fn tall_board_goals_are_top_and_bottom_side_zero_defends_top() {
-    let game = new_game(7, 11);
-    assert_eq!(game.defends(Side(0)), Edge::Top);
-    assert_eq!(game.defends(Side(1)), Edge::Bottom);
-    assert_eq!(game.goal_owner(Edge::Left), None);
     // Columns mid-1..=mid+1 of 7 files: c, d, e.
-    assert_eq!(game.board().goal_lines(), 2..=4);
+    assert_goals(7, 11, [Edge::Top, Edge::Bottom], 2..=4);
 }

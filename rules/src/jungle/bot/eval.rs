@@ -159,12 +159,17 @@ mod tests {
     use super::*;
     use crate::jungle::Setup;
 
+    /// The default evaluation, without noise, of a position given in the
+    /// setup notation.
+    fn score(setup: &str) -> i32 {
+        let setup: Setup = setup.parse().unwrap();
+        Eval::new(&EvalParams::default(), 0, 0).evaluate(&setup.position())
+    }
+
     #[test]
     fn start_position_is_balanced() {
-        let eval = Eval::new(&EvalParams::default(), 0, 0);
-        let pos = Setup::start().position();
         assert_eq!(
-            eval.evaluate(&pos),
+            score(&Setup::start().to_string()),
             10,
             "symmetric apart from the move bonus"
         );
@@ -172,23 +177,14 @@ mod tests {
 
     #[test]
     fn extra_material_is_better() {
-        let eval = Eval::new(&EvalParams::default(), 0, 0);
-        let pos: Setup = "l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
-            .parse()
-            .unwrap();
-        assert!(eval.evaluate(&pos.position()) > 800);
+        assert!(score("l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L b 0 1") > 800);
     }
 
     #[test]
     fn closer_to_enemy_den_is_better() {
-        let eval = Eval::new(&EvalParams::default(), 0, 0);
-        let far: Setup = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
-            .parse()
-            .unwrap();
-        let near: Setup = "l5t/1d3c1/r1p1w1e/E6/7/7/2W1P1R/1C3D1/T5L b 0 1"
-            .parse()
-            .unwrap();
-        assert!(eval.evaluate(&near.position()) > eval.evaluate(&far.position()));
+        let far = score("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1");
+        let near = score("l5t/1d3c1/r1p1w1e/E6/7/7/2W1P1R/1C3D1/T5L b 0 1");
+        assert!(near > far);
     }
 
     #[test]

@@ -387,16 +387,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {
-            // Selection sort step: the best remaining move comes next.
-            let mut k = i;
-            for j in i + 1..moves.len() {
-                if keys[j] > keys[k] {
-                    k = j;
-                }
-            }
-            moves.swap(i, k);
-            keys.swap(i, k);
-            let mv = moves[i];
+            let mv = next_best(&mut moves, &mut keys, i);
             let quiet = !mv.capture;
             self.make(mv);
             let mut score;
@@ -527,15 +518,7 @@ impl<'a> Searcher<'a> {
             keys[i] = victim * 16 - m.role.rank() as i32;
         }
         for i in 0..moves.len() {
-            let mut k = i;
-            for j in i + 1..moves.len() {
-                if keys[j] > keys[k] {
-                    k = j;
-                }
-            }
-            moves.swap(i, k);
-            keys.swap(i, k);
-            let mv = moves[i];
+            let mv = next_best(&mut moves, &mut keys, i);
             self.make(mv);
             let score = -self.quiesce(ply + 1, -beta, -alpha, qdepth + 1);
             self.unmake(mv);
@@ -554,6 +537,21 @@ impl<'a> Searcher<'a> {
         }
         best
     }
+}
+
+/// One step of a selection sort: brings the move with the highest key
+/// from `i` on to `i` (its key with it) and returns it, so the moves are
+/// tried best first without sorting the ones a cutoff never reaches.
+fn next_best(moves: &mut MoveList, keys: &mut [i32], i: usize) -> Move {
+    let mut k = i;
+    for j in i + 1..moves.len() {
+        if keys[j] > keys[k] {
+            k = j;
+        }
+    }
+    moves.swap(i, k);
+    keys.swap(i, k);
+    moves[i]
 }
 
 const CAPTURE_KEY: i32 = 1 << 26;

@@ -15,6 +15,18 @@ fn pick(game: &Jungle, level: Level, seed: u64) -> Move {
     choose_move(game, level, BUDGET, &AtomicBool::new(false), seed).expect("a move")
 }
 
+/// Asserts that every level plays `expected` in the position `setup`,
+/// with each of seeds 0 to 7.
+fn every_level_plays(setup: &str, expected: &str) {
+    let game = Jungle::from_position(setup).unwrap();
+    for level in Level::ALL {
+        for seed in 0..8 {
+            let mv = pick(&game, level, seed);
+            assert_eq!(mv.to_string(), expected, "{level} seed {seed}");
+        }
+    }
+}
+
 #[test]
 fn bot_always_returns_a_legal_move() {
     for level in Level::ALL {
@@ -32,13 +44,7 @@ fn bot_always_returns_a_legal_move() {
 #[test]
 fn bot_finds_den_entry_in_one_at_every_level() {
     // Blue's cat on e9 can step into d9; a Red elephant threatens nothing.
-    let game = Jungle::from_position("4C2/7/6e/7/7/7/7/7/T6 b 0 1").unwrap();
-    for level in Level::ALL {
-        for seed in 0..8 {
-            let mv = pick(&game, level, seed);
-            assert_eq!(mv.to_string(), "2 e9-d9", "{level} seed {seed}");
-        }
-    }
+    every_level_plays("4C2/7/6e/7/7/7/7/7/T6 b 0 1", "2 e9-d9");
 }
 
 #[test]
@@ -60,13 +66,7 @@ fn bot_wins_by_leaving_no_moves() {
 fn bot_avoids_an_immediate_loss_at_every_level() {
     // Red's rat on d2 is about to enter Blue's den: only the cat taking it
     // on Blue's trap saves the game.
-    let game = Jungle::from_position("6l/7/7/E6/7/7/7/2Cr3/7 b 0 1").unwrap();
-    for level in Level::ALL {
-        for seed in 0..8 {
-            let mv = pick(&game, level, seed);
-            assert_eq!(mv.to_string(), "2 c2xd2", "{level} seed {seed}");
-        }
-    }
+    every_level_plays("6l/7/7/E6/7/7/7/2Cr3/7 b 0 1", "2 c2xd2");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::game::Game;
-use crate::quoridor::{GoalMode, Options, WallStock, SIZES};
+use crate::quoridor::{GoalMode, Options, WallStock};
 
 const BUDGET: Duration = Duration::from_millis(30);
 
@@ -198,18 +198,7 @@ fn pick_opt(game: &Quoridor) -> Option<Move> {
 }
 
 fn any_options() -> impl Strategy<Value = Options> {
-    (prop::sample::select(SIZES.to_vec()), 2u8..=8, any::<bool>()).prop_map(
-        |(size, players, centre)| Options {
-            size,
-            players,
-            goal: if centre {
-                GoalMode::Centre
-            } else {
-                GoalMode::Edge
-            },
-            ..Options::default()
-        },
-    )
+    crate::quoridor::proptests::options_with(Just(WallStock::Auto))
 }
 
 proptest! {
