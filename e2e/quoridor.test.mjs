@@ -161,6 +161,10 @@ test('two players move pawns and place walls by clicking; a spectator sees the w
   assert.equal(await byId(spectator, 'countdown-toggle').isVisible(), false, 'only the host pauses');
   await byId(host, 'countdown-toggle').click();
   await spectator.waitForSelector('[data-testid="countdown"][data-paused="true"]');
+  // Each page redraws on its own next animation frame: the host's button
+  // is waited for, not read at the moment the spectator's page changed.
+  await host.waitForSelector('[data-testid="countdown"][data-paused="true"]');
+  await host.waitForFunction(() => /Resume/.test(document.querySelector('[data-testid="countdown-toggle"]')?.textContent ?? ''));
   assert.match(await byId(host, 'countdown-toggle').textContent(), /Resume/);
   // The scoreboard has Quoridor points: 10 for a win by default.
   await spectator.waitForFunction(() => /Minh\s*10/.test(document.querySelector('[data-testid="scores"]')?.innerText ?? ''));
