@@ -63,7 +63,8 @@ test('two players join voice: a connected peer with a live audio track each way,
   await byId(guest, 'voice-mute').click();
   await voiceShows(host, lan, { muted: 'true' });
   await host.waitForSelector(`[data-testid="voice-muted-${lan}"]`, { timeout: STEP_MS });
-  assert.equal(await guest.evaluate(() => document.querySelector('[data-testid="voice-mute"]').getAttribute('aria-pressed')), 'true');
+  // Each page redraws on its own animation frame: wait for the guest's.
+  await guest.waitForSelector('[data-testid="voice-mute"][aria-pressed="true"]', { timeout: STEP_MS });
   await voiceShows(host, lan, { speaking: 'false' });
   await byId(guest, 'voice-mute').click();
   await voiceShows(host, lan, { muted: 'false' });
