@@ -9,9 +9,12 @@
 //! assert_eq!(Level::Amateur.display_name(), "Computer (Amateur)");
 //! ```
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+use crate::game::Game;
 
 /// Master's default time per move, in every game; the weaker levels take
 /// a share of it (each game's `Settings`).
@@ -56,6 +59,51 @@ impl Level {
             Level::Master => "Master",
         };
         format!("Computer ({level})")
+    }
+}
+
+/// What a computer player is asked, the same for every game's bot: play
+/// at `level`, thinking at most its share of `budget` (Master's time per
+/// move) or until `cancel` is set; `seed` drives the weaker levels'
+/// mistakes, so the same seed, position and budget give the same move
+/// unless the clock cuts a search short at a different point.
+#[derive(Clone, Copy, Debug)]
+pub struct Think<'a> {
+    pub level: Level,
+    pub budget: Duration,
+    pub cancel: &'a AtomicBool,
+    pub seed: u64,
+}
+
+/// A game's computer player: every game's bot answers the same question
+/// the same way.
+pub trait Engine: Game {
+    /// What a search reports beside its move (its depth, nodes, score).
+    type Found;
+
+    /// The move for the side to move as `think` asks, with what the
+    /// search found (`None` for it when the move needed no search: a win
+    /// at once, the only safe move, or a weaker level's random mistake).
+    /// `None` only once the game is over.
+    fn analyse(&self, think: &Think) -> Option<(Self::Move, Option<Self::Found>)>;
+
+    /// The move alone.
+    fn choose_move(&self, think: &Think) -> Option<Self::Move> {
+        self.analyse(think).map(|(mv, _)| mv)
+    }
+}
+
+impl Think<'static> {
+    /// A search nothing cancels (tests, tools, the analysis of one
+    /// position).
+    pub fn uncancelled(level: Level, budget: Duration, seed: u64) -> Think<'static> {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        Think {
+            level,
+            budget,
+            cancel: &NEVER,
+            seed,
+        }
     }
 }
 

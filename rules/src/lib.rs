@@ -20,4 +20,4 @@ pub mod serde_name;
 pub mod triage;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};
-pub use level::{Level, DEFAULT_BUDGET};
+pub use level::{Engine, Level, Think, DEFAULT_BUDGET};

@@ -82,6 +82,22 @@ pub enum Decision<M> {
     Search(Vec<M>),
 }
 
+impl<M> Decision<M> {
+    /// A bot's answer: nothing once the game is over, the move without a
+    /// search when it is decided, else the move `search` finds among the
+    /// candidates with what it found.
+    pub fn then_search<R>(self, search: impl FnOnce(Vec<M>) -> (M, R)) -> Option<(M, Option<R>)> {
+        match self {
+            Decision::Over => None,
+            Decision::Play(mv) => Some((mv, None)),
+            Decision::Search(moves) => {
+                let (mv, found) = search(moves);
+                Some((mv, Some(found)))
+            }
+        }
+    }
+}
+
 impl<M: Clone> Triage<M> {
     /// The win if there is one, the only safe move if there is one, a
     /// random safe move with probability `blunder`, else a search of the

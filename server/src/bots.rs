@@ -10,14 +10,9 @@
 //! Every game has one: a new game gets its computer player with one arm
 //! in [`choose`] (the compiler asks for it).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
-use rules::crossyray::bot as crossyray_bot;
-use rules::jungle::bot as jungle_bot;
-use rules::quoridor::bot as quoridor_bot;
-pub use rules::Level;
+pub use rules::{Engine, Level, Think};
 use tokio::sync::Semaphore;
 
 use crate::games::{AnyGame, AnyMove};
@@ -36,26 +31,14 @@ pub fn search_slots() -> Arc<Semaphore> {
         .clone()
 }
 
-/// The move `level` plays in `game` for the side to move,
-/// thinking at most `budget` (Master's time; weaker levels take a share of
-/// it) or until `cancel` is set. `None` when the game is over.
-pub fn choose(
-    game: &AnyGame,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    seed: u64,
-) -> Option<AnyMove> {
+/// The move the computer plays in `game` for the side to move, as `think`
+/// asks (`think.budget` is Master's time; weaker levels take a share of
+/// it). `None` when the game is over.
+pub fn choose(game: &AnyGame, think: &Think) -> Option<AnyMove> {
     match game {
-        AnyGame::CrossyRay(g) => {
-            crossyray_bot::choose_move(g, level, budget, cancel, seed).map(AnyMove::CrossyRay)
-        }
-        AnyGame::Quoridor(g) => {
-            quoridor_bot::choose_move(g, level, budget, cancel, seed).map(AnyMove::Quoridor)
-        }
-        AnyGame::Jungle(g) => {
-            jungle_bot::choose_move(g, level, budget, cancel, seed).map(AnyMove::Jungle)
-        }
+        AnyGame::CrossyRay(g) => g.choose_move(think).map(AnyMove::CrossyRay),
+        AnyGame::Quoridor(g) => g.choose_move(think).map(AnyMove::Quoridor),
+        AnyGame::Jungle(g) => g.choose_move(think).map(AnyMove::Jungle),
     }
 }
 
@@ -65,6 +48,7 @@ mod tests {
     use crate::games::{GameKind, GameOptions};
     use rules::Game;
     use serde_json::{json, Value};
+    use std::time::Duration;
 
     fn new_game(kind: GameKind) -> AnyGame {
         AnyGame::new(&GameOptions::parse(kind, &Value::Null).unwrap()).unwrap()
@@ -74,14 +58,8 @@ mod tests {
     fn every_game_has_a_bot_that_answers_a_legal_move() {
         for kind in [GameKind::CrossyRay, GameKind::Quoridor, GameKind::Jungle] {
             let game = new_game(kind);
-            let mv = choose(
-                &game,
-                Level::Beginner,
-                Duration::from_millis(20),
-                &AtomicBool::new(false),
-                7,
-            )
-            .expect("a move");
+            let think = Think::uncancelled(Level::Beginner, Duration::from_millis(20), 7);
+            let mv = choose(&game, &think).expect("a move");
             assert!(game.legal_moves().contains(&mv), "{kind:?}: {mv} is legal");
         }
     }

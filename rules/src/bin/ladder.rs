@@ -47,7 +47,7 @@ use rules::game::{Game, Outcome, Side};
 use rules::jungle::{self, Jungle};
 use rules::quoridor::{self, Quoridor};
 use rules::rng::Rng;
-use rules::Level;
+use rules::{Engine, Level, Think};
 
 /// A player in the ladder.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,14 +69,12 @@ impl Player {
 /// it far sooner).
 const MAX_PLIES: usize = 2000;
 
-/// What the ladder needs of a game besides the rules.
-trait Contest: Game + Sync {
+/// What the ladder needs of a game besides its rules and its computer
+/// player.
+trait Contest: Engine + Sync {
     /// The position the pairs of games start from: a few random plies
     /// into the game.
     fn opening(setup: &Setup, rng: &mut Rng) -> Self;
-    /// The game's `bot::choose_move`: the bot's move for the side to move
-    /// (`None` once the game is over).
-    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move>;
     /// The level's settings, in one line.
     fn describe(level: Level, budget: Duration) -> String;
     /// One search from the start, in one line.
@@ -137,9 +135,6 @@ fn settings_line(
     format!("depth <= {max_depth:<2} time {ms:>7.1} ms{walls}  noise {noise:>3}  random move {random:>4.0}%")
 }
 
-/// A search that nothing cancels: the `think` match's.
-static CALM: AtomicBool = AtomicBool::new(false);
-
 /// One line for what `analyse` answered.
 fn analysed<M: std::fmt::Display>(answer: Option<(M, Option<SearchResult<M>>)>) -> String {
     match answer {
@@ -153,9 +148,6 @@ impl Contest for Jungle {
     fn opening(_: &Setup, rng: &mut Rng) -> Jungle {
         random_plies(Jungle::start(), 4, rng)
     }
-
-    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move> =
-        jungle::bot::choose_move;
 
     fn describe(level: Level, budget: Duration) -> String {
         let s = level.settings();
@@ -185,9 +177,6 @@ impl Contest for Quoridor {
         random_plies(setup.quoridor(), 2, rng)
     }
 
-    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move> =
-        quoridor::bot::choose_move;
-
     fn describe(level: Level, budget: Duration) -> String {
         let s = quoridor::bot::settings(level);
         let ms = budget.as_secs_f64() * 1e3 * s.time_share;
@@ -195,13 +184,11 @@ impl Contest for Quoridor {
     }
 
     fn think(setup: &Setup, level: Level, budget: Duration) -> String {
-        analysed(quoridor::bot::analyse(
-            &setup.quoridor(),
-            level,
-            budget,
-            &CALM,
-            1,
-        ))
+        analysed(
+            setup
+                .quoridor()
+                .analyse(&Think::uncancelled(level, budget, 1)),
+        )
     }
 }
 
@@ -211,9 +198,6 @@ impl Contest for CrossyRay {
         random_plies(game, 2, rng)
     }
 
-    const BOT: fn(&Self, Level, Duration, &AtomicBool, u64) -> Option<Self::Move> =
-        crossyray::bot::choose_move;
-
     fn describe(level: Level, budget: Duration) -> String {
         let s = crossyray::bot::settings(level);
         let ms = budget.as_secs_f64() * 1e3 * s.time_share;
@@ -222,7 +206,7 @@ impl Contest for CrossyRay {
 
     fn think(_: &Setup, level: Level, budget: Duration) -> String {
         let game = CrossyRay::new(&crossyray::Options::default()).expect("the default board");
-        analysed(crossyray::bot::analyse(&game, level, budget, &CALM, 1))
+        analysed(game.analyse(&Think::uncancelled(level, budget, 1)))
     }
 }
 
@@ -439,8 +423,16 @@ fn play_game<G: Contest>(
                 let moves = game.legal_moves();
                 moves[rng.below(moves.len())].clone()
             }
-            Player::Bot(level) => (G::BOT)(&game, level, budget, &cancel, rng.next_u64())
-                .expect("a move while the game is on"),
+            Player::Bot(level) => G::choose_move(
+                &game,
+                &Think {
+                    level,
+                    budget,
+                    cancel: &cancel,
+                    seed: rng.next_u64(),
+                },
+            )
+            .expect("a move while the game is on"),
         };
         game.play(&mv).expect("the bot plays legal moves");
     }
@@ -475,7 +467,7 @@ mod engine {
     use rules::game::{Game, Side};
     use rules::quoridor::{self, Quoridor};
     use rules::rng::Rng;
-    use rules::Level;
+    use rules::{Engine, Level, Think};
 
     struct Program {
         child: Child,
@@ -642,14 +634,14 @@ mod engine {
                     }
                 };
                 let t = Instant::now();
-                let mv = quoridor::bot::choose_move(
-                    &game,
-                    Level::Master,
-                    budget,
-                    &cancel,
-                    rng.next_u64(),
-                )
-                .ok_or("no move for master")?;
+                let mv = game
+                    .choose_move(&Think {
+                        level: Level::Master,
+                        budget,
+                        cancel: &cancel,
+                        seed: rng.next_u64(),
+                    })
+                    .ok_or("no move for master")?;
                 let mut c = clock.lock().expect("clock");
                 c.master += t.elapsed();
                 c.master_moves += 1;

@@ -20,7 +20,6 @@ pub mod shop;
 pub mod signout;
 pub mod sockets;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -28,7 +27,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::error::{body_error, json_error};
+use crate::app::error::{json_error, ApiJson};
 use crate::app::hosts::Base;
 use crate::app::state::App;
 use crate::limits::client_ip::{too_many, ClientIp};
@@ -146,13 +145,34 @@ fn browser_token(token: Option<String>) -> String {
         .unwrap_or_else(new_token)
 }
 
-/// The User-Agent, which labels the session on the account page.
-pub(crate) fn agent(headers: &HeaderMap) -> String {
-    headers
-        .get(header::USER_AGENT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string()
+/// A session about to be stored for a browser that signs in: a new
+/// secret for its cookie, and the browser's User-Agent, which labels the
+/// session on the account page.
+struct Opening {
+    secret: String,
+    agent: String,
+}
+
+impl Opening {
+    fn for_browser(headers: &HeaderMap) -> Opening {
+        let agent = headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        Opening {
+            secret: session::new_secret(),
+            agent: agent.to_string(),
+        }
+    }
+
+    /// The row to store, opened at `now`.
+    fn at(&self, now: u64) -> NewSession<'_> {
+        NewSession {
+            secret: &self.secret,
+            agent: &self.agent,
+            now,
+        }
+    }
 }
 
 /// The answer to a registration or login: the account's name, the
@@ -182,12 +202,8 @@ pub async fn register(
     current: Session,
     Base(base): Base,
     headers: HeaderMap,
-    body: Result<Json<Register>, JsonRejection>,
+    ApiJson(req): ApiJson<Register>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     let username = match check_username(&req.username) {
         Ok(u) => u,
         Err(m) => return json_error(StatusCode::BAD_REQUEST, "bad_username", m),
@@ -216,16 +232,16 @@ pub async fn register(
         return internal("password hashing failed");
     };
     let token = browser_token(req.token);
-    let secret = session::new_secret();
-    let agent = agent(&headers);
+    let opening = Opening::for_browser(&headers);
     let now = now_millis();
-    let session = NewSession {
-        secret: &secret,
-        agent: &agent,
-        now,
-    };
     match store
-        .create_account(&username, &hash, email.as_deref(), Some(session), now)
+        .create_account(
+            &username,
+            &hash,
+            email.as_deref(),
+            Some(opening.at(now)),
+            now,
+        )
         .await
     {
         Ok(Some((account, _))) => {
@@ -234,7 +250,13 @@ pub async fn register(
                 recovery::confirm_new_account(&app, &base, account.id, &username, email).await;
             }
             end_replaced(&app, &current).await;
-            signed_in(StatusCode::CREATED, &account, &token, &secret, current.tls)
+            signed_in(
+                StatusCode::CREATED,
+                &account,
+                &token,
+                &opening.secret,
+                current.tls,
+            )
         }
         Ok(None) => taken(),
         Err(e) => internal(e),
@@ -282,12 +304,8 @@ pub async fn login(
     ClientIp(ip): ClientIp,
     current: Session,
     headers: HeaderMap,
-    body: Result<Json<Login>, JsonRejection>,
+    ApiJson(req): ApiJson<Login>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     // A token is held while the password is checked, and given back if
     // it was right: concurrent guesses cannot all pass the check.
     if let Err(wait) = app.limits.failed_logins.take(ip) {
@@ -320,19 +338,22 @@ pub async fn login(
         );
     };
     app.limits.failed_logins.give_back(ip);
-    let secret = session::new_secret();
-    let agent = agent(&headers);
-    let session = NewSession {
-        secret: &secret,
-        agent: &agent,
-        now: now_millis(),
-    };
-    match store.start_session(session, account.id).await {
+    let opening = Opening::for_browser(&headers);
+    match store
+        .start_session(opening.at(now_millis()), account.id)
+        .await
+    {
         Ok(_) => {
             tracing::info!(account = account.id, "logged in");
             end_replaced(&app, &current).await;
             let token = browser_token(req.token);
-            signed_in(StatusCode::OK, &account, &token, &secret, current.tls)
+            signed_in(
+                StatusCode::OK,
+                &account,
+                &token,
+                &opening.secret,
+                current.tls,
+            )
         }
         Err(e) => internal(e),
     }

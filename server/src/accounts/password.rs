@@ -2,18 +2,16 @@
 //! (against the same failed-login allowance), then every other session
 //! ends.
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Deserialize;
 
 use super::session::Session;
 use super::{
     check_password, internal, not_signed_in, password_matches, signout, sockets, PASSWORD_MAX,
 };
-use crate::app::error::{body_error, json_error};
+use crate::app::error::{json_error, ApiJson};
 use crate::app::state::App;
 use crate::limits::client_ip::{too_many, ClientIp};
 
@@ -31,12 +29,8 @@ pub async fn change_password(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
     current: Session,
-    body: Result<Json<ChangePassword>, JsonRejection>,
+    ApiJson(req): ApiJson<ChangePassword>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     let Some(me) = current.signed_in else {
         return not_signed_in();
     };

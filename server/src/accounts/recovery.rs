@@ -7,7 +7,6 @@
 //! limited per client address (`limits.mail`) and per account (a few
 //! links an hour).
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -15,16 +14,16 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{agent, body_error, check_email, check_password, internal, not_signed_in, session};
-use super::{Session, PASSWORD_MAX};
-use crate::app::error::json_error;
+use super::{check_email, check_password, internal, not_signed_in, session};
+use super::{Opening, Session, PASSWORD_MAX};
+use crate::app::error::{json_error, ApiJson};
 use crate::app::hosts::Base;
 use crate::app::state::App;
 use crate::limits::client_ip::{too_many, ClientIp};
 use crate::mail::Mail;
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
-use crate::store::{LinkPurpose, NewLink, NewSession};
+use crate::store::{LinkPurpose, NewLink};
 
 /// A recovery link works for an hour.
 pub const RECOVER_TTL_MS: u64 = 60 * 60 * 1000;
@@ -122,12 +121,8 @@ pub async fn set_email(
     ClientIp(ip): ClientIp,
     current: Session,
     Base(base): Base,
-    body: Result<Json<EmailBody>, JsonRejection>,
+    ApiJson(req): ApiJson<EmailBody>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     let Some(me) = current.signed_in else {
         return not_signed_in();
     };
@@ -163,14 +158,7 @@ pub async fn set_email(
 }
 
 /// `POST /api/email/confirm` `{"token": "…"}`: the link from the mail.
-pub async fn confirm_email(
-    State(app): State<App>,
-    body: Result<Json<TokenBody>, JsonRejection>,
-) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
+pub async fn confirm_email(State(app): State<App>, ApiJson(req): ApiJson<TokenBody>) -> Response {
     if !is_valid_token(&req.token) {
         return bad_link();
     }
@@ -196,12 +184,8 @@ pub async fn recover(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
     Base(base): Base,
-    body: Result<Json<EmailBody>, JsonRejection>,
+    ApiJson(req): ApiJson<EmailBody>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     let email = match check_email(req.email.as_deref()) {
         Ok(Some(e)) => e,
         Ok(None) | Err(_) => {
@@ -274,12 +258,8 @@ pub async fn reset(
     State(app): State<App>,
     current: Session,
     headers: HeaderMap,
-    body: Result<Json<ResetBody>, JsonRejection>,
+    ApiJson(req): ApiJson<ResetBody>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     if let Err(m) = check_password(&req.password) {
         return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
     }
@@ -289,17 +269,11 @@ pub async fn reset(
     let Some(hash) = app.accounts.hash(req.password).await else {
         return internal("password hashing failed");
     };
-    let secret = session::new_secret();
-    let agent = agent(&headers);
-    let session = NewSession {
-        secret: &secret,
-        agent: &agent,
-        now: now_millis(),
-    };
+    let opening = Opening::for_browser(&headers);
     match app
         .registry
         .store()
-        .reset_password(&req.token, &hash, session)
+        .reset_password(&req.token, &hash, opening.at(now_millis()))
         .await
     {
         Ok(Some((account, session))) => {
@@ -315,7 +289,7 @@ pub async fn reset(
             (
                 [(
                     header::SET_COOKIE,
-                    session::set_cookie(&secret, current.tls),
+                    session::set_cookie(&opening.secret, current.tls),
                 )],
                 Json(json!({"username": account.username})),
             )

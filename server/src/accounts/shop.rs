@@ -7,7 +7,6 @@
 //! The colours themselves live in `web/css/site.css`, one block of CSS
 //! custom properties per theme; the item ids here are the names there.
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -16,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{internal, not_signed_in, Session};
-use crate::app::error::{body_error, json_error};
+use crate::app::error::{json_error, ApiJson};
 use crate::app::state::App;
 use crate::model::now_millis;
 use crate::store::{SignedIn, SpendRefused};
@@ -120,11 +119,7 @@ pub struct ItemRequest {
 
 /// The signed-in account and the catalogue item a buy or choose request
 /// names, or the answer that refuses it.
-fn request(
-    current: Session,
-    body: Result<Json<ItemRequest>, JsonRejection>,
-) -> Result<(SignedIn, Item), Box<Response>> {
-    let Json(req) = body.map_err(|e| Box::new(body_error(e)))?;
+fn request(current: Session, req: ItemRequest) -> Result<(SignedIn, Item), Box<Response>> {
     let me = current.signed_in.ok_or_else(|| Box::new(not_signed_in()))?;
     let item = find(&req.item).ok_or_else(|| {
         Box::new(json_error(
@@ -170,9 +165,9 @@ pub async fn shop(State(app): State<App>, current: Session) -> Response {
 pub async fn buy(
     State(app): State<App>,
     current: Session,
-    body: Result<Json<ItemRequest>, JsonRejection>,
+    ApiJson(req): ApiJson<ItemRequest>,
 ) -> Response {
-    let (me, item) = match request(current, body) {
+    let (me, item) = match request(current, req) {
         Ok(r) => r,
         Err(refused) => return *refused,
     };
@@ -217,9 +212,9 @@ pub async fn buy(
 pub async fn choose(
     State(app): State<App>,
     current: Session,
-    body: Result<Json<ItemRequest>, JsonRejection>,
+    ApiJson(req): ApiJson<ItemRequest>,
 ) -> Response {
-    let (me, item) = match request(current, body) {
+    let (me, item) = match request(current, req) {
         Ok(r) => r,
         Err(refused) => return *refused,
     };

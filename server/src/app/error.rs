@@ -1,9 +1,10 @@
 //! How the HTTP API says no: `{"error": code, "message": text}` with a
 //! status, for every handler ([`json_error`]), a JSON body that could not
-//! be read ([`body_error`]) and a room that could not be reached
-//! ([`registry_error`]).
+//! be read ([`ApiJson`], through [`body_error`]) and a room that could not
+//! be reached ([`registry_error`]).
 
 use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -26,7 +27,7 @@ pub fn json_error(status: StatusCode, code: &str, message: impl Into<String>) ->
 
 /// The answer to a JSON body that could not be read: `413 too_large` for
 /// one over [`MAX_BODY`], `400 bad_message` for anything else.
-pub fn body_error(e: JsonRejection) -> Response {
+fn body_error(e: JsonRejection) -> Response {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -35,6 +36,27 @@ pub fn body_error(e: JsonRejection) -> Response {
         )
     } else {
         json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text())
+    }
+}
+
+/// A handler's JSON body: axum's [`Json`] extractor, whose refusals are
+/// answered in the API's own shape ([`body_error`]) before the handler
+/// runs. Every JSON endpoint takes its body through this one type, so a
+/// bad body reads the same everywhere.
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Response> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(body)) => Ok(ApiJson(body)),
+            Err(e) => Err(body_error(e)),
+        }
     }
 }
 

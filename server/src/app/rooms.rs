@@ -1,7 +1,6 @@
 //! The small JSON API for rooms (create one, look one up, its invite as a
 //! QR code), the site's settings for the pages, and the rules as text.
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -9,7 +8,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::error::{body_error, json_error, registry_error};
+use super::error::{json_error, registry_error, ApiJson};
 use super::hosts::Base;
 use super::state::App;
 use crate::accounts::session::Session;
@@ -91,12 +90,8 @@ pub(super) async fn create_room(
     ClientIp(ip): ClientIp,
     session: Session,
     Base(base): Base,
-    body: Result<Json<CreateRoom>, JsonRejection>,
+    ApiJson(req): ApiJson<CreateRoom>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(body) => body,
-        Err(e) => return body_error(e),
-    };
     if session.signed_in.is_none() && !req.solo && !app.config.guest_hosts {
         return json_error(
             StatusCode::UNAUTHORIZED,

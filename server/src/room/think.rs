@@ -58,13 +58,22 @@ pub(super) fn start(
         if flag.load(Ordering::Relaxed) {
             return;
         }
-        let result =
-            tokio::task::spawn_blocking(move || bots::choose(&game, level, budget, &flag, seed))
-                .await
-                .unwrap_or_else(|e| {
-                    warn!(error = %e, "computer search failed");
-                    None
-                });
+        let result = tokio::task::spawn_blocking(move || {
+            bots::choose(
+                &game,
+                &rules::Think {
+                    level,
+                    budget,
+                    cancel: &flag,
+                    seed,
+                },
+            )
+        })
+        .await
+        .unwrap_or_else(|e| {
+            warn!(error = %e, "computer search failed");
+            None
+        });
         // The room may have closed meanwhile: then nobody is waiting.
         if let Some(inbox) = inbox.upgrade() {
             let _ = inbox

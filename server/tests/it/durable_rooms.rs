@@ -492,19 +492,7 @@ async fn game_numbers_keep_going_after_a_restart() {
     let dir = server.stop().await;
 
     let server = TestServer::start_in(dir, |_| {}).await;
-    let (host, _, _) = server.join(&code, Some(&host_token), None).await;
-    let (guest, _, _) = server.join(&code, Some(&guest_token), None).await;
-    let (spectator, _, _) = server.join(&code, None, Some("Vy")).await;
-    let mut t = common::Table {
-        code: code.clone(),
-        host,
-        host_token,
-        guest,
-        guest_token,
-        host_member: Value::Null,
-        guest_member: Value::Null,
-        spectator,
-    };
+    let mut t = common::Table::rejoin(&server, &code, host_token, guest_token).await;
     let (end, _) = short_game(&mut t, &Value::Null, 2).await;
     assert_eq!(end["match"]["number"], 2);
     drop(t);

@@ -1,6 +1,6 @@
 //! The CrossyRay computer player, at four levels.
 //!
-//! [`choose_move`] runs one search on the calling thread and returns a
+//! [`Engine::choose_move`] runs one search on the calling thread and returns a
 //! legal move. Every level takes a win at once (a goal, or a number that
 //! leaves the opponent without a move) and never plays a move that lets
 //! the opponent win with its next move when another move avoids it
@@ -24,10 +24,11 @@
 //! use std::sync::atomic::AtomicBool;
 //! use std::time::Duration;
 //! use rules::game::Game;
-//! use rules::crossyray::{bot::{choose_move, Level}, CrossyRay, Options};
+//! use rules::crossyray::{bot::{Engine, Level, Think}, CrossyRay, Options};
 //!
 //! let game = CrossyRay::new(&Options::default()).unwrap();
-//! let mv = choose_move(&game, Level::Amateur, Duration::from_millis(50), &AtomicBool::new(false), 1).unwrap();
+//! let think = Think { level: Level::Amateur, budget: Duration::from_millis(50), cancel: &AtomicBool::new(false), seed: 1 };
+//! let mv = game.choose_move(&think).unwrap();
 //! assert!(game.legal_moves().contains(&mv));
 //! ```
 
@@ -37,9 +38,9 @@ use std::time::{Duration, Instant};
 use super::{CrossyRay, Move};
 use crate::deepening::{iterate, Root, SearchResult};
 use crate::game::{Game, Outcome};
-pub use crate::level::{Level, DEFAULT_BUDGET};
+pub use crate::level::{Engine, Level, Think, DEFAULT_BUDGET};
 use crate::rng::Rng;
-use crate::triage::{two_sided, Decision};
+use crate::triage::two_sided;
 
 /// A score beyond any evaluation.
 pub const INF: i32 = 1_000_000;
@@ -78,63 +79,44 @@ pub fn settings(level: Level) -> Settings {
     }
 }
 
-/// The move `level` plays in `game`, thinking at most its share of
-/// `budget` (Master's time per move), or less if `cancel` is set. `None`
-/// only when the game is over. `seed` drives the weaker levels' mistakes.
-pub fn choose_move(
-    game: &CrossyRay,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    seed: u64,
-) -> Option<Move> {
-    analyse(game, level, budget, cancel, seed).map(|(mv, _)| mv)
-}
+impl Engine for CrossyRay {
+    type Found = SearchResult<Move>;
 
-/// Like [`choose_move`], with what the search found (`None` for the search
-/// when the move was a win at once, forced, or a random mistake).
-pub fn analyse(
-    game: &CrossyRay,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    seed: u64,
-) -> Option<(Move, Option<SearchResult<Move>>)> {
-    let start = Instant::now();
-    let settings = settings(level);
-    let mut rng = Rng::new(seed ^ 0x6372_6F73_7379);
-    let candidates = match two_sided(game).decide(settings.blunder, &mut rng) {
-        Decision::Over => return None,
-        Decision::Play(mv) => return Some((mv, None)),
-        Decision::Search(moves) => moves,
-    };
-    let mut searcher = Searcher {
-        game: game.clone(),
-        // The triage's time counts too.
-        time: budget.mul_f64(settings.time_share),
-        cancel,
-        start,
-        nodes: 0,
-        stopped: false,
-    };
-    let root = Root {
-        max_depth: settings.max_depth,
-        noise: settings.noise,
-        seed: rng.next_u64(),
-        win_bound: WIN_BOUND,
-    };
-    let found = iterate(&candidates, &root, |&mv, depth, floor| {
-        let v = searcher.after(mv, depth - 1, floor.max(-INF), INF, 1);
-        (!searcher.stopped).then_some(v)
-    });
-    let result = SearchResult {
-        best: found.best,
-        score: found.score,
-        depth: found.depth,
-        nodes: searcher.nodes,
-        elapsed: searcher.start.elapsed(),
-    };
-    Some((found.best, Some(result)))
+    fn analyse(&self, think: &Think) -> Option<(Move, Option<SearchResult<Move>>)> {
+        let settings = settings(think.level);
+        let start = Instant::now();
+        let mut rng = Rng::new(think.seed ^ 0x6372_6F73_7379);
+        let decision = two_sided(self).decide(settings.blunder, &mut rng);
+        decision.then_search(|candidates| {
+            let mut searcher = Searcher {
+                game: self.clone(),
+                // The triage's time counts too.
+                time: think.budget.mul_f64(settings.time_share),
+                cancel: think.cancel,
+                start,
+                nodes: 0,
+                stopped: false,
+            };
+            let root = Root {
+                max_depth: settings.max_depth,
+                noise: settings.noise,
+                seed: rng.next_u64(),
+                win_bound: WIN_BOUND,
+            };
+            let found = iterate(&candidates, &root, |&mv, depth, floor| {
+                let v = searcher.after(mv, depth - 1, floor.max(-INF), INF, 1);
+                (!searcher.stopped).then_some(v)
+            });
+            let result = SearchResult {
+                best: found.best,
+                score: found.score,
+                depth: found.depth,
+                nodes: searcher.nodes,
+                elapsed: searcher.start.elapsed(),
+            };
+            (found.best, result)
+        })
+    }
 }
 
 /// One search: a copy of the game moved with make/unmake.

@@ -13,7 +13,8 @@ use crate::game::{EndReason, Side};
 const BUDGET: Duration = Duration::from_millis(30);
 
 fn pick(game: &CrossyRay, level: Level, seed: u64) -> Move {
-    choose_move(game, level, BUDGET, &AtomicBool::new(false), seed).expect("a move")
+    game.choose_move(&Think::uncancelled(level, BUDGET, seed))
+        .expect("a move")
 }
 
 fn after(options: &Options, line: &str) -> CrossyRay {
@@ -94,20 +95,15 @@ fn every_level_plays_legal_moves_to_the_end_on_both_board_shapes() {
             let mut game = CrossyRay::new(&options).unwrap();
             let mut seed = 0;
             while !game.is_over() {
-                let mv = choose_move(
-                    &game,
-                    level,
-                    Duration::from_millis(5),
-                    &AtomicBool::new(false),
-                    seed,
-                )
-                .expect("a move while the game is on");
+                let mv = game
+                    .choose_move(&Think::uncancelled(level, Duration::from_millis(5), seed))
+                    .expect("a move while the game is on");
                 assert!(game.legal_moves().contains(&mv), "{level}: {mv}");
                 game.play(&mv).unwrap();
                 seed += 1;
             }
             assert_eq!(
-                choose_move(&game, level, BUDGET, &AtomicBool::new(false), 0),
+                game.choose_move(&Think::uncancelled(level, BUDGET, 0)),
                 None
             );
         }
@@ -119,7 +115,9 @@ fn master_answers_within_its_budget_and_at_once_when_cancelled() {
     let game = after(&Options::default(), "e5 e7");
     let budget = Duration::from_millis(100);
     let start = Instant::now();
-    let (mv, result) = analyse(&game, Level::Master, budget, &AtomicBool::new(false), 1).unwrap();
+    let (mv, result) = game
+        .analyse(&Think::uncancelled(Level::Master, budget, 1))
+        .unwrap();
     // The clock is polled every 256 nodes; the margin is for a busy
     // machine running the suite in parallel.
     assert!(
@@ -132,7 +130,14 @@ fn master_answers_within_its_budget_and_at_once_when_cancelled() {
 
     let cancelled = AtomicBool::new(true);
     let start = Instant::now();
-    let mv = choose_move(&game, Level::Master, Duration::from_secs(60), &cancelled, 1).unwrap();
+    let mv = game
+        .choose_move(&Think {
+            level: Level::Master,
+            budget: Duration::from_secs(60),
+            cancel: &cancelled,
+            seed: 1,
+        })
+        .unwrap();
     assert!(
         start.elapsed() < Duration::from_secs(1),
         "{:?}",

@@ -1,6 +1,6 @@
 //! The computer opponent, at four levels a player can tell apart.
 //!
-//! [`choose_move`] runs one search on the calling thread and returns a
+//! [`Engine::choose_move`] runs one search on the calling thread and returns a
 //! legal move. Every level plays a winning move at once (entering the den,
 //! or leaving the opponent without a move) and never plays a move that lets
 //! the opponent win on the next move when another move avoids it. Above
@@ -22,10 +22,11 @@
 //! use std::sync::atomic::AtomicBool;
 //! use std::time::Duration;
 //! use rules::game::Game;
-//! use rules::jungle::{bot::{choose_move, Level}, Jungle};
+//! use rules::jungle::{bot::{Engine, Level, Think}, Jungle};
 //!
 //! let game = Jungle::start();
-//! let mv = choose_move(&game, Level::Amateur, Duration::from_millis(50), &AtomicBool::new(false), 1).unwrap();
+//! let think = Think { level: Level::Amateur, budget: Duration::from_millis(50), cancel: &AtomicBool::new(false), seed: 1 };
+//! let mv = game.choose_move(&think).unwrap();
 //! assert!(game.legal_moves().contains(&mv));
 //! ```
 
@@ -34,16 +35,15 @@ mod search;
 mod tt;
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 pub use crate::rng::Rng;
 pub use eval::{Eval, EvalParams};
 pub use search::{Limits, SearchResult, Searcher, INF, WIN, WIN_BOUND};
 
 use crate::jungle::{Jungle, Move};
-use crate::triage::{two_sided, Decision};
+use crate::triage::two_sided;
 
-pub use crate::level::{Level, DEFAULT_BUDGET};
+pub use crate::level::{Engine, Level, Think, DEFAULT_BUDGET};
 
 /// A level's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,48 +99,27 @@ impl Level {
     }
 }
 
-/// The move `level` plays in `game`, thinking at most its share of
-/// `budget` (Master's time per move), or less if `cancel` is set. `None`
-/// only when the game is over. `rng_seed` drives the weaker levels'
-/// mistakes: the same seed, position and budget give the same move unless
-/// the clock cuts a search short at a different point.
-pub fn choose_move(
-    game: &Jungle,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    rng_seed: u64,
-) -> Option<Move> {
-    analyse(game, level, budget, cancel, rng_seed).map(|(mv, _)| mv)
-}
+impl Engine for Jungle {
+    type Found = SearchResult;
 
-/// Like [`choose_move`], with what the search found (`None` for the search
-/// when the move was forced or a random mistake).
-pub fn analyse(
-    game: &Jungle,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    rng_seed: u64,
-) -> Option<(Move, Option<SearchResult>)> {
-    let settings = level.settings();
-    let mut rng = Rng::new(rng_seed ^ 0x6A75_6E67_6C65);
-    let candidates = match two_sided(game).decide(settings.blunder, &mut rng) {
-        Decision::Over => return None,
-        Decision::Play(mv) => return Some((mv, None)),
-        Decision::Search(moves) => moves,
-    };
-    let limits = Limits {
-        max_depth: settings.max_depth,
-        time: budget.mul_f64(settings.time_share),
-        noise: settings.noise,
-        contempt: settings.contempt,
-        tt_bits: settings.tt_bits,
-        seed: rng.next_u64(),
-        ..Limits::default()
-    };
-    let result = search(game, &candidates, &limits, cancel);
-    Some((result.best.unwrap_or(candidates[0]), Some(result)))
+    fn analyse(&self, think: &Think) -> Option<(Move, Option<SearchResult>)> {
+        let settings = think.level.settings();
+        let mut rng = Rng::new(think.seed ^ 0x6A75_6E67_6C65);
+        let decision = two_sided(self).decide(settings.blunder, &mut rng);
+        decision.then_search(|candidates| {
+            let limits = Limits {
+                max_depth: settings.max_depth,
+                time: think.budget.mul_f64(settings.time_share),
+                noise: settings.noise,
+                contempt: settings.contempt,
+                tt_bits: settings.tt_bits,
+                seed: rng.next_u64(),
+                ..Limits::default()
+            };
+            let result = search(self, &candidates, &limits, think.cancel);
+            (result.best.unwrap_or(candidates[0]), result)
+        })
+    }
 }
 
 /// Searches `root_moves` of `game` with `limits` (the benchmark and the

@@ -12,7 +12,8 @@ use crate::jungle::Jungle;
 const BUDGET: Duration = Duration::from_millis(40);
 
 fn pick(game: &Jungle, level: Level, seed: u64) -> Move {
-    choose_move(game, level, BUDGET, &AtomicBool::new(false), seed).expect("a move")
+    game.choose_move(&Think::uncancelled(level, BUDGET, seed))
+        .expect("a move")
 }
 
 /// Asserts that every level plays `expected` in the position `setup`,
@@ -84,14 +85,13 @@ fn master_finds_a_forced_den_attack() {
     // Blue's lion d7 and tiger f8 against a lone Red dog on d9's left:
     // whatever Red does, one of them gets in within three plies.
     let game = Jungle::from_position("2d4/5T1/3L3/7/7/7/7/7/6l b 0 1").unwrap();
-    let (mv, result) = analyse(
-        &game,
-        Level::Master,
-        Duration::from_millis(200),
-        &AtomicBool::new(false),
-        0,
-    )
-    .unwrap();
+    let (mv, result) = game
+        .analyse(&Think::uncancelled(
+            Level::Master,
+            Duration::from_millis(200),
+            0,
+        ))
+        .unwrap();
     let result = result.expect("a search");
     assert!(result.score >= WIN_BOUND, "{mv} scored {}", result.score);
     let mut after = game.clone();
@@ -104,7 +104,14 @@ fn cancelled_search_still_returns_a_legal_move_quickly() {
     let game = Jungle::start();
     let cancel = AtomicBool::new(true);
     let t = Instant::now();
-    let mv = choose_move(&game, Level::Master, Duration::from_secs(60), &cancel, 0).unwrap();
+    let mv = game
+        .choose_move(&Think {
+            level: Level::Master,
+            budget: Duration::from_secs(60),
+            cancel: &cancel,
+            seed: 0,
+        })
+        .unwrap();
     assert!(t.elapsed() < Duration::from_secs(5));
     assert!(game.legal_moves().contains(&mv));
 }
@@ -114,7 +121,7 @@ fn bot_returns_none_once_the_game_is_over() {
     let mut game = Jungle::start();
     game.forfeit(Side(0), EndReason::Resign);
     assert_eq!(
-        choose_move(&game, Level::Master, BUDGET, &AtomicBool::new(false), 0),
+        game.choose_move(&Think::uncancelled(Level::Master, BUDGET, 0)),
         None
     );
 }
@@ -174,12 +181,10 @@ fn master_sees_a_repetition_that_walks_into_the_shuttle_limit() {
     };
     let result = search(&game, &[repeat], &limits, &AtomicBool::new(false));
     assert!(result.score <= -WIN_BOUND, "scored {}", result.score);
-    let mv = choose_move(
-        &game,
+    let mv = game.choose_move(&Think::uncancelled(
         Level::Master,
         Duration::from_millis(500),
-        &AtomicBool::new(false),
         7,
-    );
+    ));
     assert_ne!(mv, Some(repeat));
 }

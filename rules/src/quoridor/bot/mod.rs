@@ -1,7 +1,7 @@
 //! The Quoridor computer player, at four levels, for every board size,
 //! 2 to 8 pawns, either goal, and team games (a team is one side).
 //!
-//! [`choose_move`] runs one search on the calling thread and returns a
+//! [`Engine::choose_move`] runs one search on the calling thread and returns a
 //! legal move. Every level steps onto its goal at once when it can, and
 //! never plays a move after which another pawn can reach its goal with its
 //! next move when some move avoids that ([`triage`]: the pawns in between
@@ -23,10 +23,11 @@
 //! use std::sync::atomic::AtomicBool;
 //! use std::time::{Duration, Instant};
 //! use rules::game::Game;
-//! use rules::quoridor::{bot::{choose_move, Level}, Options, Quoridor};
+//! use rules::quoridor::{bot::{Engine, Level, Think}, Options, Quoridor};
 //!
 //! let game = Quoridor::new(&Options { players: 4, ..Options::default() }).unwrap();
-//! let mv = choose_move(&game, Level::Amateur, Duration::from_millis(50), &AtomicBool::new(false), 1).unwrap();
+//! let think = Think { level: Level::Amateur, budget: Duration::from_millis(50), cancel: &AtomicBool::new(false), seed: 1 };
+//! let mv = game.choose_move(&think).unwrap();
 //! assert!(game.legal_moves().contains(&mv));
 //! ```
 
@@ -35,8 +36,7 @@ mod score;
 mod search;
 mod tt;
 
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use crate::deepening::SearchResult;
 pub use eval::STEP;
@@ -45,7 +45,7 @@ pub use search::{Limits, Searcher};
 
 use super::{Move, Quoridor};
 use crate::game::{Game, Side};
-pub use crate::level::{Level, DEFAULT_BUDGET};
+pub use crate::level::{Engine, Level, Think, DEFAULT_BUDGET};
 use crate::rng::Rng;
 pub use crate::triage::{Decision, Triage};
 
@@ -86,52 +86,33 @@ pub fn settings(level: Level) -> Settings {
     }
 }
 
-/// The move `level` plays in `game` for the side to move, thinking at most
-/// its share of `budget` (Master's time per move), or less if `cancel` is
-/// set. `None` only when the game is over. `seed` drives the weaker
-/// levels' mistakes.
-pub fn choose_move(
-    game: &Quoridor,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    seed: u64,
-) -> Option<Move> {
-    analyse(game, level, budget, cancel, seed).map(|(mv, _)| mv)
-}
+impl Engine for Quoridor {
+    type Found = SearchResult<Move>;
 
-/// Like [`choose_move`], with what the search found (`None` for the search
-/// when the move was forced, a win at once, or a random mistake).
-pub fn analyse(
-    game: &Quoridor,
-    level: Level,
-    budget: Duration,
-    cancel: &AtomicBool,
-    seed: u64,
-) -> Option<(Move, Option<SearchResult<Move>>)> {
-    let start = Instant::now();
-    let settings = settings(level);
-    let mut rng = Rng::new(seed ^ 0x7175_6F72_6964);
-    let candidates = match triage(game)?.decide(settings.blunder, &mut rng) {
-        Decision::Over => return None,
-        Decision::Play(mv) => return Some((mv, None)),
-        Decision::Search(moves) => moves,
-    };
-    let limits = Limits {
-        max_depth: settings.max_depth,
-        // The triage's time counts too.
-        time: budget
-            .mul_f64(settings.time_share)
-            .saturating_sub(start.elapsed()),
-        walls: settings.walls,
-        wall_value: settings.wall_value,
-        noise: settings.noise,
-        seed: rng.next_u64(),
-        tt_bits: settings.tt_bits,
-    };
-    let roots = root_moves(game, &candidates, settings.walls);
-    let result = Searcher::new(game, &limits, cancel).run(&roots);
-    Some((result.best, Some(result)))
+    fn analyse(&self, think: &Think) -> Option<(Move, Option<SearchResult<Move>>)> {
+        let start = Instant::now();
+        let settings = settings(think.level);
+        let mut rng = Rng::new(think.seed ^ 0x7175_6F72_6964);
+        let decision = triage(self)?.decide(settings.blunder, &mut rng);
+        decision.then_search(|candidates| {
+            let limits = Limits {
+                max_depth: settings.max_depth,
+                // The triage's time counts too.
+                time: think
+                    .budget
+                    .mul_f64(settings.time_share)
+                    .saturating_sub(start.elapsed()),
+                walls: settings.walls,
+                wall_value: settings.wall_value,
+                noise: settings.noise,
+                seed: rng.next_u64(),
+                tt_bits: settings.tt_bits,
+            };
+            let roots = root_moves(self, &candidates, settings.walls);
+            let result = Searcher::new(self, &limits, think.cancel).run(&roots);
+            (result.best, result)
+        })
+    }
 }
 
 /// Sorts the legal moves of the side to move ([`Triage`]); for Quoridor a

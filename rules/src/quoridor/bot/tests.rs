@@ -15,7 +15,8 @@ use crate::quoridor::{GoalMode, Options, WallStock};
 const BUDGET: Duration = Duration::from_millis(30);
 
 fn pick(game: &Quoridor, level: Level, seed: u64) -> Move {
-    choose_move(game, level, BUDGET, &AtomicBool::new(false), seed).expect("a move")
+    game.choose_move(&Think::uncancelled(level, BUDGET, seed))
+        .expect("a move")
 }
 
 /// A game from `options` after the moves in `line`.
@@ -143,8 +144,9 @@ fn the_bot_answers_within_its_budget() {
     let game = after(&options, "e2 a5h i12 l9v i2 a8 d13 l5");
     for budget in [Duration::from_millis(20), Duration::from_millis(150)] {
         let start = Instant::now();
-        let (mv, result) =
-            analyse(&game, Level::Master, budget, &AtomicBool::new(false), 3).expect("a move");
+        let (mv, result) = game
+            .analyse(&Think::uncancelled(Level::Master, budget, 3))
+            .expect("a move");
         let took = start.elapsed();
         assert!(game.legal_moves().contains(&mv));
         assert!(result.is_some(), "a searched move");
@@ -168,8 +170,14 @@ fn a_cancelled_search_answers_at_once() {
     let cancel = AtomicBool::new(false);
     let start = Instant::now();
     let mv = std::thread::scope(|scope| {
-        let search =
-            scope.spawn(|| choose_move(&game, Level::Master, Duration::from_secs(60), &cancel, 1));
+        let search = scope.spawn(|| {
+            game.choose_move(&Think {
+                level: Level::Master,
+                budget: Duration::from_secs(60),
+                cancel: &cancel,
+                seed: 1,
+            })
+        });
         std::thread::sleep(Duration::from_millis(30));
         cancel.store(true, std::sync::atomic::Ordering::Relaxed);
         search.join().unwrap()
@@ -194,7 +202,7 @@ fn no_move_once_the_game_is_over() {
 }
 
 fn pick_opt(game: &Quoridor) -> Option<Move> {
-    choose_move(game, Level::Master, BUDGET, &AtomicBool::new(false), 0)
+    game.choose_move(&Think::uncancelled(Level::Master, BUDGET, 0))
 }
 
 fn any_options() -> impl Strategy<Value = Options> {
@@ -223,7 +231,7 @@ proptest! {
             let mv = if wall && !walls.is_empty() { walls[i.index(walls.len())] } else { moves[i.index(moves.len())] };
             game.play(&mv).unwrap();
         }
-        let chosen = choose_move(&game, level, Duration::from_millis(10), &AtomicBool::new(false), seed);
+        let chosen = game.choose_move(&Think::uncancelled(level, Duration::from_millis(10), seed));
         match chosen {
             Some(mv) => prop_assert!(game.legal_moves().contains(&mv), "{} played {}", level, mv),
             None => prop_assert!(game.is_over()),

@@ -177,13 +177,7 @@ fn a_move_after_the_flag_is_late() {
 #[test]
 fn in_a_team_the_member_due_moves_not_a_teammate() {
     let mut state = room(GameKind::Quoridor, json!({"mode": "teams"}));
-    let host = join(&mut state, HOST, Some("Minh"), 0);
-    let mate = join(&mut state, &token(1), Some("Lan"), 0);
-    let other = join(&mut state, &token(2), Some("Hoa"), 0);
-    ok(&mut state, host, sit(0), 0);
-    ok(&mut state, mate, sit(1), 0);
-    ok(&mut state, other, sit(4), 0);
-    ok(&mut state, host, start(Order::Seats), 0);
+    let [host, mate, other] = teams_started(&mut state);
     let refusal = refused(&mut state, mate, mv("e2"), 1);
     assert_eq!(refusal.code, Code::NotYourTurn);
     assert!(refusal.message.contains("Minh"), "{}", refusal.message);

@@ -45,14 +45,21 @@ pub fn token(i: usize) -> String {
 }
 
 pub fn config() -> RoomConfig {
-    RoomConfig {
-        abandon_after_ms: 60_000,
-        autostart_after_ms: 30_000,
-        bot_budget_ms: 2_000,
-        max_members: 200,
-        max_watchers: 20_000,
-        members_per_addr: 20,
-    }
+    RoomConfig::default()
+}
+
+/// A Quoridor team game of three started at 0 ms, in seat order: the
+/// host (Minh) and a teammate (Lan) in seats 0 and 1, one other (Hoa) in
+/// seat 4 on the other team. Returns `[host, mate, other]`.
+pub fn teams_started(state: &mut RoomState) -> [MemberId; 3] {
+    let host = join(state, HOST, Some("Minh"), 0);
+    let mate = join(state, &token(1), Some("Lan"), 0);
+    let other = join(state, &token(2), Some("Hoa"), 0);
+    ok(state, host, sit(0), 0);
+    ok(state, mate, sit(1), 0);
+    ok(state, other, sit(4), 0);
+    ok(state, host, start(Order::Seats), 0);
+    [host, mate, other]
 }
 
 pub fn room(kind: GameKind, options: Value) -> RoomState {

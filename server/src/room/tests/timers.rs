@@ -150,13 +150,7 @@ fn a_teams_turn_passes_to_a_teammate_who_is_here() {
             ..config()
         },
     );
-    let host = join(&mut state, HOST, Some("Minh"), 0);
-    let mate = join(&mut state, &token(1), Some("Lan"), 0);
-    let other = join(&mut state, &token(2), Some("Hoa"), 0);
-    ok(&mut state, host, sit(0), 0);
-    ok(&mut state, mate, sit(1), 0);
-    ok(&mut state, other, sit(4), 0);
-    ok(&mut state, host, start(Order::Seats), 0);
+    let [host, mate, _] = teams_started(&mut state);
     let table = state.tables[0].id;
     let pass = Timer::TurnPass(table, Side(0));
 

@@ -316,6 +316,31 @@ pub async fn table_of(server: &TestServer, game: &str, options: Value) -> Table 
 }
 
 impl Table {
+    /// Room `code`'s table again, after a restart: the host and the guest
+    /// come back with their tokens and a new spectator (Vy) watches.
+    pub async fn rejoin(
+        server: &TestServer,
+        code: &str,
+        host_token: String,
+        guest_token: String,
+    ) -> Table {
+        let (host, _, snap) = server.join(code, Some(&host_token), None).await;
+        let host_member = snap["you"]["member"].clone();
+        let (guest, _, snap) = server.join(code, Some(&guest_token), None).await;
+        let guest_member = snap["you"]["member"].clone();
+        let (spectator, _, _) = server.join(code, None, Some("Vy")).await;
+        Table {
+            code: code.to_string(),
+            host,
+            host_token,
+            guest,
+            guest_token,
+            host_member,
+            guest_member,
+            spectator,
+        }
+    }
+
     /// Starts the game; returns the `start` match and which client plays
     /// side 0 (`true` = host).
     pub async fn start(&mut self) -> (Value, bool) {

@@ -366,13 +366,8 @@ impl Cup {
             .expect("the computer thinks when it is due");
         // The game's own bot answers, at its level, in a few milliseconds.
         let level = due.computer.expect("the computer is due");
-        let answer = crate::bots::choose(
-            &m.game,
-            level,
-            std::time::Duration::from_millis(5),
-            &std::sync::atomic::AtomicBool::new(false),
-            self.now,
-        );
+        let ask = rules::Think::uncancelled(level, std::time::Duration::from_millis(5), self.now);
+        let answer = crate::bots::choose(&m.game, &ask);
         let mv = answer.as_ref().expect("a move while the game is on");
         assert!(m.game.legal_moves().contains(mv), "{mv} is legal");
         self.now += 10;
