@@ -492,7 +492,7 @@ async fn game_numbers_keep_going_after_a_restart() {
     let dir = server.stop().await;
 
     let server = TestServer::start_in(dir, |_| {}).await;
-    let mut t = common::Table::rejoin(&server, &code, host_token, guest_token).await;
+    let mut t = common::Table::rejoin(&server, &code, &host_token, &guest_token).await;
     let (end, _) = short_game(&mut t, &Value::Null, 2).await;
     assert_eq!(end["match"]["number"], 2);
     drop(t);

@@ -293,26 +293,15 @@ pub async fn table_of(server: &TestServer, game: &str, options: Value) -> Table 
     assert_eq!(status, 201, "{room}");
     let code = room["code"].as_str().unwrap().to_string();
     let host_token = room["token"].as_str().unwrap().to_string();
-    let (mut host, _, snap) = server.join(&code, Some(&host_token), Some("Minh")).await;
-    assert_eq!(snap["you"]["host"], true);
-    let host_member = snap["you"]["member"].clone();
-    let (mut guest, guest_token, snap) = server.join(&code, None, None).await;
-    assert_eq!(snap["you"]["host"], false);
-    let guest_member = snap["you"]["member"].clone();
-    guest.ok(json!({"type": "name", "name": "Lan"})).await;
-    host.ok(json!({"type": "sit", "seat": 0})).await;
-    guest.ok(json!({"type": "sit", "seat": 1})).await;
+    let mut host = server.join(&code, Some(&host_token), Some("Minh")).await;
+    assert_eq!(host.2["you"]["host"], true);
+    let mut guest = server.join(&code, None, None).await;
+    assert_eq!(guest.2["you"]["host"], false);
+    guest.0.ok(json!({"type": "name", "name": "Lan"})).await;
+    host.0.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.0.ok(json!({"type": "sit", "seat": 1})).await;
     let (spectator, _, _) = server.join(&code, None, Some("Khoa")).await;
-    Table {
-        code,
-        host,
-        host_token,
-        guest,
-        guest_token,
-        host_member,
-        guest_member,
-        spectator,
-    }
+    Table::of(&code, host, guest, spectator)
 }
 
 impl Table {
@@ -321,22 +310,32 @@ impl Table {
     pub async fn rejoin(
         server: &TestServer,
         code: &str,
-        host_token: String,
-        guest_token: String,
+        host_token: &str,
+        guest_token: &str,
     ) -> Table {
-        let (host, _, snap) = server.join(code, Some(&host_token), None).await;
-        let host_member = snap["you"]["member"].clone();
-        let (guest, _, snap) = server.join(code, Some(&guest_token), None).await;
-        let guest_member = snap["you"]["member"].clone();
+        let host = server.join(code, Some(host_token), None).await;
+        let guest = server.join(code, Some(guest_token), None).await;
         let (spectator, _, _) = server.join(code, None, Some("Vy")).await;
+        Table::of(code, host, guest, spectator)
+    }
+
+    /// The table of room `code` from what [`TestServer::join`] answered
+    /// the host and the guest (socket, token, snapshot).
+    fn of(
+        code: &str,
+        host: (Client, String, Value),
+        guest: (Client, String, Value),
+        spectator: Client,
+    ) -> Table {
+        let member = |snap: &Value| snap["you"]["member"].clone();
         Table {
             code: code.to_string(),
-            host,
-            host_token,
-            guest,
-            guest_token,
-            host_member,
-            guest_member,
+            host_member: member(&host.2),
+            guest_member: member(&guest.2),
+            host: host.0,
+            host_token: host.1,
+            guest: guest.0,
+            guest_token: guest.1,
             spectator,
         }
     }
