@@ -7,7 +7,7 @@
 //! The colours themselves live in `web/css/site.css`, one block of CSS
 //! custom properties per theme; the item ids here are the names there.
 
-use axum::extract::State;
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -112,26 +112,40 @@ pub fn chosen_map(stored: &[(String, String)]) -> Map<String, Value> {
 }
 
 #[derive(Deserialize)]
-pub struct ItemRequest {
+struct ItemRequest {
     #[serde(default)]
     item: String,
 }
 
-/// The signed-in account and the catalogue item a buy or choose request
-/// names, or the answer that refuses it.
-fn request(current: Session, req: ItemRequest) -> Result<(SignedIn, Item), Box<Response>> {
-    let me = current.signed_in.ok_or_else(|| Box::new(not_signed_in()))?;
-    let item = find(&req.item).ok_or_else(|| {
-        Box::new(json_error(
-            StatusCode::BAD_REQUEST,
-            "unknown_item",
-            format!(
-                "The shop has no item {:?}.",
-                req.item.chars().take(40).collect::<String>()
-            ),
-        ))
-    })?;
-    Ok((me, item))
+/// A buy or choose request: the signed-in account and the catalogue item
+/// its body names (`{"item": id}`). Refused before the handler runs: a
+/// body that cannot be read, no session, an item not in the catalogue.
+pub struct ItemAsked {
+    me: SignedIn,
+    item: Item,
+}
+
+impl FromRequest<App> for ItemAsked {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, app: &App) -> Result<Self, Response> {
+        let (mut parts, body) = req.into_parts();
+        let current = Session::from_request_parts(&mut parts, app).await?;
+        let ApiJson(req) =
+            ApiJson::<ItemRequest>::from_request(Request::from_parts(parts, body), app).await?;
+        let me = current.signed_in.ok_or_else(not_signed_in)?;
+        let item = find(&req.item).ok_or_else(|| {
+            json_error(
+                StatusCode::BAD_REQUEST,
+                "unknown_item",
+                format!(
+                    "The shop has no item {:?}.",
+                    req.item.chars().take(40).collect::<String>()
+                ),
+            )
+        })?;
+        Ok(ItemAsked { me, item })
+    }
 }
 
 /// `GET /api/shop`: every item with its price and whether the account
@@ -162,15 +176,7 @@ pub async fn shop(State(app): State<App>, current: Session) -> Response {
 
 /// `POST /api/shop/buy {"item"}`: buys an item once; the coins and the
 /// ledger row in one transaction.
-pub async fn buy(
-    State(app): State<App>,
-    current: Session,
-    ApiJson(req): ApiJson<ItemRequest>,
-) -> Response {
-    let (me, item) = match request(current, req) {
-        Ok(r) => r,
-        Err(refused) => return *refused,
-    };
+pub async fn buy(State(app): State<App>, ItemAsked { me, item }: ItemAsked) -> Response {
     let owned_already = || {
         json_error(
             StatusCode::CONFLICT,
@@ -209,15 +215,7 @@ pub async fn buy(
 
 /// `POST /api/shop/choose {"item"}`: puts an owned item (or a default)
 /// in its slot.
-pub async fn choose(
-    State(app): State<App>,
-    current: Session,
-    ApiJson(req): ApiJson<ItemRequest>,
-) -> Response {
-    let (me, item) = match request(current, req) {
-        Ok(r) => r,
-        Err(refused) => return *refused,
-    };
+pub async fn choose(State(app): State<App>, ItemAsked { me, item }: ItemAsked) -> Response {
     let store = app.registry.store();
     let id = me.account.id;
     if item.price > 0 {

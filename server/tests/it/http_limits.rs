@@ -8,6 +8,26 @@ use crate::common;
 use common::TestServer;
 use serde_json::{json, Value};
 
+/// A server whose room creation allows `burst` rooms at once and one more
+/// every `every_secs`, with `more` of its own settings.
+async fn rooms_limited(
+    burst: u32,
+    every_secs: u64,
+    more: impl FnOnce(&mut server::Config),
+) -> TestServer {
+    TestServer::start_with(|c| {
+        c.room_burst = burst;
+        c.room_every_secs = every_secs;
+        more(c);
+    })
+    .await
+}
+
+/// `127.0.0.1` (where the tests' requests come from) as a trusted proxy.
+fn behind_local_proxy(c: &mut server::Config) {
+    c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+}
+
 struct Answer {
     status: u16,
     retry_after: Option<u64>,
@@ -87,11 +107,7 @@ async fn room_creation_allows_ten_at_once_then_one_every_six_seconds() {
 
 #[tokio::test]
 async fn room_creation_limit_is_configurable_and_refills() {
-    let server = TestServer::start_with(|c| {
-        c.room_burst = 2;
-        c.room_every_secs = 3;
-    })
-    .await;
+    let server = rooms_limited(2, 3, |_| {}).await;
     for _ in 0..2 {
         assert_eq!(post(&server, "/api/rooms", json!({})).await.status, 201);
     }
@@ -152,11 +168,7 @@ async fn registration_allows_five_at_once_then_one_a_minute() {
 
 #[tokio::test]
 async fn forwarding_headers_are_ignored_without_a_trusted_proxy() {
-    let server = TestServer::start_with(|c| {
-        c.room_burst = 1;
-        c.room_every_secs = 3600;
-    })
-    .await;
+    let server = rooms_limited(1, 3600, |_| {}).await;
     let first = create_from(&server, &[("X-Forwarded-For", "203.0.113.1")]).await;
     assert_eq!(first.status, 201);
     // A client cannot get a fresh allowance by naming another address.
@@ -170,12 +182,7 @@ async fn forwarding_headers_are_ignored_without_a_trusted_proxy() {
 
 #[tokio::test]
 async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
-    let server = TestServer::start_with(|c| {
-        c.room_burst = 1;
-        c.room_every_secs = 3600;
-        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
-    })
-    .await;
+    let server = rooms_limited(1, 3600, behind_local_proxy).await;
     let a = [("X-Forwarded-For", "203.0.113.1")];
     assert_eq!(create_from(&server, &a).await.status, 201);
     assert_limited(&create_from(&server, &a).await, 3600);
@@ -196,11 +203,9 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
 
 #[tokio::test]
 async fn a_full_address_table_refuses_new_addresses_instead_of_growing() {
-    let server = TestServer::start_with(|c| {
-        c.room_burst = 2;
-        c.room_every_secs = 3600;
+    let server = rooms_limited(2, 3600, |c| {
         c.rate_limit_max_addrs = 3;
-        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        behind_local_proxy(c);
     })
     .await;
     for n in 1..=3 {
@@ -221,10 +226,7 @@ async fn a_full_address_table_refuses_new_addresses_instead_of_growing() {
 
 #[tokio::test]
 async fn failed_logins_are_counted_per_forwarded_client() {
-    let server = TestServer::start_with(|c| {
-        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
-    })
-    .await;
+    let server = TestServer::start_with(behind_local_proxy).await;
     let wrong = json!({"username": "nobody", "password": "wrong password"}).to_string();
     let a = [("X-Forwarded-For", "203.0.113.1")];
     // Ten failures at once, give or take one refilled by a slow hash.

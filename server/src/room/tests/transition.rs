@@ -1,6 +1,8 @@
 //! The one transition, end to end: random games of every game and mode
-//! (single, free-for-all of 3 and 4 pawns, teams, knockout matches), with
-//! timeouts, resignations and agreed draws mixed in where the game has
+//! (single, free-for-all of 3 and 4 pawns, Quoridor's centre race, teams,
+//! knockout matches), with timeouts, resignations, agreed draws and
+//! players who go offline (the abandon timer forfeits their side; in a
+//! team game the turn passes to a teammate) mixed in where the game has
 //! them, played live on a [`RoomState`] whose writes go to a real SQLite
 //! store. At every step the room brought back from that store holds the
 //! same game; once the game is over, the replay of the stored record and
@@ -11,7 +13,7 @@
 //! each move and each leave.
 
 use proptest::prelude::*;
-use rules::EndReason;
+use rules::{EndReason, Side};
 
 use super::*;
 use crate::history::export::{export, import};
@@ -54,6 +56,16 @@ fn setups() -> Vec<(GameKind, Value, Vec<usize>)> {
         (GameKind::Quoridor, json!({"mode": "teams"}), vec![0, 1, 4]),
         (
             GameKind::Quoridor,
+            json!({"mode": "ffa", "goal": "centre", "players": 2}),
+            vec![0, 1],
+        ),
+        (
+            GameKind::Quoridor,
+            json!({"mode": "ffa", "goal": "centre", "players": 4}),
+            vec![0, 1, 2, 3],
+        ),
+        (
+            GameKind::Quoridor,
             json!({"mode": "knockout"}),
             vec![0, 1, 2],
         ),
@@ -68,6 +80,9 @@ enum Act {
     Timeout,
     Resign(usize),
     Draw,
+    /// A player goes offline, the abandon or turn-pass timer fires if it
+    /// comes before the clock, and the player comes back.
+    Away(usize),
 }
 
 fn act() -> impl Strategy<Value = Act> {
@@ -76,6 +91,7 @@ fn act() -> impl Strategy<Value = Act> {
         2 => Just(Act::Timeout),
         1 => any::<usize>().prop_map(Act::Resign),
         1 => Just(Act::Draw),
+        2 => any::<usize>().prop_map(Act::Away),
     ]
 }
 
@@ -86,6 +102,10 @@ struct Table {
     now: u64,
     /// The position after each ply as live play had it.
     plies: Vec<Value>,
+    /// Each person's browser token, to come back with.
+    tokens: Vec<(MemberId, String)>,
+    /// The abandon and turn-pass timers that changed the game.
+    fired: Vec<Timer>,
 }
 
 impl Table {
@@ -118,6 +138,59 @@ impl Table {
         }
     }
 
+    /// The members still playing the current game.
+    fn players(&self) -> Vec<MemberId> {
+        let m = self.m();
+        (0..m.sides.len())
+            .filter(|&s| !m.gone[s])
+            .flat_map(|s| m.sides[s].iter().map(|p| p.member))
+            .collect()
+    }
+
+    /// `member` goes offline; the first of this table's timers fires if
+    /// it is an abandon or a turn pass; `member` comes back. Returns
+    /// whether the game changed.
+    fn away(&mut self, member: MemberId) -> bool {
+        let id = self.state.tables[self.t()].id;
+        self.now += 1_000;
+        let effects = self.state.disconnect(member, self.now);
+        self.store(&effects);
+        let first = self
+            .state
+            .deadlines()
+            .into_iter()
+            .filter(|(_, timer)| match *timer {
+                Timer::Clock(t) | Timer::Abandon(t, _) | Timer::TurnPass(t, _) => t == id,
+                _ => false,
+            })
+            .min_by_key(|(at, _)| *at);
+        let mut changed = false;
+        if let Some((at, timer @ (Timer::Abandon(..) | Timer::TurnPass(..)))) = first {
+            self.now = self.now.max(at);
+            let effects = self.state.fire(timer, self.now);
+            self.store(&effects);
+            changed = !effects.is_empty();
+            if changed {
+                self.fired.push(timer);
+            }
+        }
+        let token = self
+            .tokens
+            .iter()
+            .find(|(m, _)| *m == member)
+            .unwrap()
+            .1
+            .clone();
+        self.now += 1_000;
+        let (back, effects) = self
+            .state
+            .hello(greeting(&token, None, None), self.now)
+            .unwrap();
+        assert_eq!(back, member, "the same member comes back");
+        self.store(&effects);
+        changed
+    }
+
     /// Plays one act; returns whether it changed the game.
     fn play(&mut self, act: &Act) -> bool {
         let m = self.m();
@@ -147,12 +220,13 @@ impl Table {
                 !effects.is_empty()
             }
             Act::Resign(k) => {
-                let players: Vec<MemberId> = (0..m.sides.len())
-                    .filter(|&s| !m.gone[s])
-                    .flat_map(|s| m.sides[s].iter().map(|p| p.member))
-                    .collect();
+                let players = self.players();
                 let member = players[k % players.len()];
                 self.command(member, Command::Resign(cmd::Resign { table }))
+            }
+            Act::Away(k) => {
+                let players = self.players();
+                self.away(players[k % players.len()])
             }
             Act::Draw => {
                 if !m.game.draw_by_agreement() {
@@ -211,7 +285,9 @@ impl Table {
     }
 }
 
-fn run(setup: usize, acts: &[Act]) {
+/// Plays `acts` in setup `setup` and checks every ply; returns the
+/// abandon and turn-pass timers that changed the game.
+fn run(setup: usize, acts: &[Act]) -> Vec<Timer> {
     let (kind, options, seats) = setups().swap_remove(setup % setups().len());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -220,7 +296,12 @@ fn run(setup: usize, acts: &[Act]) {
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let db = rt.block_on(Db::open(None, dir.path())).unwrap();
-    let state = room(kind, options);
+    // A short grace time, so that an abandon often comes before a clock.
+    let short = RoomConfig {
+        abandon_after_ms: 5_000,
+        ..config()
+    };
+    let state = room_with(kind, options, short);
     rt.block_on(db.insert_room(&state.row())).unwrap();
     let mut table = Table {
         state,
@@ -228,6 +309,8 @@ fn run(setup: usize, acts: &[Act]) {
         rt,
         now: 1_000,
         plies: Vec::new(),
+        tokens: Vec::new(),
+        fired: Vec::new(),
     };
     let mut people = Vec::new();
     for (i, &seat) in seats.iter().enumerate() {
@@ -239,6 +322,7 @@ fn run(setup: usize, acts: &[Act]) {
         table.store(&effects);
         assert!(table.command(id, sit(seat)));
         people.push(id);
+        table.tokens.push((id, tok));
     }
     table.now += 1_000;
     let effects = table
@@ -294,6 +378,7 @@ fn run(setup: usize, acts: &[Act]) {
         record.outcome
     );
     assert_eq!(imported.positions, table.plies, "the import's positions");
+    table.fired
 }
 
 proptest! {
@@ -304,7 +389,7 @@ proptest! {
         setup in 0usize..100,
         acts in proptest::collection::vec(act(), 0..40),
     ) {
-        run(setup, &acts);
+        let _ = run(setup, &acts);
     }
 }
 
@@ -314,10 +399,32 @@ fn every_setup_plays_through() {
         .map(|i| match i % 9 {
             4 => Act::Timeout,
             7 => Act::Draw,
+            8 => Act::Away(i),
             _ => Act::Move(i * 7),
         })
         .collect();
     for setup in 0..setups().len() {
-        run(setup, &acts);
+        let _ = run(setup, &acts);
     }
+}
+
+#[test]
+fn a_player_away_passes_a_teams_turn_and_abandons_a_side() {
+    let teams = setups()
+        .iter()
+        .position(|(kind, o, _)| *kind == GameKind::Quoridor && o["mode"] == "teams")
+        .unwrap();
+    // The host plays first for side 0 and goes away: the turn passes to
+    // the teammate; later the other side's only player goes away for good.
+    let fired = run(
+        teams,
+        &[Act::Away(0), Act::Move(0), Act::Move(1), Act::Away(2)],
+    );
+    assert!(
+        matches!(
+            fired[..],
+            [Timer::TurnPass(_, Side(0)), Timer::Abandon(_, Side(1))]
+        ),
+        "{fired:?}"
+    );
 }
