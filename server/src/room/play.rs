@@ -11,9 +11,11 @@ use rules::{EndReason, Game, Side, TimeControl};
 use super::event::{Effect, Event, MatchKind};
 use super::state::{Applied, Countdown, RoomState};
 use super::views::MatchBody;
+use super::Match;
 use crate::game_log::{LogError, Step};
 use crate::games::AnyMove;
 use crate::model::records::{EntryRow, FinishedGame, SidePlayer};
+use crate::model::MemberId;
 use crate::protocol::{Code, Refusal};
 use crate::ratings::rate;
 use crate::store::ratings::rated_pair;
@@ -157,6 +159,26 @@ impl RoomState {
         Ok(effects)
     }
 
+    /// Who played each side of `m`, with the account each was signed in
+    /// as (what the record and the ratings keep).
+    fn side_players(&self, m: &Match) -> Vec<Vec<SidePlayer>> {
+        let account = |member: MemberId| {
+            let x = self.members.iter().find(|x| x.id == member)?;
+            Some(x.account.as_ref()?.id)
+        };
+        m.sides
+            .iter()
+            .map(|team| {
+                team.iter()
+                    .map(|p| SidePlayer {
+                        member: p.member,
+                        account: account(p.member),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Table `t`'s game just ended: score it, store it, and count down to
     /// the next one if the room starts games by itself.
     fn finish(&mut self, t: usize, now: u64, effects: &mut Vec<Effect>) {
@@ -177,23 +199,7 @@ impl RoomState {
             game: m.game.kind(),
             options: m.options.clone(),
             players: m.side_names(),
-            sides: m
-                .sides
-                .iter()
-                .map(|team| {
-                    team.iter()
-                        .map(|p| SidePlayer {
-                            member: p.member,
-                            account: self
-                                .members
-                                .iter()
-                                .find(|x| x.id == p.member)
-                                .and_then(|x| x.account.as_ref())
-                                .map(|a| a.id),
-                        })
-                        .collect()
-                })
-                .collect(),
+            sides: self.side_players(&m),
             moves: m.moves.clone(),
             leaves: m.leaves.clone(),
             outcome,

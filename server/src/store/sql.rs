@@ -10,11 +10,12 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
 
 use super::batch::Writer;
+use super::db::query;
 use super::db::Backend;
 use super::lease::Fence;
 use super::lite::WriteLine;
 use super::rows::{json, live_of, member_of, room_of, score_of};
-use super::write::Write;
+use super::write::{room_values, Write};
 use super::{StoreError, StoreResult};
 use crate::model::now_millis;
 use crate::model::records::ChatLine;
@@ -149,24 +150,19 @@ impl Store {
 
     /// Stores a new room; `Conflict` if the code is taken.
     pub async fn insert_room(&self, room: &RoomRow) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO rooms (code, game, options, host_token, host_hash, autostart,
-                                games_played, next_member, table_id, created_at, solo, rated)
-             VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .bind(&room.code)
-        .bind(room.game().name())
-        .bind(room.options.to_json().to_string())
-        .bind(room.host.as_ref().map(TokenHash::as_str))
-        .bind(i64::from(room.autostart))
-        .bind(i64::from(room.games_played))
-        .bind(i64::from(room.next_member))
-        .bind(room.table.to_string())
-        .bind(now_millis() as i64)
-        .bind(i64::from(room.solo))
-        .bind(i64::from(room.rated))
-        .execute(&self.pool)
-        .await?;
+        let mut insert = query(
+            "INSERT INTO rooms (game, options, host_hash, autostart, games_played, next_member,
+                                table_id, rated, code, host_token, created_at, solo)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '', $10, $11)",
+        );
+        insert.args = room_values(room).into();
+        let mut conn = self.pool.acquire().await?;
+        insert
+            .bind(&room.code)
+            .bind(now_millis() as i64)
+            .bind(i64::from(room.solo))
+            .execute(&mut *conn)
+            .await?;
         Ok(())
     }
 

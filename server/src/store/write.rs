@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::db::{query, to_json, Db};
+use super::db::{query, to_json, Arg, Db};
 use super::StoreResult;
 use crate::model::bracket::Bracket;
 use crate::model::records::{
@@ -29,26 +29,34 @@ pub enum Write {
     Tournament(Option<Bracket>),
 }
 
+/// The values of a room's row that change, as `$1` to `$8` of both
+/// statements that write them (the insert and the update): game,
+/// options, host hash, auto-start, games played, next member, table id,
+/// rated.
+pub(super) fn room_values(room: &RoomRow) -> [Arg; 8] {
+    [
+        Arg::from(room.game().name()),
+        Arg::from(room.options.to_json().to_string()),
+        Arg::from(room.host.as_ref().map(TokenHash::as_str)),
+        Arg::from(i64::from(room.autostart)),
+        Arg::from(i64::from(room.games_played)),
+        Arg::from(i64::from(room.next_member)),
+        Arg::from(room.table.to_string()),
+        Arg::from(i64::from(room.rated)),
+    ]
+}
+
 /// Applies one of room `code`'s writes inside the batch's transaction.
 pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreResult<()> {
     match write {
         Write::Room(room) => {
-            query(
+            let mut update = query(
                 "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
-                        games_played = $5, next_member = $6, table_id = $7, rated = $9
-                 WHERE code = $8",
-            )
-            .bind(room.game().name())
-            .bind(room.options.to_json().to_string())
-            .bind(room.host.as_ref().map(TokenHash::as_str))
-            .bind(i64::from(room.autostart))
-            .bind(i64::from(room.games_played))
-            .bind(i64::from(room.next_member))
-            .bind(room.table.to_string())
-            .bind(code)
-            .bind(i64::from(room.rated))
-            .execute(tx)
-            .await?;
+                        games_played = $5, next_member = $6, table_id = $7, rated = $8
+                 WHERE code = $9",
+            );
+            update.args = room_values(room).into();
+            update.bind(code).execute(tx).await?;
         }
         Write::Member(m) => {
             query(

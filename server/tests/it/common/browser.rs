@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 
-use super::{Client, TestServer};
+use super::{Client, Joined, TestServer};
 
 /// An answer: status, JSON body (`null` when empty) and the raw
 /// `Set-Cookie` header, if any.
@@ -159,12 +159,7 @@ impl Browser {
 
     /// Opens a socket to room `code` with the session cookie and says
     /// hello; returns the client, its token and the snapshot.
-    pub async fn join(
-        &self,
-        code: &str,
-        token: Option<&str>,
-        name: Option<&str>,
-    ) -> (Client, String, Value) {
+    pub async fn join(&self, code: &str, token: Option<&str>, name: Option<&str>) -> Joined {
         let url = format!("{}/ws/{code}", self.base.replace("http://", "ws://"));
         let mut request = url.into_client_request().expect("ws request");
         if let Some(secret) = &self.session {

@@ -99,15 +99,14 @@ impl TestServer {
 
     /// Opens a socket and says hello; returns the client, its token and the
     /// snapshot.
-    pub async fn join(
-        &self,
-        code: &str,
-        token: Option<&str>,
-        name: Option<&str>,
-    ) -> (Client, String, Value) {
+    pub async fn join(&self, code: &str, token: Option<&str>, name: Option<&str>) -> Joined {
         self.socket(code).await.hello(token, name).await
     }
 }
+
+/// What saying hello answers: the socket, the browser's token and the
+/// snapshot.
+pub type Joined = (Client, String, Value);
 
 pub struct Client {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -120,11 +119,7 @@ pub struct Client {
 
 impl Client {
     /// Says hello; returns the client, its token and the snapshot.
-    pub async fn hello(
-        mut self,
-        token: Option<&str>,
-        name: Option<&str>,
-    ) -> (Client, String, Value) {
+    pub async fn hello(mut self, token: Option<&str>, name: Option<&str>) -> Joined {
         let ack = self
             .command(json!({"type": "hello", "token": token, "name": name}))
             .await;
@@ -321,12 +316,7 @@ impl Table {
 
     /// The table of room `code` from what [`TestServer::join`] answered
     /// the host and the guest (socket, token, snapshot).
-    fn of(
-        code: &str,
-        host: (Client, String, Value),
-        guest: (Client, String, Value),
-        spectator: Client,
-    ) -> Table {
+    fn of(code: &str, host: Joined, guest: Joined, spectator: Client) -> Table {
         let member = |snap: &Value| snap["you"]["member"].clone();
         Table {
             code: code.to_string(),
