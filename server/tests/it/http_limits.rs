@@ -47,27 +47,49 @@ async fn post_with(
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let resp = request.send().await.expect("request");
-    let status = resp.status().as_u16();
-    let retry_after = resp
-        .headers()
-        .get("retry-after")
-        .map(|v| v.to_str().unwrap().parse().expect("Retry-After in seconds"));
-    let text = resp.text().await.expect("body");
-    let body = if text.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(&text).unwrap_or_else(|_| panic!("JSON body: {text}"))
-    };
-    Answer {
-        status,
-        retry_after,
-        body,
+    Answer::read(request.send().await.expect("request")).await
+}
+
+impl Answer {
+    /// The status, Retry-After and body of `resp` (`null` for an empty
+    /// body, a string for one that is not JSON).
+    async fn read(resp: reqwest::Response) -> Answer {
+        let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .map(|v| v.to_str().unwrap().parse().expect("Retry-After in seconds"));
+        let text = resp.text().await.expect("body");
+        let body = match text.as_str() {
+            "" => Value::Null,
+            _ => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        };
+        Answer {
+            status,
+            retry_after,
+            body,
+        }
     }
 }
 
 async fn post(server: &TestServer, path: &str, body: Value) -> Answer {
     post_with(server, path, body.to_string(), &[]).await
+}
+
+/// `POST path` (`/api/accounts` or `/api/login`) with a username and a
+/// password.
+async fn post_credentials(
+    server: &TestServer,
+    path: &str,
+    username: &str,
+    password: &str,
+) -> Answer {
+    post(
+        server,
+        path,
+        json!({"username": username, "password": password}),
+    )
+    .await
 }
 
 async fn create_from(server: &TestServer, headers: &[(&str, &str)]) -> Answer {
@@ -131,38 +153,19 @@ async fn registration_allows_five_at_once_then_one_a_minute() {
     let server = TestServer::start().await;
     // Forms refused before any lookup or hash do not count.
     for _ in 0..8 {
-        let answer = post(
-            &server,
-            "/api/accounts",
-            json!({"username": "minh", "password": "short"}),
-        )
-        .await;
+        let answer = post_credentials(&server, "/api/accounts", "minh", "short").await;
         assert_eq!(answer.status, 400, "{}", answer.body);
         assert_eq!(answer.body["error"], "bad_password");
     }
     for n in 0..5 {
-        let answer = post(
-            &server,
-            "/api/accounts",
-            json!({"username": format!("player_{n}"), "password": "correct horse"}),
-        )
-        .await;
+        let name = format!("player_{n}");
+        let answer = post_credentials(&server, "/api/accounts", &name, "correct horse").await;
         assert_eq!(answer.status, 201, "account {n}: {}", answer.body);
     }
-    let refused = post(
-        &server,
-        "/api/accounts",
-        json!({"username": "player_5", "password": "correct horse"}),
-    )
-    .await;
+    let refused = post_credentials(&server, "/api/accounts", "player_5", "correct horse").await;
     assert_limited(&refused, 60);
     // Refused before the account was made.
-    let login = post(
-        &server,
-        "/api/login",
-        json!({"username": "player_5", "password": "correct horse"}),
-    )
-    .await;
+    let login = post_credentials(&server, "/api/login", "player_5", "correct horse").await;
     assert_eq!(login.status, 401, "{}", login.body);
 }
 
@@ -283,18 +286,7 @@ async fn get_from(server: &TestServer, path: &str, from: [u8; 4]) -> Answer {
         .send()
         .await
         .expect("request");
-    let status = resp.status().as_u16();
-    let retry_after = resp
-        .headers()
-        .get("retry-after")
-        .map(|v| v.to_str().unwrap().parse().expect("Retry-After in seconds"));
-    let text = resp.text().await.expect("body");
-    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    Answer {
-        status,
-        retry_after,
-        body,
-    }
+    Answer::read(resp).await
 }
 
 const HOME: [u8; 4] = [127, 0, 0, 1];
