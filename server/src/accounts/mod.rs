@@ -33,8 +33,9 @@ use crate::app::state::App;
 use crate::limits::client_ip::{too_many, ClientIp};
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
-use crate::store::{Account, NewSession, SignedIn};
+use crate::store::{Account, SignedIn};
 use checkin::utc_day;
+use session::Opening;
 pub use session::Session;
 
 pub const USERNAME_MIN: usize = 3;
@@ -143,36 +144,6 @@ fn browser_token(token: Option<String>) -> String {
     token
         .filter(|t| is_valid_token(t))
         .unwrap_or_else(new_token)
-}
-
-/// A session about to be stored for a browser that signs in: a new
-/// secret for its cookie, and the browser's User-Agent, which labels the
-/// session on the account page.
-struct Opening {
-    secret: String,
-    agent: String,
-}
-
-impl Opening {
-    fn for_browser(headers: &HeaderMap) -> Opening {
-        let agent = headers
-            .get(header::USER_AGENT)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        Opening {
-            secret: session::new_secret(),
-            agent: agent.to_string(),
-        }
-    }
-
-    /// The row to store, opened at `now`.
-    fn at(&self, now: u64) -> NewSession<'_> {
-        NewSession {
-            secret: &self.secret,
-            agent: &self.agent,
-            now,
-        }
-    }
 }
 
 /// The answer to a registration or login: the account's name, the

@@ -14,8 +14,9 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::session::Opening;
 use super::{check_email, check_password, internal, not_signed_in, session};
-use super::{Opening, Session, PASSWORD_MAX};
+use super::{Session, PASSWORD_MAX};
 use crate::app::error::{json_error, ApiJson};
 use crate::app::hosts::Base;
 use crate::app::state::App;

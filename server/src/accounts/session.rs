@@ -15,7 +15,7 @@ use cookie::{Cookie, SameSite};
 use crate::app::state::App;
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
-use crate::store::{SignedIn, SESSION_IDLE_MS};
+use crate::store::{NewSession, SignedIn, SESSION_IDLE_MS};
 
 /// The cookie's name.
 pub const COOKIE: &str = "session";
@@ -78,6 +78,36 @@ pub fn over_tls(app: &App, peer: SocketAddr, headers: &HeaderMap) -> bool {
         .as_deref()
         .is_some_and(|u| u.starts_with("https://"))
         || app.limits.forwarded_https(peer, headers)
+}
+
+/// A session about to be stored for a browser that signs in: a new
+/// secret for its cookie, and the browser's User-Agent, which labels the
+/// session on the account page.
+pub(super) struct Opening {
+    pub(super) secret: String,
+    agent: String,
+}
+
+impl Opening {
+    pub(super) fn for_browser(headers: &HeaderMap) -> Opening {
+        let agent = headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        Opening {
+            secret: new_secret(),
+            agent: agent.to_string(),
+        }
+    }
+
+    /// The row to store, opened at `now`.
+    pub(super) fn at(&self, now: u64) -> NewSession<'_> {
+        NewSession {
+            secret: &self.secret,
+            agent: &self.agent,
+            now,
+        }
+    }
 }
 
 /// A fresh session secret.
