@@ -73,6 +73,24 @@ export async function openAsHost(page, base, game) {
   return room;
 }
 
+/**
+ * A `game` room opened by `site`'s pages: the host (Minh) in seat 0 and a
+ * guest who came by the link (Lan) in seat 1, the game not started.
+ */
+export async function hostAndGuest(site, game, tag = game) {
+  const host = await site.newPage(`${tag}-host`);
+  const guest = await site.newPage(`${tag}-guest`);
+  const room = await openAsHost(host, site.base, game);
+  await waitOnline(host);
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+  await guest.goto(`${site.base}/r/${room.code}`);
+  await waitOnline(guest);
+  await setName(guest, 'Lan');
+  await sit(guest, 1, 'Lan');
+  return { room, host, guest };
+}
+
 /** Takes `seat` (by click, or by `tap`) and waits until it shows `name`. */
 export async function sit(page, seat, name, { tap = false } = {}) {
   if (tap) await byId(page, `sit-${seat}`).tap();

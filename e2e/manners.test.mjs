@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, memberOf, openAsHost, setName, sit, siteForTests, STEP_MS, waitOnline } from './harness.mjs';
+import { byId, hostAndGuest, memberOf, siteForTests, STEP_MS, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'manners' });
 const { pageErrors } = site;
@@ -15,16 +15,7 @@ const { pageErrors } = site;
 const visible = (page, id) => page.waitForSelector(`[data-testid="${id}"]:not([hidden])`, { timeout: STEP_MS });
 
 test('a draw offered and accepted, a rematch, and a removed player let back in', async () => {
-  const host = await site.newPage('host');
-  const guest = await site.newPage('guest');
-  const room = await openAsHost(host, site.base, 'jungle');
-  await waitOnline(host);
-  await setName(host, 'Minh');
-  await sit(host, 0, 'Minh');
-  await guest.goto(`${site.base}/r/${room.code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  const { host, guest } = await hostAndGuest(site, 'jungle', 'manners');
   const lan = await memberOf(guest);
 
   await byId(host, 'start-order').selectOption('seats');

@@ -252,10 +252,12 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         false
     }
 
-    /// The players agreed to a draw: the game ends drawn (reason
-    /// `agreement`). Returns `false`, changing nothing, where the rules
-    /// allow no such draw or the game is already over.
-    fn agree_draw(&mut self) -> bool {
+    /// The game ends drawn by the players' choice: `reason` is
+    /// `Agreement` (both agreed), or `Abandon` (the opponent left and the
+    /// player who stayed called it a draw). Returns `false`, changing
+    /// nothing, where the rules allow no such draw or the game is already
+    /// over.
+    fn agree_draw(&mut self, _reason: EndReason) -> bool {
         false
     }
 

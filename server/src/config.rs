@@ -141,6 +141,18 @@ pub struct Config {
     #[arg(long, env = "ABANDON_SECS", default_value_t = 60)]
     pub abandon_secs: u64,
 
+    /// Seconds the opponents of a player who is offline during their game
+    /// wait before they may claim the win or call it a draw (the abandon
+    /// rule ends the game by itself after `--abandon-secs`).
+    #[arg(long, env = "CLAIM_SECS", default_value_t = 15)]
+    pub claim_secs: u64,
+
+    /// Seconds a room's host may stay offline before the host role passes
+    /// to the member who has been in the room longest (signed-in members
+    /// first, then seated guests). 0: never.
+    #[arg(long, env = "HOST_HANDOVER_SECS", default_value_t = 60)]
+    pub host_handover_secs: u64,
+
     /// Seconds a room with nobody online stays in memory (it is reloaded
     /// from the database when someone comes back).
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 600)]

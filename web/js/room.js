@@ -39,6 +39,7 @@ import { boardPanel } from './room/board.js';
 import { resultPanel } from './room/result.js';
 import { actionsPanel, tickCountdown, wireActions, fillStartOrder } from './room/actions.js';
 import { movesPanel } from './room/moves.js';
+import { awayPanel, tickAway, wireAway } from './room/away.js';
 import { rulesPanel, wireRules } from './room/rules-dialog.js';
 import { pastGamesPanel, drawPastGames, wirePastGames } from './room/past-games.js';
 import { namePanel, wireForms } from './room/forms.js';
@@ -63,7 +64,7 @@ const shown = new Set(); // the errors of panels already told (once each)
 const scheduler = createScheduler([
   rulesPanel, headerPanel, tournamentPanel, namePanel, seatsPanel, membersPanel, invitePanel, optionsPanel,
   scoresPanel, chatPanel, playersPanel, turnPanel, boardPanel, resultPanel, actionsPanel, movesPanel,
-  mannersPanel, voicePanel, pastGamesPanel,
+  mannersPanel, voicePanel, pastGamesPanel, awayPanel,
 ], () => page.model, (err) => {
   console.error(err);
   // A game this page does not know is said once, in the page's language (the board says it too).
@@ -122,6 +123,7 @@ function wireButtons() {
   initVoice({ model: live, command, isHost: current(model.isHost), toast, name: (id) => personName(page.model, id) });
   initTournament(watchTable);
   wireActions();
+  wireAway();
   wireRules();
   wirePastGames();
   wireForms(() => scheduler.flush());
@@ -210,6 +212,7 @@ async function init() {
       tickClocks(page.model, now);
       lowTimeCue(page.model, now);
       tickCountdown(page.model, now);
+      tickAway(page.model, now);
     }
     if (conn.state === 'offline') drawConn(conn);
   }, 100);

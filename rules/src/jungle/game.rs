@@ -293,13 +293,11 @@ impl Game for Jungle {
         true
     }
 
-    fn agree_draw(&mut self) -> bool {
+    fn agree_draw(&mut self, reason: EndReason) -> bool {
         if self.outcome.is_some() {
             return false;
         }
-        self.end(Outcome::Draw {
-            reason: EndReason::Agreement,
-        });
+        self.end(Outcome::Draw { reason });
         true
     }
 

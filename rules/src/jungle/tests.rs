@@ -461,7 +461,7 @@ fn forfeit_other_side_wins() {
 fn players_may_agree_to_a_draw_once() {
     let mut game = Jungle::start();
     assert!(game.draw_by_agreement());
-    assert!(game.agree_draw());
+    assert!(game.agree_draw(EndReason::Agreement));
     assert_eq!(
         game.outcome(),
         Some(&Outcome::Draw {
@@ -469,7 +469,10 @@ fn players_may_agree_to_a_draw_once() {
         })
     );
     assert_eq!(game.to_move(), None);
-    assert!(!game.agree_draw(), "a finished game cannot be drawn again");
+    assert!(
+        !game.agree_draw(EndReason::Agreement),
+        "a finished game cannot be drawn again"
+    );
     assert_eq!(game.play(&mv("8 a3-a4")), Err(PlayError::GameOver));
 }
 

@@ -32,8 +32,17 @@ pub enum Step<M = AnyMove> {
     /// A team's turn passed to the next teammate: the position is the
     /// same (who plays for the side is the room's business).
     Turn,
-    /// The players agreed to a draw.
-    Draw,
+    /// The game ends drawn: the players agreed (`agreement`, also what
+    /// an entry stored without a reason means), or the player who stayed
+    /// called it a draw after the opponent left (`abandon`).
+    Draw {
+        #[serde(default = "agreement")]
+        reason: EndReason,
+    },
+}
+
+fn agreement() -> EndReason {
+    EndReason::Agreement
 }
 
 impl<M> Step<M> {
@@ -51,7 +60,7 @@ impl<M> Step<M> {
                 reason: *reason,
             },
             Step::Turn => Step::Turn,
-            Step::Draw => Step::Draw,
+            Step::Draw { reason } => Step::Draw { reason: *reason },
         })
     }
 }
@@ -179,8 +188,8 @@ impl GameLog {
                 Ok(None)
             }
             Step::Turn => Ok(None),
-            Step::Draw => {
-                if !self.game.agree_draw() {
+            Step::Draw { reason } => {
+                if !self.game.agree_draw(*reason) {
                     return Err(LogError::NoDraws);
                 }
                 Ok(None)

@@ -71,9 +71,19 @@ fn a_leave_is_recorded_after_the_moves_played_so_far() {
 #[test]
 fn an_agreed_draw_only_where_the_rules_have_one() {
     let mut crossy = log(GameKind::CrossyRay, Value::Null);
-    assert_eq!(crossy.apply(&Step::Draw), Err(LogError::NoDraws));
+    assert_eq!(
+        crossy.apply(&Step::Draw {
+            reason: EndReason::Agreement
+        }),
+        Err(LogError::NoDraws)
+    );
     let mut jungle = log(GameKind::Jungle, Value::Null);
-    assert_eq!(jungle.apply(&Step::Draw), Ok(None));
+    assert_eq!(
+        jungle.apply(&Step::Draw {
+            reason: EndReason::Agreement
+        }),
+        Ok(None)
+    );
     assert_eq!(
         jungle.game.outcome(),
         Some(&Outcome::Draw {
@@ -85,7 +95,10 @@ fn an_agreed_draw_only_where_the_rules_have_one() {
 #[test]
 fn a_finished_game_refuses_a_move_in_the_rules_words() {
     let mut log = log(GameKind::Jungle, Value::Null);
-    log.apply(&Step::Draw).unwrap();
+    log.apply(&Step::Draw {
+        reason: EndReason::Agreement,
+    })
+    .unwrap();
     let step = log.read_move("8 a3-a4").unwrap();
     assert!(matches!(
         log.apply(&step),

@@ -124,8 +124,8 @@ impl Game for AnyGame {
         each_game!(self, g => g.draw_by_agreement())
     }
 
-    fn agree_draw(&mut self) -> bool {
-        each_game!(self, g => g.agree_draw())
+    fn agree_draw(&mut self, reason: EndReason) -> bool {
+        each_game!(self, g => g.agree_draw(reason))
     }
 
     fn ply(&self) -> usize {

@@ -36,6 +36,8 @@ pub enum Code {
     BadSignal,
     /// `voice`: only a member with a name (or an account) joins voice.
     NameFirst,
+    /// `claim`: no opponent has been away long enough.
+    NoClaim,
 }
 
 impl std::fmt::Display for Code {

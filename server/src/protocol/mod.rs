@@ -12,4 +12,4 @@ mod values;
 
 pub use code::{Code, Refusal};
 pub use frame::{ack, parse, string_tags, Envelope, MAX_MESSAGE_BYTES, TAG};
-pub use values::{DrawAction, Order, Signal, Since};
+pub use values::{ClaimAction, DrawAction, Order, Signal, Since};

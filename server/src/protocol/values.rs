@@ -21,6 +21,14 @@ pub enum DrawAction {
     Decline,
 }
 
+/// What a `claim` command asks for, from opponents who left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimAction {
+    Win,
+    Draw,
+}
+
 /// One WebRTC signalling message (docs/PROTOCOL.md, "Voice chat"): a
 /// session description, or one ICE candidate (`candidate` empty: the end
 /// of the candidates). The server checks its size and form, never its

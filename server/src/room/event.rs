@@ -5,7 +5,9 @@
 use rules::{Level, Side};
 use serde::{Deserialize, Serialize};
 
-use super::views::{AutostartView, MatchBody, MemberView, RemovedView, ScoreView, VoiceView};
+use super::views::{
+    AutostartView, AwayView, MatchBody, MemberView, RemovedView, ScoreView, VoiceView,
+};
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::model::ids::{MemberId, TableId};
 use crate::model::records::ChatLine;
@@ -89,6 +91,12 @@ pub enum Event<S = AnyGame, O = GameOptions> {
         member: MemberId,
         name: Option<String>,
     },
+    /// The sides of a running game at `table` whose players are all
+    /// offline changed (one left, or came back): the whole list.
+    Away {
+        table: TableId,
+        away: Vec<AwayView>,
+    },
     /// The members the host removed (and has not let back in).
     Removed {
         removed: Vec<RemovedView>,
@@ -117,6 +125,9 @@ pub enum NoticeKind {
     Removed,
     /// The host let a removed member back in.
     LetIn,
+    /// The member is the room's host now: the host gave the role, or
+    /// was offline for the hand-over time.
+    Host,
 }
 
 /// A message for one member only, not a room event (no `v`): voice

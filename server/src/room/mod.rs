@@ -59,8 +59,8 @@ pub use state::{Countdown, Member, RoomConfig, RoomState};
 pub use table::{Match, Table};
 pub use timers::Timer;
 pub use views::{
-    AutostartView, ClockView, MatchBody, MatchView, MemberView, MoveView, RemovedView, RoomView,
-    ScoreView, Snapshot, TableView, VoiceView, WireSnapshot, YouView,
+    AutostartView, AwayView, ClockView, MatchBody, MatchView, MemberView, MoveView, RemovedView,
+    RoomView, ScoreView, Snapshot, TableView, VoiceView, WireSnapshot, YouView,
 };
 
 use crate::games::{GameKind, GameOptions};
@@ -97,6 +97,8 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
     RoomSettings {
         config: RoomConfig {
             abandon_after_ms: config.abandon_after().as_millis() as u64,
+            claim_after_ms: config.claim_secs.saturating_mul(1_000),
+            host_handover_ms: config.host_handover_secs.saturating_mul(1_000),
             autostart_after_ms: config.autostart_after().as_millis() as u64,
             bot_budget_ms: config.bot_budget().as_millis() as u64,
             max_members: config.max_members,

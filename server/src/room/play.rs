@@ -32,8 +32,9 @@ pub enum Change {
     Forfeit { sides: Vec<Side>, reason: EndReason },
     /// The members due to play `sides` are gone; their teammates take over.
     TurnPass { sides: Vec<Side> },
-    /// The players agreed to a draw (`draw` accepted).
-    Draw,
+    /// The game ends drawn: `draw` accepted (`Agreement`), or a `claim`
+    /// of a draw after the opponent left (`Abandon`).
+    Draw { reason: EndReason },
 }
 
 impl From<LogError> for Refusal {
@@ -89,7 +90,7 @@ impl RoomState {
                 }
                 (MatchKind::Turn, Step::Turn)
             }
-            Change::Draw => (MatchKind::End, Step::Draw),
+            Change::Draw { reason } => (MatchKind::End, Step::Draw { reason }),
         };
         let played = m.log.apply(&step)?;
         match &step {
@@ -101,7 +102,7 @@ impl RoomState {
                 }
             }
             Step::Timeout { .. } => m.clock.stop(now),
-            Step::Forfeit { .. } | Step::Turn | Step::Draw => {}
+            Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } => {}
         }
         if let Some(p) = &played {
             m.rotate(p.side, &online);

@@ -29,6 +29,12 @@ use crate::store::Write;
 pub struct RoomConfig {
     /// How long a player may stay offline during their game.
     pub abandon_after_ms: u64,
+    /// How long a side must have been offline before its opponents may
+    /// `claim` the win (or a draw).
+    pub claim_after_ms: u64,
+    /// How long the host may be offline before the role passes on (0:
+    /// never).
+    pub host_handover_ms: u64,
     /// How long after a game ends the next one starts by itself.
     pub autostart_after_ms: u64,
     /// Master's time per move; weaker levels think a share of it.
@@ -48,6 +54,8 @@ impl Default for RoomConfig {
     fn default() -> RoomConfig {
         RoomConfig {
             abandon_after_ms: 60_000,
+            claim_after_ms: 15_000,
+            host_handover_ms: 60_000,
             autostart_after_ms: 30_000,
             bot_budget_ms: 2_000,
             max_members: 200,

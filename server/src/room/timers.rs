@@ -25,6 +25,9 @@ pub enum Timer {
     Countdown,
     /// Watchers came or went: the counts are announced.
     Presence,
+    /// The host has been offline for the hand-over time: the role passes
+    /// on (see [`RoomState::successor`]).
+    HostHandover,
 }
 
 impl RoomState {
@@ -56,6 +59,9 @@ impl RoomState {
         }
         if let Some(at) = self.presence_due() {
             due.push((at, Timer::Presence));
+        }
+        if let Some(at) = self.handover_due() {
+            due.push((at, Timer::HostHandover));
         }
         due
     }
@@ -96,6 +102,7 @@ impl RoomState {
                 self.emit_presence(&mut effects, now);
                 Some(Ok(effects))
             }
+            Timer::HostHandover => self.successor().map(|to| Ok(self.hand_host_to(to))),
         };
         result.and_then(Result::ok).unwrap_or_default()
     }
@@ -122,7 +129,7 @@ impl RoomState {
 
     /// Since when every member of side `s` has been offline (the latest
     /// of their departures), if they all are and the side is still in.
-    fn side_gone_since(&self, m: &Match, s: usize) -> Option<u64> {
+    pub(super) fn side_gone_since(&self, m: &Match, s: usize) -> Option<u64> {
         if m.gone.get(s).copied().unwrap_or(true) {
             return None;
         }

@@ -96,6 +96,21 @@ export function countdownLeft(model, now) {
   return c.paused ? c.remaining : c.remaining - (now - c.at);
 }
 
+/**
+ * The shown running game's away sides as they stand at `now`: each
+ * `{side, abandon, claim}` in milliseconds left (0: a claim may be made).
+ */
+export function awayLeft(model, now) {
+  const x = shownTable(model);
+  if (!x?.match || x.match.outcome) return [];
+  const gone = now - (x.awayAt ?? now);
+  return (x.away ?? []).map((a) => ({
+    side: a.side,
+    abandon: Math.max(0, a.abandon_ms - gone),
+    claim: Math.max(0, a.claim_ms - gone),
+  }));
+}
+
 /** A member of the room or an entrant of its tournament, by id (for names), or null. */
 export function person(model, id) {
   return model.room?.members.find((x) => x.id === id)
@@ -148,7 +163,9 @@ export function apply(model, msg, env = {}) {
   const at = env.at ?? 0;
   const next = { ...model, effects: [] };
   if (msg.type === 'snapshot') {
-    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables: msg.room.tables ?? [] };
+    // Each table's `away` countdowns count from `at`, as the clocks do.
+    const tables = (msg.room.tables ?? []).map((x) => ({ ...x, away: x.away ?? [], awayAt: at }));
+    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables };
     const viewed = withView({ ...next, you: msg.you, room });
     return { ...viewed, clock: clockOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
   }
@@ -179,8 +196,11 @@ const EVENTS = {
     const effects = ev.table === model.tableId ? [{ kind: 'cue', ev, match: applied.match }] : [];
     let room = { ...model.room, tables };
     if (ev.kind === 'start') {
-      // A new game (a tournament's round) ends any countdown, and the rematch asked for.
+      // A new game (a tournament's round) ends any countdown, and the rematch asked for;
+      // its players are all here.
       room = { ...room, autostart: { ...(room.autostart ?? {}), remaining_ms: null, paused: false }, rematch: [] };
+      const x = tables.find((y) => y.id === ev.table);
+      if (x) x.away = [];
     }
     let next = withView({ ...model, room, effects }, ev.kind === 'start' ? ev.table : null);
     // Another table's game is kept in the model (and the bracket), not on the board.
@@ -242,6 +262,12 @@ const EVENTS = {
       ? [{ kind: 'toast', ...line, code: `draw_${ev.kind}` }]
       : [];
     return { ...model, room: withChat({ ...model.room, tables }, { notice: line }), effects };
+  },
+
+  away(model, ev, { at }) {
+    // The sides whose players all left a running game, with their countdowns (as of `at`).
+    const tables = model.room.tables.map((x) => (x.id === ev.table ? { ...x, away: ev.away ?? [], awayAt: at } : x));
+    return { ...model, room: { ...model.room, tables } };
   },
 
   rematch(model, ev) {

@@ -317,6 +317,6 @@ fn every_listed_move_is_unique() {
 fn there_are_no_draws_so_none_by_agreement() {
     let mut game = new_game(9, 7);
     assert!(!game.draw_by_agreement());
-    assert!(!game.agree_draw());
+    assert!(!game.agree_draw(EndReason::Agreement));
     assert_eq!(game.outcome(), None);
 }

@@ -53,7 +53,13 @@ impl RoomState {
         let kind = match (action, offer == Some(other)) {
             // Offering while the opponent's offer stands is agreeing.
             (DrawAction::Offer | DrawAction::Accept, true) => {
-                return self.change(t, Change::Draw, now);
+                return self.change(
+                    t,
+                    Change::Draw {
+                        reason: rules::EndReason::Agreement,
+                    },
+                    now,
+                );
             }
             (DrawAction::Accept | DrawAction::Decline, false) => {
                 return Err(Refusal::new(

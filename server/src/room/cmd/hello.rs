@@ -10,10 +10,11 @@
 
 use serde::Deserialize;
 
-use super::super::event::Effect;
+use super::super::event::{Effect, Event};
 use super::super::state::{Member, RoomState};
+use super::super::views::AwayView;
 use crate::games::GameKind;
-use crate::model::ids::{MemberId, TokenHash};
+use crate::model::ids::{MemberId, TableId, TokenHash};
 use crate::model::records::AccountRef;
 use crate::protocol::Since;
 use crate::protocol::{Code, Refusal};
@@ -57,7 +58,7 @@ impl RoomState {
     /// coming and going is announced by the coalesced `spectators` event
     /// (unless the list names it). Anyone else is a stored member, within
     /// the room's cap.
-    pub fn hello(&mut self, hello: Hello, _now: u64) -> Result<(MemberId, Vec<Effect>), Refusal> {
+    pub fn hello(&mut self, hello: Hello, now: u64) -> Result<(MemberId, Vec<Effect>), Refusal> {
         let mut effects = Vec::new();
         // The name the browser remembers, else the account's.
         let name = hello
@@ -119,6 +120,7 @@ impl RoomState {
                 self.members.len() - 1
             }
         };
+        let away_before = self.away_where_playing(self.members[index].id, now);
         let member = &mut self.members[index];
         let before = member.row();
         let came = member.conns == 0;
@@ -148,6 +150,7 @@ impl RoomState {
         } else if came {
             self.presence_changed();
         }
+        self.emit_away_changes(away_before, now, &mut effects);
         Ok((id, effects))
     }
 
@@ -156,6 +159,7 @@ impl RoomState {
     pub fn disconnect(&mut self, member: MemberId, now: u64) -> Vec<Effect> {
         let mut effects = Vec::new();
         let listed = self.is_listed(member);
+        let away_before = self.away_where_playing(member, now);
         let Ok(m) = self.member_mut(member) else {
             return effects;
         };
@@ -175,7 +179,38 @@ impl RoomState {
         } else {
             self.presence_changed();
         }
+        self.emit_away_changes(away_before, now, &mut effects);
         effects
+    }
+
+    /// The away lists of the running tables where `member` plays (none
+    /// for a watcher: presence alone is cheap in a big room).
+    fn away_where_playing(&self, member: MemberId, now: u64) -> Vec<(TableId, Vec<AwayView>)> {
+        self.tables
+            .iter()
+            .filter(|t| t.running().is_some_and(|m| m.side_of(member).is_some()))
+            .map(|t| (t.id, self.away_view(t, now)))
+            .collect()
+    }
+
+    /// Tells everyone of each table whose away sides changed since
+    /// `before` (the times left aside).
+    fn emit_away_changes(
+        &mut self,
+        before: Vec<(TableId, Vec<AwayView>)>,
+        now: u64,
+        effects: &mut Vec<Effect>,
+    ) {
+        for (table, was) in before {
+            let Some(t) = self.tables.iter().find(|t| t.id == table) else {
+                continue;
+            };
+            let away = self.away_view(t, now);
+            let sides = |list: &[AwayView]| list.iter().map(|a| a.side).collect::<Vec<_>>();
+            if sides(&away) != sides(&was) {
+                self.emit(effects, Event::Away { table, away });
+            }
+        }
     }
 
     /// Makes room for one more kept member from `addr`, letting go of

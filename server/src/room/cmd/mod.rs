@@ -5,10 +5,12 @@
 
 mod autostart;
 mod chat;
+mod claim;
 mod computer;
 mod countdown;
 mod draw;
 mod hello;
+mod host;
 mod r#move;
 mod name;
 mod options;
@@ -28,10 +30,12 @@ mod tests;
 
 pub use autostart::Autostart;
 pub use chat::Chat;
+pub use claim::Claim;
 pub use computer::Computer;
 pub use countdown::PauseCountdown;
 pub use draw::Draw;
 pub use hello::{Hello, SayHello};
+pub use host::GiveHost;
 pub use name::Name;
 pub use options::Options;
 pub use r#move::Move;
@@ -105,6 +109,10 @@ commands! {
     "voice_mute" => VoiceMute(VoiceMute),
     "signal" => Signal(SendSignal),
     "rated" => Rated(Rated),
+    /// The host gives the host role to another person.
+    "host" => Host(GiveHost),
+    /// A player claims the win, or a draw, from opponents who left.
+    "claim" => Claim(Claim),
 }
 
 impl RoomState {
@@ -147,6 +155,8 @@ impl RoomState {
             }
             Command::Signal(SendSignal { to, signal }) => self.signal(member, to, signal, now),
             Command::Rated(Rated { rated }) => self.set_rated(member, rated),
+            Command::Host(GiveHost { member: who }) => self.give_host(member, who),
+            Command::Claim(Claim { action, table }) => self.claim(member, action, table, now),
         }
     }
 }

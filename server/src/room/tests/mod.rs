@@ -13,6 +13,7 @@
 //!   room's invariants.
 //! - `wire.rs`: events and snapshots read back as they were written.
 
+mod away;
 mod game;
 mod game_cmds;
 mod host_cmds;

@@ -148,6 +148,7 @@ fn run(
         max_members: cap.unwrap_or(200),
         max_watchers: cap.unwrap_or(20_000),
         members_per_addr: 20,
+        ..RoomConfig::default()
     };
     let state = room_with(kind, opts, config.clone());
     let mut sim = Sim {

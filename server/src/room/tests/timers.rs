@@ -157,7 +157,15 @@ fn a_teams_turn_passes_to_a_teammate_who_is_here() {
     state.disconnect(host, 1_000);
     let mut due = state.deadlines();
     due.sort_by_key(|d| d.0);
-    assert_eq!(due, [(11_000, pass), (30_000, Timer::Clock(table))]);
+    // The host role would pass on a minute later (room/tests/away.rs).
+    assert_eq!(
+        due,
+        [
+            (11_000, pass),
+            (30_000, Timer::Clock(table)),
+            (61_000, Timer::HostHandover)
+        ]
+    );
     assert!(fire(&mut state, pass, 10_999).is_empty());
     let effects = fire(&mut state, pass, 11_000);
     assert_eq!(tags(&effects), ["store:entry", "send:match/turn"]);
@@ -169,7 +177,10 @@ fn a_teams_turn_passes_to_a_teammate_who_is_here() {
     assert_eq!(row.clock, [19_000, 30_000], "the side's time goes on");
     assert_eq!(sent(&effects)[0]["match"]["to_play"], json!(mate));
     assert_eq!(current(&state).due().unwrap().member, mate);
-    assert_eq!(state.deadlines(), [(30_000, Timer::Clock(table))]);
+    assert_eq!(
+        state.deadlines(),
+        [(30_000, Timer::Clock(table)), (61_000, Timer::HostHandover)]
+    );
     ok(&mut state, mate, mv("e2"), 12_000);
 
     // With the whole team gone, the side is abandoned instead.
@@ -178,7 +189,8 @@ fn a_teams_turn_passes_to_a_teammate_who_is_here() {
         state.deadlines(),
         [
             (42_000, Timer::Clock(table)),
-            (23_000, Timer::Abandon(table, Side(0)))
+            (23_000, Timer::Abandon(table, Side(0))),
+            (61_000, Timer::HostHandover)
         ]
     );
     let effects = fire(&mut state, Timer::Abandon(table, Side(0)), 23_000);

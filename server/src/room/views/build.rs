@@ -13,7 +13,7 @@ use crate::ratings::RatingView;
 /// `listed` (and so `is_listed`) and `unlisted_count`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Listing {
-    /// Players and computers (online or not), and the host while online.
+    /// Players and computers, and the host (online or not).
     Always,
     /// Other people online: the first [`LISTED_SPECTATORS`] are named.
     Spectator,
@@ -25,12 +25,10 @@ impl Member {
     fn listing(&self) -> Listing {
         if self.removed {
             Listing::Never
-        } else if self.seat.is_some() || self.computer.is_some() {
+        } else if self.seat.is_some() || self.computer.is_some() || self.host {
             Listing::Always
         } else if self.conns == 0 {
             Listing::Never
-        } else if self.host {
-            Listing::Always
         } else {
             Listing::Spectator
         }
@@ -95,7 +93,7 @@ impl Match {
 
 impl RoomState {
     /// The members the list names: seated players (even offline: their
-    /// seat waits for them), the host while online, and the first
+    /// seat waits for them), the host (even offline), and the first
     /// [`LISTED_SPECTATORS`] other online members. Everyone else online is
     /// only counted (`unlisted`), so a join costs the same in a room of
     /// any size.
@@ -181,7 +179,26 @@ impl RoomState {
             id: table.id,
             current: table.current.as_ref().map(|m| m.view(now)),
             spectators,
+            away: self.away_view(table, now),
         }
+    }
+
+    /// The sides of `table`'s running game whose players are all offline.
+    pub fn away_view(&self, table: &Table, now: u64) -> Vec<AwayView> {
+        let Some(m) = table.running() else {
+            return Vec::new();
+        };
+        (0..m.sides.len())
+            .filter_map(|s| {
+                let since = self.side_gone_since(m, s)?;
+                let left = |wait: u64| since.saturating_add(wait).saturating_sub(now);
+                Some(AwayView {
+                    side: Side(s as u8),
+                    abandon_ms: left(self.config.abandon_after_ms),
+                    claim_ms: left(self.config.claim_after_ms),
+                })
+            })
+            .collect()
     }
 
     pub fn autostart_view(&self, now: u64) -> AutostartView {

@@ -125,6 +125,18 @@ pub struct TableView<S = AnyGame> {
     pub current: Option<MatchView<S>>,
     /// Online members who do not play at this table.
     pub spectators: usize,
+    /// The sides of the running game whose players are all offline.
+    pub away: Vec<AwayView>,
+}
+
+/// A side of a running game whose players are all offline: the time, as
+/// of sending, until it forfeits by itself (`abandon_ms`) and until its
+/// opponents may `claim` the win (`claim_ms`, 0: now).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AwayView {
+    pub side: Side,
+    pub abandon_ms: u64,
+    pub claim_ms: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -1,0 +1,152 @@
+//! When people leave, through the real server: the host role passes on
+//! from a host who stays offline (and stays passed after a restart), and
+//! a player whose opponent left sees the countdowns and claims the win or
+//! a draw (docs/PROTOCOL.md, "Table manners").
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::{next_match_of, table_of, TestServer};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn an_offline_host_hands_the_room_to_the_seated_guest_and_it_stays_after_a_restart() {
+    let server = TestServer::start_with(|c| c.host_handover_secs = 1).await;
+    let mut t = table_of(&server, "crossyray", Value::Null).await;
+    let (host, guest) = (t.host_member.clone(), t.guest_member.clone());
+    t.host.close().await;
+    // The offline host is still listed, as the host.
+    let listed = loop {
+        let members = t.guest.next_of("members").await;
+        let listed = members["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == host)
+            .cloned()
+            .expect("the host is listed");
+        if listed["online"] == false {
+            break listed;
+        }
+    };
+    assert_eq!(listed["host"], true, "{listed}");
+    // A second later the role passes on, and everyone is told.
+    for c in [&mut t.guest, &mut t.spectator] {
+        let notice = c.next_of("notice").await;
+        assert_eq!(
+            (notice["kind"].clone(), notice["member"].clone()),
+            (json!("host"), guest.clone()),
+            "{notice}"
+        );
+        assert_eq!(notice["name"], "Lan");
+    }
+    // The new host's commands are the host's.
+    t.guest
+        .ok(json!({"type": "autostart", "enabled": false}))
+        .await;
+    t.spectator
+        .refused(json!({"type": "autostart", "enabled": true}), "not_host")
+        .await;
+
+    // After a restart the new host is still the host; the old one is not.
+    let code = t.code.clone();
+    let (host_token, guest_token) = (t.host_token.clone(), t.guest_token.clone());
+    t.guest.close().await;
+    t.spectator.close().await;
+    let dir = server.stop().await;
+    let server = TestServer::start_in(dir, |c| c.host_handover_secs = 1).await;
+    let (mut old, _, snap) = server.join(&code, Some(&host_token), None).await;
+    assert_eq!(snap["you"]["host"], false, "{}", snap["you"]);
+    old.refused(json!({"type": "host", "member": host}), "not_host")
+        .await;
+    let (mut new, _, snap) = server.join(&code, Some(&guest_token), None).await;
+    assert_eq!(snap["you"]["host"], true);
+    // The new host gives the role back.
+    new.ok(json!({"type": "host", "member": host})).await;
+    let notice = old.next_of("notice").await;
+    assert_eq!(
+        (notice["kind"].clone(), notice["member"].clone()),
+        (json!("host"), host.clone())
+    );
+    new.refused(json!({"type": "host", "member": guest}), "not_host")
+        .await;
+}
+
+#[tokio::test]
+async fn a_jungle_player_whose_opponent_left_sees_the_countdown_and_claims_a_draw() {
+    let server = TestServer::start_with(|c| c.claim_secs = 1).await;
+    let mut t = table_of(&server, "jungle", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    let table = next_match_of(&mut t.spectator, "start").await["table"].clone();
+    t.host
+        .refused(json!({"type": "claim", "action": "win"}), "no_claim")
+        .await;
+    t.guest.close().await;
+    for c in [&mut t.host, &mut t.spectator] {
+        let away = c.next_of("away").await;
+        assert_eq!(away["table"], table);
+        assert_eq!(away["away"][0]["side"], 1, "{away}");
+        let claim = away["away"][0]["claim_ms"].as_u64().unwrap();
+        let abandon = away["away"][0]["abandon_ms"].as_u64().unwrap();
+        assert!(
+            claim <= 1_000 && abandon > 50_000 && abandon <= 60_000,
+            "{away}"
+        );
+    }
+    let early = t
+        .host
+        .refused(json!({"type": "claim", "action": "draw"}), "no_claim")
+        .await;
+    assert!(early.contains("claim in"), "{early}");
+    t.spectator
+        .refused(json!({"type": "claim", "action": "win"}), "no_game")
+        .await;
+    // A snapshot carries the list too.
+    let (_, _, snap) = server.join(&t.code, None, Some("Vy")).await;
+    assert_eq!(snap["room"]["tables"][0]["away"][0]["side"], 1);
+
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    t.host.ok(json!({"type": "claim", "action": "draw"})).await;
+    let end = next_match_of(&mut t.spectator, "end").await;
+    assert_eq!(
+        end["match"]["outcome"],
+        json!({"kind": "draw", "reason": "abandon"})
+    );
+    let (status, body) = server.get(&format!("/api/rooms/{}/games", t.code)).await;
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        games["games"][0]["outcome"],
+        json!({"kind": "draw", "reason": "abandon"})
+    );
+}
+
+#[tokio::test]
+async fn a_crossyray_player_claims_the_win_and_a_return_in_time_empties_the_list() {
+    let server = TestServer::start_with(|c| c.claim_secs = 1).await;
+    let mut t = table_of(&server, "crossyray", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.spectator, "start").await;
+    t.guest.close().await;
+    assert_eq!(t.spectator.next_of("away").await["away"][0]["side"], 1);
+    // Back in time: the list empties and the claim waits again.
+    let (guest, _, _) = server.join(&t.code, Some(&t.guest_token), None).await;
+    assert_eq!(t.spectator.next_of("away").await["away"], json!([]));
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    t.host
+        .refused(json!({"type": "claim", "action": "win"}), "no_claim")
+        .await;
+    guest.close().await;
+    t.spectator.next_of("away").await;
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    t.host
+        .refused(json!({"type": "claim", "action": "draw"}), "no_draws")
+        .await;
+    t.host.ok(json!({"type": "claim", "action": "win"})).await;
+    let end = next_match_of(&mut t.spectator, "end").await;
+    assert_eq!(
+        end["match"]["outcome"],
+        json!({"kind": "win", "winner": 0, "reason": "abandon"})
+    );
+}
