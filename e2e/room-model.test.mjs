@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   initialModel, apply, me, shownMatch, mySide, isHost, anyRunning, locked, clockLeft, countdownLeft,
-  watchTable, showBracket, namedLocally, editName, chatRead, CHAT_KEEP,
+  watchTable, showBracket, namedLocally, editName, chatRead, offeredSinceMove, CHAT_KEEP,
 } from '../web/js/room/model.js';
 import { factsOf, isMatchOf, isGame, GAME_NAMES, FORM_ORDER, UnknownGame } from '../web/js/games/facts.js';
 
@@ -130,6 +130,22 @@ test('a draw offered shows on the table and in the log; the other side declining
   const line = { key: 'draw.declined', who: decline.room.members[1] };
   assert.deepEqual(decline.room.chat.at(-1), { notice: line });
   assert.deepEqual(decline.effects, [{ kind: 'toast', ...line, code: 'draw_decline' }]);
+});
+
+test('a side that offered a draw may not offer again before the next move, declined or not', () => {
+  const models = replay(frames);
+  const i = byType('draw', 'offer');
+  assert.equal(offeredSinceMove(shownMatch(models[i]), 0), false, 'before the offer');
+  assert.equal(offeredSinceMove(shownMatch(afterFrame(models, i)), 0), true, 'the offer stands');
+  const declined = afterFrame(models, byType('draw', 'decline'));
+  assert.equal(offeredSinceMove(shownMatch(declined), 0), true, 'declined: not again before a move');
+  assert.equal(offeredSinceMove(shownMatch(declined), 1), false, 'the other side has not offered');
+  // The next move (the last one recorded, played again as the next ply) frees the offer.
+  const move = structuredClone(frames[i - 1]);
+  move.match.ply = shownMatch(declined).moves.length + 1;
+  const moved = apply(deepFreeze(structuredClone(declined)), move, { at: 0 });
+  assert.equal(shownMatch(moved).moves.length, move.match.ply);
+  assert.equal(offeredSinceMove(shownMatch(moved), 0), false, 'after the next move');
 });
 
 test('the end gives the outcome and stops the clocks; scores, countdown and rematch follow', () => {

@@ -13,6 +13,7 @@ import { $, el, showMessage as show } from './dom.js';
 import { showCoins } from './coins.js';
 import { applyCosmetics } from './cosmetics.js';
 import { initShop, loadShop } from './shop.js';
+import { agentLabel } from './agent.js';
 
 /** {username} once loaded, null when signed out. */
 let me = null;
@@ -51,7 +52,7 @@ function signedOut() {
 
 function renderSessions() {
   $('sessions').replaceChildren(...sessions.map((s) => {
-    const label = s.agent || t('sessions.unknown_browser');
+    const label = agentLabel(s.agent, t);
     const end = el('button', {
       type: 'button',
       'data-testid': `end-session-${s.id}`,
@@ -60,7 +61,7 @@ function renderSessions() {
       onclick: () => endSession(s),
     });
     return el('li', { 'data-testid': `session-${s.id}`, dataset: { current: String(s.current) } },
-      el('span', { class: 'session-agent', text: label }),
+      el('span', { class: 'session-agent', 'data-testid': 'session-agent', title: s.agent || null, text: label }),
       s.current ? el('strong', { 'data-testid': 'session-current', text: t('sessions.this_browser') }) : null,
       el('span', { class: 'session-when', text: t('sessions.last_used', { when: when(s.last_seen) }) }),
       end);

@@ -7,6 +7,7 @@
 import { t } from './i18n.js';
 import { $, el } from './dom.js';
 import { factsOf } from './games/facts.js';
+import { offeredSinceMove } from './room/model.js';
 
 /**
  * What the page passes in: `model`, and helpers `match()`, `mySide()`,
@@ -15,10 +16,18 @@ import { factsOf } from './games/facts.js';
  */
 let ctx = null;
 const armed = new Map(); // member id -> timer of a "click again to remove"
+// The match and move count at which the server refused an offer with
+// `draw_offered` (after a reconnect the page does not know of the earlier one).
+let refusedOffer = null;
 
 export function initManners(context) {
   ctx = context;
-  $('draw-offer').addEventListener('click', () => ctx.command('draw', { action: 'offer', ...ctx.atTable() }).catch(() => {}));
+  $('draw-offer').addEventListener('click', () => ctx.command('draw', { action: 'offer', ...ctx.atTable() }).catch((err) => {
+    const m = ctx.match();
+    if (err?.code !== 'draw_offered' || !m) return;
+    refusedOffer = { id: m.id, moves: m.moves.length };
+    renderDraw();
+  }));
   $('draw-accept').addEventListener('click', () => ctx.command('draw', { action: 'accept', ...ctx.atTable() }).catch(() => {}));
   $('draw-decline').addEventListener('click', () => ctx.command('draw', { action: 'decline', ...ctx.atTable() }).catch(() => {}));
   $('rematch').addEventListener('click', () => ctx.command('rematch').catch(() => {}));
@@ -42,7 +51,14 @@ function renderDraw() {
   const offer = running ? (m.draw_offer ?? null) : null;
   const playing = running && side != null && drawsAllowed(m);
   const offerButton = $('draw-offer');
-  offerButton.hidden = !playing || offer != null;
+  // The opponent's offer is answered, not matched; one's own (standing, or
+  // declined since the last move) leaves the button there, disabled.
+  offerButton.hidden = !playing || (offer != null && offer !== side);
+  const refused = refusedOffer?.id === m?.id && refusedOffer?.moves === m?.moves.length;
+  const wait = playing && (offer === side || offeredSinceMove(m, side) || refused);
+  offerButton.disabled = wait;
+  if (wait) offerButton.title = t('draw.after_next_move');
+  else offerButton.removeAttribute('title');
   const box = $('draw-box');
   box.hidden = offer == null;
   box.dataset.side = offer == null ? '' : String(offer);
@@ -62,7 +78,9 @@ function renderRematch() {
   const knockout = (room.options?.mode ?? 'single') === 'knockout';
   const played = !!last?.outcome && last.players.some((p) => p.member === you.member)
     || !!last?.outcome && (last.teams ?? []).flat().some((p) => p.member === you.member);
-  const show = played && !knockout && !ctx.anyRunning();
+  // Against the computer the host's "Play again" does what a rematch would: one button, not two.
+  const hostPlaysAgain = played && ctx.isHost() && last.players.some((p) => p.computer);
+  const show = played && !knockout && !ctx.anyRunning() && !hostPlaysAgain;
   button.hidden = !show;
   if (!show) return;
   const people = (last.teams ?? last.players.map((p) => [p])).flat().filter((p) => !p.computer);

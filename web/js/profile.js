@@ -1,8 +1,9 @@
 // A player's public profile (/u/NAME), from GET /api/players/NAME
 // (docs/PROTOCOL.md, "Profiles and ratings"): the display name, a line
-// per game (played, won, drawn, lost, and the rating with its deviation
-// once the player has one), and the recent games, each linking to its
-// replay. The page of recent games lives in the address (?page=N).
+// per game (played, won, drawn, lost, aborted, which is a game that ended
+// without a result, so the four add up to played; and the rating with its
+// deviation once the player has one), and the recent games, each linking
+// to its replay. The page of recent games lives in the address (?page=N).
 
 import { t, initI18n, onLangChange } from './i18n.js';
 import { $, el } from './dom.js';
@@ -45,6 +46,7 @@ function render() {
     el('td', { 'data-testid': 'wins', text: String(g.wins) }),
     el('td', { 'data-testid': 'draws', text: String(g.draws) }),
     el('td', { 'data-testid': 'losses', text: String(g.losses) }),
+    el('td', { 'data-testid': 'aborted', text: String(g.aborted ?? 0) }),
     el('td', { 'data-testid': 'rating', text: ratingText(g.rating) }))));
   $('recent-status').textContent = last.recent.length ? '' : t('history.empty');
   $('recent-list').replaceChildren(...last.recent.map((g) => gameEntry(g)));

@@ -51,6 +51,7 @@ function preview(item) {
 function itemRow(item) {
   const chosen = shop.chosen[item.slot] === item.id;
   let action;
+  let need = null;
   if (chosen) {
     action = el('span', { class: 'badge in-use', 'data-testid': `in-use-${item.id}`, text: t('shop.in_use') });
   } else if (item.owned) {
@@ -60,9 +61,13 @@ function itemRow(item) {
       text: t('shop.choose'), onclick: () => choose(item),
     });
   } else {
+    // Too few coins: Buy is disabled, and the price line says how many are missing.
+    const short = Math.max(0, item.price - shop.coins);
+    need = short ? el('span', { class: 'shop-need', id: `need-${item.id}`, 'data-testid': `need-${item.id}`, text: t('shop.need_coins', { n: short }) }) : null;
     action = el('button', {
       type: 'button', class: 'small primary', 'data-testid': `buy-${item.id}`,
       'aria-label': t('shop.buy_label', { item: name(item), n: item.price }),
+      'aria-describedby': need ? need.id : null, disabled: !!need,
       text: t('shop.buy', { n: item.price }), onclick: () => buy(item),
     });
   }
@@ -73,7 +78,7 @@ function itemRow(item) {
     'data-owned': String(item.owned),
     'data-chosen': String(chosen),
   }, preview(item), el('span', { class: 'shop-name', text: name(item) }),
-  el('span', { class: 'shop-price', text: price }), action);
+  el('span', { class: 'shop-price' }, price, need ? ' · ' : null, need), action);
 }
 
 function render() {

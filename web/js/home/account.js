@@ -4,7 +4,8 @@
 // that this script never sees; the browser token (bg.token) stays, so
 // seats and host rights carry over. Hosting a room needs an account unless
 // the server runs with --guest-hosts: the create form then shows two
-// fields of its own (hostFieldsShown, registerHost).
+// fields of its own (hostFieldsShown, registerHost), which also log a
+// returning host in.
 
 import { t, errorText } from '../i18n.js';
 import { storedToken, storeToken, TOKEN_KEY } from '../socket.js';
@@ -160,11 +161,8 @@ export function initAccount() {
     label: 'account.register',
   }));
   $('account-logout').addEventListener('click', logout);
-  $('host-login-link').addEventListener('click', (e) => {
-    e.preventDefault();
-    $('login-username').focus();
-    $('login-username').scrollIntoView({ block: 'center' });
-  });
+  $('host-login-link').addEventListener('click', toLogin);
+  $('host-taken-login').addEventListener('click', toLogin);
   loadAccount();
 }
 
@@ -174,16 +172,28 @@ let guestHosts = false;
 /** Shows the two registration fields while a newcomer must register to host. */
 function showHostFields() {
   $('create-account').hidden = !!account || guestHosts;
+  if (account) $('host-taken').hidden = true;
 }
 
 /**
- * Registers from the create form's two fields (POST /api/accounts).
- * Returns an error text, or null once the browser is signed in.
+ * Registers from the create form's two fields (POST /api/accounts). A
+ * username that is taken may be the returning host's own: the same two
+ * fields then log in (POST /api/login); a wrong password offers the log-in
+ * form instead. Returns an error text, or null once the browser is signed in.
  */
 export async function registerHost() {
   const user = $('host-username');
   const pass = $('host-password');
-  const result = await postAccount('/api/accounts', { username: user.value.trim(), password: pass.value });
+  const body = { username: user.value.trim(), password: pass.value };
+  $('host-taken').hidden = true;
+  let result = await postAccount('/api/accounts', { ...body });
+  if (result.code === 'username_taken') {
+    result = await postAccount('/api/login', { ...body });
+    if (result.code === 'bad_login') {
+      result = { error: t('host.taken_wrong_password'), code: 'username_taken' };
+      $('host-taken').hidden = false;
+    }
+  }
   if (result.error) {
     (result.code === 'bad_password' ? pass : user).setAttribute('aria-invalid', 'true');
     return result.error;
@@ -192,6 +202,16 @@ export async function registerHost() {
   pass.removeAttribute('aria-invalid');
   pass.value = '';
   return null;
+}
+
+/** To the Account panel's log-in form, with the username the create form has (if any). */
+function toLogin(e) {
+  e.preventDefault();
+  const name = $('host-username').value.trim();
+  if (name) $('login-username').value = name;
+  const field = name ? $('login-password') : $('login-username');
+  field.focus();
+  field.scrollIntoView({ block: 'center' });
 }
 
 /** Whether the create form asks for the two registration fields. */

@@ -48,31 +48,35 @@ function draw(model) {
   // A tournament's pairings say who moves first.
   $('start-order-box').hidden = start.hidden || knockout;
   // Against the computer the seats usually say who plays which side.
+  const computer = room.members.some((x) => x.computer && x.seat != null);
   const order = $('start-order');
-  if (!order.dataset.touched) order.value = room.members.some((x) => x.computer && x.seat != null) ? 'seats' : 'random';
+  if (!order.dataset.touched) order.value = computer ? 'seats' : 'random';
   resign.show(gameRunning(model) && mySide(model) != null);
   stop.show(host && between);
+  // While a countdown runs, it says when the next game starts (not "waiting for the host").
+  const counting = !!model.countdown && !running;
   $('game-hint').textContent = knockout
-    ? knockoutHint({ running, between, active, host, seated: seated.length })
-    : seatsHint({ running, full, host, perTeam: room.team_seats ?? null });
-  drawCountdown(model, host, running);
+    ? knockoutHint({ running, between, active, host, seated: seated.length, counting })
+    : seatsHint({ running, full, host, perTeam: room.team_seats ?? null, counting });
+  drawCountdown(model, host, running, computer);
 }
 
-function seatsHint({ running, full, host, perTeam }) {
+function seatsHint({ running, full, host, perTeam, counting }) {
   if (running) return '';
   if (!full) return perTeam ? t('game.waiting_teams') : t('game.waiting_seats');
-  return host ? '' : t('game.waiting_host');
+  return host || counting ? '' : t('game.waiting_host');
 }
 
-function knockoutHint({ running, between, active, host, seated }) {
+function knockoutHint({ running, between, active, host, seated, counting }) {
   if (running) return '';
-  if (between) return host ? '' : t('ko.waiting_next');
+  if (between) return host || counting ? '' : t('ko.waiting_next');
   if (active) return '';
   if (seated < MIN_PLAYERS) return t('ko.need_players', { min: MIN_PLAYERS });
   return host ? '' : t('ko.waiting_host');
 }
 
-function drawCountdown(model, host, running) {
+/** The countdown, and the host's switches; a game with the computer is never rated nor started by itself. */
+function drawCountdown(model, host, running, computer) {
   const { room, countdown } = model;
   const a = room.autostart ?? null;
   const box = $('countdown');
@@ -85,9 +89,9 @@ function drawCountdown(model, host, running) {
     toggle.dataset.paused = String(countdown.paused);
   }
   box.dataset.paused = String(!!countdown?.paused);
-  $('autostart-box').hidden = !(host && a);
+  $('autostart-box').hidden = !(host && a) || computer;
   $('autostart').checked = !!a?.enabled;
-  $('rated-box').hidden = !host;
+  $('rated-box').hidden = !host || computer;
   $('rated').checked = !!room.rated;
   $('rated').disabled = running;
   $('autostart-label').textContent = t(isKnockoutMode(room) ? 'countdown.autostart_round' : 'countdown.autostart');

@@ -145,6 +145,22 @@ function withClock(before, after, at, always = false) {
   return { ...after, clock: clockOf(shownMatch(after), at) };
 }
 
+/**
+ * The match after a `draw` event: the offer standing (or none), and, the
+ * page's own field, `draw_offered_at`: side -> the number of moves when
+ * that side last offered (a side offers at most once between two moves).
+ */
+function withDrawEvent(match, ev) {
+  const next = { ...match, draw_offer: ev.kind === 'offer' ? ev.side : null };
+  if (ev.kind === 'offer') next.draw_offered_at = { ...match.draw_offered_at, [ev.side]: match.moves.length };
+  return next;
+}
+
+/** Whether `side` has offered a draw since the last move of match `m` (the server would refuse another: `draw_offered`). */
+export function offeredSinceMove(m, side) {
+  return m?.draw_offered_at?.[side] === m?.moves.length;
+}
+
 function withChat(room, line) {
   return { ...room, chat: [...(room.chat ?? []), line].slice(-CHAT_KEEP) };
 }
@@ -254,7 +270,7 @@ const EVENTS = {
 
   draw(model, ev) {
     const tables = model.room.tables.map((x) => (x.id === ev.table && x.match
-      ? { ...x, match: { ...x.match, draw_offer: ev.kind === 'offer' ? ev.side : null } }
+      ? { ...x, match: withDrawEvent(x.match, ev) }
       : x));
     // The room's own line in the log, named as the member was when it came.
     const line = { key: ev.kind === 'offer' ? 'draw.offered' : 'draw.declined', who: person(model, ev.member) };
