@@ -35,7 +35,7 @@ import { scoresPanel } from './room/scores.js';
 import { chatPanel, chatDrawerClosed, openChat } from './room/chat.js';
 import { playersPanel, tickClocks } from './room/players.js';
 import { turnPanel } from './room/turn.js';
-import { boardPanel } from './room/board.js';
+import { boardPanel, ownGoalPanel } from './room/board.js';
 import { resultPanel } from './room/result.js';
 import { actionsPanel, tickCountdown, wireActions, fillStartOrder } from './room/actions.js';
 import { movesPanel } from './room/moves.js';
@@ -63,7 +63,7 @@ const voicePanel = { name: 'voice', slice: (m) => [m.room.voice, m.room.members,
 const shown = new Set(); // the errors of panels already told (once each)
 const scheduler = createScheduler([
   rulesPanel, headerPanel, tournamentPanel, namePanel, seatsPanel, membersPanel, invitePanel, optionsPanel,
-  scoresPanel, chatPanel, playersPanel, turnPanel, lookbackPanel, boardPanel, resultPanel, actionsPanel, movesPanel,
+  scoresPanel, chatPanel, playersPanel, turnPanel, lookbackPanel, boardPanel, ownGoalPanel, resultPanel, actionsPanel, movesPanel,
   mannersPanel, voicePanel, pastGamesPanel,
 ], () => page.model, (err) => {
   console.error(err);

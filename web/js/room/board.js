@@ -9,8 +9,9 @@ import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { gameOf, isMatchOf } from '../games/registry.js';
 import { page, command, toast } from './page.js';
-import { shownMatch, atTable } from './model.js';
+import { shownMatch, atTable, mySide, gameRunning, me } from './model.js';
 import { lookbackOf, pastMatch } from './lookback.js';
+import { markBoardScroll } from './board-scroll.js';
 
 let board = null;
 let boardGame = null;
@@ -45,7 +46,6 @@ function draw(model) {
       throw err;
     }
     container.replaceChildren();
-    $('ask-own-goal-box').hidden = !game.ownGoal;
     board = game.createBoard(container, {
       onMove: (move) => command('move', { move, ...atTable(page.model) }),
       onNotice: notice,
@@ -54,4 +54,23 @@ function draw(model) {
   // A match of another game (the host just switched) is not drawn.
   const m = pastMatch(model);
   board.set(isMatchOf(name, m) ? m : null, model.you, model.room.options);
+  markBoardScroll();
 }
+
+/**
+ * "Ask before playing into my own goal" (a game with own goals), shown to
+ * the players only: those of the shown game, or, between games, the
+ * seated members.
+ */
+export const ownGoalPanel = {
+  name: 'own-goal',
+  slice: (m) => [m.room.game, shownMatch(m), m.you, m.room.members],
+  draw(model) {
+    let ownGoal = false;
+    try {
+      ownGoal = !!gameOf(model.room.game).ownGoal;
+    } catch { /* an unknown game: the board says so */ }
+    const player = mySide(model) != null || (!gameRunning(model) && me(model)?.seat != null);
+    $('ask-own-goal-box').hidden = !ownGoal || !player;
+  },
+};
