@@ -8,7 +8,8 @@
 // past the last move) does. A past position is drawn from the server's
 // `GET /api/position` (the rules replay the first `ply` moves on the
 // game's own options), fetched once per move count and kept; while one
-// is shown the board takes no move.
+// is shown the board takes no move. (The replay knows no leaves: after a
+// Quoridor pawn of 3 or more left, a position it cannot give is said so.)
 //
 // Keys: on the board, the arrows are the board's own (its cursor, see
 // board-keys.js) while it shows the live game, and step through the
@@ -75,6 +76,11 @@ async function fetchPosition(game, m, n) {
     const res = await fetch(`/api/position?${query}`);
     if (res.ok) state = (await res.json()).state ?? 'failed';
   } catch { /* said on the banner */ }
+  // The replay knows nothing of a Quoridor pawn that left (its turns were
+  // skipped): a position whose side to move is not the one that played
+  // the next move is not this game's, and is not shown.
+  const next = m.move_sides?.[n];
+  if (state !== 'failed' && next != null && state.to_move !== next) state = 'failed';
   positions.set(key, state);
   update((model) => withPosition(model));
 }
