@@ -336,6 +336,22 @@ export async function createRoomByPage(page, base) {
   return new URL(page.url()).pathname.slice(3);
 }
 
+/**
+ * From the home page of `base`: `name` plays the computer at `game`
+ * (`level`, moving first); lands in the room with the board drawn, its turn.
+ */
+export async function playComputer(page, base, { game, name = 'Lan', level = 'beginner' }) {
+  await page.goto(`${base}/`);
+  await byId(page, 'solo-game').selectOption(game);
+  await byId(page, 'solo-name').fill(name);
+  await byId(page, 'solo-level').selectOption(level);
+  await byId(page, 'solo-side').selectOption('blue');
+  await byId(page, 'solo-play').click();
+  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
+  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
+  await page.waitForSelector('[data-testid="board"][data-my-turn="true"]');
+}
+
 /** `page` opens room `code` of `base`, takes the name `name` and sits in `seat`. */
 export async function joinAndSit(page, base, code, name, seat) {
   await page.goto(`${base}/r/${code}`);

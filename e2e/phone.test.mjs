@@ -7,24 +7,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, noHorizontalScroll, setName, sit, siteForTests, waitPly } from './harness.mjs';
+import { byId, noHorizontalScroll, playComputer as playComputerAt, setName, sit, siteForTests, waitPly } from './harness.mjs';
 
 const site = siteForTests({ tag: 'phone', args: ['--bot-ms', '200'] });
 const { pageErrors } = site;
 const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, locale: 'en-US' };
 
 /** From the home page: play the computer (we move first); lands in the room with the board drawn. */
-async function playComputer(page, game, level) {
-  await page.goto(`${site.base}/`);
-  await byId(page, 'solo-game').selectOption(game);
-  await byId(page, 'solo-name').fill('Lan');
-  await byId(page, 'solo-level').selectOption(level);
-  await byId(page, 'solo-side').selectOption('blue');
-  await byId(page, 'solo-play').click();
-  await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
-  await page.waitForSelector('[data-testid="conn-status"][data-state="online"]');
-  await page.waitForSelector('[data-testid="board"][data-my-turn="true"]');
-}
+const playComputer = (page, game, level) => playComputerAt(page, site.base, { game, level });
 
 /** Every fact of every player card is shown whole: nothing overflows its box or the card. */
 async function cardsWhole(page) {

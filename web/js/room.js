@@ -35,11 +35,12 @@ import { scoresPanel } from './room/scores.js';
 import { chatPanel, chatDrawerClosed, openChat } from './room/chat.js';
 import { playersPanel, tickClocks } from './room/players.js';
 import { turnPanel } from './room/turn.js';
-import { boardPanel } from './room/board.js';
+import { boardPanel, ownGoalPanel } from './room/board.js';
 import { resultPanel } from './room/result.js';
 import { actionsPanel, tickCountdown, wireActions, fillStartOrder } from './room/actions.js';
 import { movesPanel } from './room/moves.js';
 import { awayPanel, tickAway, wireAway } from './room/away.js';
+import { lookbackPanel, wireLookback } from './room/lookback.js';
 import { rulesPanel, wireRules } from './room/rules-dialog.js';
 import { pastGamesPanel, drawPastGames, wirePastGames } from './room/past-games.js';
 import { namePanel, wireForms } from './room/forms.js';
@@ -63,7 +64,7 @@ const voicePanel = { name: 'voice', slice: (m) => [m.room.voice, m.room.members,
 const shown = new Set(); // the errors of panels already told (once each)
 const scheduler = createScheduler([
   rulesPanel, headerPanel, tournamentPanel, namePanel, seatsPanel, membersPanel, invitePanel, optionsPanel,
-  scoresPanel, chatPanel, playersPanel, turnPanel, boardPanel, resultPanel, actionsPanel, movesPanel,
+  scoresPanel, chatPanel, playersPanel, turnPanel, lookbackPanel, boardPanel, ownGoalPanel, resultPanel, actionsPanel, movesPanel,
   mannersPanel, voicePanel, pastGamesPanel, awayPanel,
 ], () => page.model, (err) => {
   console.error(err);
@@ -126,6 +127,7 @@ function wireButtons() {
   wireAway();
   wireRules();
   wirePastGames();
+  wireLookback();
   wireForms(() => scheduler.flush());
   $('ask-own-goal').checked = askOwnGoal();
   $('ask-own-goal').addEventListener('change', (e) => setAskOwnGoal(e.target.checked));

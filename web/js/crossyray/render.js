@@ -129,8 +129,9 @@ function drawGoals(state, geo) {
     const rot = vertical ? ` transform="rotate(${g.side === 'left' ? -90 : 90} ${cx} ${cy})"` : '';
     let inner = `<rect class="goal-area" x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" rx="6"/>`;
     inner += `<text class="goal-label" x="${cx}" y="${cy}" dy="0.35em" text-anchor="middle"${rot}>${esc(text)}</text>`;
-    // Your own goal gets a red ring: playing it loses.
-    if (g.legal) inner += `<circle class="ring${g.mine ? ' own' : ''}" data-testid="ring-${g.side}" cx="${cx}" cy="${cy}" r="${G * 0.36}"/>`;
+    // A legal goal is ringed round its edge, clear of its name; your own
+    // goal's ring is red and dashed: playing it loses.
+    if (g.legal) inner += `<rect class="ring${g.mine ? ' own' : ''}" data-testid="ring-${g.side}" x="${r.x + 2}" y="${r.y + 2}" width="${r.w - 4}" height="${r.h - 4}" rx="5"/>`;
     const attrs = [
       `class="${classes.join(' ')}"`,
       `data-testid="goal-${g.side}"`,

@@ -9,7 +9,7 @@
 import { t } from '../i18n.js';
 import { markBoard, mountSvg } from '../board-kit.js';
 import { cellName, centreCell, colorOf, isWallLegal, wallName } from './state.js';
-import { G, PAD, U, geometry, minBoardWidth } from './geometry.js';
+import { G, P, PAD, U, geometry, minBoardWidth } from './geometry.js';
 
 const STRIPE = 5;
 
@@ -82,7 +82,10 @@ function drawCells(state, geo, ui) {
         `aria-label="${esc(cellLabel(state, name, pawn, target))}"`,
         'role="img"',
       ].filter(Boolean).join(' ');
-      let inner = `<rect class="sq" x="${px}" y="${py}" width="${U}" height="${U}" rx="3"/>`;
+      // A cell the pawn may reach is hit on its whole cell-and-groove
+      // square (half the groove each side: at least 32 px on a phone).
+      let inner = target ? `<rect class="hit" data-testid="hit-${name}" x="${px - G / 2}" y="${py - G / 2}" width="${P}" height="${P}"/>` : '';
+      inner += `<rect class="sq" x="${px}" y="${py}" width="${U}" height="${U}" rx="3"/>`;
       if (name === centre) inner += `<circle class="centre-mark" cx="${px + U / 2}" cy="${py + U / 2}" r="${U * 0.44}"/>`;
       if (name === state.lastCell) inner += `<rect class="last-mark" x="${px + 2}" y="${py + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`;
       if (pawn) {

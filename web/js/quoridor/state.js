@@ -85,7 +85,7 @@ export function deriveState(match, you) {
   const mySide = sideOf(match, you);
   const toMove = outcome ? null : (s.to_move ?? null);
   const toPlay = match.to_play ?? players[toMove]?.member ?? null;
-  const myTurn = !match.preview && toMove != null && mySide === toMove && !!you && toPlay === you.member;
+  const myTurn = !match.preview && !match.past && toMove != null && mySide === toMove && !!you && toPlay === you.member;
   const moves = match.moves ?? [];
   const lastMove = s.last_move ?? (moves.length ? moves[moves.length - 1] : null);
 

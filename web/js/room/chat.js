@@ -1,12 +1,13 @@
 // The chat panel: the room's log (people's lines and the room's own
 // notices), the send form's state, and below 900 px the drawer with its
-// button counting unread lines.
+// button counting unread lines (placed clear of the board: fab-spot.js).
 
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { page, update } from './page.js';
 import { me, chatRead } from './model.js';
 import { noticeLine } from './people.js';
+import { watchFab } from './fab-spot.js';
 
 export const chatPanel = {
   name: 'chat',
@@ -52,6 +53,7 @@ function draw(model) {
   if (nearBottom) log.scrollTop = log.scrollHeight;
   const unreadCount = model.chatUnread;
   const fab = $('chat-fab');
+  if (fab.hidden) watchFab();
   fab.hidden = false;
   const unread = $('chat-unread');
   unread.hidden = !unreadCount;

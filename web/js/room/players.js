@@ -43,11 +43,12 @@ function draw(model) {
     const online = member ? member.online : false;
     const team = m.teams?.[side] ?? [p];
     const gone = pawns && m.state.pawns[side] == null;
+    const name = displayName(p) ?? member?.name ?? '?';
     const children = [
       el('span', { class: `swatch ${gameOf(model.room.game).swatch(side)}`, 'aria-hidden': 'true' }),
       el('span', { class: 'player-name' },
         onlineDot(online),
-        ' ', displayName(p) ?? member?.name ?? '?',
+        ' ', el('span', { class: 'player-label', 'data-testid': `player-name-${side}`, title: name, text: name }),
         online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') }),
         gone && !m.outcome ? el('span', { class: 'badge off', 'data-testid': `gone-${side}`, text: t('quoridor.out') }) : null),
       el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: gameOf(model.room.game).playerLine(m, side, team, displayName) }),
