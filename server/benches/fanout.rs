@@ -59,6 +59,7 @@ fn move_event() -> Stamped {
                 Command::Move(cmd::Move {
                     mv: mv.to_string(),
                     table: None,
+                    lag_ms: 0,
                 }),
                 ply as u64,
             )

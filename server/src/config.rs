@@ -153,6 +153,12 @@ pub struct Config {
     #[arg(long, env = "HOST_HANDOVER_SECS", default_value_t = 60)]
     pub host_handover_secs: u64,
 
+    /// Milliseconds of a move's measured network lag (half the round trip
+    /// of the server's pings) that the mover's clock is not charged, at
+    /// most, per move. 0: clocks charge the arrival time.
+    #[arg(long, env = "LAG_COMP_MS", default_value_t = 500)]
+    pub lag_comp_ms: u64,
+
     /// Seconds a room with nobody online stays in memory (it is reloaded
     /// from the database when someone comes back).
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 600)]

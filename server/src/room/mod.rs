@@ -99,6 +99,7 @@ pub fn settings(config: &crate::config::Config) -> RoomSettings {
             abandon_after_ms: config.abandon_after().as_millis() as u64,
             claim_after_ms: config.claim_secs.saturating_mul(1_000),
             host_handover_ms: config.host_handover_secs.saturating_mul(1_000),
+            lag_comp_ms: config.lag_comp_ms,
             autostart_after_ms: config.autostart_after().as_millis() as u64,
             bot_budget_ms: config.bot_budget().as_millis() as u64,
             max_members: config.max_members,

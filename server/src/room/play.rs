@@ -24,8 +24,14 @@ use crate::store::Write;
 /// What happened to the position.
 #[derive(Clone, Debug)]
 pub enum Change {
-    /// `side` plays `mv` (a person or the computer).
-    Move { side: Side, mv: AnyMove },
+    /// `side` plays `mv` (a person or the computer); `lag_ms`: the
+    /// mover's measured network lag, not charged to their clock up to
+    /// the room's `lag_comp_ms`.
+    Move {
+        side: Side,
+        mv: AnyMove,
+        lag_ms: u64,
+    },
     /// The side to move ran out of time.
     Timeout,
     /// `sides` resign or abandon.
@@ -62,13 +68,17 @@ impl RoomState {
         };
         // What the change is for the log; live play adds the clock and
         // the turn rotation around it.
+        // The time the move counts as made: its arrival, less the mover's
+        // network lag up to the room's quota a move.
+        let mut moved_at = now;
         let (kind, step) = match change {
-            Change::Move { side, mv } => {
+            Change::Move { side, mv, lag_ms } => {
+                moved_at = now.saturating_sub(lag_ms.min(self.config.lag_comp_ms));
                 // The clock runs for the side to move; whose turn it is
                 // the log checks.
                 if m.clock.control() != TimeControl::Unlimited
                     && m.clock.running() == Some(side)
-                    && m.clock.remaining(side, now) == 0
+                    && m.clock.remaining(side, moved_at) == 0
                 {
                     return Err(Refusal::new(
                         Code::Late,
@@ -95,7 +105,7 @@ impl RoomState {
         let played = m.log.apply(&step)?;
         match &step {
             Step::Move { side, .. } => {
-                m.clock.finish_turn(now);
+                m.clock.finish_turn(moved_at);
                 // A draw offer stands until the side it was made to plays on.
                 if m.draw_offer.is_some_and(|offerer| offerer != *side) {
                     m.draw_offer = None;
@@ -330,12 +340,31 @@ impl RoomState {
         let Some(mv) = result.or(first) else {
             return Vec::new();
         };
-        match self.change(t, Change::Move { side, mv }, now) {
+        match self.change(
+            t,
+            Change::Move {
+                side,
+                mv,
+                lag_ms: 0,
+            },
+            now,
+        ) {
             Ok(effects) => effects,
             // The search answered a move the rules refuse: play the first
             // legal one rather than stall the game.
             Err(refusal) if refusal.code == Code::IllegalMove => first
-                .and_then(|mv| self.change(t, Change::Move { side, mv }, now).ok())
+                .and_then(|mv| {
+                    self.change(
+                        t,
+                        Change::Move {
+                            side,
+                            mv,
+                            lag_ms: 0,
+                        },
+                        now,
+                    )
+                    .ok()
+                })
                 .unwrap_or_default(),
             // `late`: the clock ran out first; the timer ends the game.
             Err(_) => Vec::new(),

@@ -39,8 +39,10 @@ impl RoomState {
             let Some(m) = table.running() else {
                 continue;
             };
+            // A move that left in time may arrive up to the lag quota
+            // late: the flag waits for it.
             if let Some(at) = m.clock.deadline() {
-                due.push((at, Timer::Clock(table.id)));
+                due.push((at + self.config.lag_comp_ms, Timer::Clock(table.id)));
             }
             for s in 0..m.sides.len() {
                 let side = Side(s as u8);

@@ -15,6 +15,7 @@
 //! the writer and the timers here without the upgrade.
 
 pub mod cap;
+pub mod lag;
 pub mod reader;
 pub mod silence;
 pub mod upgrade;

@@ -18,6 +18,7 @@ use crate::ratings::Rating;
 use crate::room::{close, Attach, Closer, Command, RoomHandle, SayHello};
 use crate::store::Account;
 
+use super::lag::Lag;
 use super::silence::*;
 use super::writer::write_loop;
 use super::*;
@@ -60,7 +61,8 @@ pub(crate) async fn serve<St, Si>(
     } = link;
     let conn = next_conn();
     let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
-    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping));
+    let lag = Lag::shared();
+    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping, lag.clone()));
     let mut silence = Silence::new(ping);
     let hello_timeout = app.config.hello_timeout();
     let hello_deadline = tokio::time::sleep(hello_timeout);
@@ -109,7 +111,11 @@ pub(crate) async fn serve<St, Si>(
                 continue;
             }
             Some(Ok(Message::Close(_))) => break,
-            Some(Ok(_)) => continue, // ping/pong are answered by the library
+            Some(Ok(Message::Pong(payload))) => {
+                lag.pong_now(&payload);
+                continue;
+            }
+            Some(Ok(_)) => continue, // pings are answered by the library
         };
         if text.len() > MAX_FRAME_BYTES {
             closer.close(
@@ -181,7 +187,11 @@ pub(crate) async fn serve<St, Si>(
                 }
                 attached = true;
             }
-            command if attached => {
+            mut command if attached => {
+                // A move carries the connection's lag, for the clock.
+                if let Command::Move(m) = &mut command {
+                    m.lag_ms = lag.one_way_ms();
+                }
                 if room.command(conn, id, command).await.is_err() {
                     closer.close(close::TRY_AGAIN, "The room restarted; reconnect.");
                     break;

@@ -56,14 +56,19 @@ impl Silence {
     }
 }
 
-/// A ping every `ping`, the first one `ping` from now (none: never).
+/// A ping every `ping`, the first one soon (at most [`FIRST_PING`] from
+/// now, so the connection's lag is known before its first move; none:
+/// never).
 pub(crate) fn ping_timer(ping: Option<Duration>) -> Option<tokio::time::Interval> {
     ping.map(|p| {
-        let mut every = tokio::time::interval_at(Instant::now() + p, p);
+        let mut every = tokio::time::interval_at(Instant::now() + p.min(FIRST_PING), p);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         every
     })
 }
+
+/// The first ping of a connection goes out this soon.
+pub(crate) const FIRST_PING: Duration = Duration::from_secs(2);
 
 /// The next tick of a [`ping_timer`].
 pub(crate) async fn next_ping(timer: &mut Option<tokio::time::Interval>) {

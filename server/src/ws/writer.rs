@@ -1,14 +1,17 @@
 //! The writer of one client: the queue's messages in order, gathered into
 //! few socket writes, pings, and a close that lets what is queued go out.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt};
 use tokio::sync::mpsc;
 
+use crate::model::now_millis;
 use crate::room::Closer;
 
+use super::lag::Lag;
 use super::silence::*;
 use super::*;
 
@@ -22,6 +25,7 @@ pub(super) async fn write_loop<Si>(
     mut queue: mpsc::Receiver<Utf8Bytes>,
     closer: Closer,
     ping: Option<Duration>,
+    lag: Arc<Lag>,
 ) where
     Si: Sink<Message, Error = axum::Error> + Unpin,
 {
@@ -34,7 +38,8 @@ pub(super) async fn write_loop<Si>(
             _ = &mut closed => break,
             text = queue.recv() => text,
             _ = next_ping(&mut pings) => {
-                let sent = sink.send(Message::Ping(bytes::Bytes::new()));
+                let stamp = lag.ping(now_millis());
+                let sent = sink.send(Message::Ping(bytes::Bytes::copy_from_slice(&stamp)));
                 match tokio::time::timeout(WRITE_TIMEOUT, sent).await {
                     Ok(Ok(())) => continue,
                     Ok(Err(_)) | Err(_) => return,

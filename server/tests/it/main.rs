@@ -18,6 +18,7 @@ mod history;
 mod http_limits;
 mod jungle_room;
 mod knockout;
+mod lag;
 mod leaving;
 mod limits;
 mod pages;

@@ -13,7 +13,7 @@ import { displayName } from './people.js';
 
 export const awayPanel = {
   name: 'away',
-  slice: (m) => [shownTable(m), m.you, m.room.game],
+  slice: (m) => [shownTable(m), m.awayAt, m.you, m.room.game],
   draw: (model) => tickAway(model, performance.now()),
 };
 

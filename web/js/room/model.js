@@ -27,6 +27,7 @@ export function initialModel() {
     tableId: null, // the table the page shows (tables.js: shownTableId), null for the bracket
     clock: null, // {remaining: [ms…], running: side|null, at}
     countdown: null, // {remaining: ms, paused, at} while an auto-start countdown runs
+    awayAt: {}, // table id -> when (performance.now()) its `away` countdowns were as sent
     chatUnread: 0, // chat lines that came while the drawer was closed (phones)
     editingName: false,
     effects: [],
@@ -103,7 +104,7 @@ export function countdownLeft(model, now) {
 export function awayLeft(model, now) {
   const x = shownTable(model);
   if (!x?.match || x.match.outcome) return [];
-  const gone = now - (x.awayAt ?? now);
+  const gone = now - (model.awayAt?.[x.id] ?? now);
   return (x.away ?? []).map((a) => ({
     side: a.side,
     abandon: Math.max(0, a.abandon_ms - gone),
@@ -179,11 +180,11 @@ export function apply(model, msg, env = {}) {
   const at = env.at ?? 0;
   const next = { ...model, effects: [] };
   if (msg.type === 'snapshot') {
+    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables: msg.room.tables ?? [] };
     // Each table's `away` countdowns count from `at`, as the clocks do.
-    const tables = (msg.room.tables ?? []).map((x) => ({ ...x, away: x.away ?? [], awayAt: at }));
-    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables };
+    const awayAt = Object.fromEntries(room.tables.map((x) => [x.id, at]));
     const viewed = withView({ ...next, you: msg.you, room });
-    return { ...viewed, clock: clockOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
+    return { ...viewed, awayAt, clock: clockOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
   }
   const fn = model.room ? EVENTS[msg.type] : null;
   // An event this page has nothing to do with changes nothing, and leaves nothing to do.
@@ -216,7 +217,7 @@ const EVENTS = {
       // its players are all here.
       room = { ...room, autostart: { ...(room.autostart ?? {}), remaining_ms: null, paused: false }, rematch: [] };
       const x = tables.find((y) => y.id === ev.table);
-      if (x) x.away = [];
+      if (x?.away?.length) x.away = [];
     }
     let next = withView({ ...model, room, effects }, ev.kind === 'start' ? ev.table : null);
     // Another table's game is kept in the model (and the bracket), not on the board.
@@ -282,8 +283,8 @@ const EVENTS = {
 
   away(model, ev, { at }) {
     // The sides whose players all left a running game, with their countdowns (as of `at`).
-    const tables = model.room.tables.map((x) => (x.id === ev.table ? { ...x, away: ev.away ?? [], awayAt: at } : x));
-    return { ...model, room: { ...model.room, tables } };
+    const tables = model.room.tables.map((x) => (x.id === ev.table ? { ...x, away: ev.away ?? [] } : x));
+    return { ...model, room: { ...model.room, tables }, awayAt: { ...model.awayAt, [ev.table]: at } };
   },
 
   rematch(model, ev) {

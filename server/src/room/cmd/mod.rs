@@ -131,7 +131,7 @@ impl RoomState {
             Command::Sit(Sit { seat }) => self.sit(member, seat),
             Command::Stand => self.stand(member),
             Command::Start(Start { order }) => self.start(member, order, now),
-            Command::Move(Move { mv, table }) => self.play(member, table, mv, now),
+            Command::Move(Move { mv, table, lag_ms }) => self.play(member, table, mv, lag_ms, now),
             Command::Resign(Resign { table }) => self.resign(member, table, now),
             Command::Options(Options { game, options }) => {
                 self.set_options(member, game, &options, now)

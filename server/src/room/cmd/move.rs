@@ -17,6 +17,11 @@ pub struct Move {
     pub mv: String,
     #[serde(default)]
     pub table: Option<TableId>,
+    /// The one-way network lag the connection measured (ws/lag.rs), not
+    /// read from the client: the clock does not charge it, up to
+    /// `--lag-comp-ms`.
+    #[serde(skip)]
+    pub lag_ms: u64,
 }
 
 impl RoomState {
@@ -25,6 +30,7 @@ impl RoomState {
         member: MemberId,
         table: Option<TableId>,
         text: String,
+        lag_ms: u64,
         now: u64,
     ) -> Applied {
         let (t, side, m) = self.playing(member, table, Code::NotYourTurn)?;
@@ -41,6 +47,6 @@ impl RoomState {
         }
         // The edge: the move's text is read once, in this position.
         let mv = m.game.parse_move(&text).map_err(MoveError::from)?;
-        self.change(t, Change::Move { side, mv }, now)
+        self.change(t, Change::Move { side, mv, lag_ms }, now)
     }
 }

@@ -18,7 +18,9 @@ fn read(text: &str) -> Result<Envelope<Command>, (Option<i64>, Refusal)> {
 fn reads_a_move_command() {
     let env = read(r#"{"id":6,"type":"move","move":"e5"}"#).unwrap();
     assert_eq!(env.id, 6);
-    assert!(matches!(env.command, Command::Move(Move { mv, table: None }) if mv == "e5"));
+    assert!(
+        matches!(env.command, Command::Move(Move { mv, table: None, lag_ms: 0 }) if mv == "e5")
+    );
 }
 
 #[test]

@@ -129,6 +129,7 @@ fn only_the_player_to_move_moves_and_a_refused_move_changes_nothing() {
     let elsewhere = Command::Move(cmd::Move {
         mv: "8 a3-a4".into(),
         table,
+        lag_ms: 0,
     });
     assert_eq!(code(&mut state, host, elsewhere, 1), Code::NoTable);
 
@@ -152,6 +153,7 @@ fn only_the_player_to_move_moves_and_a_refused_move_changes_nothing() {
     let by_table = Command::Move(cmd::Move {
         mv: "8 g7-g6".into(),
         table: Some(state.tables[0].id),
+        lag_ms: 0,
     });
     ok(&mut state, guest, by_table, 3);
     assert_eq!(current(&state).moves, ["8 a3-a4", "8 g7-g6"]);

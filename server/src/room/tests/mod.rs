@@ -219,9 +219,15 @@ pub fn entries(effects: &[Effect]) -> Vec<EntryRow> {
 }
 
 pub fn mv(text: &str) -> Command {
+    lagged(text, 0)
+}
+
+/// A move that came over a connection with `lag_ms` of one-way lag.
+pub fn lagged(text: &str, lag_ms: u64) -> Command {
     Command::Move(cmd::Move {
         mv: text.to_string(),
         table: None,
+        lag_ms,
     })
 }
 

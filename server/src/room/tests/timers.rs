@@ -288,3 +288,63 @@ fn a_paused_countdown_has_no_deadline() {
     let effects = fire(&mut state, Timer::Countdown, 2_020_000);
     assert_eq!(tags(&effects)[2], "send:match/start");
 }
+
+#[test]
+fn a_movers_network_lag_is_not_charged_to_their_clock_up_to_the_quota() {
+    let (mut state, host, guest) = lag_quota(GameKind::CrossyRay, crossy_clock(), 500);
+    let table = state.tables[0].id;
+    ok(&mut state, host, start(Order::Seats), 1_000);
+    // 10 s on the clock, 300 ms of them the network's: 9.7 s charged,
+    // then the 2 s increment.
+    let effects = ok(&mut state, host, lagged("f4", 300), 11_000);
+    assert_eq!(entries(&effects)[0].clock, vec![172_300, 180_000]);
+    // A lag past the quota (500 ms a move) is credited 500 ms only.
+    let effects = ok(&mut state, guest, lagged("h4", 5_000), 21_000);
+    assert_eq!(entries(&effects)[0].clock, vec![172_300, 172_500]);
+    // The next side's time runs from the arrival, not from the credit;
+    // the flag falls the quota after its deadline, so that a move sent
+    // in time has the quota to arrive.
+    assert_eq!(state.next_deadline(), Some((193_800, Timer::Clock(table))));
+
+    // A move that arrives after the flag but whose lag covers it counts:
+    // the host has 172.3 s; at 193.5 s after its turn began, with 400 ms
+    // of lag, it moved with 200 ms left.
+    let mut late = state.clone();
+    assert_eq!(
+        code(&mut late, host, lagged("i4", 0), 193_500),
+        Code::Late,
+        "without lag it is late"
+    );
+    ok(&mut state, host, lagged("i4", 400), 193_500);
+    // Past the quota, the flag.
+    let mut flagged = late.clone();
+    assert!(!flagged
+        .fire(Timer::Clock(table), 193_799)
+        .iter()
+        .any(|e| tag(e).starts_with("send:match")));
+    let effects = flagged.fire(Timer::Clock(table), 193_800);
+    assert_eq!(tags(&effects)[..2], ["store:entry", "send:match/timeout"]);
+}
+
+#[test]
+fn without_a_quota_the_clock_charges_the_arrival() {
+    let options = json!({"clock": {"minutes": 3, "increment": 2}});
+    let (mut state, host, _) = lag_quota(GameKind::Jungle, options, 0);
+    ok(&mut state, host, start(Order::Seats), 0);
+    let effects = ok(&mut state, host, lagged("8 a3-a4", 300), 10_000);
+    assert_eq!(entries(&effects)[0].clock, vec![172_000, 180_000]);
+}
+
+/// Two seated players in a room whose lag quota is `lag_comp_ms`.
+fn lag_quota(kind: GameKind, options: Value, lag_comp_ms: u64) -> (RoomState, MemberId, MemberId) {
+    let config = RoomConfig {
+        lag_comp_ms,
+        ..config()
+    };
+    let mut state = room_with(kind, options, config);
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    let guest = join(&mut state, &token(1), Some("Lan"), 0);
+    ok(&mut state, host, sit(0), 0);
+    ok(&mut state, guest, sit(1), 0);
+    (state, host, guest)
+}

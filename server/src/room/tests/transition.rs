@@ -200,7 +200,14 @@ impl Table {
                 let legal = m.game.legal();
                 let due = m.due().expect("someone is due").member;
                 let mv = legal[k % legal.len()].clone();
-                assert!(self.command(due, Command::Move(cmd::Move { mv, table })));
+                assert!(self.command(
+                    due,
+                    Command::Move(cmd::Move {
+                        mv,
+                        table,
+                        lag_ms: 0
+                    })
+                ));
                 true
             }
             Act::Timeout => {

@@ -178,6 +178,7 @@ impl Cup {
             Command::Move(cmd::Move {
                 mv: text.to_string(),
                 table: Some(id),
+                lag_ms: 0,
             }),
         )
     }

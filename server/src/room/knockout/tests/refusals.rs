@@ -28,6 +28,7 @@ pub(super) fn refusals_during_a_tournament_change_nothing() {
         Command::Move(cmd::Move {
             mv: "e2".into(),
             table: Some(table),
+            lag_ms: 0,
         })
     };
     // Not at one's own table.
@@ -48,7 +49,8 @@ pub(super) fn refusals_during_a_tournament_change_nothing() {
             bye,
             Command::Move(cmd::Move {
                 mv: "e2".into(),
-                table: None
+                table: None,
+                lag_ms: 0
             })
         ),
         Code::NotYourTurn
@@ -67,7 +69,8 @@ pub(super) fn refusals_during_a_tournament_change_nothing() {
             a,
             Command::Move(cmd::Move {
                 mv: "e2".into(),
-                table: Some(p.table)
+                table: Some(p.table),
+                lag_ms: 0
             })
         ),
         Code::NoGame
