@@ -8,7 +8,9 @@
 //! events around it, so a change to what a timeout or a leave does is made
 //! here once, and the four agree by construction (the property test in
 //! `room/tests/transition.rs` plays random games through all four; the
-//! rules of the transition itself are tested beside it, in `tests.rs`).
+//! rules of the transition itself are tested beside it, in `tests.rs`,
+//! with a property test of takebacks through the store's round trip and
+//! the record they leave).
 
 use rules::game::{NotationError, SetupError, TimeoutEffect};
 use rules::{EndReason, Game, Side};
@@ -230,7 +232,8 @@ impl GameLog {
         let Some(keep) = moves.checked_sub(plies) else {
             return Err(NoTakeback::TooFew { plies, moves });
         };
-        // A leave after `keep` moves came before the first move taken back.
+        // A leave at `keep` came before the first move taken back and
+        // stays; one after it would bring its pawn back.
         if self.leaves.iter().any(|leave| leave.ply > keep) {
             return Err(NoTakeback::AfterLeave);
         }
