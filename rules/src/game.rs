@@ -261,6 +261,22 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         false
     }
 
+    /// Takes back the last move: the one [`Game::play`] played, or the
+    /// one the rules played in [`Game::timeout`] (a Quoridor pass or step
+    /// aside). The game is then exactly as it was before that move (equal,
+    /// with the same legal moves, serialised view and position string).
+    /// Returns `false`, changing nothing, when [`Game::takebacks`] is 0.
+    fn undo(&mut self) -> bool;
+
+    /// How many of the last moves [`Game::undo`] can take back now, one
+    /// after the other. None once the game is over (players take back
+    /// moves of a game in progress, never its end), none before a change
+    /// the rules do not take back (a Quoridor pawn that left), and none
+    /// before the game was read from its serialised view (CrossyRay and
+    /// Quoridor keep what undo needs beside the position, not in the
+    /// view; a Jungle game replays its moves, so keeps them all).
+    fn takebacks(&self) -> usize;
+
     /// Number of moves played so far, counting passes and moves the rules
     /// played on a side's behalf after a timeout.
     fn ply(&self) -> usize;

@@ -18,6 +18,7 @@ pub mod quoridor;
 pub mod rng;
 pub mod serde_name;
 pub mod triage;
+mod undo;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};
 pub use level::{Engine, Level, Think, DEFAULT_BUDGET};

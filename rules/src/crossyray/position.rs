@@ -6,6 +6,7 @@ use super::{Board, Cell, Direction, Edge, Move, Number, Options, PlayError};
 use crate::game::{
     EndReason, Game, NotationError, Outcome, SetupError, Side, TimeControl, TimeoutEffect,
 };
+use crate::undo::UndoStack;
 
 /// A CrossyRay game: the board, the current number and its cell, whose
 /// turn it is and, once over, the result.
@@ -15,7 +16,7 @@ use crate::game::{
 /// `outcome`, `last_move`, `defends`, `position` (the
 /// [position string](CrossyRay::position_string)). Deserialising checks
 /// that the view is a consistent state (`position` is derived, and not
-/// read).
+/// read). What [`Game::undo`] needs is kept beside the view, not in it.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "Snapshot")]
 pub struct CrossyRay {
@@ -34,6 +35,9 @@ pub struct CrossyRay {
     pub(super) last_move: Option<Move>,
     /// `defends[side]`: the board side whose goal that side defends.
     pub(super) defends: [Edge; 2],
+    /// How to take back each move played (not serialised; equal in any
+    /// two games, see [`UndoStack`]).
+    pub(super) undo: UndoStack<(Move, Undo)>,
 }
 
 impl CrossyRay {
@@ -333,6 +337,7 @@ impl Game for CrossyRay {
             last_move: None,
             // Side 0 defends the left (top) goal, side 1 the right (bottom).
             defends: [own, attacked],
+            undo: UndoStack::new(),
         })
     }
 
@@ -356,7 +361,8 @@ impl Game for CrossyRay {
 
     fn play(&mut self, mv: &Move) -> Result<(), PlayError> {
         self.check(mv)?;
-        self.make(*mv);
+        let undo = self.make(*mv);
+        self.undo.push((*mv, undo));
         Ok(())
     }
 
@@ -379,6 +385,15 @@ impl Game for CrossyRay {
         if self.outcome.is_none() && side.index() < 2 {
             self.finish(other(side), reason);
         }
+    }
+
+    fn undo(&mut self) -> bool {
+        let taken = self.undo.take_back(self.outcome.is_some());
+        taken.map(|(mv, undo)| self.unmake(mv, undo)).is_some()
+    }
+
+    fn takebacks(&self) -> usize {
+        self.undo.takebacks(self.outcome.is_some())
     }
 
     fn ply(&self) -> usize {
@@ -505,6 +520,7 @@ impl TryFrom<Snapshot> for CrossyRay {
             outcome: s.outcome,
             last_move: s.last_move,
             defends: s.defends,
+            undo: UndoStack::new(),
         };
         if game.outcome.is_none() && !game.has_legal_move() {
             return Err("the side to move has no move but the game is not over".into());

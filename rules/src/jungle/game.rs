@@ -301,6 +301,29 @@ impl Game for Jungle {
         true
     }
 
+    /// Unmakes the last move of the history: the board, the captured
+    /// animal, the no-capture count, and so the shuttle limit and the
+    /// repetitions, then the legal moves.
+    fn undo(&mut self) -> bool {
+        if self.takebacks() == 0 {
+            return false;
+        }
+        let Some(entry) = self.history.pop() else {
+            return false;
+        };
+        self.pos.unmake(entry.mv, entry.captured);
+        self.update();
+        true
+    }
+
+    fn takebacks(&self) -> usize {
+        if self.outcome.is_some() {
+            0
+        } else {
+            self.history.len()
+        }
+    }
+
     fn ply(&self) -> usize {
         self.history.len()
     }

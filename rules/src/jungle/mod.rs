@@ -78,6 +78,8 @@ mod zobrist;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod undo_tests;
 
 pub use bitboard::Bitboard;
 pub use board::Board;

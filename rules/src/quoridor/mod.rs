@@ -72,6 +72,8 @@ mod wall;
 mod proptests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod undo_tests;
 
 pub use cell::{Cell, Direction};
 pub use moves::Move;

@@ -18,10 +18,12 @@ use super::wall::{Orientation, Wall};
 use crate::game::{
     EndReason, Game, NotationError, Outcome, SetupError, Side, TimeControl, TimeoutEffect,
 };
+use crate::undo::UndoStack;
 
 /// A Quoridor game in progress (or finished).
 ///
-/// Serializes to the view described in the [module documentation](super).
+/// Serializes to the view described in the [module documentation](super);
+/// what [`Game::undo`] needs is kept beside the view, not in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quoridor {
     pub(crate) options: Options,
@@ -42,6 +44,10 @@ pub struct Quoridor {
     pub(crate) ply: usize,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) last_move: Option<Move>,
+    /// How to take back each move played since the start or the last
+    /// pawn that left (not serialised; equal in any two games, see
+    /// [`UndoStack`]).
+    pub(crate) undo: UndoStack<(Move, Undo)>,
 }
 
 /// Why a move was refused, worded for the player.
@@ -415,6 +421,12 @@ impl Quoridor {
         }
     }
 
+    /// Plays `mv` (legal, or the rules' own) and keeps what takes it back.
+    fn play_kept(&mut self, mv: Move) {
+        let undo = self.make(mv);
+        self.undo.push((mv, undo));
+    }
+
     /// Ends the game as a draw once every pawn still on the board has
     /// taken its share of moves (60, 75 or 90).
     fn check_move_limit(&mut self) -> bool {
@@ -492,6 +504,7 @@ impl Game for Quoridor {
             ply: 0,
             outcome: None,
             last_move: None,
+            undo: UndoStack::new(),
         };
         for (i, seat) in seats.iter().enumerate() {
             q.pawns[i] = Some(seat.start);
@@ -532,7 +545,7 @@ impl Game for Quoridor {
 
     fn play(&mut self, mv: &Move) -> Result<(), PlayError> {
         self.check(mv)?;
-        self.make(*mv);
+        self.play_kept(*mv);
         Ok(())
     }
 
@@ -552,18 +565,20 @@ impl Game for Quoridor {
     fn timeout(&mut self) -> TimeoutEffect<Move> {
         let mv = self.timeout_move();
         if self.outcome.is_none() {
-            self.make(mv);
+            self.play_kept(mv);
         }
         TimeoutEffect::Played(mv)
     }
 
     /// Removes `side`'s pawn (its walls stay). When one side is left it
     /// wins by default (`EndReason::Default`), unless fewer than two moves
-    /// were made in all: then the game is aborted with `reason`.
+    /// were made in all: then the game is aborted with `reason`. The moves
+    /// before can no longer be taken back.
     fn forfeit(&mut self, side: Side, reason: EndReason) {
         if self.outcome.is_some() || self.pawn(side).is_none() {
             return;
         }
+        self.undo.clear();
         let cell = self.pawns[side.index()].take().expect("checked");
         self.occupied.remove(cell.index());
         let left: Vec<Side> = self.active_sides().collect();
@@ -582,6 +597,15 @@ impl Game for Quoridor {
             self.advance_turn();
         }
         self.check_move_limit();
+    }
+
+    fn undo(&mut self) -> bool {
+        let taken = self.undo.take_back(self.outcome.is_some());
+        taken.map(|(mv, undo)| self.unmake(mv, undo)).is_some()
+    }
+
+    fn takebacks(&self) -> usize {
+        self.undo.takebacks(self.outcome.is_some())
     }
 
     fn ply(&self) -> usize {

@@ -357,6 +357,10 @@ fn auto_step_aside_on_timeout_moves_a_blocking_pawn() {
     assert_eq!(q.pawn(Side(1)), Some(mv_cell("e4")));
     assert!(!q.is_blocking(Side(1)));
     assert_eq!(q.to_move(), Some(Side(2)));
+    // The step aside is a move like any other: it is taken back.
+    assert!(q.undo());
+    assert_eq!(q, corridor());
+    assert_eq!(q.blocked_by(Side(1)), [Side(0)]);
 }
 
 #[test]
@@ -601,6 +605,12 @@ impl Game for NoPass {
     }
     fn forfeit(&mut self, side: Side, reason: EndReason) {
         self.0.forfeit(side, reason)
+    }
+    fn undo(&mut self) -> bool {
+        self.0.undo()
+    }
+    fn takebacks(&self) -> usize {
+        self.0.takebacks()
     }
     fn ply(&self) -> usize {
         self.0.ply()

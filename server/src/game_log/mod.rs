@@ -8,7 +8,9 @@
 //! events around it, so a change to what a timeout or a leave does is made
 //! here once, and the four agree by construction (the property test in
 //! `room/tests/transition.rs` plays random games through all four; the
-//! rules of the transition itself are tested beside it, in `tests.rs`).
+//! rules of the transition itself are tested beside it, in `tests.rs`,
+//! with a property test of takebacks through the store's round trip and
+//! the record they leave).
 
 use rules::game::{NotationError, SetupError, TimeoutEffect};
 use rules::{EndReason, Game, Side};
@@ -39,6 +41,10 @@ pub enum Step<M = AnyMove> {
         #[serde(default = "agreement")]
         reason: EndReason,
     },
+    /// The last `plies` moves are taken back (a takeback the opponent
+    /// accepted): the game is as it was before them, and the record
+    /// forgets them.
+    Takeback { plies: usize },
 }
 
 fn agreement() -> EndReason {
@@ -61,6 +67,7 @@ impl<M> Step<M> {
             },
             Step::Turn => Step::Turn,
             Step::Draw { reason } => Step::Draw { reason: *reason },
+            Step::Takeback { plies } => Step::Takeback { plies: *plies },
         })
     }
 }
@@ -102,6 +109,25 @@ pub enum LogError {
     Illegal(#[from] MoveError),
     #[error("this game has no draw by agreement")]
     NoDraws,
+    #[error("cannot take back: {0}")]
+    NoTakeback(#[from] NoTakeback),
+}
+
+/// Why a takeback does not fit the game (the game is unchanged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoTakeback {
+    #[error("a takeback takes back at least one move")]
+    Nothing,
+    #[error("{plies} moves asked, {moves} played")]
+    TooFew { plies: usize, moves: usize },
+    #[error("the game is over")]
+    Over,
+    #[error("a player left after the first of these moves")]
+    AfterLeave,
+    /// The rules keep no way back (a game read from its view, which the
+    /// server never does).
+    #[error("the rules cannot take these moves back")]
+    Rules,
 }
 
 impl From<NotationError> for LogError {
@@ -194,7 +220,42 @@ impl GameLog {
                 }
                 Ok(None)
             }
+            Step::Takeback { plies } => {
+                self.take_back(*plies)?;
+                Ok(None)
+            }
         }
+    }
+
+    /// Takes back the last `plies` moves, or refuses and changes nothing:
+    /// none asked, fewer played, a finished game, a leave after the first
+    /// of them (its pawn would come back), or rules that cannot.
+    fn take_back(&mut self, plies: usize) -> Result<(), NoTakeback> {
+        let moves = self.moves.len();
+        if plies == 0 {
+            return Err(NoTakeback::Nothing);
+        }
+        if self.game.is_over() {
+            return Err(NoTakeback::Over);
+        }
+        let Some(keep) = moves.checked_sub(plies) else {
+            return Err(NoTakeback::TooFew { plies, moves });
+        };
+        // A leave at `keep` came before the first move taken back and
+        // stays; one after it would bring its pawn back.
+        if self.leaves.iter().any(|leave| leave.ply > keep) {
+            return Err(NoTakeback::AfterLeave);
+        }
+        if self.game.takebacks() < plies {
+            return Err(NoTakeback::Rules);
+        }
+        for _ in 0..plies {
+            let undone = self.game.undo();
+            debug_assert!(undone, "takebacks() promised it");
+        }
+        self.moves.truncate(keep);
+        self.move_sides.truncate(keep);
+        Ok(())
     }
 
     fn record(&mut self, side: Side, mv: AnyMove) -> Played {

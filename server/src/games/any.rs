@@ -128,6 +128,14 @@ impl Game for AnyGame {
         each_game!(self, g => g.agree_draw(reason))
     }
 
+    fn undo(&mut self) -> bool {
+        each_game!(self, g => g.undo())
+    }
+
+    fn takebacks(&self) -> usize {
+        each_game!(self, g => g.takebacks())
+    }
+
     fn ply(&self) -> usize {
         each_game!(self, g => g.ply())
     }

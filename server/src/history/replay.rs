@@ -26,12 +26,13 @@ impl Replay {
     }
 
     /// Applies one step of the log. A move played (by a player or by the
-    /// rules for a side out of time) is a new ply; anything else (a
-    /// leave, an agreed draw) changes the last position. A refused step
-    /// changes nothing.
+    /// rules for a side out of time) is a new ply; a takeback drops the
+    /// plies it took back; anything else (a leave, an agreed draw) changes
+    /// the last position. A refused step changes nothing.
     pub fn apply(&mut self, step: &Step) -> Result<Option<Played>, LogError> {
         let played = self.log.apply(step)?;
         let view = self.log.game.replay_view();
+        self.positions.truncate(self.log.moves.len() + 1);
         match self.positions.last_mut() {
             Some(last) if played.is_none() => *last = view,
             _ => self.positions.push(view),
@@ -182,5 +183,22 @@ mod tests {
         assert_eq!(p.len(), 6);
         assert_eq!(p[5]["outcome"]["reason"], "default");
         assert_eq!(p[4]["outcome"], Value::Null);
+    }
+
+    #[test]
+    fn a_takeback_drops_the_plies_it_took_back() {
+        let options = GameOptions::parse(GameKind::Jungle, &json!({"mode": "single"})).unwrap();
+        let mut replay = Replay::new(&options).unwrap();
+        for text in ["8 a3-a4", "8 g7-g6", "8 a4-a5"] {
+            replay.play(text).unwrap();
+        }
+        assert_eq!(replay.apply(&Step::Takeback { plies: 2 }), Ok(None));
+        replay.play("8 g7-g8").unwrap();
+        let moves: Vec<String> = ["8 a3-a4", "8 g7-g8"].map(String::from).into();
+        assert_eq!(replay.log().moves, moves);
+        assert_eq!(
+            replay.into_positions(),
+            positions(GameKind::Jungle, &json!({"mode": "single"}), &moves, &[])
+        );
     }
 }

@@ -28,6 +28,9 @@ pub enum Code {
     RoomFull,
     Internal,
     NoDraws,
+    /// A takeback that does not fit the game: none of the moves asked,
+    /// a finished game, or a player left after them.
+    NoTakeback,
     DrawOffered,
     NoOffer,
     NoMember,

@@ -49,6 +49,9 @@ impl From<LogError> for Refusal {
             LogError::NotYourTurn(_) => Refusal::new(Code::NotYourTurn, "It is not your turn."),
             LogError::Illegal(e) => e.into(),
             LogError::NoDraws => Refusal::new(Code::NoDraws, "This game has no draw by agreement."),
+            LogError::NoTakeback(why) => {
+                Refusal::new(Code::NoTakeback, format!("No takeback: {why}."))
+            }
         }
     }
 }
@@ -112,7 +115,7 @@ impl RoomState {
                 }
             }
             Step::Timeout { .. } => m.clock.stop(now),
-            Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } => {}
+            Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } | Step::Takeback { .. } => {}
         }
         if let Some(p) = &played {
             m.rotate(p.side, &online);

@@ -6,6 +6,7 @@ mod props;
 mod rules;
 mod setup;
 mod snapshot;
+mod undo;
 
 use super::{Board, Cell, CrossyRay, Move, Number, Options};
 use crate::game::{Game, Side};
