@@ -165,7 +165,7 @@ async fn every_page_is_served_whole_with_its_shared_head_and_top_bar() {
         "coins",
         "lang",
     ];
-    let pages: [(&str, &[&str]); 10] = [
+    let pages: [(&str, &[&str]); 11] = [
         ("/", &full),
         ("/games", &full),
         ("/account", &full),
