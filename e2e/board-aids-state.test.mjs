@@ -46,7 +46,7 @@ test('CrossyRay: a goal the viewer defends is their own goal; the other is not',
 test('CrossyRay notation for people: "→ left goal" in English and Vietnamese, cells unchanged', () => {
   assert.equal(moveText('goal:left', tr('en')), '→ left goal');
   assert.equal(moveText('goal:bottom', tr('en')), '→ bottom goal');
-  assert.equal(moveText('goal:right', tr('vi')), '→ khung thành phải');
+  assert.equal(moveText('goal:right', tr('vi')), '→ gôn phải');
   assert.equal(moveText('e4', tr('en')), 'e4');
   for (const code of ['en', 'vi']) {
     for (const key of ['board.own_goal_confirm', 'board.ask_own_goal', 'move.goal', 'board.own_goal', 'jungle.trapped']) {

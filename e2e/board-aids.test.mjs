@@ -141,7 +141,7 @@ test('CrossyRay: your own goal has a red ring, asks before it plays, Cancel play
   await host.evaluate(() => localStorage.setItem('bg.lang', 'vi'));
   await host.reload();
   await waitOnline(host);
-  assert.equal(await host.locator('[data-testid="move-text"]').last().textContent(), '→ khung thành trái');
+  assert.equal(await host.locator('[data-testid="move-text"]').last().textContent(), '→ gôn trái');
   assert.deepEqual(pageErrors, []);
 });
 

@@ -1,14 +1,20 @@
-// Browser test: the rules travel with the site. The home page and the room
-// page link to /rules (docs/RULES.md, served by the server), in English and
-// Vietnamese; the home page links the illustrated rules pages
-// (/rules/GAME), whose walkthrough draws at each step the position the
-// server plays for it; a player opens the page in a dialog in the middle
-// of a game, and the game is unchanged afterwards.
+// Browser test: the rules travel with the site. The header's "Rules" link
+// (home page, room page, rules pages) opens /rules, the index of the three
+// games' illustrated rules pages, in the reader's language (a Vietnamese
+// reader's browser gets it in Vietnamese, an English one in English); the
+// developers' text (docs/RULES.md) is at /rules.md. Each game's page shows
+// its diagram right after its first paragraph, before the rules' second
+// section. The home page links the pages (/rules/GAME), whose walkthrough
+// draws at each step the position the server plays for it; a player opens
+// the page in a dialog in the middle of a game, and the game is unchanged
+// afterwards.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { byId, createRoomByPage, joinAndSit, noHorizontalScroll, setName, sit, siteForTests, waitOnline, waitPly } from './harness.mjs';
 import { boardShape, serverShape } from './boards.mjs';
+import en from '../web/js/i18n/en.json' with { type: 'json' };
+import vi from '../web/js/i18n/vi.json' with { type: 'json' };
 
 const site = siteForTests({ tag: 'rules' });
 const { pageErrors } = site;
@@ -21,13 +27,80 @@ test('the home and room pages link to the rules of the three games', async () =>
   assert.equal((await link.textContent()).trim(), 'Rules');
   await byId(page, 'lang').selectOption('vi');
   assert.equal((await link.textContent()).trim(), 'Luật chơi');
-  const res = await page.request.get(`${site.base}/rules`);
+  const res = await page.request.get(`${site.base}/rules.md`);
   assert.equal(res.status(), 200);
   const text = await res.text();
   for (const game of ['CrossyRay', 'Quoridor', 'Jungle']) assert.ok(text.includes(game), game);
   await byId(page, 'create-room').click();
   await page.waitForURL(/\/r\/[A-HJ-NP-Z2-9]{6}$/);
   assert.equal(await byId(page, 'rules-link').getAttribute('href'), '/rules');
+  assert.deepEqual(pageErrors, []);
+});
+
+const GAMES = ['crossyray', 'jungle', 'quoridor'];
+const READERS = [['vi', 'vi-VN', vi], ['en', 'en-US', en]];
+const contentOf = async (game) => (await import(`../web/js/rules/${game}.js`)).default;
+
+test('the header\'s "Rules" link opens the index of the three games in the reader\'s language', { timeout: 60_000 }, async () => {
+  for (const [lang, locale, dict] of READERS) {
+    const page = await site.newPage(`index-${lang}`, { locale });
+    await page.goto(`${site.base}/`);
+    const link = byId(page, 'rules-link');
+    assert.equal((await link.textContent()).trim(), dict['site.rules'], `${lang}: the header link`);
+    const [index] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    index.on('pageerror', (err) => pageErrors.push(`[index-${lang}] ${err.message}`));
+    await index.waitForURL(new RegExp('/rules$'));
+    await byId(index, 'rules-index').waitFor({ state: 'visible' });
+    assert.equal(await index.evaluate(() => document.documentElement.lang), lang);
+    assert.equal(await index.title(), dict['site.rules'], `${lang}: the page title`);
+    assert.equal(await index.locator('#rules-index-title').textContent(), dict['rules.index_title']);
+    assert.equal(await byId(index, 'rules-article').isVisible(), false);
+    // One entry per game, in the reader's words, linking its page.
+    const entries = await index.$$eval('[data-testid^="rules-index-link-"]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent })));
+    const wanted = [];
+    for (const g of GAMES) wanted.push({ href: `/rules/${g}`, text: (await contentOf(g)).text[lang].title });
+    assert.deepEqual(entries, wanted, `${lang}: the three games`);
+    for (const g of GAMES) {
+      const intro = (await contentOf(g)).text[lang].intro;
+      assert.equal(await byId(index, `rules-index-${g}`).locator('p').textContent(), intro, `${lang}: ${g}'s first paragraph`);
+    }
+    // The developers' text is one link away, and is not what the header opens.
+    assert.equal(await byId(index, 'rules-text-link').getAttribute('href'), '/rules.md');
+    assert.equal(await byId(index, 'rules-text-link').textContent(), dict['rules.full_text']);
+    // Each entry opens its game's page, still in the reader's language.
+    await byId(index, 'rules-index-link-quoridor').click();
+    await index.waitForURL(new RegExp('/rules/quoridor$'));
+    await byId(index, 'rules-title').filter({ hasText: (await contentOf('quoridor')).text[lang].title }).waitFor();
+    assert.equal(await byId(index, 'rules-link').getAttribute('href'), '/rules', 'the rules page\'s header links the index too');
+    await page.context().close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
+test('each game\'s rules page shows its diagram after its first paragraph, before the rules\' second section', { timeout: 60_000 }, async () => {
+  for (const [lang, locale] of READERS) {
+    const page = await site.newPage(`diagram-${lang}`, { locale });
+    for (const game of GAMES) {
+      await page.goto(`${site.base}/rules/${game}`);
+      await page.locator('[data-testid="board"][data-step] svg').first().waitFor();
+      const at = await page.evaluate(() => {
+        const top = (e) => e.getBoundingClientRect().top + scrollY;
+        const board = document.querySelector('[data-testid="board"]');
+        const sections = [...document.querySelectorAll('.rules-section')];
+        return {
+          intro: document.getElementById('rules-intro').getBoundingClientRect().bottom + scrollY,
+          board: top(board),
+          height: board.getBoundingClientRect().height,
+          second: sections[1] ? top(sections[1]) : null,
+          sections: sections.length,
+        };
+      });
+      assert.ok(at.sections >= 2 && at.height > 100, `${lang} ${game}: a drawn diagram and the rules' sections (${JSON.stringify(at)})`);
+      assert.ok(at.intro <= at.board, `${lang} ${game}: the diagram comes after the first paragraph (${JSON.stringify(at)})`);
+      assert.ok(at.board < at.second, `${lang} ${game}: the diagram comes before the second section (${JSON.stringify(at)})`);
+    }
+    await page.context().close();
+  }
   assert.deepEqual(pageErrors, []);
 });
 

@@ -8,6 +8,7 @@ import { el } from './dom.js';
 import { gameOf, GAME_NAMES } from './games/registry.js';
 
 import { getJson } from './http.js';
+import { sideNames, winLine } from './names.js';
 
 export { getJson };
 
@@ -42,7 +43,7 @@ export function reasonText(game, reason) {
 export function outcomeText(g) {
   const o = g.outcome ?? {};
   const reason = o.reason ? reasonText(g.game, o.reason) : '';
-  if (o.kind === 'win') return { head: t('result.win', { name: g.players?.[o.winner] ?? '?' }), reason };
+  if (o.kind === 'win') return { head: winLine(sideNames(g.game, g.players?.[o.winner] ?? '?')), reason };
   if (o.kind === 'draw') return { head: t('result.draw'), reason };
   return { head: t('result.aborted'), reason };
 }
@@ -78,7 +79,7 @@ export function renderPager(nav, { page, pages }) {
  * links to the replay at /g/ID.
  */
 export function gameEntry(g, { showRoom = true } = {}) {
-  const players = (g.players ?? []).join(' – ');
+  const players = (g.players ?? []).map((name) => sideNames(g.game, name).join(' + ')).join(' – ');
   return el('li', { class: 'game-entry', 'data-testid': 'game-entry', 'data-id': g.id, 'data-game': g.game, 'data-result': g.result ?? null },
     el('a', { class: 'game-link', href: `/g/${encodeURIComponent(g.id)}`, 'data-testid': 'game-link' },
       el('span', { class: 'ge-game', text: `${t(`game.${g.game}`)} #${g.number}` }),

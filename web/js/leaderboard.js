@@ -6,6 +6,7 @@
 import { t, initI18n, onLangChange } from './i18n.js';
 import { $, el } from './dom.js';
 import { GAMES, pageLoader } from './history.js';
+import { computerName } from './names.js';
 
 const params = new URLSearchParams(location.search);
 let game = GAMES.includes(params.get('game')) ? params.get('game') : 'quoridor';
@@ -34,7 +35,7 @@ function render() {
     el('td', { 'data-testid': 'leader-rating', text: t('profile.rating_value', { rating: p.rating, deviation: p.deviation }) }),
     el('td', { text: String(p.games) }))));
   $('computer-ratings').replaceChildren(...last.computers.map((c) => el('li', { 'data-testid': 'computer-rating' },
-    `${t('computer.name', { level: t(`level.${c.level}`) })}: ${c.rating}`)));
+    `${computerName(c.level)}: ${c.rating}`)));
 }
 
 async function load() {

@@ -20,6 +20,7 @@ import { loadMe } from './coins.js';
 import { $, el, copyText } from './dom.js';
 import { getJson, outcomeText, dateText } from './history.js';
 import { gameOf } from './games/registry.js';
+import { sideNames } from './names.js';
 
 /** Seconds between moves when autoplaying. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -51,8 +52,14 @@ function leavesAfter(n) {
   return (game.leaves ?? [])
     .filter((l) => l.ply === n)
     .flatMap((l) => l.sides.map((side) =>
-      t(l.reason === 'resign' ? 'replay.resigned' : 'replay.left', { name: game.players?.[side] ?? `${side + 1}` })))
+      t(l.reason === 'resign' ? 'replay.resigned' : 'replay.left', { name: sideName(game, side) ?? `${side + 1}` })))
     .join(' ');
+}
+
+/** Side `side`'s players as the page names them (the computer in its words, a team with " + "). */
+function sideName(g, side) {
+  const name = g.players?.[side];
+  return name == null ? null : sideNames(g.game, name).join(' + ');
 }
 
 function swatchOf(side) {
@@ -66,9 +73,9 @@ function renderInfo() {
     : t('replay.title', { game: t(`game.${g.game}`), n: g.number, code: g.room });
   $('replay-title').textContent = document.title;
   for (const node of document.querySelectorAll('.stored')) node.hidden = !!g.imported;
-  $('replay-players').replaceChildren(...(g.players ?? []).map((name, side) =>
-    el('span', { class: 'replay-player', 'data-side': String(side) },
-      el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', name)));
+  $('replay-players').replaceChildren(...(g.players ?? []).map((_, side) =>
+    el('span', { class: 'replay-player', 'data-side': String(side), 'data-testid': 'replay-player' },
+      el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', sideName(g, side))));
   $('replay-options').textContent = optionsSummary(g.options, g.game);
   $('replay-room').textContent = g.room;
   $('replay-room').href = `/r/${encodeURIComponent(g.room)}`;
@@ -115,7 +122,7 @@ function matchAt(n) {
   return {
     shown,
     match: shown < 0 ? null : {
-      players: (game.players ?? []).map((name) => ({ name })),
+      players: (game.players ?? []).map((_, side) => ({ name: sideName(game, side) })),
       state: positions[shown],
       moves: game.moves.slice(0, shown),
       legal: [],
@@ -293,6 +300,9 @@ async function init() {
   wire();
   onLangChange(() => { if (game) { renderInfo(); renderPosition(); } });
   if (importing) {
+    const title = () => { if (!game) document.title = t('import.title'); };
+    title();
+    onLangChange(title);
     wireImport();
     onLangChange(() => { if (importError) showImportError(importError); });
     $('loading').hidden = true;

@@ -5,6 +5,10 @@
 // game's own board renderer, read-only; the page computes no rule. Under
 // the board a line says who is to move or how the game ended, and, for a
 // step that asks for them, the server's scoreboard points.
+// The walkthrough comes right after the game's first paragraph, before the
+// rules' sections. /rules (the header's "Rules" link) is the index of the
+// three games' pages, each with its first paragraph, in the page's
+// language; it links the developers' text (/rules.md, docs/RULES.md).
 // `?embed` drops the page's header: the room shows the page in a dialog,
 // and Escape inside the page asks the room to close it.
 
@@ -19,6 +23,7 @@ const game = (() => {
   const m = /^\/rules\/([a-z]+)\/?$/.exec(location.pathname);
   return m && RULES_GAMES.includes(m[1]) ? m[1] : null;
 })();
+const isIndex = /^\/rules\/?$/.test(location.pathname);
 const embedded = new URLSearchParams(location.search).has('embed');
 
 let content = null;
@@ -26,7 +31,8 @@ let board = null;
 let step = 0;
 const positions = new Map(); // step index -> the server's answer (or its error)
 
-const words = () => content.text[lang()] ?? content.text.en;
+const wordsOf = (c) => c.text[lang()] ?? c.text.en;
+const words = () => wordsOf(content);
 
 function renderNav() {
   $('rules-nav').replaceChildren(...RULES_GAMES.map((g) =>
@@ -106,6 +112,19 @@ function statusLine(s, position, names) {
   return `${line}. ${t('rules.points', { points: each })}`;
 }
 
+/** The index (/rules, or under an unknown game's message): each game's page with its first paragraph. */
+async function renderIndex() {
+  const all = await Promise.all(RULES_GAMES.map(async (g) => [g, (await import(`./rules/${g}.js`)).default]));
+  const draw = () => $('rules-index-list').replaceChildren(...all.map(([g, c]) =>
+    el('li', { class: 'rules-index-game', 'data-testid': `rules-index-${g}` },
+      el('h2', {}, el('a', { href: `/rules/${g}${embedded ? '?embed' : ''}`, 'data-testid': `rules-index-link-${g}`, text: wordsOf(c).title })),
+      el('p', { text: wordsOf(c).intro }))));
+  draw();
+  onLangChange(draw);
+  $('rules-index').hidden = false;
+  $('rules-nav').hidden = isIndex;
+}
+
 async function init() {
   initI18n($('lang'));
   loadMe();
@@ -116,9 +135,14 @@ async function init() {
     });
   }
   renderNav();
+  onLangChange(renderNav);
   if (!game) {
-    $('rules-missing').hidden = false;
-    $('rules-missing').textContent = t('rules.missing');
+    if (!isIndex) {
+      $('rules-missing').hidden = false;
+      $('rules-missing').textContent = t('rules.missing');
+      onLangChange(() => { $('rules-missing').textContent = t('rules.missing'); });
+    }
+    await renderIndex();
     return;
   }
   content = (await import(`./rules/${game}.js`)).default;
@@ -127,7 +151,7 @@ async function init() {
   $('rules-article').hidden = false;
   $('walk-prev').addEventListener('click', () => show(step - 1));
   $('walk-next').addEventListener('click', () => show(step + 1));
-  onLangChange(() => { renderNav(); renderText(); show(step); });
+  onLangChange(() => { renderText(); show(step); });
   await show(0);
 }
 

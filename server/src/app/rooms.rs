@@ -60,9 +60,10 @@ pub(super) async fn site(State(app): State<App>) -> Response {
     .into_response()
 }
 
-/// `GET /rules`: the rules of the games (`docs/RULES.md`, which travels
-/// with the site beside the web folder), as plain text.
-pub(super) async fn rules(State(app): State<App>) -> Response {
+/// `GET /rules.md`: the developers' text of the games' rules
+/// (`docs/RULES.md`, which travels with the site beside the web folder),
+/// as plain text. Players read `/rules`, the illustrated rules pages.
+pub(super) async fn rules_text(State(app): State<App>) -> Response {
     let path = app.config.web_dir().join("../docs/RULES.md");
     match tokio::fs::read_to_string(&path).await {
         Ok(text) => (

@@ -14,7 +14,7 @@ use tower_http::trace::TraceLayer;
 
 use super::error::MAX_BODY;
 use super::hosts;
-use super::rooms::{create_room, limit_lookups, room_info, room_qr, rules, site};
+use super::rooms::{create_room, limit_lookups, room_info, room_qr, rules_text, site};
 use super::state::App;
 use crate::pages::Pages;
 use crate::ws;
@@ -82,7 +82,8 @@ pub fn router(app: App) -> Router {
         .route("/u/{username}", page(&pages, "profile.html"))
         .route("/leaderboard", page(&pages, "leaderboard.html"))
         .route("/reset", page(&pages, "reset.html"))
-        .route("/rules", get(rules))
+        .route("/rules", page(&pages, "rules.html"))
+        .route("/rules.md", get(rules_text))
         .route("/rules/{game}", page(&pages, "rules.html"))
         .route("/v/{version}/{*path}", {
             let pages = pages.clone();

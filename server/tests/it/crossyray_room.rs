@@ -394,12 +394,13 @@ async fn room_api_codes_links_and_qr() {
     );
     let (status, page) = server.get(&format!("/r/{code}")).await;
     assert_eq!(status, 200);
-    // The rules travel with the site.
-    let (status, rules) = server.get("/rules").await;
+    // The rules travel with the site (the developers' text at /rules.md;
+    // pages.rs checks /rules, the players' index).
+    let (status, rules) = server.get("/rules.md").await;
     assert_eq!(status, 200);
     assert!(
         rules.contains("CrossyRay") && rules.contains("Jungle"),
-        "the rules page"
+        "the rules text"
     );
     assert!(page.contains("<html") || page.contains("<!doctype") || page.contains("<!DOCTYPE"));
 }

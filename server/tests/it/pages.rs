@@ -64,6 +64,7 @@ async fn pages_are_revalidated_and_name_their_scripts_and_styles_by_version() {
         "/reset",
         "/g/1",
         "/import",
+        "/rules",
         "/rules/jungle",
         "/leaderboard",
         "/u/someone",
@@ -164,7 +165,7 @@ async fn every_page_is_served_whole_with_its_shared_head_and_top_bar() {
         "coins",
         "lang",
     ];
-    let pages: [(&str, &[&str]); 10] = [
+    let pages: [(&str, &[&str]); 11] = [
         ("/", &full),
         ("/games", &full),
         ("/account", &full),
@@ -189,6 +190,7 @@ async fn every_page_is_served_whole_with_its_shared_head_and_top_bar() {
                 "lang",
             ],
         ),
+        ("/rules", &["games-link", "rules-link", "coins", "lang"]),
         (
             "/rules/jungle",
             &["games-link", "rules-link", "coins", "lang"],
@@ -384,4 +386,64 @@ async fn a_room_that_does_not_exist_is_a_404_no_room_over_http_and_websocket() {
         other => panic!("a socket to no room must be refused: {other:?}"),
     }
     server.stop().await;
+}
+
+/// The header's "Rules" link (`/rules`) opens the illustrated rules pages'
+/// index, a page like the others (revalidated, with the security headers),
+/// and every game's page; the developers' text (docs/RULES.md) moved to
+/// `/rules.md`.
+#[tokio::test]
+async fn rules_is_the_rules_pages_index_and_the_developers_text_is_rules_md() {
+    let server = TestServer::start().await;
+    let get = |path: &str| client().get(format!("{}{path}", server.base)).send();
+    for path in [
+        "/rules",
+        "/rules/crossyray",
+        "/rules/quoridor",
+        "/rules/jungle",
+    ] {
+        let res = get(path).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        let h = res.headers().clone();
+        assert!(
+            h[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert_eq!(h[header::CACHE_CONTROL], "no-cache", "{path}");
+        assert!(h.contains_key(header::ETAG), "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["x-frame-options"], "SAMEORIGIN", "{path}");
+        assert!(h.contains_key("content-security-policy"), "{path}");
+        let html = res.text().await.unwrap();
+        assert!(
+            html.contains("/js/rules-page.js\""),
+            "{path}: the rules page"
+        );
+        assert!(
+            html.contains("data-testid=\"rules-index\""),
+            "{path}: with its index"
+        );
+        assert!(!html.starts_with('#'), "{path}: not the Markdown");
+    }
+    // The header link everywhere points at the index.
+    let (_, home) = server.get("/").await;
+    assert!(home
+        .contains("href=\"/rules\" target=\"_blank\" rel=\"noopener\" data-testid=\"rules-link\""));
+
+    let res = get("/rules.md").await.unwrap();
+    assert_eq!(res.status(), 200);
+    let h = res.headers().clone();
+    assert_eq!(h[header::CONTENT_TYPE], "text/plain; charset=utf-8");
+    assert_eq!(h["x-content-type-options"], "nosniff");
+    let text = res.text().await.unwrap();
+    assert_eq!(
+        text,
+        String::from_utf8(
+            std::fs::read(format!("{}/../docs/RULES.md", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        )
+        .unwrap()
+    );
 }

@@ -5,10 +5,11 @@
 import { t } from '../i18n.js';
 import { el } from '../dom.js';
 import { person } from './model.js';
+import { computerName, shownName } from '../names.js';
 
 /** How a member or player is shown: the computer by its level, in the page's language. */
 export function displayName(who) {
-  if (who?.computer) return t('computer.name', { level: t(`level.${who.computer}`) });
+  if (who?.computer) return computerName(who.computer);
   return who?.name ?? null;
 }
 
@@ -16,7 +17,7 @@ export function displayName(who) {
 export function personName(model, id) {
   const who = person(model, id);
   const entrant = model.room?.tournament?.entrants?.find((x) => x.member === id);
-  return displayName(who) ?? entrant?.name ?? '?';
+  return displayName(who) ?? shownName(entrant?.name) ?? '?';
 }
 
 /** The online (or offline) dot before a name. */

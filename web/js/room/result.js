@@ -6,6 +6,7 @@ import { $, el } from '../dom.js';
 import { gameOf } from '../games/registry.js';
 import { shownMatch, mySide } from './model.js';
 import { displayName } from './people.js';
+import { winLine } from '../names.js';
 
 export const resultPanel = {
   name: 'result',
@@ -18,10 +19,8 @@ function outcomeText(game, m) {
   const reason = gameOf(game).reasonText(o.reason);
   if (o.kind === 'win') {
     const team = m.teams?.[o.winner];
-    const name = team && team.length > 1
-      ? team.map((x) => displayName(x)).join(', ')
-      : displayName(m.players[o.winner]) ?? '?';
-    return { head: t('result.win', { name }), reason };
+    const names = team && team.length > 1 ? team.map((x) => displayName(x)) : [displayName(m.players[o.winner]) ?? '?'];
+    return { head: winLine(names), reason };
   }
   if (o.kind === 'draw') return { head: t('result.draw'), reason };
   return { head: t('result.aborted'), reason };

@@ -4,6 +4,7 @@
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { accountBadge } from './people.js';
+import { shownName } from '../names.js';
 
 export const scoresPanel = {
   name: 'scores',
@@ -26,7 +27,7 @@ function draw(model) {
   const head = el('tr', {}, ...['scores.name', 'scores.points', 'scores.wins', 'scores.draws', 'scores.losses'].map((k) => el('th', { scope: 'col', text: t(k) })));
   // Two guests with the same name have a row each.
   const body = rows.map((r) => {
-    const who = el('td', {}, r.name);
+    const who = el('td', {}, shownName(r.name));
     if (r.account) who.append(' ', accountBadge(r, null));
     const attrs = { 'data-testid': 'score-row', class: isMine(r, model.you) ? 'you' : null, dataset: { account: r.account ?? '', member: r.member ?? '' } };
     return el('tr', attrs, who, el('td', { text: String(r.points) }),
