@@ -40,6 +40,7 @@ import { resultPanel } from './room/result.js';
 import { actionsPanel, tickCountdown, wireActions, fillStartOrder } from './room/actions.js';
 import { movesPanel } from './room/moves.js';
 import { awayPanel, tickAway, wireAway } from './room/away.js';
+import { takebackPanel, wireTakeback } from './room/takeback.js';
 import { lookbackPanel, wireLookback } from './room/lookback.js';
 import { rulesPanel, wireRules } from './room/rules-dialog.js';
 import { pastGamesPanel, drawPastGames, wirePastGames } from './room/past-games.js';
@@ -65,7 +66,7 @@ const shown = new Set(); // the errors of panels already told (once each)
 const scheduler = createScheduler([
   rulesPanel, headerPanel, tournamentPanel, namePanel, seatsPanel, membersPanel, invitePanel, optionsPanel,
   scoresPanel, chatPanel, playersPanel, turnPanel, lookbackPanel, boardPanel, ownGoalPanel, resultPanel, actionsPanel, movesPanel,
-  mannersPanel, voicePanel, pastGamesPanel, awayPanel,
+  mannersPanel, voicePanel, pastGamesPanel, awayPanel, takebackPanel,
 ], () => page.model, (err) => {
   console.error(err);
   // A game this page does not know is said once, in the page's language (the board says it too).
@@ -125,6 +126,7 @@ function wireButtons() {
   initTournament(watchTable);
   wireActions();
   wireAway();
+  wireTakeback();
   wireRules();
   wirePastGames();
   wireLookback();

@@ -48,7 +48,7 @@ export function applyMatchEvent(tables, ev) {
  * A move (docs/PROTOCOL.md, "match" events): `ev.move` and `ev.side` are
  * appended to the match's `moves` and `move_sides`, and the rest of
  * `ev.match` (state, players, to_play, legal, clock, outcome, draw_offer) replaces
- * what the match had. The move must be the next one of the same game
+ * what the match had; a takeback request ends (`takeback_offer` null). The move must be the next one of the same game
  * (`ev.match.ply` = moves held + 1), else nothing changes and null is
  * returned.
  */
@@ -68,6 +68,8 @@ export function applyMove(tables, ev) {
     clock: d.clock,
     outcome: d.outcome,
     draw_offer: d.draw_offer ?? null,
+    // A move ends any takeback request.
+    takeback_offer: null,
   };
   return table;
 }

@@ -248,7 +248,11 @@ fn a_takeback_that_does_not_fit_is_refused_and_changes_nothing() {
     refused(&mut log, 1, NoTakeback::AfterLeave);
 
     let mut jungle = log_after(GameKind::Jungle, &["8 a3-a4", "8 g7-g6"]);
-    jungle.apply(&Step::Draw).unwrap();
+    jungle
+        .apply(&Step::Draw {
+            reason: EndReason::Agreement,
+        })
+        .unwrap();
     refused(&mut jungle, 1, NoTakeback::Over);
 
     let refusal = crate::protocol::Refusal::from(LogError::NoTakeback(NoTakeback::Over));

@@ -81,6 +81,14 @@ pub enum Event<S = AnyGame, O = GameOptions> {
         side: Side,
         member: MemberId,
     },
+    /// A takeback asked for at a table, or declined (an accepted one is
+    /// a `match` event of kind `takeback`).
+    Takeback {
+        table: TableId,
+        kind: DrawKind,
+        side: Side,
+        member: MemberId,
+    },
     /// The players of the last game who asked for a rematch.
     Rematch {
         rematch: Vec<MemberId>,
@@ -164,6 +172,8 @@ pub enum MatchKind {
     Forfeit,
     Turn,
     End,
+    /// Moves were taken back: the whole match as it now is.
+    Takeback,
 }
 
 /// What the task carries out after a call on the state, in this order:

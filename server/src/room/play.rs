@@ -38,6 +38,8 @@ pub enum Change {
     Forfeit { sides: Vec<Side>, reason: EndReason },
     /// The members due to play `sides` are gone; their teammates take over.
     TurnPass { sides: Vec<Side> },
+    /// The last `plies` moves are taken back (`takeback` accepted).
+    Takeback { plies: usize },
     /// The game ends drawn: `draw` accepted (`Agreement`), or a `claim`
     /// of a draw after the opponent left (`Abandon`).
     Draw { reason: EndReason },
@@ -104,6 +106,7 @@ impl RoomState {
                 (MatchKind::Turn, Step::Turn)
             }
             Change::Draw { reason } => (MatchKind::End, Step::Draw { reason }),
+            Change::Takeback { plies } => (MatchKind::Takeback, Step::Takeback { plies }),
         };
         let played = m.log.apply(&step)?;
         match &step {
@@ -113,9 +116,16 @@ impl RoomState {
                 if m.draw_offer.is_some_and(|offerer| offerer != *side) {
                     m.draw_offer = None;
                 }
+                // A takeback request goes with any move: it asked to take
+                // back a position that changed.
+                m.takeback_offer = None;
             }
             Step::Timeout { .. } => m.clock.stop(now),
-            Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } | Step::Takeback { .. } => {}
+            Step::Takeback { .. } => {
+                m.takeback_offer = None;
+                m.draw_offer = None;
+            }
+            Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } => {}
         }
         if let Some(p) = &played {
             m.rotate(p.side, &online);
@@ -126,6 +136,7 @@ impl RoomState {
         };
         if m.game.is_over() {
             m.draw_offer = None;
+            m.takeback_offer = None;
         }
         match m.game.to_move() {
             Some(next) if m.clock.running() != Some(next) => {

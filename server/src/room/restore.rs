@@ -125,5 +125,7 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
         order: game.order,
         draw_offer: None,
         offered_at: vec![None; sides],
+        takeback_offer: None,
+        takeback_asked: vec![None; sides],
     })
 }

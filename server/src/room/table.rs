@@ -36,6 +36,11 @@ pub struct Match {
     /// Per side, the move count when it last offered a draw: one offer a
     /// side between two moves.
     pub offered_at: Vec<Option<usize>>,
+    /// The side whose takeback request stands (live only: not stored).
+    pub takeback_offer: Option<Side>,
+    /// Per side, the move count when it last asked for a takeback: one
+    /// request a side between two moves.
+    pub takeback_asked: Vec<Option<usize>>,
 }
 
 /// Read-only: a match is its game's log plus who sits at it, and only

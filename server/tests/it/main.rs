@@ -29,5 +29,6 @@ mod security;
 mod shop;
 mod store;
 mod table_manners;
+mod takeback;
 mod voice;
 mod wire_defects;

@@ -62,7 +62,8 @@ export function pastMatch(model) {
 const positions = new Map(); // `${match id}|${ply}` -> the state after ply moves, or 'failed'
 
 function positionKey(m, n) {
-  return `${m.id}|${n}`;
+  // The moves themselves: a takeback may put other moves at the same ply.
+  return `${m.id}|${JSON.stringify(m.moves.slice(0, n))}`;
 }
 
 /** Fetches the position after `n` moves of `m` (once), then redraws if it is still the one asked for. */

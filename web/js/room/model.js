@@ -219,6 +219,10 @@ const EVENTS = {
       const x = tables.find((y) => y.id === ev.table);
       if (x?.away?.length) x.away = [];
     }
+    if (ev.kind === 'takeback') {
+      // Shown in the room's log: how many moves went, and where the game stands.
+      room = withChat(room, { notice: { key: 'takeback.done', name: String(applied.match.moves.length) } });
+    }
     let next = withView({ ...model, room, effects }, ev.kind === 'start' ? ev.table : null);
     // Another table's game is kept in the model (and the bracket), not on the board.
     next = withClock(model, next, at, ev.table === next.tableId);
@@ -285,6 +289,18 @@ const EVENTS = {
     // The sides whose players all left a running game, with their countdowns (as of `at`).
     const tables = model.room.tables.map((x) => (x.id === ev.table ? { ...x, away: ev.away ?? [] } : x));
     return { ...model, room: { ...model.room, tables }, awayAt: { ...model.awayAt, [ev.table]: at } };
+  },
+
+  takeback(model, ev) {
+    // A takeback asked for or declined (an accepted one is a `match` event of kind `takeback`).
+    const tables = model.room.tables.map((x) => (x.id === ev.table && x.match
+      ? { ...x, match: { ...x.match, takeback_offer: ev.kind === 'offer' ? ev.side : null } }
+      : x));
+    const line = { key: ev.kind === 'offer' ? 'takeback.asked' : 'takeback.declined', who: person(model, ev.member) };
+    const effects = ev.member !== model.you?.member && ev.table === model.tableId
+      ? [{ kind: 'toast', ...line, code: `takeback_${ev.kind}` }]
+      : [];
+    return { ...model, room: withChat({ ...model.room, tables }, { notice: line }), effects };
   },
 
   rematch(model, ev) {

@@ -76,27 +76,22 @@ impl RoomState {
             (DrawAction::Offer, false) => DrawKind::Offer,
             (DrawAction::Decline, true) => DrawKind::Decline,
         };
-        let table = self.tables[t].id;
-        if let Some(m) = self.tables[t].current.as_mut() {
-            if kind == DrawKind::Offer {
-                m.draw_offer = Some(side);
-                if let Some(at) = m.offered_at.get_mut(side.index()) {
-                    *at = Some(ply);
-                }
-            } else {
-                m.draw_offer = None;
-            }
-        }
-        let mut effects = Vec::new();
-        self.emit(
-            &mut effects,
-            Event::Draw {
+        let offer = super::Offer {
+            kind,
+            side,
+            member,
+            ply,
+        };
+        Ok(self.offered(
+            t,
+            offer,
+            |m| (&mut m.draw_offer, &mut m.offered_at),
+            |table, o| Event::Draw {
                 table,
-                kind,
-                side,
-                member,
+                kind: o.kind,
+                side: o.side,
+                member: o.member,
             },
-        );
-        Ok(effects)
+        ))
     }
 }

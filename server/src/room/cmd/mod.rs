@@ -22,6 +22,7 @@ mod signal;
 mod sit;
 mod stand;
 mod start;
+mod takeback;
 mod unseat;
 mod voice;
 
@@ -45,6 +46,7 @@ pub use resign::Resign;
 pub use signal::SendSignal;
 pub use sit::Sit;
 pub use start::Start;
+pub use takeback::Takeback;
 pub use unseat::Unseat;
 pub use voice::{JoinVoice, Mute, VoiceMute};
 
@@ -113,6 +115,8 @@ commands! {
     "host" => Host(GiveHost),
     /// A player claims the win, or a draw, from opponents who left.
     "claim" => Claim(Claim),
+    /// A player asks to take back their last move, or answers.
+    "takeback" => Takeback(Takeback),
 }
 
 impl RoomState {
@@ -157,11 +161,55 @@ impl RoomState {
             Command::Rated(Rated { rated }) => self.set_rated(member, rated),
             Command::Host(GiveHost { member: who }) => self.give_host(member, who),
             Command::Claim(Claim { action, table }) => self.claim(member, action, table, now),
+            Command::Takeback(Takeback { action, table }) => {
+                self.takeback(member, action, table, now)
+            }
         }
     }
 }
 
+/// A request between the two players of a game (a draw offer, a
+/// takeback request) made or declined by `member`, playing `side`, when
+/// `ply` moves were played.
+struct Offer {
+    kind: super::event::DrawKind,
+    side: Side,
+    member: MemberId,
+    ply: usize,
+}
+
+/// Where a match keeps one kind of request: the side whose request
+/// stands, and per side the ply it last asked at.
+type Slots = fn(&mut Match) -> (&mut Option<Side>, &mut Vec<Option<usize>>);
+
 impl RoomState {
+    /// Records `offer` at table `t` in the slots `slots` picks from the
+    /// match (the side whose request stands, and per side the ply it last
+    /// asked at), and tells everyone with `event`.
+    fn offered(
+        &mut self,
+        t: usize,
+        offer: Offer,
+        slots: Slots,
+        event: impl FnOnce(TableId, &Offer) -> super::event::Event,
+    ) -> Vec<super::event::Effect> {
+        let table = self.tables[t].id;
+        if let Some(m) = self.tables[t].current.as_mut() {
+            let (standing, asked) = slots(m);
+            if offer.kind == super::event::DrawKind::Offer {
+                *standing = Some(offer.side);
+                if let Some(at) = asked.get_mut(offer.side.index()) {
+                    *at = Some(offer.ply);
+                }
+            } else {
+                *standing = None;
+            }
+        }
+        let mut effects = Vec::new();
+        self.emit(&mut effects, event(table, &offer));
+        effects
+    }
+
     /// The table (by index) where `member` plays a running game, their
     /// side and the game: what `move` and `resign` need. `not_playing` is
     /// the refusal's code for a member who does not play there.

@@ -162,6 +162,8 @@ impl RoomState {
             order,
             draw_offer: None,
             offered_at: vec![None; n],
+            takeback_offer: None,
+            takeback_asked: vec![None; n],
         };
         let table = self.tables[t].id;
         effects.push(Effect::Persist(Write::Room(self.row())));

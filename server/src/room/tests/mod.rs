@@ -22,6 +22,7 @@ mod props;
 mod restore;
 mod sim;
 mod supervisor;
+mod takeback;
 mod timers;
 mod transition;
 mod wire;

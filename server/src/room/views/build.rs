@@ -87,6 +87,7 @@ impl Match {
             clock,
             outcome: self.game.outcome().cloned(),
             draw_offer: self.draw_offer,
+            takeback_offer: self.takeback_offer,
         }
     }
 }

@@ -75,6 +75,9 @@ pub struct MatchView<S = AnyGame> {
     pub outcome: Option<Outcome>,
     /// The side whose draw offer stands, else `null`.
     pub draw_offer: Option<Side>,
+    /// The side whose takeback request stands, else `null`.
+    #[serde(default)]
+    pub takeback_offer: Option<Side>,
 }
 
 /// What a `match` event carries: the whole match, or after a move only

@@ -1,0 +1,108 @@
+//! Takebacks through the real server, in every game: asked, seen by
+//! everyone, accepted, and still taken back after a restart (the step is
+//! stored like a move); a declined one changes nothing.
+
+use crate::common;
+
+use common::{next_match_of, table_of, Table, TestServer};
+use serde_json::{json, Value};
+
+/// Both players' first moves in each game.
+const OPENINGS: [(&str, [&str; 2]); 3] = [
+    ("crossyray", ["f4", "h4"]),
+    ("quoridor", ["e2", "e8"]),
+    ("jungle", ["8 a3-a4", "8 g7-g6"]),
+];
+
+async fn started(server: &TestServer, game: &str) -> Table {
+    let mut t = table_of(server, game, Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.spectator, "start").await;
+    t
+}
+
+#[tokio::test]
+async fn a_takeback_accepted_in_every_game_survives_a_restart() {
+    let server = TestServer::start().await;
+    let mut rooms = Vec::new();
+    for (game, [first, reply]) in OPENINGS {
+        let mut t = started(&server, game).await;
+        t.host.ok(json!({"type": "move", "move": first})).await;
+        t.guest.ok(json!({"type": "move", "move": reply})).await;
+        t.host
+            .ok(json!({"type": "takeback", "action": "offer"}))
+            .await;
+        let asked = t.guest.next_of("takeback").await;
+        assert_eq!(
+            (asked["kind"].clone(), asked["side"].clone()),
+            (json!("offer"), json!(0)),
+            "{game}: {asked}"
+        );
+        assert_eq!(asked["member"], t.host_member);
+        t.guest
+            .ok(json!({"type": "takeback", "action": "accept"}))
+            .await;
+        let back = next_match_of(&mut t.spectator, "takeback").await;
+        assert_eq!(back["match"]["moves"], json!([]), "{game}: {back}");
+        assert_eq!(back["match"]["takeback_offer"], Value::Null);
+        assert_eq!(back["match"]["to_play"], t.host_member);
+        // The game goes on from there: the same first move is legal again.
+        t.host.ok(json!({"type": "move", "move": first})).await;
+        rooms.push((game, t.code.clone(), t.host_token.clone(), first));
+    }
+    let dir = server.stop().await;
+    let server = TestServer::start_in(dir, |_| {}).await;
+    for (game, code, token, first) in rooms {
+        let (_, _, snap) = server.join(&code, Some(&token), None).await;
+        let m = &snap["room"]["tables"][0]["match"];
+        assert_eq!(m["moves"], json!([first]), "{game}: {m}");
+        assert_eq!(m["move_sides"], json!([0]));
+    }
+}
+
+#[tokio::test]
+async fn a_declined_takeback_changes_nothing_and_answers_are_checked() {
+    let server = TestServer::start().await;
+    let mut t = started(&server, "jungle").await;
+    t.host
+        .refused(
+            json!({"type": "takeback", "action": "offer"}),
+            "no_takeback",
+        )
+        .await;
+    t.host.ok(json!({"type": "move", "move": "8 a3-a4"})).await;
+    t.guest
+        .refused(json!({"type": "takeback", "action": "accept"}), "no_offer")
+        .await;
+    t.spectator
+        .refused(json!({"type": "takeback", "action": "offer"}), "no_game")
+        .await;
+    t.host
+        .ok(json!({"type": "takeback", "action": "offer"}))
+        .await;
+    t.guest
+        .ok(json!({"type": "takeback", "action": "decline"}))
+        .await;
+    let declined = loop {
+        let e = t.spectator.next_of("takeback").await;
+        if e["kind"] == "decline" {
+            break e;
+        }
+    };
+    assert_eq!(declined["side"], 1);
+    t.host
+        .refused(
+            json!({"type": "takeback", "action": "offer"}),
+            "no_takeback",
+        )
+        .await;
+    let (_, _, snap) = server.join(&t.code, None, Some("Vy")).await;
+    assert_eq!(
+        snap["room"]["tables"][0]["match"]["moves"],
+        json!(["8 a3-a4"])
+    );
+    assert_eq!(
+        snap["room"]["tables"][0]["match"]["takeback_offer"],
+        Value::Null
+    );
+}
