@@ -60,7 +60,7 @@ test('against the computer, Take back goes back to before the player\'s move in 
 });
 
 test('between people: asked, declined, asked again after a move, accepted', async () => {
-  const { host, guest } = await hostAndGuest(site, 'jungle', 'people');
+  const { room, host, guest } = await hostAndGuest(site, 'jungle', 'people');
   await byId(host, 'start-order').selectOption('seats');
   await byId(host, 'start').click();
   await firstMove(host, 'jungle');
@@ -89,5 +89,17 @@ test('between people: asked, declined, asked again after a move, accepted', asyn
   for (const page of [host, guest]) await waitPly(page, 2);
   await host.waitForSelector('[data-testid="board"][data-my-turn="true"]', { timeout: STEP_MS });
   assert.equal(await byId(guest, 'move-count').textContent(), '2');
+
+  // The finished game's replay marks where the move went back.
+  await byId(host, 'resign').click();
+  await byId(host, 'resign').click();
+  await host.waitForSelector('[data-testid="result"]:not([hidden])', { timeout: STEP_MS });
+  const games = await (await host.request.get(`${site.base}/api/rooms/${room.code}/games`)).json();
+  await host.goto(`${site.base}/g/${games.games[0].id}`);
+  await host.waitForSelector('[data-testid="takeback-mark-2"]', { timeout: STEP_MS });
+  assert.equal(await byId(host, 'move-count').textContent(), '2', 'the moves that stood');
+  await host.locator('[data-testid="moves"] li[data-ply="2"]').click();
+  await host.waitForFunction(() => /Taken back here: 8 a4-a5/.test(document.querySelector('[data-testid="position"]').textContent),
+    null, { timeout: STEP_MS });
   assert.deepEqual(pageErrors, []);
 });

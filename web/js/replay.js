@@ -56,6 +56,14 @@ function leavesAfter(n) {
     .join(' ');
 }
 
+/** The moves taken back right after `n` moves ("Taken back here: 8 a3-a4, 8 g7-g6."), from the game's `takebacks`. */
+function takebacksAfter(n) {
+  return (game.takebacks ?? [])
+    .filter((x) => x.ply === n)
+    .map((x) => t('replay.taken_back', { moves: x.moves.join(', ') }))
+    .join(' ');
+}
+
 /** Side `side`'s players as the page names them (the computer in its words, a team with " + "). */
 function sideName(g, side) {
   const name = g.players?.[side];
@@ -101,6 +109,13 @@ function renderInfo() {
     li.dataset.ply = String(i + 1);
     li.addEventListener('click', () => { stop(); go(i + 1); });
   });
+  // A takeback is marked on the move after which it went back.
+  for (const x of g.takebacks ?? []) {
+    const li = items[x.ply - 1];
+    if (!li) continue;
+    li.dataset.takeback = String(x.moves.length);
+    li.append(el('span', { class: 'takeback-mark', 'data-testid': `takeback-mark-${x.ply}`, title: x.moves.join(', '), text: ' ↶' }));
+  }
   $('moves').replaceChildren(...items);
   fillSpeed();
 }
@@ -159,8 +174,8 @@ function renderPosition() {
     ? t('replay.at_start', { total })
     : t('replay.at_move', { n: ply, total, move: items[ply - 1]?.querySelector('.mv-text')?.textContent ?? game.moves[ply - 1] });
   const pos = $('position');
-  const left = leavesAfter(ply);
-  pos.textContent = left ? `${text}. ${left}` : text;
+  const after = [leavesAfter(ply), takebacksAfter(ply)].filter(Boolean).join(' ');
+  pos.textContent = after ? `${text}. ${after}` : text;
   pos.dataset.ply = String(ply);
   pos.dataset.atEnd = String(ply === total);
   $('to-start').disabled = ply === 0;

@@ -92,6 +92,15 @@ pub struct Leave {
     pub reason: EndReason,
 }
 
+/// Moves taken back after `ply` moves stood: a finished game keeps them
+/// beside its moves (which are the ones that stood), for its replay and
+/// move list to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakenBack {
+    pub ply: usize,
+    pub moves: Vec<String>,
+}
+
 /// A move a step added to the record: the player's, or the one the rules
 /// played for a side whose time ran out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +161,8 @@ pub struct GameLog {
     /// Sides that resigned or abandoned (their pawn is gone; the game may
     /// go on without them).
     pub gone: Vec<bool>,
+    /// The moves taken back, and after how many standing moves.
+    pub takebacks: Vec<TakenBack>,
 }
 
 impl GameLog {
@@ -165,6 +176,7 @@ impl GameLog {
             move_sides: Vec::new(),
             leaves: Vec::new(),
             gone: vec![false; sides],
+            takebacks: Vec::new(),
         })
     }
 
@@ -253,7 +265,10 @@ impl GameLog {
             let undone = self.game.undo();
             debug_assert!(undone, "takebacks() promised it");
         }
-        self.moves.truncate(keep);
+        self.takebacks.push(TakenBack {
+            ply: keep,
+            moves: self.moves.split_off(keep),
+        });
         self.move_sides.truncate(keep);
         Ok(())
     }

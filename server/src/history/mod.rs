@@ -191,6 +191,7 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
             v["options"] = g.options.clone();
             v["moves"] = json!(g.moves);
             v["leaves"] = json!(g.leaves);
+            v["takebacks"] = json!(g.takebacks);
             v["started_at"] = json!(g.started_at);
             v["positions"] = match GameKind::parse(&g.game) {
                 Ok(kind) => json!(replay::positions(kind, &g.options, &g.moves, &g.leaves)),

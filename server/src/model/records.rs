@@ -93,6 +93,8 @@ pub struct FinishedGame {
     pub moves: Vec<String>,
     /// Who left the game before it ended, and when.
     pub leaves: Vec<Leave>,
+    /// Moves taken back during the game, and after how many of `moves`.
+    pub takebacks: Vec<crate::game_log::TakenBack>,
     pub outcome: Outcome,
     pub started_at: u64,
     pub ended_at: u64,
@@ -125,6 +127,8 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// Empty for games stored before the leaves were kept.
     pub leaves: Vec<Leave>,
+    /// Empty for games stored before the takebacks were kept.
+    pub takebacks: Vec<crate::game_log::TakenBack>,
     pub outcome: serde_json::Value,
     pub started_at: i64,
     pub ended_at: i64,

@@ -227,6 +227,7 @@ impl RoomState {
             sides: self.side_players(&m),
             moves: m.moves.clone(),
             leaves: m.leaves.clone(),
+            takebacks: m.takebacks.clone(),
             outcome,
             started_at: m.started_at,
             ended_at: now,

@@ -165,6 +165,7 @@ pub(super) fn record_of(row: &AnyRow) -> GameRecord {
         players: json(row, "players").unwrap_or_default(),
         moves: json(row, "moves").unwrap_or_default(),
         leaves: json(row, "leaves").unwrap_or_default(),
+        takebacks: json(row, "takebacks").unwrap_or_default(),
         outcome: json(row, "outcome").unwrap_or(Value::Null),
         started_at: row.get("started_at"),
         ended_at: row.get("ended_at"),

@@ -220,8 +220,8 @@ async fn forget_tables(
 async fn finish_game(tx: &mut impl Db, code: &str, f: &FinishedGame) -> StoreResult<()> {
     query(
         "INSERT INTO games (room_code, number, game, options, players, moves, outcome,
-                            started_at, ended_at, game_id, sides, leaves, rated)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                            started_at, ended_at, game_id, sides, leaves, rated, takebacks)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(code)
     .bind(i64::from(f.number))
@@ -236,6 +236,7 @@ async fn finish_game(tx: &mut impl Db, code: &str, f: &FinishedGame) -> StoreRes
     .bind(to_json(&f.sides))
     .bind(to_json(&f.leaves))
     .bind(i64::from(f.rated))
+    .bind(to_json(&f.takebacks))
     .execute(tx)
     .await?;
     super::history::record_players(tx, code, f).await?;

@@ -53,10 +53,25 @@ async fn a_takeback_accepted_in_every_game_survives_a_restart() {
     let dir = server.stop().await;
     let server = TestServer::start_in(dir, |_| {}).await;
     for (game, code, token, first) in rooms {
-        let (_, _, snap) = server.join(&code, Some(&token), None).await;
+        let (mut host, _, snap) = server.join(&code, Some(&token), None).await;
         let m = &snap["room"]["tables"][0]["match"];
         assert_eq!(m["moves"], json!([first]), "{game}: {m}");
         assert_eq!(m["move_sides"], json!([0]));
+        // The finished game keeps the moves that stood and those taken back.
+        host.ok(json!({"type": "resign"})).await;
+        let (_, list) = server.get(&format!("/api/rooms/{code}/games")).await;
+        let list: Value = serde_json::from_str(&list).unwrap();
+        let id = list["games"][0]["id"].as_str().unwrap().to_string();
+        let (status, body) = server.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, 200);
+        let record: Value = serde_json::from_str(&body).unwrap();
+        let (_, [_, reply]) = OPENINGS.iter().find(|(g, _)| *g == game).unwrap();
+        assert_eq!(record["moves"], json!([first]), "{game}");
+        assert_eq!(
+            record["takebacks"],
+            json!([{"ply": 0, "moves": [first, reply]}]),
+            "{game}"
+        );
     }
 }
 

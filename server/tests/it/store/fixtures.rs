@@ -167,6 +167,7 @@ pub(super) fn finished(code: &str, game: &LiveGame, moves: &[&str]) -> FinishedG
             })
             .collect(),
         moves: moves.iter().map(|m| m.to_string()).collect(),
+        takebacks: Vec::new(),
         // Side 0 resigned after the last move.
         leaves: vec![Leave {
             ply: moves.len(),
