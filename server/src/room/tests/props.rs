@@ -56,6 +56,12 @@ pub enum Cmd {
     Mute(bool),
     /// The host mutes (or unmutes) browser `k`'s member in voice.
     VoiceMute(usize, bool),
+    /// 0 offer, 1 accept, 2 decline.
+    Takeback(u8),
+    /// `true`: the win, `false`: a draw.
+    Claim(bool),
+    /// The host gives the role to browser `k`'s member.
+    Host(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -106,6 +112,9 @@ fn cmd() -> impl Strategy<Value = Cmd> {
         1 => any::<bool>().prop_map(Cmd::Voice),
         1 => any::<bool>().prop_map(Cmd::Mute),
         1 => (any::<usize>(), any::<bool>()).prop_map(|(k, m)| Cmd::VoiceMute(k, m)),
+        2 => (0u8..3).prop_map(Cmd::Takeback),
+        1 => any::<bool>().prop_map(Cmd::Claim),
+        1 => any::<usize>().prop_map(Cmd::Host),
     ]
 }
 

@@ -189,6 +189,22 @@ impl Sim {
                             [usize::from(a % 3)],
                         table: None,
                     }),
+                    Cmd::Takeback(a) => Command::Takeback(cmd::Takeback {
+                        action: [DrawAction::Offer, DrawAction::Accept, DrawAction::Decline]
+                            [usize::from(a % 3)],
+                        table: None,
+                    }),
+                    Cmd::Claim(win) => Command::Claim(cmd::Claim {
+                        action: if win {
+                            crate::protocol::ClaimAction::Win
+                        } else {
+                            crate::protocol::ClaimAction::Draw
+                        },
+                        table: None,
+                    }),
+                    Cmd::Host(k) => Command::Host(cmd::GiveHost {
+                        member: self.id(k % n),
+                    }),
                     Cmd::Rematch => Command::Rematch,
                     Cmd::Unseat(k) => Command::Unseat(cmd::Unseat {
                         member: self.id(k % n),
