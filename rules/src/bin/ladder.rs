@@ -22,6 +22,12 @@
 //! move: Master thinks as long as the program took on average so far in
 //! the match (`--ms` until it has moved).
 //!
+//! `--match greedy` plays Master, then Professional, holding one pawn
+//! against greedy players holding all the others (`greedy.rs`: a win, else
+//! a step along the shortest way, else a wall on the next pawn); with
+//! `--game quoridor --players 4` it is issue 28's test of the
+//! free-for-all.
+//!
 //! `--match think` runs one search per level from the start position with
 //! Master's budget `--ms` and prints the depth reached, nodes and speed.
 //!
@@ -34,6 +40,9 @@
 //! more Quoridor pawns), and run in parallel on `--threads`
 //! threads (default: every core). Scores count a win 1 and a draw ½, from
 //! the stronger side's point of view.
+
+#[path = "ladder/greedy.rs"]
+mod greedy;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -54,6 +63,8 @@ use rules::{Engine, Level, Think};
 enum Player {
     Bot(Level),
     Random,
+    /// Quoridor's greedy player (`greedy.rs`); a random mover elsewhere.
+    Greedy,
 }
 
 impl Player {
@@ -61,6 +72,7 @@ impl Player {
         match self {
             Player::Bot(level) => level.name(),
             Player::Random => "random",
+            Player::Greedy => "greedy",
         }
     }
 }
@@ -79,6 +91,11 @@ trait Contest: Engine + Sync {
     fn describe(level: Level, budget: Duration) -> String;
     /// One search from the start, in one line.
     fn think(setup: &Setup, level: Level, budget: Duration) -> String;
+    /// The greedy player's move (a random one where the game has none).
+    fn greedy(&self, rng: &mut Rng) -> Self::Move {
+        let moves = self.legal_moves();
+        moves[rng.below(moves.len())].clone()
+    }
 }
 
 /// The game options the command line chose.
@@ -190,6 +207,10 @@ impl Contest for Quoridor {
                 .analyse(&Think::uncancelled(level, budget, 1)),
         )
     }
+
+    fn greedy(&self, rng: &mut Rng) -> quoridor::Move {
+        greedy::greedy_move(self, rng)
+    }
 }
 
 impl Contest for CrossyRay {
@@ -210,7 +231,7 @@ impl Contest for CrossyRay {
     }
 }
 
-const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
+const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|greedy] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
 
 fn main() -> ExitCode {
     rules::cli::main("ladder", USAGE, run)
@@ -232,9 +253,9 @@ fn run(args: &[String]) -> Result<(), String> {
         "game", "match", "games", "ms", "threads", "seed", "size", "players", "engine",
     ])?;
     let kind = flags.get("match").unwrap_or("ladder").to_string();
-    if !["ladder", "real", "think", "engine"].contains(&kind.as_str()) {
+    if !["ladder", "real", "think", "engine", "greedy"].contains(&kind.as_str()) {
         return Err(format!(
-            "--match is ladder, real, think or engine, not {kind:?}"
+            "--match is ladder, real, think, engine or greedy, not {kind:?}"
         ));
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -299,6 +320,11 @@ fn run_game<G: Contest>(run: &Run) {
     }
     let pairings: Vec<(Player, Player)> = if run.kind == "real" {
         vec![(Player::Bot(Level::Master), Player::Bot(Level::Professional))]
+    } else if run.kind == "greedy" {
+        vec![
+            (Player::Bot(Level::Master), Player::Greedy),
+            (Player::Bot(Level::Professional), Player::Greedy),
+        ]
     } else {
         vec![
             (Player::Bot(Level::Master), Player::Bot(Level::Professional)),
@@ -423,6 +449,7 @@ fn play_game<G: Contest>(
                 let moves = game.legal_moves();
                 moves[rng.below(moves.len())].clone()
             }
+            Player::Greedy => game.greedy(&mut rng),
             Player::Bot(level) => G::choose_move(
                 &game,
                 &Think {

@@ -117,8 +117,14 @@ impl Engine for Quoridor {
 
 /// Sorts the legal moves of the side to move ([`Triage`]); for Quoridor a
 /// move is safe when afterwards no other pawn can reach its goal with its
-/// next move, the pawns between standing still. `None` once the game is
-/// over.
+/// next move, the pawns between standing still. With three pawns or more
+/// one move may not stop every threat (one wall cannot hold two pawns a
+/// step from their goals): then the safe moves are those that hold off
+/// the threats longest in turn order — never one that lets the very next
+/// pawn win when another move stops it, since the pawns after it may
+/// still be stopped by the others (a pawn that could win at once and is
+/// not stopped ends the game before anyone else moves). `None` once the
+/// game is over.
 pub fn triage(game: &Quoridor) -> Option<Triage<Move>> {
     let me = game.to_move()?;
     let legal = game.legal_moves();
@@ -136,9 +142,11 @@ pub fn triage(game: &Quoridor) -> Option<Triage<Move>> {
     // passes next to the jumped pawn), and no move of ours shortens
     // another pawn's way: only pawns two steps from their goal or nearer
     // can threaten.
-    let near: Vec<Side> = game
-        .active_sides()
-        .filter(|&s| s != me && game.distance(s).is_some_and(|d| d <= 2))
+    // In the order they move after us.
+    let n = game.sides;
+    let near: Vec<Side> = (1..n)
+        .map(|k| Side((me.0 + k) % n))
+        .filter(|&s| game.pawn(s).is_some() && game.distance(s).is_some_and(|d| d <= 2))
         .collect();
     if near.is_empty() {
         return Some(Triage {
@@ -146,25 +154,31 @@ pub fn triage(game: &Quoridor) -> Option<Triage<Move>> {
             safe: legal,
         });
     }
-    let safe: Vec<Move> = legal
+    // Each move with how far in turn order the first pawn that could
+    // then win stands (`near.len()`: none could).
+    let held: Vec<(Move, usize)> = legal
         .iter()
-        .copied()
-        .filter(|&mv| {
+        .map(|&mv| {
             let mut after = game.clone();
             after.make(mv);
-            !threatened(&after, &near)
+            (mv, first_threat(&after, &near).unwrap_or(near.len()))
         })
         .collect();
+    let best = held.iter().map(|&(_, k)| k).max().unwrap_or(near.len());
     Some(Triage {
         win: None,
-        safe: if safe.is_empty() { legal } else { safe },
+        safe: held
+            .into_iter()
+            .filter(|&(_, k)| k == best)
+            .map(|(mv, _)| mv)
+            .collect(),
     })
 }
 
-/// Whether one of the pawns of `near` can step or jump onto its goal from
-/// where the pawns stand.
-fn threatened(g: &Quoridor, near: &[Side]) -> bool {
-    near.iter().any(|&s| {
+/// The first of `near` (in turn order) whose pawn can step or jump onto
+/// its goal from where the pawns stand.
+fn first_threat(g: &Quoridor, near: &[Side]) -> Option<usize> {
+    near.iter().position(|&s| {
         let c = g.pawn(s).expect("active");
         (g.board.pawn_targets(c, g.occupied) & g.goals[s.index()]).any()
     })

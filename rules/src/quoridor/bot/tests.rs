@@ -238,3 +238,45 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn with_four_pawns_no_level_lets_the_next_pawn_win_when_a_move_stops_it() {
+    // Issue 28's position: side 1 (h4) and side 2 (d2) are each a step
+    // from their goals; no move stops both. The Master played c8 and side
+    // 1 won with i4, though h4v leaves side 1 only h3, g4 and h5.
+    let options = Options {
+        players: 4,
+        ..Options::default()
+    };
+    let game = after(
+        &options,
+        "e2 b5 e8 h5 e3 c5 e7 g5 e4 d5 e6 f5 e5 e4 d5 e6 e7 f4 d4 d6 e8 g4 d3 d8h d8 h4 d2 c6",
+    );
+    let next_wins = |mv: &Move| {
+        let mut g = game.clone();
+        g.play(mv).unwrap();
+        can_win_now(&g)
+    };
+    assert!(
+        next_wins(&"c8".parse().unwrap()),
+        "the move the Master played"
+    );
+    assert!(
+        !next_wins(&"h4v".parse().unwrap()),
+        "a move that stops side 1"
+    );
+    let safe = triage(&game).unwrap().safe;
+    assert!(
+        !safe.is_empty() && safe.iter().all(|mv| !next_wins(mv)),
+        "{safe:?}"
+    );
+    for level in Level::ALL {
+        for seed in 0..3 {
+            let mv = pick(&game, level, seed);
+            assert!(
+                !next_wins(&mv),
+                "{level:?} played {mv}, and side 1 wins at once"
+            );
+        }
+    }
+}
