@@ -61,10 +61,18 @@ async function join(code, token, name) {
   return { c, member: ack.member, snapshot };
 }
 
-/** A match as it can be compared: no long legal list, no running time. */
+/**
+ * A match as it can be compared: no long legal list, no running time, and
+ * not the lists a Jungle state repeats from the match (`moves`,
+ * `legal_moves`: a move event's state leaves them out).
+ */
 function comparable(m) {
   const copy = structuredClone(m);
   delete copy.legal;
+  if (copy.state) {
+    delete copy.state.moves;
+    delete copy.state.legal_moves;
+  }
   if (copy.clock?.running != null) copy.clock.remaining_ms[copy.clock.running] = null;
   return copy;
 }

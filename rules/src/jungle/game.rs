@@ -344,6 +344,19 @@ pub struct PieceView {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct View {
+    /// Everything but the two lists ([`ChangeView`]).
+    #[serde(flatten)]
+    pub now: ChangeView,
+    pub moves: Vec<Move>,
+    pub legal_moves: Vec<Move>,
+}
+
+/// The view without what grows with the game (`moves`) or repeats the
+/// match's own list (`legal_moves`): what a move event carries, so that
+/// a move costs the same to send at any length of game.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChangeView {
     pub pieces: Vec<PieceView>,
     pub to_move: Option<Side>,
     pub ply: usize,
@@ -351,17 +364,16 @@ pub struct View {
     pub last_move: Option<Move>,
     pub position: String,
     pub start: String,
-    pub moves: Vec<Move>,
-    pub legal_moves: Vec<Move>,
     pub shuttle_ban: Option<Move>,
     pub no_capture: u16,
     pub options: Options,
 }
 
-impl From<Jungle> for View {
-    fn from(game: Jungle) -> View {
-        View {
-            pieces: game
+impl Jungle {
+    /// The game as a move event shows it ([`ChangeView`]).
+    pub fn change_view(&self) -> ChangeView {
+        ChangeView {
+            pieces: self
                 .pos
                 .board()
                 .pieces()
@@ -371,17 +383,25 @@ impl From<Jungle> for View {
                     square: sq.to_string(),
                 })
                 .collect(),
-            to_move: game.to_move(),
-            ply: game.ply(),
-            outcome: game.outcome.clone(),
-            last_move: game.last_move(),
-            position: game.position_string(),
-            start: game.setup.to_string(),
+            to_move: self.to_move(),
+            ply: self.ply(),
+            outcome: self.outcome.clone(),
+            last_move: self.last_move(),
+            position: self.position_string(),
+            start: self.setup.to_string(),
+            shuttle_ban: self.shuttle_ban(),
+            no_capture: self.history.no_capture(),
+            options: self.options.clone(),
+        }
+    }
+}
+
+impl From<Jungle> for View {
+    fn from(game: Jungle) -> View {
+        View {
+            now: game.change_view(),
             moves: game.history.entries().iter().map(|e| e.mv).collect(),
             legal_moves: game.legal.clone(),
-            shuttle_ban: game.shuttle_ban(),
-            no_capture: game.history.no_capture(),
-            options: game.options,
         }
     }
 }
@@ -393,8 +413,8 @@ impl TryFrom<View> for Jungle {
     /// endings that are not moves: timeout, resignation...). The other
     /// fields are derived and ignored.
     fn try_from(view: View) -> Result<Jungle, String> {
-        let mut game = Jungle::replay(&view.options, &view.moves)?;
-        match (&game.outcome, view.outcome) {
+        let mut game = Jungle::replay(&view.now.options, &view.moves)?;
+        match (&game.outcome, view.now.outcome) {
             (None, Some(outcome)) => game.end(outcome),
             (Some(ours), Some(theirs)) if *ours != theirs => {
                 return Err(format!(

@@ -84,7 +84,7 @@ mod undo_tests;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use error::PlayError;
-pub use game::{Jungle, Options, PieceView, View};
+pub use game::{ChangeView, Jungle, Options, PieceView, View};
 pub use history::{Entry, History, NO_CAPTURE_LIMIT, REPETITION_LIMIT};
 pub use moves::Move;
 pub use perft::perft;

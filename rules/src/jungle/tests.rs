@@ -509,16 +509,16 @@ fn view_lists_pieces_and_round_trips() {
     let mut game = Jungle::start();
     play_all(&mut game, &["8 a3-a4", "8 g7-g6"]);
     let view = View::from(game.clone());
-    assert_eq!(view.pieces.len(), 16);
-    assert!(view.pieces.contains(&PieceView {
+    assert_eq!(view.now.pieces.len(), 16);
+    assert!(view.now.pieces.contains(&PieceView {
         side: Side(0),
         rank: 8,
         square: "a4".into()
     }));
-    assert_eq!(view.to_move, Some(Side(0)));
-    assert_eq!(view.ply, 2);
-    assert_eq!(view.last_move, Some(mv("8 g7-g6")));
-    assert_eq!(view.position, game.position_string());
+    assert_eq!(view.now.to_move, Some(Side(0)));
+    assert_eq!(view.now.ply, 2);
+    assert_eq!(view.now.last_move, Some(mv("8 g7-g6")));
+    assert_eq!(view.now.position, game.position_string());
     assert_eq!(view.legal_moves.len(), game.legal_moves().len());
     assert_eq!(Jungle::try_from(view).unwrap(), game);
     let mut over = game.clone();

@@ -181,6 +181,17 @@ impl AnyGame {
         view
     }
 
+    /// The game as a move event carries it: the same view, without the
+    /// fields that list the moves (Jungle's `moves` and `legal_moves`),
+    /// so that a move costs the same to send at any length of game.
+    pub fn serialize_change<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::Serialize;
+        match self {
+            AnyGame::Jungle(j) => j.change_view().serialize(s),
+            AnyGame::CrossyRay(_) | AnyGame::Quoridor(_) => self.serialize(s),
+        }
+    }
+
     /// A fresh clock for this game's time control.
     pub fn clock(&self) -> Clock {
         Clock::new(self.time_control(), self.sides())

@@ -6,7 +6,7 @@ use rules::{Level, Side};
 use serde::{Deserialize, Serialize};
 
 use super::views::{
-    AutostartView, AwayView, MatchBody, MemberView, RemovedView, ScoreView, VoiceView,
+    AutostartView, AwayView, ChangeState, MatchBody, MemberView, RemovedView, ScoreView, VoiceView,
 };
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::model::ids::{MemberId, TableId};
@@ -19,6 +19,10 @@ use crate::model::bracket::Bracket;
 /// game's view and options, JSON for a reader, as in `views.rs`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[serde(bound(
+    serialize = "S: Serialize + ChangeState, O: Serialize",
+    deserialize = "S: Deserialize<'de>, O: Deserialize<'de>"
+))]
 pub enum Event<S = AnyGame, O = GameOptions> {
     Members {
         members: Vec<MemberView>,
@@ -152,6 +156,10 @@ pub enum Direct {
 
 /// An event with its version: `{"type":…,"v":…,…}` on the wire.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound(
+    serialize = "S: Serialize + ChangeState, O: Serialize",
+    deserialize = "S: Deserialize<'de>, O: Deserialize<'de>"
+))]
 pub struct Stamped<S = AnyGame, O = GameOptions> {
     pub v: u64,
     #[serde(flatten)]

@@ -8,11 +8,17 @@ use common::{follow, keep_going, local_game, table_of, TestServer};
 use serde_json::{json, Value};
 
 /// The match without `legal`, which a spectator's copy leaves out when
-/// it is long (Quoridor with walls), and without the time left on the
-/// running clock, which goes on between the event and the snapshot.
+/// it is long (Quoridor with walls), without the time left on the
+/// running clock, which goes on between the event and the snapshot, and
+/// without the lists a Jungle `state` repeats from the match (`moves`,
+/// `legal_moves`), which a move event's state leaves out.
 fn comparable(m: &Value) -> Value {
     let mut m = m.clone();
     m.as_object_mut().unwrap().remove("legal");
+    if let Some(state) = m["state"].as_object_mut() {
+        state.remove("moves");
+        state.remove("legal_moves");
+    }
     if let Some(running) = m["clock"]["running"].as_u64() {
         m["clock"]["remaining_ms"][running as usize] = Value::Null;
     }

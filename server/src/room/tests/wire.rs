@@ -188,3 +188,44 @@ fn every_event_reads_back_as_it_was_written() {
     };
     let _: Direct = round_trip(&signal);
 }
+
+#[test]
+fn a_move_event_costs_the_same_at_any_length_of_game() {
+    // Jungle's view lists every move and the legal moves again; a move
+    // event's state leaves both out (the snapshot keeps them).
+    let (mut state, host, guest) = two_seated(GameKind::Jungle, Value::Null, 0);
+    ok(&mut state, host, start(Order::Seats), 0);
+    let mut sizes = Vec::new();
+    let mut ply = 0;
+    while ply < 90 {
+        let m = current(&state);
+        if m.game.is_over() {
+            break;
+        }
+        let legal = m.game.legal();
+        let mv = legal[(ply * 7 + 3) % legal.len()].clone();
+        let who = if ply % 2 == 0 { host } else { guest };
+        let effects = ok(&mut state, who, super::mv(&mv), ply as u64);
+        let event = sent(&effects)[0].clone();
+        assert_eq!(event["kind"], "move");
+        let view = event["match"]["state"].as_object().unwrap();
+        assert!(
+            !view.contains_key("moves") && !view.contains_key("legal_moves"),
+            "{view:?}"
+        );
+        assert!(view.contains_key("pieces") && view.contains_key("position"));
+        sizes.push(event.to_string().len());
+        ply += 1;
+    }
+    assert!(ply >= 60, "the game went on: {ply} plies");
+    let (early, late) = (sizes[4] as f64, *sizes.last().unwrap() as f64);
+    assert!(
+        late <= early * 1.1,
+        "ply 5: {early} bytes, ply {ply}: {late} bytes"
+    );
+    // The snapshot's match is whole.
+    let snap = serde_json::to_value(state.snapshot(host, "http://x", 100)).unwrap();
+    let whole = &snap["room"]["tables"][0]["match"]["state"];
+    assert_eq!(whole["moves"].as_array().unwrap().len(), ply);
+    assert!(whole["legal_moves"].is_array());
+}

@@ -85,6 +85,10 @@ pub struct MatchView<S = AnyGame> {
 /// at ply 5 and at ply 500.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
+#[serde(bound(
+    serialize = "S: Serialize + ChangeState",
+    deserialize = "S: Deserialize<'de>"
+))]
 pub enum MatchBody<S = AnyGame> {
     Full(MatchView<S>),
     Move(MoveView<S>),
@@ -98,16 +102,38 @@ pub const SHARED_LEGAL: usize = 64;
 /// list; more are only counted.
 pub const LISTED_SPECTATORS: usize = 20;
 
+/// What a move event's `state` is written as: the game's change view on
+/// the server, any JSON as it was read on the client's side.
+pub trait ChangeState {
+    fn serialize_change<Z: serde::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error>;
+}
+
+impl ChangeState for AnyGame {
+    fn serialize_change<Z: serde::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+        AnyGame::serialize_change(self, s)
+    }
+}
+
+impl ChangeState for serde_json::Value {
+    fn serialize_change<Z: serde::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+        serde::Serialize::serialize(self, s)
+    }
+}
+
 /// A match after a move, as a change to the one the client holds: the
 /// client appends the move (and its side) to `moves` (`move_sides`) and
 /// takes the rest as it is. `ply` is the number of moves after this one,
 /// so a client that holds another count resyncs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound(serialize = "S: ChangeState", deserialize = "S: Deserialize<'de>"))]
 pub struct MoveView<S = AnyGame> {
     pub id: GameId,
     pub ply: usize,
     pub players: Vec<Player>,
     pub to_play: Option<MemberId>,
+    /// The game's view without what grows with the game
+    /// ([`AnyGame::serialize_change`]).
+    #[serde(serialize_with = "ChangeState::serialize_change")]
     pub state: S,
     /// Omitted when long: the member due to play gets it in their copy
     /// ([`MoveView::private_legal`]).
