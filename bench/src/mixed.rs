@@ -72,22 +72,26 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     );
 
     let cpu = target.cpu_mark();
-    let until = Instant::now() + Duration::from_secs(args.seconds);
+    let began = Instant::now();
+    let until = began + Duration::from_secs(args.seconds);
     let gaps = (args.min_gap, args.max_gap.max(args.min_gap));
     let tasks: Vec<_> = tables
         .into_iter()
         .map(|(_, players)| tokio::spawn(play(players, until, gaps)))
         .collect();
     let (rooms, failures) = gather(tasks).await?;
+    // The rate over the time the games took, not the time asked for (the
+    // last moves may be answered after it).
+    let elapsed = began.elapsed().as_secs_f64();
     let mut latency = Latency::new();
     for room in &rooms {
         latency.add(room);
     }
     let moves = latency.count();
     println!(
-        "moves: {moves} in {} s = {:.0} moves/s; failed games: {failures}",
+        "moves: {moves} in {elapsed:.1} s ({} s asked) = {:.0} moves/s; failed games: {failures}",
         args.seconds,
-        moves as f64 / args.seconds.max(1) as f64
+        moves as f64 / elapsed.max(0.001)
     );
     println!("move latency (send → ack): {}", latency.line());
     if let Some(line) = target.cpu_line(&cpu) {
