@@ -28,8 +28,9 @@ pub enum Code {
     RoomFull,
     Internal,
     NoDraws,
-    /// A takeback that does not fit the game: none of the moves asked,
-    /// a finished game, or a player left after them.
+    /// `takeback`: nothing of one's own to take back, asked already at
+    /// this move, a rated or tournament room (against a person), a game
+    /// not of two players, or moves the log cannot take back.
     NoTakeback,
     DrawOffered,
     NoOffer,

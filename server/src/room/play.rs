@@ -113,17 +113,17 @@ impl RoomState {
             Step::Move { side, .. } => {
                 m.clock.finish_turn(moved_at);
                 // A draw offer stands until the side it was made to plays on.
-                if m.draw_offer.is_some_and(|offerer| offerer != *side) {
-                    m.draw_offer = None;
+                if m.draw.standing.is_some_and(|offerer| offerer != *side) {
+                    m.draw.standing = None;
                 }
                 // A takeback request goes with any move: it asked to take
                 // back a position that changed.
-                m.takeback_offer = None;
+                m.takeback.standing = None;
             }
             Step::Timeout { .. } => m.clock.stop(now),
             Step::Takeback { .. } => {
-                m.takeback_offer = None;
-                m.draw_offer = None;
+                m.takeback.standing = None;
+                m.draw.standing = None;
             }
             Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } => {}
         }
@@ -135,8 +135,8 @@ impl RoomState {
             kind => kind,
         };
         if m.game.is_over() {
-            m.draw_offer = None;
-            m.takeback_offer = None;
+            m.draw.standing = None;
+            m.takeback.standing = None;
         }
         match m.game.to_move() {
             Some(next) if m.clock.running() != Some(next) => {

@@ -11,7 +11,7 @@ use rules::Game;
 
 use super::event::Effect;
 use super::state::{Member, RoomConfig, RoomState};
-use super::table::{Match, Table};
+use super::table::{Match, Request, Table};
 use crate::game_log::GameLog;
 use crate::model::ids::TableId;
 use crate::model::records::{EntryRow, LiveGame, SavedRoom};
@@ -123,9 +123,7 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
         clock,
         started_at: game.started_at,
         order: game.order,
-        draw_offer: None,
-        offered_at: vec![None; sides],
-        takeback_offer: None,
-        takeback_asked: vec![None; sides],
+        draw: Request::new(sides),
+        takeback: Request::new(sides),
     })
 }

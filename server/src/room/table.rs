@@ -31,16 +31,44 @@ pub struct Match {
     /// Wall-clock milliseconds.
     pub started_at: u64,
     pub order: Order,
-    /// The side whose draw offer stands (live only: not stored).
-    pub draw_offer: Option<Side>,
-    /// Per side, the move count when it last offered a draw: one offer a
-    /// side between two moves.
-    pub offered_at: Vec<Option<usize>>,
-    /// The side whose takeback request stands (live only: not stored).
-    pub takeback_offer: Option<Side>,
-    /// Per side, the move count when it last asked for a takeback: one
-    /// request a side between two moves.
-    pub takeback_asked: Vec<Option<usize>>,
+    /// A draw offer (live only: not stored).
+    pub draw: Request,
+    /// A takeback request (live only: not stored).
+    pub takeback: Request,
+}
+
+/// A request one player makes to the other (a draw offer, a takeback):
+/// the side whose request stands, and per side the move count when it
+/// last asked, so that a side asks at most once between two moves.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub standing: Option<Side>,
+    asked_at: Vec<Option<usize>>,
+}
+
+impl Request {
+    /// No request yet, in a game of `sides` sides.
+    pub fn new(sides: usize) -> Request {
+        Request {
+            standing: None,
+            asked_at: vec![None; sides],
+        }
+    }
+
+    /// Whether `side` may not ask now, `ply` moves into the game: its
+    /// request stands, or it asked already at this move.
+    pub fn asked(&self, side: Side, ply: usize) -> bool {
+        self.standing == Some(side)
+            || self.asked_at.get(side.index()).copied().flatten() == Some(ply)
+    }
+
+    /// `side` asks, `ply` moves into the game.
+    pub fn ask(&mut self, side: Side, ply: usize) {
+        self.standing = Some(side);
+        if let Some(at) = self.asked_at.get_mut(side.index()) {
+            *at = Some(ply);
+        }
+    }
 }
 
 /// Read-only: a match is its game's log plus who sits at it, and only

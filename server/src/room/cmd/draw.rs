@@ -46,11 +46,7 @@ impl RoomState {
             ));
         }
         let ply = m.moves.len();
-        let (offer, offered_at) = (
-            m.draw_offer,
-            m.offered_at.get(side.index()).copied().flatten(),
-        );
-        let kind = match (action, offer == Some(other)) {
+        let kind = match (action, m.draw.standing == Some(other)) {
             // Offering while the opponent's offer stands is agreeing.
             (DrawAction::Offer | DrawAction::Accept, true) => {
                 return self.change(
@@ -67,7 +63,7 @@ impl RoomState {
                     "Your opponent has not offered a draw.",
                 ));
             }
-            (DrawAction::Offer, false) if offer == Some(side) || offered_at == Some(ply) => {
+            (DrawAction::Offer, false) if m.draw.asked(side, ply) => {
                 return Err(Refusal::new(
                     Code::DrawOffered,
                     "You already offered a draw: wait for the next move to offer again.",
@@ -85,7 +81,7 @@ impl RoomState {
         Ok(self.offered(
             t,
             offer,
-            |m| (&mut m.draw_offer, &mut m.offered_at),
+            |m| &mut m.draw,
             |table, o| Event::Draw {
                 table,
                 kind: o.kind,

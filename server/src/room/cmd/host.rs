@@ -29,12 +29,6 @@ impl RoomState {
         if to.id == host {
             return Err(Refusal::new(Code::NoMember, "You are the host already."));
         }
-        if to.token.is_none() {
-            return Err(Refusal::new(
-                Code::NoMember,
-                format!("There is no member {member} here."),
-            ));
-        }
         Ok(self.hand_host_to(member))
     }
 
@@ -55,9 +49,7 @@ impl RoomState {
     /// who has been in the room longest (the lowest member id), a
     /// signed-in member first, else a seated guest.
     pub(crate) fn successor(&self) -> Option<MemberId> {
-        let able = |m: &&Member| {
-            m.online() && m.computer.is_none() && !m.removed && !m.host && m.token.is_some()
-        };
+        let able = |m: &&Member| m.online() && m.computer.is_none() && !m.removed && !m.host;
         let first = |pick: &dyn Fn(&Member) -> bool| {
             self.members
                 .iter()

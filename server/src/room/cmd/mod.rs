@@ -178,31 +178,23 @@ struct Offer {
     ply: usize,
 }
 
-/// Where a match keeps one kind of request: the side whose request
-/// stands, and per side the ply it last asked at.
-type Slots = fn(&mut Match) -> (&mut Option<Side>, &mut Vec<Option<usize>>);
-
 impl RoomState {
-    /// Records `offer` at table `t` in the slots `slots` picks from the
-    /// match (the side whose request stands, and per side the ply it last
-    /// asked at), and tells everyone with `event`.
+    /// Records `offer` at table `t` in the match's request `pick` names,
+    /// and tells everyone with `event`.
     fn offered(
         &mut self,
         t: usize,
         offer: Offer,
-        slots: Slots,
+        pick: fn(&mut Match) -> &mut super::table::Request,
         event: impl FnOnce(TableId, &Offer) -> super::event::Event,
     ) -> Vec<super::event::Effect> {
         let table = self.tables[t].id;
         if let Some(m) = self.tables[t].current.as_mut() {
-            let (standing, asked) = slots(m);
+            let request = pick(m);
             if offer.kind == super::event::DrawKind::Offer {
-                *standing = Some(offer.side);
-                if let Some(at) = asked.get_mut(offer.side.index()) {
-                    *at = Some(offer.ply);
-                }
+                request.ask(offer.side, offer.ply);
             } else {
-                *standing = None;
+                request.standing = None;
             }
         }
         let mut effects = Vec::new();

@@ -8,7 +8,7 @@ use rules::Game;
 
 use super::super::event::{Effect, Event, MatchKind};
 use super::super::state::{Applied, RoomState};
-use super::super::table::{Match, Table};
+use super::super::table::{Match, Request, Table};
 use super::super::views::MatchBody;
 use crate::game_log::GameLog;
 use crate::games::Seating;
@@ -160,10 +160,8 @@ impl RoomState {
             clock,
             started_at: now,
             order,
-            draw_offer: None,
-            offered_at: vec![None; n],
-            takeback_offer: None,
-            takeback_asked: vec![None; n],
+            draw: Request::new(n),
+            takeback: Request::new(n),
         };
         let table = self.tables[t].id;
         effects.push(Effect::Persist(Write::Room(self.row())));

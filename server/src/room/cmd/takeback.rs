@@ -69,7 +69,7 @@ impl RoomState {
             ));
         }
         let ply = m.moves.len();
-        let theirs = m.takeback_offer == Some(other);
+        let theirs = m.takeback.standing == Some(other);
         let kind = match (action, theirs) {
             (DrawAction::Offer, _) if computer => {
                 let plies = plies_for(m, side)?;
@@ -89,8 +89,7 @@ impl RoomState {
             }
             (DrawAction::Offer, false) => {
                 plies_for(m, side)?;
-                let asked = m.takeback_asked.get(side.index()).copied().flatten();
-                if m.takeback_offer == Some(side) || asked == Some(ply) {
+                if m.takeback.asked(side, ply) {
                     return Err(refusal(
                         "You already asked: wait for the next move to ask again.",
                     ));
@@ -104,12 +103,16 @@ impl RoomState {
             member,
             ply,
         };
-        let slots: super::Slots = |m| (&mut m.takeback_offer, &mut m.takeback_asked);
-        Ok(self.offered(t, offer, slots, |table, o| Event::Takeback {
-            table,
-            kind: o.kind,
-            side: o.side,
-            member: o.member,
-        }))
+        Ok(self.offered(
+            t,
+            offer,
+            |m| &mut m.takeback,
+            |table, o| Event::Takeback {
+                table,
+                kind: o.kind,
+                side: o.side,
+                member: o.member,
+            },
+        ))
     }
 }

@@ -327,7 +327,7 @@ impl Sim {
         }
         if let Some(m) = state.tables[0].running() {
             assert!(state.rematch.is_empty(), "no rematch pending during a game");
-            if let Some(offerer) = m.draw_offer {
+            if let Some(offerer) = m.draw.standing {
                 assert!(m.game.draw_by_agreement() && offerer.index() < 2);
             }
         }

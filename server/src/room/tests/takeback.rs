@@ -43,7 +43,7 @@ fn an_accepted_takeback_goes_back_before_the_askers_move_and_survives_a_restart(
         json!({"type": "takeback", "v": room.state.version, "table": room.state.tables[0].id,
                "kind": "offer", "side": 0, "member": host})
     );
-    assert_eq!(current(&room.state).takeback_offer, Some(rules::Side(0)));
+    assert_eq!(current(&room.state).takeback.standing, Some(rules::Side(0)));
     assert_eq!(
         code(&mut room.state, host, takeback(DrawAction::Accept), 3_000),
         Code::NoOffer
@@ -60,7 +60,7 @@ fn an_accepted_takeback_goes_back_before_the_askers_move_and_survives_a_restart(
     let m = current(&room.state);
     assert!(m.moves.is_empty() && m.move_sides.is_empty());
     assert_eq!(m.game.to_move(), Some(rules::Side(0)));
-    assert_eq!(m.takeback_offer, None);
+    assert_eq!(m.takeback.standing, None);
     assert_eq!(sent(&effects)[0]["match"]["moves"], json!([]));
     assert_eq!(sent(&effects)[0]["match"]["legal"], json!(m.game.legal()));
     // The game goes on from there, and a restart brings it back as it is.
@@ -94,9 +94,13 @@ fn a_takeback_asked_on_the_opponents_turn_removes_one_ply_and_a_decline_or_a_mov
     room.ok(host, mv("1 g3-g4"), 4_000);
     // Minh asks on Lan's turn: Lan's move ends the request.
     room.ok(host, takeback(DrawAction::Offer), 4_500);
-    assert_eq!(current(&room.state).takeback_offer, Some(rules::Side(0)));
+    assert_eq!(current(&room.state).takeback.standing, Some(rules::Side(0)));
     room.ok(guest, mv("8 g6-g5"), 5_000);
-    assert_eq!(current(&room.state).takeback_offer, None, "a move ends it");
+    assert_eq!(
+        current(&room.state).takeback.standing,
+        None,
+        "a move ends it"
+    );
     room.ok(host, mv("8 a4-a5"), 6_000);
     // Minh asks on Lan's turn: only Minh's own move goes.
     room.ok(host, takeback(DrawAction::Offer), 6_500);

@@ -67,7 +67,7 @@ impl Match {
             legal,
             clock: self.clock_view(now),
             outcome: self.game.outcome().cloned(),
-            draw_offer: self.draw_offer,
+            draw_offer: self.draw.standing,
             private_legal,
         }
     }
@@ -86,8 +86,8 @@ impl Match {
             move_sides: self.move_sides.clone(),
             clock,
             outcome: self.game.outcome().cloned(),
-            draw_offer: self.draw_offer,
-            takeback_offer: self.takeback_offer,
+            draw_offer: self.draw.standing,
+            takeback_offer: self.takeback.standing,
         }
     }
 }
