@@ -147,19 +147,44 @@ function withClock(before, after, at, always = false) {
 }
 
 /**
- * The match after a `draw` event: the offer standing (or none), and, the
- * page's own field, `draw_offered_at`: side -> the number of moves when
- * that side last offered (a side offers at most once between two moves).
+ * The requests one player makes to the other, by event type: the match's
+ * field for the side whose request stands, the page's own field for side
+ * -> the number of moves when that side last asked (a side asks at most
+ * once between two moves), and the room log's words.
  */
-function withDrawEvent(match, ev) {
-  const next = { ...match, draw_offer: ev.kind === 'offer' ? ev.side : null };
-  if (ev.kind === 'offer') next.draw_offered_at = { ...match.draw_offered_at, [ev.side]: match.moves.length };
+const REQUESTS = {
+  draw: { standing: 'draw_offer', at: 'draw_offered_at', asked: 'draw.offered', declined: 'draw.declined' },
+  takeback: { standing: 'takeback_offer', at: 'takeback_asked_at', asked: 'takeback.asked', declined: 'takeback.declined' },
+};
+
+/** The match after a `draw` or `takeback` event of kind `offer` or `decline`. */
+function withRequest(match, ev) {
+  const r = REQUESTS[ev.type];
+  const next = { ...match, [r.standing]: ev.kind === 'offer' ? ev.side : null };
+  if (ev.kind === 'offer') next[r.at] = { ...match[r.at], [ev.side]: match.moves.length };
   return next;
+}
+
+/** Whether `side` has asked for `type` (`draw`, `takeback`) since the last move of match `m` (the server would refuse another). */
+export function askedSinceMove(m, side, type) {
+  return m?.[REQUESTS[type].at]?.[side] === m?.moves.length;
 }
 
 /** Whether `side` has offered a draw since the last move of match `m` (the server would refuse another: `draw_offered`). */
 export function offeredSinceMove(m, side) {
-  return m?.draw_offered_at?.[side] === m?.moves.length;
+  return askedSinceMove(m, side, 'draw');
+}
+
+/** A `draw` or `takeback` event: the table's match, the room's log, and a toast when it is the opponent's. */
+function requestEvent(model, ev) {
+  const tables = model.room.tables.map((x) => (x.id === ev.table && x.match ? { ...x, match: withRequest(x.match, ev) } : x));
+  // The room's own line in the log, named as the member was when it came.
+  const r = REQUESTS[ev.type];
+  const line = { key: ev.kind === 'offer' ? r.asked : r.declined, who: person(model, ev.member) };
+  const effects = ev.member !== model.you?.member && ev.table === model.tableId
+    ? [{ kind: 'toast', ...line, code: `${ev.type}_${ev.kind}` }]
+    : [];
+  return { ...model, room: withChat({ ...model.room, tables }, { notice: line }), effects };
 }
 
 function withChat(room, line) {
@@ -273,34 +298,15 @@ const EVENTS = {
     return { ...model, room: withChat(model.room, ev.message), chatUnread: model.chatUnread + (drawerClosed ? 1 : 0) };
   },
 
-  draw(model, ev) {
-    const tables = model.room.tables.map((x) => (x.id === ev.table && x.match
-      ? { ...x, match: withDrawEvent(x.match, ev) }
-      : x));
-    // The room's own line in the log, named as the member was when it came.
-    const line = { key: ev.kind === 'offer' ? 'draw.offered' : 'draw.declined', who: person(model, ev.member) };
-    const effects = ev.member !== model.you?.member && ev.table === model.tableId
-      ? [{ kind: 'toast', ...line, code: `draw_${ev.kind}` }]
-      : [];
-    return { ...model, room: withChat({ ...model.room, tables }, { notice: line }), effects };
-  },
+  // A draw offered or declined; a takeback asked for or declined (an
+  // accepted one is a `match` event of kind `end` or `takeback`).
+  draw: requestEvent,
+  takeback: requestEvent,
 
   away(model, ev, { at }) {
     // The sides whose players all left a running game, with their countdowns (as of `at`).
     const tables = model.room.tables.map((x) => (x.id === ev.table ? { ...x, away: ev.away ?? [] } : x));
     return { ...model, room: { ...model.room, tables }, awayAt: { ...model.awayAt, [ev.table]: at } };
-  },
-
-  takeback(model, ev) {
-    // A takeback asked for or declined (an accepted one is a `match` event of kind `takeback`).
-    const tables = model.room.tables.map((x) => (x.id === ev.table && x.match
-      ? { ...x, match: { ...x.match, takeback_offer: ev.kind === 'offer' ? ev.side : null } }
-      : x));
-    const line = { key: ev.kind === 'offer' ? 'takeback.asked' : 'takeback.declined', who: person(model, ev.member) };
-    const effects = ev.member !== model.you?.member && ev.table === model.tableId
-      ? [{ kind: 'toast', ...line, code: `takeback_${ev.kind}` }]
-      : [];
-    return { ...model, room: withChat({ ...model.room, tables }, { notice: line }), effects };
   },
 
   rematch(model, ev) {
