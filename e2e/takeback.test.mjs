@@ -78,11 +78,14 @@ test('between people: asked, declined, asked again after a move, accepted', asyn
     await page.waitForSelector('[data-testid="takeback-box"][hidden]', { state: 'attached', timeout: STEP_MS });
   }
   assert.equal(await byId(host, 'move-count').textContent(), '1', 'declined: nothing changed');
+  // Minh may not ask again before the next move: the button says so.
+  await host.waitForSelector('[data-testid="takeback-ask"][disabled]', { timeout: STEP_MS });
   // Lan plays on; Minh moves and asks again; Lan accepts.
   await clicks(guest, ['sq-g7', 'sq-g6']);
   await waitPly(host, 2);
   await clicks(host, ['sq-a4', 'sq-a5']);
   await waitPly(guest, 3);
+  await host.waitForSelector('[data-testid="takeback-ask"]:not([disabled])', { timeout: STEP_MS });
   await byId(host, 'takeback-ask').click();
   await visible(guest, 'takeback-accept');
   await byId(guest, 'takeback-accept').click();

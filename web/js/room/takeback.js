@@ -7,7 +7,7 @@
 import { t } from '../i18n.js';
 import { $ } from '../dom.js';
 import { page, command } from './page.js';
-import { shownMatch, mySide, atTable } from './model.js';
+import { shownMatch, mySide, atTable, askedSinceMove } from './model.js';
 import { displayName } from './people.js';
 
 export const takebackPanel = {
@@ -31,8 +31,12 @@ function draw(model) {
   const ok = allowed(model, m, side);
   const offer = ok ? (m.takeback_offer ?? null) : null;
   const ask = $('takeback-ask');
-  // Something of one's own to take back, and no request of one's own standing.
+  // Something of one's own to take back, and no request of one's own standing;
+  // declined, it waits for the next move (the server would refuse it).
   ask.hidden = !ok || !m.move_sides.includes(side) || offer === side;
+  const wait = ok && askedSinceMove(m, side, 'takeback');
+  ask.disabled = wait;
+  ask.title = wait ? t('takeback.wait') : '';
   const box = $('takeback-box');
   box.hidden = offer == null;
   box.dataset.side = offer == null ? '' : String(offer);
