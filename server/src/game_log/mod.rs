@@ -122,6 +122,11 @@ pub enum LogError {
     NoTakeback(#[from] NoTakeback),
 }
 
+/// Takebacks a game takes at most: each is stored (an entry, and the
+/// moves it took back in the finished game's record), and a player
+/// taking back against the computer could otherwise grow them for ever.
+pub const MAX_TAKEBACKS: usize = 100;
+
 /// Why a takeback does not fit the game (the game is unchanged).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoTakeback {
@@ -131,6 +136,8 @@ pub enum NoTakeback {
     TooFew { plies: usize, moves: usize },
     #[error("the game is over")]
     Over,
+    #[error("this game has had {MAX_TAKEBACKS} takebacks, the most it takes")]
+    TooMany,
     #[error("a player left after the first of these moves")]
     AfterLeave,
     /// The rules keep no way back (a game read from its view, which the
@@ -240,7 +247,8 @@ impl GameLog {
     }
 
     /// Takes back the last `plies` moves, or refuses and changes nothing:
-    /// none asked, fewer played, a finished game, a leave after the first
+    /// none asked, fewer played, a finished game, [`MAX_TAKEBACKS`] taken
+    /// already, a leave after the first
     /// of them (its pawn would come back), or rules that cannot.
     fn take_back(&mut self, plies: usize) -> Result<(), NoTakeback> {
         let moves = self.moves.len();
@@ -249,6 +257,9 @@ impl GameLog {
         }
         if self.game.is_over() {
             return Err(NoTakeback::Over);
+        }
+        if self.takebacks.len() >= MAX_TAKEBACKS {
+            return Err(NoTakeback::TooMany);
         }
         let Some(keep) = moves.checked_sub(plies) else {
             return Err(NoTakeback::TooFew { plies, moves });

@@ -247,6 +247,16 @@ fn a_takeback_that_does_not_fit_is_refused_and_changes_nothing() {
     );
     refused(&mut log, 1, NoTakeback::AfterLeave);
 
+    // A game takes MAX_TAKEBACKS takebacks, no more.
+    let mut again = log_after(GameKind::Jungle, &[]);
+    for _ in 0..MAX_TAKEBACKS {
+        again.apply(&again.read_move("8 a3-a4").unwrap()).unwrap();
+        assert_eq!(again.apply(&Step::Takeback { plies: 1 }), Ok(None));
+    }
+    again.apply(&again.read_move("8 a3-a4").unwrap()).unwrap();
+    refused(&mut again, 1, NoTakeback::TooMany);
+    assert_eq!(again.takebacks.len(), MAX_TAKEBACKS);
+
     let mut jungle = log_after(GameKind::Jungle, &["8 a3-a4", "8 g7-g6"]);
     jungle
         .apply(&Step::Draw {
