@@ -25,6 +25,9 @@ pub struct RoomRow {
     /// The host marked the room rated: its games between two signed-in
     /// people change their ratings (`ratings.rs`).
     pub rated: bool,
+    /// A room made for players who found each other (`Registry::create_seated`):
+    /// its first game starts once all of them are online.
+    pub start_when_seated: bool,
     /// Games started so far: the next is number `games_played + 1`.
     pub games_played: u32,
     /// The next member id to give out (ids are never reused).

@@ -24,6 +24,7 @@ use tracing::warn;
 
 use super::event::Effect;
 use super::owner::{Owner, LEASE_TTL, RENEW_EVERY};
+use super::seated::Invitee;
 use super::state::RoomState;
 use super::supervisor::{load, supervise};
 use super::{RoomHandle, RoomSettings, INBOX};
@@ -133,22 +134,7 @@ impl Registry {
             state.solo = solo;
             match self.inner.store.insert_room(&state.row()).await {
                 Ok(()) => {
-                    let code = state.code.clone();
-                    let fence = match &self.inner.owner {
-                        None => None,
-                        Some(owner) => Some(
-                            self.inner
-                                .store
-                                .acquire(
-                                    &code,
-                                    &owner.node,
-                                    now_millis(),
-                                    LEASE_TTL.as_millis() as u64,
-                                )
-                                .await?
-                                .ok_or(RegistryError::Moving)?,
-                        ),
-                    };
+                    let fence = self.first_lease(&state.code).await?;
                     return Ok(self.spawn(state, Vec::new(), fence));
                 }
                 Err(StoreError::Conflict) => continue,
@@ -156,6 +142,61 @@ impl Registry {
             }
         }
         Err(RegistryError::Full)
+    }
+
+    /// A fresh room where `players` sit in order (seat i), rated if
+    /// `rated`, whose first game starts as soon as all of them are online
+    /// (`room/seated.rs`): for players who found each other (quick
+    /// pairing, a challenge). Its members are stored before it answers.
+    pub async fn create_seated(
+        &self,
+        options: &GameOptions,
+        rated: bool,
+        players: Vec<Invitee>,
+    ) -> Result<String, RegistryError> {
+        super::seated::check(options, players.len()).map_err(RegistryError::BadOptions)?;
+        self.check_capacity()?;
+        for _ in 0..8 {
+            let (state, writes) = RoomState::seated(
+                &code::generate(),
+                options.clone(),
+                rated,
+                &players,
+                self.inner.settings.config.clone(),
+                now_millis(),
+            );
+            match self.inner.store.insert_room(&state.row()).await {
+                Ok(()) => {
+                    let code = state.code.clone();
+                    let fence = self.first_lease(&code).await?;
+                    self.inner.store.write_as(&code, fence, writes).await?;
+                    self.spawn(state, Vec::new(), fence);
+                    return Ok(code);
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(RegistryError::Full)
+    }
+
+    /// On several nodes, the lease of a room this node just created.
+    async fn first_lease(&self, code: &str) -> Result<Option<Fence>, RegistryError> {
+        match &self.inner.owner {
+            None => Ok(None),
+            Some(owner) => Ok(Some(
+                self.inner
+                    .store
+                    .acquire(
+                        code,
+                        &owner.node,
+                        now_millis(),
+                        LEASE_TTL.as_millis() as u64,
+                    )
+                    .await?
+                    .ok_or(RegistryError::Moving)?,
+            )),
+        }
     }
 
     /// The running room `code`, reloading it from the store if its task

@@ -35,6 +35,7 @@ impl RoomState {
         state.autostart = room.autostart;
         state.solo = room.solo;
         state.rated = room.rated;
+        state.start_when_seated = room.start_when_seated;
         state.games_played = room.games_played;
         state.next_member = room.next_member;
         state.members = saved

@@ -149,6 +149,9 @@ pub struct RoomState {
     pub(super) solo: bool,
     /// The host marked the room rated (`rated` command).
     pub(super) rated: bool,
+    /// Made for players who found each other: the first game starts
+    /// once all of them are online (`seated.rs`).
+    pub(super) start_when_seated: bool,
     pub(super) countdown: Option<Countdown>,
     pub(super) version: u64,
     pub(super) members: Vec<Member>,
@@ -210,6 +213,7 @@ impl RoomState {
             autostart: true,
             solo: false,
             rated: false,
+            start_when_seated: false,
             countdown: None,
             version: 0,
             members: Vec::new(),
@@ -245,6 +249,7 @@ impl RoomState {
             autostart: self.autostart,
             solo: self.solo,
             rated: self.rated,
+            start_when_seated: self.start_when_seated,
             games_played: self.games_played,
             next_member: self.next_member,
             table: self.main_table,

@@ -33,7 +33,7 @@ pub enum Write {
 /// statements that write them (the insert and the update): game,
 /// options, host hash, auto-start, games played, next member, table id,
 /// rated.
-pub(super) fn room_values(room: &RoomRow) -> [Arg; 8] {
+pub(super) fn room_values(room: &RoomRow) -> [Arg; 9] {
     [
         Arg::from(room.game().name()),
         Arg::from(room.options.to_json().to_string()),
@@ -43,6 +43,7 @@ pub(super) fn room_values(room: &RoomRow) -> [Arg; 8] {
         Arg::from(i64::from(room.next_member)),
         Arg::from(room.table.to_string()),
         Arg::from(i64::from(room.rated)),
+        Arg::from(i64::from(room.start_when_seated)),
     ]
 }
 
@@ -52,8 +53,9 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
         Write::Room(room) => {
             let mut update = query(
                 "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
-                        games_played = $5, next_member = $6, table_id = $7, rated = $8
-                 WHERE code = $9",
+                        games_played = $5, next_member = $6, table_id = $7, rated = $8,
+                        start_when_seated = $9
+                 WHERE code = $10",
             );
             update.args = room_values(room).into();
             update.bind(code).execute(tx).await?;

@@ -151,6 +151,9 @@ impl RoomState {
             self.presence_changed();
         }
         self.emit_away_changes(away_before, now, &mut effects);
+        if came {
+            self.start_if_all_seated(now, &mut effects);
+        }
         Ok((id, effects))
     }
 

@@ -20,6 +20,7 @@ mod host_cmds;
 mod members;
 mod props;
 mod restore;
+mod seated;
 mod sim;
 mod supervisor;
 mod takeback;

@@ -58,6 +58,7 @@ pub(super) fn room_row(code: &str) -> RoomRow {
         autostart: false,
         solo: false,
         rated: false,
+        start_when_seated: false,
         games_played: 0,
         next_member: 1,
         table: TableId::new(),
@@ -191,6 +192,12 @@ pub(super) fn assert_room_eq(got: &RoomRow, want: &RoomRow) {
     assert_eq!(got.host, want.host, "host hash of {}", want.code);
     assert_eq!(got.autostart, want.autostart, "autostart of {}", want.code);
     assert_eq!(got.solo, want.solo, "solo of {}", want.code);
+    assert_eq!(got.rated, want.rated, "rated of {}", want.code);
+    assert_eq!(
+        got.start_when_seated, want.start_when_seated,
+        "start_when_seated of {}",
+        want.code
+    );
     assert_eq!(got.games_played, want.games_played, "games_played");
     assert_eq!(got.next_member, want.next_member, "next_member");
     assert_eq!(got.table, want.table, "table id of {}", want.code);

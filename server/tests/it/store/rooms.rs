@@ -15,6 +15,7 @@ async fn rooms_round_trip(store: &Store) {
     row.options = quoridor_teams_options();
     row.autostart = true;
     row.solo = true;
+    row.start_when_seated = true;
     row.games_played = 7;
     row.next_member = 12;
     store.insert_room(&row).await.expect("insert_room");
@@ -58,6 +59,8 @@ async fn rooms_round_trip(store: &Store) {
     updated.options = crossyray_options();
     updated.host = Some(TokenHash::of("a new host"));
     updated.autostart = false;
+    updated.rated = true;
+    updated.start_when_seated = false;
     updated.games_played = 8;
     updated.next_member = 13;
     updated.table = TableId::new();
