@@ -471,6 +471,15 @@ fn play_game<G: Contest>(
 fn scored<G: Game>(game: &G, side: Side) -> GameResult {
     let (score, reason) = match game.outcome() {
         Some(Outcome::Win { winner, reason }) if *winner == side => (1.0, reason.to_string()),
+        // With three sides or more, also who won: the winner's place in
+        // turn order after the stronger side (+1 moves right after it).
+        Some(Outcome::Win { winner, reason }) if game.sides() > 2 => (
+            0.0,
+            format!(
+                "lost by {reason} to +{}",
+                (winner.0 + game.sides() as u8 - side.0) % game.sides() as u8
+            ),
+        ),
         Some(Outcome::Win { reason, .. }) => (0.0, format!("lost by {reason}")),
         Some(other) => (0.5, other.reason().to_string()),
         None => (0.5, "ply limit".to_string()),
