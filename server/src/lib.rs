@@ -91,7 +91,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         cluster.as_ref().map(cluster::Cluster::owner),
     );
     let mailer = mail::Mailer::for_config(&config)?;
-    let lobby = lobby::Lobby::start(registry.clone()).await;
+    let lobby = lobby::Lobby::start(registry.clone(), config.seeks_per_addr).await;
     let app = app::state::App {
         lobby,
         mailer: Arc::new(mailer),

@@ -57,8 +57,6 @@ pub const SEEK_TTL: Duration = Duration::from_secs(10);
 const ROOMS_EVERY: Duration = Duration::from_secs(1);
 /// Open seeks an account may hold (over every node).
 pub const SEEKS_PER_ACCOUNT: i64 = 3;
-/// Open seeks browsers of one client address may hold on one node.
-pub const SEEKS_PER_ADDR: usize = 4;
 
 /// Asks another node to carry out a pairing: (node, request) → answer.
 pub type Remote =
@@ -77,6 +75,8 @@ struct Inner {
     seeks: DashMap<String, Waiting>,
     /// Open seeks per client address (IPv6: /64).
     per_addr: Mutex<HashMap<IpAddr, usize>>,
+    /// `--seeks-per-addr` (0: no limit).
+    seeks_per_addr: usize,
     rooms: watch::Sender<Arc<Vec<LobbyRoom>>>,
     remote: OnceLock<Remote>,
 }
@@ -91,7 +91,7 @@ impl Lobby {
     /// The lobby of the node `registry` serves; starts the heartbeat and
     /// the public rooms' reader. On one node, what an earlier run left
     /// in the lobby's tables is cleared (no room or seek is live yet).
-    pub async fn start(registry: Registry) -> Lobby {
+    pub async fn start(registry: Registry, seeks_per_addr: usize) -> Lobby {
         let node = registry.node().unwrap_or("local").to_string();
         if registry.node().is_none() {
             if let Err(e) = registry.store().clear_lobby().await {
@@ -105,6 +105,7 @@ impl Lobby {
                 node,
                 seeks: DashMap::new(),
                 per_addr: Mutex::default(),
+                seeks_per_addr,
                 rooms,
                 remote: OnceLock::new(),
             }),
@@ -199,7 +200,7 @@ impl Inner {
         let key = crate::limits::address::bucket_key(addr);
         let mut open = self.per_addr.lock().unwrap_or_else(PoisonError::into_inner);
         let n = open.entry(key).or_insert(0);
-        if *n >= SEEKS_PER_ADDR {
+        if self.seeks_per_addr > 0 && *n >= self.seeks_per_addr {
             return false;
         }
         *n += 1;
