@@ -330,16 +330,16 @@ impl Lobby {
     }
 
     /// Another node's pairing request (`bg.node.N.pair`): the answer's
-    /// JSON, `{"code"}`, `{"gone":true}` or `{"error"}`.
+    /// JSON, `{"code"}`, `{"gone":true}` or `{"failed"}`.
     pub async fn remote_pair(&self, payload: &[u8]) -> Bytes {
         let answer = match serde_json::from_slice::<PairRequest>(payload) {
-            Err(_) => json!({"error": "bad request"}),
+            Err(_) => json!({"failed": "bad request"}),
             Ok(r) => match Preset::find(r.game, &r.preset) {
-                None => json!({"error": "bad preset"}),
+                None => json!({"failed": "bad preset"}),
                 Some(preset) => match self.make_room(&r.seek, r.with, preset, r.rated).await {
                     Ok(code) => json!({ "code": code }),
                     Err(Unpaired::Gone) => json!({"gone": true}),
-                    Err(Unpaired::Failed) => json!({"error": "failed"}),
+                    Err(Unpaired::Failed) => json!({"failed": "no room"}),
                 },
             },
         };
