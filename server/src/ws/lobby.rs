@@ -221,7 +221,7 @@ async fn serve(
                         me = Some(Seeker {
                             token: token.clone(),
                             name,
-                            account: account.as_ref().map(|a| crate::lobby::pairing_account(a)),
+                            account: account.as_ref().map(crate::lobby::pairing_account),
                             addr: Some(client),
                         });
                         ack(

@@ -249,7 +249,7 @@ async fn pair_many(bases: &[String], n: usize) {
 #[tokio::test]
 async fn two_hundred_concurrent_seekers_pair_each_exactly_once() {
     let server = TestServer::start().await;
-    pair_many(&[server.base.clone()], 200).await;
+    pair_many(std::slice::from_ref(&server.base), 200).await;
 }
 
 #[tokio::test]
