@@ -54,10 +54,8 @@ async fn pairs_by_game_preset_range_and_person(store: &Store) {
     };
     assert_eq!(place(store, &rated, now).await, Placed::Waiting);
     // Outside a's range (a wants 1400-1600), or a outside its range.
-    assert_eq!(
-        place(store, &mk("d", 1700, 500), now).await,
-        Placed::Waiting
-    );
+    let d = mk("d", 1700, 500);
+    assert_eq!(place(store, &d, now).await, Placed::Waiting);
     assert_eq!(place(store, &mk("e", 1550, 20), now).await, Placed::Waiting);
     // The same browser.
     let same = NewSeek {
