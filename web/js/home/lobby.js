@@ -41,7 +41,7 @@ function send(type, fields = {}) {
       reject(Object.assign(new Error('closed'), { code: 'not_connected' }));
       return;
     }
-    state.pending.set(id, { resolve, reject });
+    state.pending.set(id, { resolve, reject, ws: state.ws });
     state.ws.send(JSON.stringify({ id, type, ...fields }));
   });
 }
@@ -74,7 +74,12 @@ function drawSeek() {
 }
 
 function onMessage(msg) {
-  if (msg.type === 'ack' || msg.type === 'error') {
+  if (msg.type === 'error' && msg.id == null) {
+    // The pairing failed on the server's side: seek again.
+    state.seeking = false;
+    drawSeek();
+    showMessage($('seek-error'), errorText(msg.code));
+  } else if (msg.type === 'ack' || msg.type === 'error') {
     const p = state.pending.get(msg.id);
     if (!p) return;
     state.pending.delete(msg.id);
@@ -86,10 +91,6 @@ function onMessage(msg) {
   } else if (msg.type === 'paired') {
     state.seeking = false;
     location.assign(`/r/${msg.code}`);
-  } else if (msg.type === 'error' && msg.id == null) {
-    state.seeking = false;
-    drawSeek();
-    showMessage($('seek-error'), errorText(msg.code));
   }
 }
 
@@ -112,11 +113,15 @@ function connect() {
   });
   ws.addEventListener('message', (e) => onMessage(JSON.parse(e.data)));
   ws.addEventListener('close', () => {
-    for (const p of state.pending.values()) p.reject(Object.assign(new Error('closed'), { code: 'not_connected' }));
-    state.pending.clear();
+    // Only this socket's questions: a replacing socket's hello is on its way.
+    for (const [id, p] of state.pending) {
+      if (p.ws !== ws) continue;
+      state.pending.delete(id);
+      p.reject(Object.assign(new Error('closed'), { code: 'not_connected' }));
+    }
+    if (state.ws !== ws) return; // replaced on purpose (a new name)
     state.seeking = false;
     drawSeek();
-    if (state.ws !== ws) return; // replaced on purpose (a new name)
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 15000);
   });
