@@ -25,7 +25,7 @@ export function presetText(preset) {
   return t('clock.preset', { m, i });
 }
 
-const state = { ws: null, ready: null, id: 0, pending: new Map(), rooms: [], signedIn: false, seeking: false, retry: 500 };
+const state = { ws: null, ready: null, name: null, token: null, id: 0, pending: new Map(), rooms: [], signedIn: false, seeking: false, retry: 500 };
 
 function fillPresets() {
   const sel = $('seek-preset');
@@ -103,8 +103,11 @@ function connect() {
       state.retry = 500;
       const name = storedName();
       try {
-        const ack = await send('hello', { token: storedToken(), name: name || undefined });
-        storeToken(ack.token);
+        state.name = name;
+      const ack = await send('hello', { token: storedToken(), name: name || undefined });
+        // Never over a token stored meanwhile (another tab, a room made).
+        if (!storedToken()) storeToken(ack.token);
+        state.token = ack.token;
         state.signedIn = !!ack.signed_in;
         drawSeek();
       } catch { /* a bad stored name: the seek asks for one */ }
@@ -137,14 +140,14 @@ async function play(e) {
       showMessage($('seek-error'), t('error.bad_name'));
       return;
     }
-    if (name !== storedName()) {
-      // The socket said hello with the old name: say it again with this one.
-      storeName(name);
-      const old = state.ws;
-      const ready = connect();
-      old?.close();
-      await ready;
-    }
+    if (name !== storedName()) storeName(name);
+  }
+  if (state.name !== storedName() || state.token !== storedToken()) {
+    // The socket said hello with another name or token: say it again.
+    const old = state.ws;
+    const ready = connect();
+    old?.close();
+    await ready;
   }
   const range = $('seek-range').value;
   const fields = { game: $('seek-game').value, preset: $('seek-preset').value };
