@@ -194,6 +194,12 @@ pub struct Config {
     #[arg(long, env = "MEMBERS_PER_ADDR", default_value_t = 20)]
     pub members_per_addr: usize,
 
+    /// Open quick-pairing seeks that lobby sockets from one client
+    /// address (an IPv6 /64) may hold at once on this node; past it a
+    /// `seek` is refused with `too_many_seeks`. 0 turns the limit off.
+    #[arg(long, env = "SEEKS_PER_ADDR", default_value_t = 4)]
+    pub seeks_per_addr: usize,
+
     /// Messages one WebSocket connection may send per second on average;
     /// past it they get `rate_limited` errors. 0 turns the limit off
     /// (for load tests; a public server keeps it).
@@ -261,6 +267,7 @@ impl Config {
         // The tests open many sockets from 127.0.0.1; those of the cap
         // set it.
         config.max_sockets_per_addr = 0;
+        config.seeks_per_addr = 0;
         config
     }
 

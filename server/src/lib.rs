@@ -12,6 +12,7 @@ pub mod game_log;
 pub mod games;
 pub mod history;
 pub mod limits;
+pub mod lobby;
 pub mod mail;
 pub mod model;
 pub mod pages;
@@ -90,7 +91,9 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         cluster.as_ref().map(cluster::Cluster::owner),
     );
     let mailer = mail::Mailer::for_config(&config)?;
+    let lobby = lobby::Lobby::start(registry.clone(), config.seeks_per_addr).await;
     let app = app::state::App {
+        lobby,
         mailer: Arc::new(mailer),
         sessions: Arc::default(),
         cluster: cluster.clone(),

@@ -16,6 +16,7 @@ import { $, el, showMessage as showError } from './dom.js';
 import { postJson } from './http.js';
 import { initAccount, showAccount, registerHost, hostFieldsShown, signedOut } from './home/account.js';
 import { factsOf } from './games/facts.js';
+import { initLobby } from './home/lobby.js';
 
 const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
@@ -241,6 +242,7 @@ function init() {
   $('solo-form').addEventListener('submit', playComputer);
   $('join-form').addEventListener('submit', joinRoom);
   initAccount();
+  initLobby();
   const input = $('join-code');
   input.addEventListener('paste', (e) => {
     const text = e.clipboardData?.getData('text');

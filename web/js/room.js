@@ -12,6 +12,7 @@
 // shows either the bracket or one table, a player's own running match by
 // default; anyone can open a table from the bracket and come back.
 
+import { sitIfAsked } from './room/sit-param.js';
 import { t, initI18n, onLangChange } from './i18n.js';
 import { setAskOwnGoal, askOwnGoal } from './settings.js';
 import { muted, setMuted } from './sounds.js';
@@ -98,6 +99,7 @@ function onSnapshot(msg) {
   $('loading').hidden = true;
   $('room-main').hidden = false;
   onMessage(msg);
+  sitIfAsked(page.model);
 }
 
 /** Open table `id` from the bracket. */

@@ -71,6 +71,8 @@ pub fn router(app: App) -> Router {
         )
         .route("/api/recover", post(crate::accounts::recovery::recover))
         .route("/api/reset", post(crate::accounts::recovery::reset))
+        .route("/api/lobby", get(crate::lobby::list))
+        .route("/ws/lobby", get(ws::lobby::upgrade))
         .route("/ws/{code}", get(ws::upgrade::upgrade).route_layer(lookups))
         .route("/healthz", get(|| async { "ok" }))
         .route("/", page(&pages, "index.html"))

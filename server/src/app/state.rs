@@ -32,4 +32,6 @@ pub struct App {
     /// The sockets each login session signed in, to sign them out when
     /// it ends.
     pub sessions: Arc<crate::accounts::sockets::SessionSockets>,
+    /// Public rooms and quick pairing (`lobby/`).
+    pub lobby: crate::lobby::Lobby,
 }

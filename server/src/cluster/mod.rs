@@ -14,6 +14,8 @@
 //! - `bg.node.N.conn`: to the relay: `text` for its client, or `close`
 //!   with a code and a reason.
 //! - `bg.node.N.ping`: answered `pong` while the node lives.
+//! - `bg.node.N.pair`: quick pairing's request to make the room for one
+//!   of N's open seeks (JSON both ways, `lobby/pairing.rs`).
 //!
 //! And one subject for every node: `bg.sessions.ended`, a login session
 //! (or all of an account's but one) that ended, as text (`session ID`,
@@ -73,6 +75,12 @@ fn room_subject(node: &str) -> String {
 
 fn conn_subject(node: &str) -> String {
     format!("bg.node.{node}.conn")
+}
+
+/// Quick pairing: another node asks this one to make the room for one
+/// of its open seeks (`lobby/pairing.rs`), a request answered with JSON.
+fn pair_subject(node: &str) -> String {
+    format!("bg.node.{node}.pair")
 }
 
 fn ping_subject(node: &str) -> String {
@@ -167,6 +175,26 @@ impl Cluster {
             .send_request(ping_subject(node), request)
             .await
             .is_ok()
+    }
+
+    /// Asks `node` to carry out a pairing (`lobby/pairing.rs`); `None`
+    /// if it did not answer.
+    pub async fn pair(&self, node: &str, payload: Bytes) -> Option<Bytes> {
+        let request = async_nats::Request::new()
+            .payload(payload)
+            .timeout(Some(REQUEST_TIMEOUT));
+        match self
+            .inner
+            .nats
+            .send_request(pair_subject(node), request)
+            .await
+        {
+            Ok(msg) => Some(msg.payload),
+            Err(e) => {
+                warn!(%node, error = %e, "a node did not answer a pairing");
+                None
+            }
+        }
     }
 
     /// The summary of room `code` from its owner `node`, as JSON text.

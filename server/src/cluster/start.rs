@@ -8,7 +8,9 @@ use futures_util::StreamExt;
 use tracing::warn;
 
 use super::SESSIONS_ENDED;
-use super::{conn_subject, hosted, ping_subject, relay, room_subject, watch_peers, Cluster};
+use super::{
+    conn_subject, hosted, pair_subject, ping_subject, relay, room_subject, watch_peers, Cluster,
+};
 use crate::app::state::App;
 use bytes::Bytes;
 
@@ -27,6 +29,26 @@ impl Cluster {
                 }
             }
         });
+        let mut pairs = nats.subscribe(pair_subject(&self.inner.node)).await?;
+        let lobby = app.lobby.clone();
+        let answer = nats.clone();
+        tokio::spawn(async move {
+            while let Some(msg) = pairs.next().await {
+                let (lobby, answer) = (lobby.clone(), answer.clone());
+                tokio::spawn(async move {
+                    let reply = lobby.remote_pair(&msg.payload).await;
+                    if let Some(to) = msg.reply {
+                        let _ = answer.publish(to, reply).await;
+                    }
+                });
+            }
+        });
+        let cluster = self.clone();
+        app.lobby
+            .set_remote(std::sync::Arc::new(move |node, payload| {
+                let cluster = cluster.clone();
+                Box::pin(async move { cluster.pair(&node, payload).await })
+            }));
         let to_owner = nats.subscribe(room_subject(&self.inner.node)).await?;
         tokio::spawn(hosted::dispatch(self.clone(), app, to_owner));
         let to_relay = nats.subscribe(conn_subject(&self.inner.node)).await?;

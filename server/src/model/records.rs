@@ -28,6 +28,9 @@ pub struct RoomRow {
     /// A room made for players who found each other (`Registry::create_seated`):
     /// its first game starts once all of them are online.
     pub start_when_seated: bool,
+    /// The host listed the room publicly: the lobby shows it
+    /// (`lobby_rooms`, written as [`LobbyEntry`]).
+    pub public: bool,
     /// Games started so far: the next is number `games_played + 1`.
     pub games_played: u32,
     /// The next member id to give out (ids are never reused).
@@ -224,4 +227,34 @@ pub struct ScoreRow {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+}
+
+/// A public room's summary for the lobby (`lobby_rooms`), as the room's
+/// task last stored it: any node lists public rooms from these.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyEntry {
+    pub game: crate::games::GameKind,
+    /// The room's options as JSON (as in the room's snapshot).
+    pub options: serde_json::Value,
+    pub seats: usize,
+    /// Seats nobody sits in.
+    pub free: usize,
+    /// A game is under way.
+    pub running: bool,
+    /// Who sits, in seat order.
+    pub players: Vec<LobbyPlayer>,
+}
+
+/// One seated player in a [`LobbyEntry`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyPlayer {
+    pub seat: usize,
+    /// The member's name (or account's display name); `null` for the
+    /// computer.
+    pub name: Option<String>,
+    /// The account's rating at the room's game (`null`: a guest, or
+    /// the computer).
+    pub rating: Option<i64>,
+    /// The computer's level, when the computer sits here.
+    pub computer: Option<rules::Level>,
 }

@@ -42,6 +42,19 @@ pub enum Code {
     NameFirst,
     /// `claim`: no opponent has been away long enough.
     NoClaim,
+    /// `public`: a solo room (a game against the computer) is never
+    /// listed.
+    SoloRoom,
+    /// Lobby `seek`: an unknown game or time control, or a bad range.
+    BadSeek,
+    /// Lobby `seek`: a rated seek needs a signed-in account.
+    SignInToRate,
+    /// Lobby `seek`: this socket already has an open seek.
+    SeekOpen,
+    /// Lobby `seek`: the account or address has too many open seeks.
+    TooManySeeks,
+    /// Lobby `cancel`: no open seek on this socket.
+    NoSeek,
 }
 
 impl std::fmt::Display for Code {

@@ -66,6 +66,10 @@ pub enum Event<S = AnyGame, O = GameOptions> {
     Rated {
         rated: bool,
     },
+    /// The host listed the room publicly, or took it off the list.
+    Public {
+        public: bool,
+    },
     /// The knockout bracket changed (`null`: no tournament any more).
     Tournament {
         tournament: Option<Bracket>,

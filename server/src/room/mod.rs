@@ -25,6 +25,7 @@ mod encoded;
 mod event;
 mod fanout;
 mod knockout;
+mod lobby;
 mod msg;
 mod owner;
 mod play;

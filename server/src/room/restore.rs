@@ -36,6 +36,7 @@ impl RoomState {
         state.solo = room.solo;
         state.rated = room.rated;
         state.start_when_seated = room.start_when_seated;
+        state.public = room.public;
         state.games_played = room.games_played;
         state.next_member = room.next_member;
         state.members = saved

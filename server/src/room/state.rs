@@ -152,6 +152,9 @@ pub struct RoomState {
     /// Made for players who found each other: the first game starts
     /// once all of them are online (`seated.rs`).
     pub(super) start_when_seated: bool,
+    /// The host listed the room publicly (`public` command): the lobby
+    /// shows it (`lobby.rs`).
+    pub(super) public: bool,
     pub(super) countdown: Option<Countdown>,
     pub(super) version: u64,
     pub(super) members: Vec<Member>,
@@ -214,6 +217,7 @@ impl RoomState {
             solo: false,
             rated: false,
             start_when_seated: false,
+            public: false,
             countdown: None,
             version: 0,
             members: Vec::new(),
@@ -250,6 +254,7 @@ impl RoomState {
             solo: self.solo,
             rated: self.rated,
             start_when_seated: self.start_when_seated,
+            public: self.public,
             games_played: self.games_played,
             next_member: self.next_member,
             table: self.main_table,

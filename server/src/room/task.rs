@@ -23,7 +23,7 @@ use super::state::RoomState;
 use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
 use crate::model::ids::{is_valid_token, new_token, ConnId, TableId, TokenHash};
-use crate::model::records::AccountRef;
+use crate::model::records::{AccountRef, LobbyEntry};
 use crate::protocol::{self, Code, Refusal};
 use crate::store::Write;
 use crate::store::{Fence, Store, StoreError};
@@ -48,6 +48,9 @@ pub(super) struct RoomTask {
     /// The latest events sent, oldest first, for clients that reconnect
     /// after missing a few (`hello` with `since`).
     pub(super) recent: std::collections::VecDeque<Recent>,
+    /// The room's lobby line as last stored (`None`: not known yet, so
+    /// the next write stores it; see `lobby.rs`).
+    lobby: Option<Option<LobbyEntry>>,
 }
 
 /// Events kept for reconnecting clients.
@@ -69,6 +72,7 @@ impl RoomTask {
         own_inbox: mpsc::WeakSender<Msg>,
         wall_at_epoch: u64,
     ) -> RoomTask {
+        let state_public = state.public;
         RoomTask {
             state,
             conns: HashMap::new(),
@@ -82,6 +86,10 @@ impl RoomTask {
             empty_since: Instant::now(),
             run: uuid::Uuid::now_v7().simple().to_string(),
             recent: std::collections::VecDeque::new(),
+            // A room that is not public has no line (any left over is
+            // deleted when the host lists it and takes it off again);
+            // a public one's is stored afresh at its first write.
+            lobby: (!state_public).then_some(None),
         }
     }
 
@@ -160,6 +168,11 @@ impl RoomTask {
             Msg::Detach { conn } => {
                 let effects = self.drop_conn(conn, now);
                 self.deliver(effects);
+                // The last person online leaving takes a public room off
+                // the lobby.
+                if self.lobby_changed().is_some() {
+                    self.persist(Vec::new()).await?;
+                }
                 Ok(())
             }
             Msg::Command { conn, id, command } => {
@@ -316,7 +329,25 @@ impl RoomTask {
     /// Stores one call's writes and waits for them; a failure is logged
     /// and means the room must restart from the store (or, if another
     /// node took the room over, stop here).
-    async fn persist(&self, writes: Vec<Write>) -> Result<(), StoreFailed> {
+    async fn persist(&mut self, mut writes: Vec<Write>) -> Result<(), StoreFailed> {
+        let lobby = self.lobby_changed();
+        if let Some(entry) = &lobby {
+            writes.push(Write::Lobby(entry.clone(), self.now()));
+        }
+        self.write(writes).await?;
+        if let Some(entry) = lobby {
+            self.lobby = Some(entry);
+        }
+        Ok(())
+    }
+
+    /// The room's lobby line, if it differs from the one last stored.
+    fn lobby_changed(&self) -> Option<Option<LobbyEntry>> {
+        let entry = self.state.lobby_entry(self.now());
+        (self.lobby.as_ref() != Some(&entry)).then_some(entry)
+    }
+
+    async fn write(&self, writes: Vec<Write>) -> Result<(), StoreFailed> {
         match self
             .store
             .write_as(&self.state.code, self.fence, writes)

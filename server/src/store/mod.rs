@@ -19,10 +19,12 @@ mod db;
 pub mod history;
 pub mod lease;
 mod lite;
+pub mod lobby;
 pub mod profile;
 pub mod ratings;
 pub mod recovery;
 mod rows;
+pub mod seeks;
 mod sql;
 mod write;
 

@@ -33,6 +33,7 @@ pub(super) fn room_of(row: &AnyRow) -> RoomRow {
         solo: row.get::<i64, _>("solo") != 0,
         rated: row.get::<i64, _>("rated") != 0,
         start_when_seated: row.get::<i64, _>("start_when_seated") != 0,
+        public: row.get::<i64, _>("public") != 0,
         games_played: row.get::<i64, _>("games_played") as u32,
         next_member: row.get::<i64, _>("next_member").max(1) as u32,
         table: row

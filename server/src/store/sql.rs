@@ -29,7 +29,8 @@ const MIGRATION_LOCK: i64 = 0x6267_6d69_6772;
 /// A room's own row (and its tournament, read by `load_room`).
 const ROOM_ROW: &str =
     "SELECT code, game, options, host_hash, autostart, solo, rated, games_played,
-                               next_member, table_id, tournament, start_when_seated
+                               next_member, table_id, tournament, start_when_seated,
+                               public
                         FROM rooms WHERE code = $1";
 
 #[derive(Clone)]
@@ -152,9 +153,9 @@ impl Store {
     pub async fn insert_room(&self, room: &RoomRow) -> StoreResult<()> {
         let mut insert = query(
             "INSERT INTO rooms (game, options, host_hash, autostart, games_played, next_member,
-                                table_id, rated, start_when_seated, code, host_token,
-                                created_at, solo)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '', $11, $12)",
+                                table_id, rated, start_when_seated, public, code,
+                                host_token, created_at, solo)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '', $12, $13)",
         );
         insert.args = room_values(room).into();
         let mut conn = self.pool.acquire().await?;

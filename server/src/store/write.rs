@@ -9,7 +9,7 @@ use super::db::{query, to_json, Arg, Db};
 use super::StoreResult;
 use crate::model::bracket::Bracket;
 use crate::model::records::{
-    ChatLine, EntryRow, FinishedGame, LiveGame, MemberRow, RoomRow, ScoreRow,
+    ChatLine, EntryRow, FinishedGame, LiveGame, LobbyEntry, MemberRow, RoomRow, ScoreRow,
 };
 use crate::model::{MemberId, TokenHash};
 
@@ -27,13 +27,16 @@ pub enum Write {
     GameEnded(FinishedGame),
     /// The room's tournament (`None`: none any more).
     Tournament(Option<Bracket>),
+    /// The room's line in the lobby (`None`: not listed any more), at
+    /// a time (Unix ms).
+    Lobby(Option<LobbyEntry>, u64),
 }
 
 /// The values of a room's row that change, as `$1` to `$8` of both
 /// statements that write them (the insert and the update): game,
 /// options, host hash, auto-start, games played, next member, table id,
 /// rated.
-pub(super) fn room_values(room: &RoomRow) -> [Arg; 9] {
+pub(super) fn room_values(room: &RoomRow) -> [Arg; 10] {
     [
         Arg::from(room.game().name()),
         Arg::from(room.options.to_json().to_string()),
@@ -44,6 +47,7 @@ pub(super) fn room_values(room: &RoomRow) -> [Arg; 9] {
         Arg::from(room.table.to_string()),
         Arg::from(i64::from(room.rated)),
         Arg::from(i64::from(room.start_when_seated)),
+        Arg::from(i64::from(room.public)),
     ]
 }
 
@@ -54,8 +58,8 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
             let mut update = query(
                 "UPDATE rooms SET game = $1, options = $2, host_hash = $3, autostart = $4,
                         games_played = $5, next_member = $6, table_id = $7, rated = $8,
-                        start_when_seated = $9
-                 WHERE code = $10",
+                        start_when_seated = $9, public = $10
+                 WHERE code = $11",
             );
             update.args = room_values(room).into();
             update.bind(code).execute(tx).await?;
@@ -162,6 +166,7 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
         }
         Write::Entry(e) => tx.insert_entries(&[e]).await?,
         Write::GameEnded(f) => finish_game(tx, code, f).await?,
+        Write::Lobby(entry, at) => super::lobby::write_entry(tx, code, entry.as_ref(), *at).await?,
         Write::Tournament(bracket) => {
             query("UPDATE rooms SET tournament = $1 WHERE code = $2")
                 .bind(bracket.as_ref().map(to_json))

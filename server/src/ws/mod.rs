@@ -16,6 +16,7 @@
 
 pub mod cap;
 pub mod lag;
+pub mod lobby;
 pub mod reader;
 pub mod silence;
 pub mod upgrade;

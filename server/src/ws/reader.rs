@@ -288,7 +288,7 @@ fn read_error(e: &axum::Error) -> (u16, &'static str) {
 
 /// The per-connection rate limit: `rate` tokens a second, at most `burst`
 /// saved up.
-struct TokenBucket {
+pub(super) struct TokenBucket {
     rate: f64,
     burst: f64,
     tokens: f64,
@@ -296,7 +296,7 @@ struct TokenBucket {
 }
 
 impl TokenBucket {
-    fn new(rate: f64, burst: f64) -> TokenBucket {
+    pub(super) fn new(rate: f64, burst: f64) -> TokenBucket {
         TokenBucket {
             rate,
             burst,
@@ -305,7 +305,7 @@ impl TokenBucket {
         }
     }
 
-    fn take(&mut self) -> bool {
+    pub(super) fn take(&mut self) -> bool {
         let now = Instant::now();
         let elapsed = now.duration_since(self.last).as_secs_f64();
         self.last = now;

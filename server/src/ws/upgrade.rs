@@ -116,7 +116,7 @@ pub async fn upgrade(
 /// The account the request's session cookie signs in, looked up here,
 /// off the room's task, so a slow disk never stalls the room. A failed
 /// lookup attaches the socket as a guest.
-async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<SignedIn> {
+pub(super) async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<SignedIn> {
     let secret = crate::accounts::session::secret_of(headers)?;
     match app
         .registry

@@ -20,7 +20,7 @@ use super::*;
 /// that explains the close) still goes out, for at most `CLOSE_GRACE`,
 /// then the close frame.
 /// With `ping`, a ping goes out at that interval.
-pub(super) async fn write_loop<Si>(
+pub(crate) async fn write_loop<Si>(
     mut sink: Si,
     mut queue: mpsc::Receiver<Utf8Bytes>,
     closer: Closer,

@@ -21,6 +21,7 @@ mod knockout;
 mod lag;
 mod leaving;
 mod limits;
+mod lobby;
 mod pages;
 mod profile;
 mod quoridor_room;

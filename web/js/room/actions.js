@@ -13,7 +13,7 @@ import { isHost, anyRunning, gameRunning, mySide, shownMatch, countdownLeft, atT
 export const actionsPanel = {
   name: 'actions',
   slice: (m) => [m.room.members, m.room.tables, m.room.tournament, m.room.options, m.room.game, m.room.seats,
-    m.room.team_seats, m.room.autostart, m.room.rated, m.countdown, m.tableId, m.you],
+    m.room.team_seats, m.room.autostart, m.room.rated, m.room.public, m.countdown, m.tableId, m.you],
   draw,
 };
 
@@ -94,6 +94,8 @@ function drawCountdown(model, host, running, computer) {
   $('rated-box').hidden = !host || computer;
   $('rated').checked = !!room.rated;
   $('rated').disabled = running;
+  $('public-box').hidden = !host || computer;
+  $('public').checked = !!room.public;
   $('autostart-label').textContent = t(isKnockoutMode(room) ? 'countdown.autostart_round' : 'countdown.autostart');
   tickCountdown(model, performance.now());
 }
@@ -162,7 +164,7 @@ export function wireActions() {
   $('start').addEventListener('click', () => send('start', { order: $('start-order').value }));
   $('countdown-toggle').addEventListener('click', () => send('countdown', { paused: !page.model.countdown?.paused }));
   // A refused switch goes back to where it was.
-  for (const [id, type, field] of [['rated', 'rated', 'rated'], ['autostart', 'autostart', 'enabled']]) {
+  for (const [id, type, field] of [['rated', 'rated', 'rated'], ['autostart', 'autostart', 'enabled'], ['public', 'public', 'on']]) {
     $(id).addEventListener('change', (e) => {
       command(type, { [field]: e.target.checked }).catch(() => { e.target.checked = !e.target.checked; });
     });

@@ -280,6 +280,10 @@ const EVENTS = {
     return { ...model, room: { ...model.room, rated: ev.rated } };
   },
 
+  public(model, ev) {
+    return { ...model, room: { ...model.room, public: ev.public } };
+  },
+
   options(model, ev) {
     const room = { ...model.room, options: ev.options };
     if (ev.game) room.game = ev.game;

@@ -14,6 +14,7 @@ mod host;
 mod r#move;
 mod name;
 mod options;
+mod public;
 mod rated;
 mod rematch;
 mod remove;
@@ -39,6 +40,7 @@ pub use hello::{Hello, SayHello};
 pub use host::GiveHost;
 pub use name::Name;
 pub use options::Options;
+pub use public::Public;
 pub use r#move::Move;
 pub use rated::Rated;
 pub use remove::{Readmit, Remove};
@@ -111,6 +113,8 @@ commands! {
     "voice_mute" => VoiceMute(VoiceMute),
     "signal" => Signal(SendSignal),
     "rated" => Rated(Rated),
+    /// The host lists the room in the lobby, or takes it off.
+    "public" => Public(Public),
     /// The host gives the host role to another person.
     "host" => Host(GiveHost),
     /// A player claims the win, or a draw, from opponents who left.
@@ -159,6 +163,7 @@ impl RoomState {
             }
             Command::Signal(SendSignal { to, signal }) => self.signal(member, to, signal, now),
             Command::Rated(Rated { rated }) => self.set_rated(member, rated),
+            Command::Public(Public { on }) => self.set_public(member, on),
             Command::Host(GiveHost { member: who }) => self.give_host(member, who),
             Command::Claim(Claim { action, table }) => self.claim(member, action, table, now),
             Command::Takeback(Takeback { action, table }) => {

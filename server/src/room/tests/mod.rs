@@ -19,6 +19,7 @@ mod game_cmds;
 mod host_cmds;
 mod members;
 mod props;
+mod public;
 mod restore;
 mod seated;
 mod sim;
@@ -169,6 +170,7 @@ pub fn tag(effect: &Effect) -> String {
                 Write::Entry(_) => "entry",
                 Write::GameEnded(_) => "game_ended",
                 Write::Tournament(_) => "tournament",
+                Write::Lobby(..) => "lobby",
             }
         ),
         Effect::Broadcast(stamped) => {
@@ -313,6 +315,8 @@ impl Store {
         for write in writes(effects) {
             match write.clone() {
                 Write::Room(row) => self.room = row,
+                // The lobby line is the task's, never the state's.
+                Write::Lobby(..) => {}
                 Write::Member(row) => match self.members.iter_mut().find(|m| m.id == row.id) {
                     Some(m) => *m = row,
                     None => {

@@ -243,6 +243,7 @@ impl RoomState {
                 team_seats: self.team_seats(),
                 autostart: self.autostart_view(now),
                 rated: self.rated,
+                public: self.public,
                 members: self.members_view(),
                 spectators: self.spectator_count(),
                 unlisted: self.unlisted_count(),

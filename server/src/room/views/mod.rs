@@ -202,6 +202,8 @@ pub struct RoomView<S = AnyGame, O = GameOptions> {
     pub autostart: AutostartView,
     /// The room's games between two signed-in people are rated.
     pub rated: bool,
+    /// The host listed the room in the lobby.
+    pub public: bool,
     pub members: Vec<MemberView>,
     pub spectators: usize,
     /// Online members `members` leaves out (counted in `spectators`).

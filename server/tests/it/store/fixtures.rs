@@ -59,6 +59,7 @@ pub(super) fn room_row(code: &str) -> RoomRow {
         solo: false,
         rated: false,
         start_when_seated: false,
+        public: false,
         games_played: 0,
         next_member: 1,
         table: TableId::new(),
@@ -193,6 +194,7 @@ pub(super) fn assert_room_eq(got: &RoomRow, want: &RoomRow) {
     assert_eq!(got.autostart, want.autostart, "autostart of {}", want.code);
     assert_eq!(got.solo, want.solo, "solo of {}", want.code);
     assert_eq!(got.rated, want.rated, "rated of {}", want.code);
+    assert_eq!(got.public, want.public, "public of {}", want.code);
     assert_eq!(
         got.start_when_seated, want.start_when_seated,
         "start_when_seated of {}",

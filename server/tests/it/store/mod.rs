@@ -59,6 +59,7 @@ mod leases;
 mod reopen;
 mod results;
 mod rooms;
+mod seeks;
 mod sqlite;
 mod writes;
 

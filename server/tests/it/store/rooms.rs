@@ -16,6 +16,7 @@ async fn rooms_round_trip(store: &Store) {
     row.autostart = true;
     row.solo = true;
     row.start_when_seated = true;
+    row.public = true;
     row.games_played = 7;
     row.next_member = 12;
     store.insert_room(&row).await.expect("insert_room");
@@ -61,6 +62,7 @@ async fn rooms_round_trip(store: &Store) {
     updated.autostart = false;
     updated.rated = true;
     updated.start_when_seated = false;
+    updated.public = false;
     updated.games_played = 8;
     updated.next_member = 13;
     updated.table = TableId::new();

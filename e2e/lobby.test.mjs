@@ -1,0 +1,89 @@
+// Browser test of the home page's lobby: two browsers pair by quick
+// pairing, land in the same room and play a move each; a host lists a
+// room publicly, it appears live in another browser's lobby, and one
+// click there sits that browser. The lobby's words in both languages.
+//
+//   SERVER_BIN=../target/debug/server node --test lobby.test.mjs
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, openAsHost, playOne, setName, siteForTests, sit, waitOnline, waitPly } from './harness.mjs';
+
+const site = siteForTests({ tag: 'lobby' });
+const { pageErrors } = site;
+
+const visible = (page, id) => page.waitForSelector(`[data-testid="${id}"]:not([hidden])`);
+
+test('two browsers pair by quick pairing and play a move each', async () => {
+  const minh = await site.newPage('seek-minh');
+  const lan = await site.newPage('seek-lan');
+  for (const [page, name] of [[minh, 'Minh'], [lan, 'Lan']]) {
+    await page.goto(`${site.base}/`);
+    await byId(page, 'seek-game').selectOption('crossyray');
+    await byId(page, 'seek-preset').selectOption('5+3');
+    await byId(page, 'seek-name').fill(name);
+  }
+  await byId(minh, 'seek-play').click();
+  await visible(minh, 'seek-waiting');
+  await visible(minh, 'seek-cancel');
+  await byId(lan, 'seek-play').click();
+  for (const page of [minh, lan]) {
+    await page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+    await waitOnline(page);
+  }
+  assert.equal(new URL(minh.url()).pathname, new URL(lan.url()).pathname, 'the same room');
+  // The game started by itself, both seated: one move each.
+  await playOne([minh, lan]);
+  for (const page of [minh, lan]) await waitPly(page, 1);
+  await playOne([minh, lan]);
+  for (const page of [minh, lan]) await waitPly(page, 2);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a seek is cancelled, and the lobby speaks Vietnamese', async () => {
+  const page = await site.newPage('seek-cancel');
+  await page.goto(`${site.base}/`);
+  await byId(page, 'seek-game').selectOption('quoridor');
+  await byId(page, 'seek-name').fill('Hoa');
+  await byId(page, 'seek-play').click();
+  await visible(page, 'seek-waiting');
+  await byId(page, 'lang').selectOption('vi');
+  assert.equal(await byId(page, 'seek-waiting').textContent(), 'Đang tìm đối thủ…');
+  assert.equal(await byId(page, 'seek-cancel').textContent(), 'Hủy');
+  await byId(page, 'seek-cancel').click();
+  await visible(page, 'seek-play');
+  assert.equal(await byId(page, 'seek-play').textContent(), 'Chơi');
+  assert.equal(await byId(page, 'seek-waiting').isHidden(), true);
+  await byId(page, 'lang').selectOption('en');
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a public room appears live in another lobby and one click sits there', async () => {
+  const host = await site.newPage('public-host');
+  const room = await openAsHost(host, site.base, 'crossyray');
+  await waitOnline(host);
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+  const visitor = await site.newPage('public-visitor');
+  await visitor.goto(`${site.base}/`);
+  // A name on this browser, for the room it joins.
+  await visitor.evaluate(() => localStorage.setItem('bg.name', 'Lan'));
+  await visible(visitor, 'lobby-empty');
+  await byId(host, 'public').check();
+  const row = visitor.locator(`[data-testid="lobby-room"][data-code="${room.code}"]`);
+  await row.waitFor();
+  assert.match(await row.locator('[data-testid="lobby-players"]').textContent(), /Minh/);
+  assert.match(await row.locator('[data-testid="lobby-seats"]').textContent(), /1 of 2/);
+  await byId(visitor, 'lang').selectOption('vi');
+  assert.match(await row.locator('[data-testid="lobby-seats"]').textContent(), /Còn 1\/2/);
+  await byId(visitor, 'lang').selectOption('en');
+  await row.locator('[data-testid="lobby-join"]').click();
+  await visitor.waitForURL(new RegExp(`/r/${room.code}$`));
+  await visitor.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.textContent === 'Lan');
+  // The room is full now: off the host's... and the lobby's list.
+  const other = await site.newPage('public-other');
+  await other.goto(`${site.base}/`);
+  await visible(other, 'lobby-empty');
+  assert.equal(await other.locator(`[data-testid="lobby-room"][data-code="${room.code}"]`).count(), 0);
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,276 @@
+//! `GET /ws/lobby`: the lobby's socket. The same checks before it opens
+//! as a room's (origin, the per-address socket cap, a connection permit,
+//! the session cookie's account), then: `hello` first (a guest's name
+//! and the browser's token), the public rooms (`rooms`, again whenever
+//! they change), and the socket's one seek (`seek`, `cancel`) until
+//! `paired` names the room. The seek goes with the socket.
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use futures_util::StreamExt;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::app::error::json_error;
+use crate::app::state::App;
+use crate::limits::client_ip::ClientIp;
+use crate::lobby::{SeekHandle, SeekRequest, Seeker};
+use crate::model::ids::{is_valid_token, new_token};
+use crate::protocol::{ack, Code, Refusal};
+use crate::room::{close, Closer};
+use crate::store::Account;
+
+use super::lag::Lag;
+use super::reader::TokenBucket;
+use super::silence::Silence;
+use super::writer::write_loop;
+use super::{MAX_FRAME_BYTES, SEND_QUEUE};
+
+/// What a lobby socket may send.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum LobbyCommand {
+    Hello {
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    Seek {
+        #[serde(flatten)]
+        seek: SeekFields,
+    },
+    Cancel,
+    Ping,
+}
+
+#[derive(Debug, Deserialize)]
+struct SeekFields {
+    game: String,
+    preset: String,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    range: Option<i64>,
+}
+
+/// `GET /ws/lobby`.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<App>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+) -> Response {
+    if !crate::app::hosts::from_us(&app.config, &headers) {
+        return json_error(
+            StatusCode::FORBIDDEN,
+            "bad_origin",
+            "This page may not open a lobby socket here.",
+        );
+    }
+    let Some(slot) = app
+        .sockets
+        .try_open(client, app.config.max_sockets_per_addr)
+    else {
+        return json_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_sockets",
+            format!(
+                "This address already has {} sockets open; close one first.",
+                app.config.max_sockets_per_addr
+            ),
+        );
+    };
+    let Ok(permit) = app.connections.clone().try_acquire_owned() else {
+        return json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "full",
+            "Too many connections; try again in a minute.",
+        );
+    };
+    let signed_in = super::upgrade::signed_in_account(&app, &headers).await;
+    ws.max_message_size(super::LIBRARY_FRAME_BYTES)
+        .max_frame_size(super::LIBRARY_FRAME_BYTES)
+        .on_upgrade(move |socket| async move {
+            let closer = Closer::new();
+            let _watch = match &signed_in {
+                Some(s) => Some(crate::accounts::signout::watch(&app, s, &closer).await),
+                None => None,
+            };
+            serve(socket, app, signed_in.map(|s| s.account), client, closer).await;
+            drop((permit, slot));
+        })
+}
+
+fn refuse(code: Code, message: impl Into<String>, id: Option<i64>) -> String {
+    Refusal::new(code, message).to_message(id)
+}
+
+/// One lobby socket's life.
+async fn serve(
+    socket: WebSocket,
+    app: App,
+    account: Option<Account>,
+    client: std::net::IpAddr,
+    closer: Closer,
+) {
+    let (sink, mut stream) = socket.split();
+    let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
+    let ping = app.config.ping_every();
+    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping, Lag::shared()));
+    let mut silence = Silence::new(ping);
+    let hello_deadline = tokio::time::sleep(app.config.hello_timeout());
+    tokio::pin!(hello_deadline);
+    let mut bucket = (app.config.message_rate > 0.0)
+        .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    let closed = closer.closed();
+    tokio::pin!(closed);
+    let mut rooms = app.lobby.rooms();
+    let mut me: Option<Seeker> = None;
+    let mut seek: Option<SeekHandle> = None;
+    let send = |text: String| outbox.try_send(Utf8Bytes::from(text)).is_ok();
+    loop {
+        let frame = tokio::select! {
+            biased;
+            _ = &mut closed => break,
+            code = async { (&mut seek.as_mut().expect("guarded").paired).await }, if seek.is_some() => {
+                let handle = seek.take();
+                let text = match code {
+                    Ok(code) => json!({"type": "paired", "code": code}).to_string(),
+                    Err(_) => refuse(Code::Internal, "The pairing failed; seek again.", None),
+                };
+                // Paired: the row is gone already; the handle's drop
+                // only forgets it.
+                drop(handle);
+                if !send(text) { break }
+                continue;
+            }
+            changed = rooms.changed(), if me.is_some() => {
+                if changed.is_err() { break }
+                let list = rooms.borrow_and_update().clone();
+                if !send(json!({"type": "rooms", "rooms": *list}).to_string()) { break }
+                continue;
+            }
+            _ = &mut hello_deadline, if me.is_none() => {
+                closer.close(close::POLICY, "No hello in time.");
+                break;
+            }
+            _ = silence.expired() => {
+                closer.close(close::POLICY, &silence.reason());
+                break;
+            }
+            frame = stream.next() => frame,
+        };
+        silence.heard();
+        let text = match frame {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Binary(_))) => {
+                if !send(refuse(Code::BadMessage, "Send JSON text frames.", None)) {
+                    break;
+                }
+                continue;
+            }
+            Some(Ok(_)) => continue,
+        };
+        if text.len() > MAX_FRAME_BYTES {
+            closer.close(close::TOO_BIG, "Message too big.");
+            break;
+        }
+        let value: Option<Value> = serde_json::from_str(text.as_str()).ok();
+        let id = value
+            .as_ref()
+            .and_then(|v| v.get("id"))
+            .and_then(Value::as_i64);
+        if bucket.as_mut().is_some_and(|b| !b.take()) {
+            if !send(refuse(
+                Code::RateLimited,
+                "Too many messages; slow down.",
+                id,
+            )) {
+                break;
+            }
+            continue;
+        }
+        let command = value.and_then(|mut v| {
+            v.as_object_mut()?.remove("id");
+            serde_json::from_value::<LobbyCommand>(v).ok()
+        });
+        let Some(command) = command else {
+            if !send(refuse(Code::BadMessage, "That is not a lobby command.", id)) {
+                break;
+            }
+            continue;
+        };
+        let answer = match command {
+            LobbyCommand::Hello { token, name } if me.is_none() => {
+                let token = token
+                    .filter(|t| is_valid_token(t))
+                    .unwrap_or_else(new_token);
+                let name = match (name, &account) {
+                    (_, Some(a)) => Ok(a.display_name.clone()),
+                    (Some(n), None) => crate::validate::name(&n),
+                    (None, None) => Ok(String::new()),
+                };
+                match name {
+                    Err(m) => refuse(Code::BadName, m, id),
+                    Ok(name) => {
+                        me = Some(Seeker {
+                            token: token.clone(),
+                            name,
+                            account: account.as_ref().map(crate::lobby::pairing_account),
+                            addr: Some(client),
+                        });
+                        ack(
+                            id.unwrap_or(0),
+                            Some(json!({"token": token, "signed_in": account.is_some()})),
+                        )
+                    }
+                }
+            }
+            LobbyCommand::Hello { .. } => refuse(Code::BadMessage, "You already said hello.", id),
+            _ if me.is_none() => refuse(Code::HelloFirst, "Send hello first.", id),
+            LobbyCommand::Ping => ack(id.unwrap_or(0), None),
+            LobbyCommand::Cancel => match seek.take() {
+                None => refuse(Code::NoSeek, "You have no open seek.", id),
+                Some(handle) => {
+                    drop(handle);
+                    ack(id.unwrap_or(0), None)
+                }
+            },
+            LobbyCommand::Seek { .. } if seek.is_some() => {
+                refuse(Code::SeekOpen, "You are seeking already; cancel first.", id)
+            }
+            LobbyCommand::Seek { seek: f } => {
+                let seeker = me.clone().expect("said hello");
+                if seeker.name.is_empty() {
+                    refuse(Code::BadName, "Please type a name first.", id)
+                } else {
+                    let request = SeekRequest {
+                        game: f.game,
+                        preset: f.preset,
+                        rated: f.rated,
+                        range: f.range,
+                    };
+                    match app.lobby.seek(seeker, &request).await {
+                        Ok(handle) => {
+                            let answer = ack(id.unwrap_or(0), Some(json!({"seek": handle.id()})));
+                            seek = Some(handle);
+                            answer
+                        }
+                        Err(refusal) => refusal.to_message(id),
+                    }
+                }
+            }
+        };
+        if !send(answer) {
+            break;
+        }
+    }
+    drop(seek);
+    drop(outbox);
+    let _ = tokio::time::timeout(super::WRITE_TIMEOUT, writer).await;
+}

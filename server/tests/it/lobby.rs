@@ -1,0 +1,309 @@
+//! The lobby: public rooms listed live (`GET /api/lobby`, `rooms` on
+//! `/ws/lobby`), and quick pairing over real lobby sockets: presets,
+//! rated seeks, ranges, caps, seeks that vanish with their socket, 200
+//! concurrent seekers paired exactly once, and two real nodes on
+//! PostgreSQL and NATS.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use crate::common::browser::Browser;
+use crate::common::process::Proc;
+use crate::common::{postgres, Client, TestServer};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+/// A lobby socket to `base` (with a session cookie if given), hello said.
+async fn lobby_at(
+    base: &str,
+    session: Option<&str>,
+    token: Option<&str>,
+    name: Option<&str>,
+) -> Client {
+    let url = format!("{}/ws/lobby", base.replace("http://", "ws://"));
+    let mut request = url.into_client_request().expect("ws request");
+    if let Some(secret) = session {
+        request.headers_mut().insert(
+            "cookie",
+            HeaderValue::from_str(&format!("session={secret}")).expect("cookie"),
+        );
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("ws connects");
+    let mut client = Client::new(ws);
+    let ack = client
+        .command(json!({"type": "hello", "token": token, "name": name}))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    assert!(ack["token"].is_string(), "{ack}");
+    client
+}
+
+async fn guest(server: &TestServer, name: &str) -> Client {
+    lobby_at(&server.base, None, None, Some(name)).await
+}
+
+fn seek(game: &str, preset: &str) -> Value {
+    json!({"type": "seek", "game": game, "preset": preset})
+}
+
+#[tokio::test]
+async fn a_public_room_is_listed_live_and_leaves_the_list() {
+    let server = TestServer::start().await;
+    let mut watcher = guest(&server, "Lan").await;
+    let first = watcher.next_of("rooms").await;
+    assert_eq!(first["rooms"], json!([]), "{first}");
+    let (code, token) = server.new_room(json!({"game": "jungle"})).await;
+    let (mut host, _, snapshot) = server.join(&code, Some(&token), Some("Minh")).await;
+    assert_eq!(snapshot["room"]["public"], false);
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    host.ok(json!({"type": "public", "on": true})).await;
+    let listed = crate::common::wait_for(&mut watcher, |m| {
+        m["type"] == "rooms" && m["rooms"].as_array().is_some_and(|r| !r.is_empty())
+    })
+    .await;
+    let room = &listed["rooms"][0];
+    assert_eq!(room["code"], code.as_str());
+    assert_eq!(room["game"], "jungle");
+    assert_eq!(room["seats"], 2);
+    assert_eq!(room["free"], 1);
+    assert_eq!(room["players"][0]["name"], "Minh");
+    let (status, body) = server.get("/api/lobby").await;
+    assert_eq!(status, 200);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["rooms"][0]["code"], code.as_str());
+    // A guest who is not the host cannot list or unlist it.
+    let (mut other, _, _) = server.join(&code, None, Some("Hoa")).await;
+    other
+        .refused(json!({"type": "public", "on": false}), "not_host")
+        .await;
+    // The last seat taken: off the list (no seat free).
+    other.ok(json!({"type": "sit", "seat": 1})).await;
+    crate::common::wait_for(&mut watcher, |m| {
+        m["type"] == "rooms" && m["rooms"] == json!([])
+    })
+    .await;
+    other.ok(json!({"type": "stand"})).await;
+    crate::common::wait_for(&mut watcher, |m| {
+        m["type"] == "rooms" && m["rooms"].as_array().is_some_and(|r| r.len() == 1)
+    })
+    .await;
+    host.ok(json!({"type": "public", "on": false})).await;
+    crate::common::wait_for(&mut watcher, |m| {
+        m["type"] == "rooms" && m["rooms"] == json!([])
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn two_compatible_seekers_are_paired_into_a_room_that_starts() {
+    let server = TestServer::start().await;
+    let (ta, tb) = ("lobby-browser-minh-01", "lobby-browser-lan-001");
+    let mut a = lobby_at(&server.base, None, Some(ta), Some("Minh")).await;
+    let mut b = lobby_at(&server.base, None, Some(tb), Some("Lan")).await;
+    let mut c = guest(&server, "Hoa").await;
+    // A different time control or game does not pair.
+    a.ok(seek("jungle", "5+3")).await;
+    c.ok(seek("jungle", "3+2")).await;
+    b.ok(seek("quoridor", "30s")).await;
+    a.silent_for("paired", Duration::from_millis(300)).await;
+    b.ok(json!({"type": "cancel"})).await;
+    b.refused(json!({"type": "cancel"}), "no_seek").await;
+    b.ok(seek("jungle", "5+3")).await;
+    let pa = a.next_of("paired").await;
+    let pb = b.next_of("paired").await;
+    assert_eq!(pa["code"], pb["code"]);
+    c.silent_for("paired", Duration::from_millis(200)).await;
+    // Both go to the room (their browser tokens) and the game starts.
+    let code = pa["code"].as_str().unwrap();
+    let (mut ra, _, snap) = server.join(code, Some(ta), None).await;
+    assert!(snap["you"]["seat"].is_number(), "seated by token: {snap}");
+    assert_eq!(snap["you"]["name"], "Minh");
+    assert_eq!(snap["room"]["options"]["clock"]["minutes"], 5);
+    let (mut rb, _, snap) = server.join(code, Some(tb), None).await;
+    assert!(snap["you"]["seat"].is_number(), "{snap}");
+    // The second hello started the game: its snapshot has the match,
+    // and the first player hears of it.
+    assert!(snap["room"]["tables"][0]["match"].is_object(), "{snap}");
+    let start = ra.next_match().await;
+    assert_eq!(start["kind"], "start", "{start}");
+    let _ = &mut rb;
+}
+
+#[tokio::test]
+async fn bad_seeks_are_refused_with_their_codes() {
+    let server = TestServer::start().await;
+    let mut a = guest(&server, "Minh").await;
+    a.refused(seek("chess", "5+3"), "bad_seek").await;
+    a.refused(seek("jungle", "7+7"), "bad_seek").await;
+    a.refused(seek("quoridor", "none"), "bad_seek").await;
+    a.refused(
+        json!({"type": "seek", "game": "jungle", "preset": "5+3", "range": 5}),
+        "bad_seek",
+    )
+    .await;
+    a.refused(
+        json!({"type": "seek", "game": "jungle", "preset": "5+3", "rated": true}),
+        "sign_in_to_rate",
+    )
+    .await;
+    a.ok(seek("jungle", "none")).await;
+    a.refused(seek("jungle", "none"), "seek_open").await;
+    a.refused(json!({"type": "nonsense"}), "bad_message").await;
+    // Without a name a guest watches the lobby but cannot seek.
+    let mut nameless = lobby_at(&server.base, None, None, None).await;
+    nameless.refused(seek("jungle", "none"), "bad_name").await;
+    // Before hello, nothing.
+    let url = format!("{}/ws/lobby", server.base.replace("http://", "ws://"));
+    let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut early = Client::new(ws);
+    early.refused(seek("jungle", "none"), "hello_first").await;
+}
+
+#[tokio::test]
+async fn one_browser_never_pairs_with_itself_and_a_closed_socket_seeks_no_more() {
+    let server = TestServer::start().await;
+    let token = "same-browser-token-0001";
+    let mut a = lobby_at(&server.base, None, Some(token), Some("Minh")).await;
+    let mut a2 = lobby_at(&server.base, None, Some(token), Some("Minh")).await;
+    a.ok(seek("crossyray", "none")).await;
+    a2.ok(seek("crossyray", "none")).await;
+    a.silent_for("paired", Duration::from_millis(300)).await;
+    a.close().await;
+    a2.close().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Their seeks went with their sockets: two newcomers pair with each
+    // other, not with a ghost.
+    let mut b = guest(&server, "Lan").await;
+    let mut c = guest(&server, "Hoa").await;
+    b.ok(seek("crossyray", "none")).await;
+    c.ok(seek("crossyray", "none")).await;
+    let pb = b.next_of("paired").await;
+    let pc = c.next_of("paired").await;
+    assert_eq!(pb["code"], pc["code"]);
+}
+
+#[tokio::test]
+async fn rated_seeks_pair_signed_in_accounts_within_their_ranges() {
+    let server = TestServer::start().await;
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    let mut lan = Browser::new(&server);
+    lan.register("lan", "password1").await;
+    let mut a = lobby_at(&server.base, minh.session.as_deref(), None, None).await;
+    let mut a2 = lobby_at(&server.base, minh.session.as_deref(), None, None).await;
+    let mut b = lobby_at(&server.base, lan.session.as_deref(), None, None).await;
+    let rated =
+        json!({"type": "seek", "game": "jungle", "preset": "10+5", "rated": true, "range": 100});
+    a.ok(rated.clone()).await;
+    // The same account in another browser is never its own opponent.
+    a2.ok(rated.clone()).await;
+    a.silent_for("paired", Duration::from_millis(300)).await;
+    // An unrated seek never meets a rated one.
+    b.ok(json!({"type": "seek", "game": "jungle", "preset": "10+5"}))
+        .await;
+    a.silent_for("paired", Duration::from_millis(300)).await;
+    b.ok(json!({"type": "cancel"})).await;
+    b.ok(rated).await;
+    let pb = b.next_of("paired").await;
+    let code = pb["code"].as_str().unwrap().to_string();
+    // One of minh's two sockets was paired (the older seek), once.
+    let pa = a.next_of("paired").await;
+    assert_eq!(pa["code"], code.as_str());
+    a2.silent_for("paired", Duration::from_millis(200)).await;
+    let (_, _, snap) = lan.join(&code, None, None).await;
+    assert_eq!(snap["room"]["rated"], true, "{snap}");
+}
+
+/// `n` guests on `bases` (round robin) seek the same game at once; each
+/// gets one `paired`, and every room code names exactly two of them.
+async fn pair_many(bases: &[String], n: usize) {
+    let mut clients = Vec::new();
+    for i in 0..n {
+        let base = &bases[i % bases.len()];
+        clients.push(lobby_at(base, None, None, Some(&format!("P{i}"))).await);
+    }
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|mut c| {
+            tokio::spawn(async move {
+                c.wait = Duration::from_secs(60);
+                c.ok(seek("jungle", "3+2")).await;
+                let paired = c.next_of("paired").await;
+                // Never a second one.
+                c.silent_for("paired", Duration::from_millis(500)).await;
+                paired["code"].as_str().unwrap().to_string()
+            })
+        })
+        .collect();
+    let mut codes: HashMap<String, usize> = HashMap::new();
+    for t in tasks {
+        *codes.entry(t.await.expect("a seeker")).or_default() += 1;
+    }
+    assert_eq!(codes.len(), n / 2, "{codes:?}");
+    assert!(codes.values().all(|&k| k == 2), "{codes:?}");
+}
+
+#[tokio::test]
+async fn two_hundred_concurrent_seekers_pair_each_exactly_once() {
+    let server = TestServer::start().await;
+    pair_many(std::slice::from_ref(&server.base), 200).await;
+}
+
+#[tokio::test]
+async fn seekers_on_two_nodes_pair_each_exactly_once() {
+    if async_nats::connect(
+        std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into()),
+    )
+    .await
+    .is_err()
+        && std::env::var_os("CI").is_none()
+    {
+        eprintln!("skipped: no NATS");
+        return;
+    }
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    let nats = std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    let run = &server::model::new_token()[..10];
+    let mut nodes = Vec::new();
+    for id in ["a", "b"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let node_id = format!("{id}-{run}");
+        nodes.push(
+            Proc::launch_with(
+                dir,
+                &[
+                    "--database-url",
+                    &schema.url,
+                    "--nats-url",
+                    &nats,
+                    "--node-id",
+                    &node_id,
+                    "--max-sockets-per-addr",
+                    "0",
+                    "--seeks-per-addr",
+                    "0",
+                    "--message-rate",
+                    "0",
+                ],
+            )
+            .await,
+        );
+    }
+    let bases: Vec<String> = nodes.iter().map(|n| n.s().base.clone()).collect();
+    // One seeker on each node: paired across them.
+    let mut a = lobby_at(&bases[0], None, None, Some("Minh")).await;
+    let mut b = lobby_at(&bases[1], None, None, Some("Lan")).await;
+    a.ok(seek("quoridor", "60s")).await;
+    b.ok(seek("quoridor", "60s")).await;
+    let pa = a.next_of("paired").await;
+    let pb = b.next_of("paired").await;
+    assert_eq!(pa["code"], pb["code"]);
+    pair_many(&bases, 60).await;
+    drop(nodes);
+    schema.drop().await;
+}

@@ -1,0 +1,183 @@
+// The home page's lobby: one WebSocket (/ws/lobby) that lists the open
+// public rooms live (`rooms`: the whole list each time it changes; each
+// row's Join goes to /r/CODE?sit=1, which sits at once) and carries this
+// browser's quick-pairing seek (`seek`, `cancel`; `paired` names the
+// room, and the page goes there: the game starts when both are in).
+
+import { t, errorText, onLangChange } from '../i18n.js';
+import { $, el, showMessage } from '../dom.js';
+import { storedToken, storeToken, storedName, storeName } from '../socket.js';
+import { optionsSummary } from '../options.js';
+
+/** The named time controls a seek offers, per game (as the server's lobby/presets.rs). */
+export const PRESETS = {
+  jungle: ['3+2', '5+3', '10+5', '15+10', 'none'],
+  crossyray: ['3+2', '5+3', '10+5', '15+10', 'none'],
+  quoridor: ['15s', '30s', '60s', '90s'],
+};
+
+/** A preset's label in the page's language. */
+export function presetText(preset) {
+  if (preset === 'none') return t('clock.off');
+  const turn = /^(\d+)s$/.exec(preset);
+  if (turn) return t('lobby.turn', { s: Number(turn[1]) });
+  const [m, i] = preset.split('+').map(Number);
+  return t('clock.preset', { m, i });
+}
+
+const state = { ws: null, ready: null, name: null, token: null, id: 0, pending: new Map(), rooms: [], signedIn: false, seeking: false, retry: 500 };
+
+function fillPresets() {
+  const sel = $('seek-preset');
+  const keep = sel.value;
+  sel.replaceChildren(...PRESETS[$('seek-game').value].map((p) => new Option(presetText(p), p)));
+  if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+}
+
+function send(type, fields = {}) {
+  const id = ++state.id;
+  return new Promise((resolve, reject) => {
+    if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+      reject(Object.assign(new Error('closed'), { code: 'not_connected' }));
+      return;
+    }
+    state.pending.set(id, { resolve, reject, ws: state.ws });
+    state.ws.send(JSON.stringify({ id, type, ...fields }));
+  });
+}
+
+function playerText(p) {
+  if (p.computer) return t(`level.${p.computer}`);
+  const name = p.name ?? '?';
+  return p.rating != null ? `${name} (${p.rating})` : name;
+}
+
+function drawRooms() {
+  const list = $('lobby-rooms');
+  $('lobby-empty').hidden = state.rooms.length > 0;
+  list.replaceChildren(...state.rooms.map((r) => el('li', { class: 'lobby-room', 'data-testid': 'lobby-room', 'data-code': r.code },
+    el('span', { class: 'lobby-game', text: t(`game.${r.game}`) }),
+    el('span', { class: 'lobby-options', text: optionsSummary(r.options, r.game) }),
+    el('span', { class: 'lobby-seats', 'data-testid': 'lobby-seats', text: t('lobby.seats_free', { free: r.free, seats: r.seats }) }),
+    el('span', { class: 'lobby-players', 'data-testid': 'lobby-players', text: r.players.map(playerText).join(', ') }),
+    el('a', { class: 'button', href: `/r/${r.code}?sit=1`, 'data-testid': 'lobby-join', text: t('lobby.join') }))));
+}
+
+function drawSeek() {
+  $('seek-play').hidden = state.seeking;
+  $('seek-cancel').hidden = !state.seeking;
+  $('seek-waiting').hidden = !state.seeking;
+  for (const id of ['seek-game', 'seek-preset', 'seek-name', 'seek-rated', 'seek-range']) $(id).disabled = state.seeking;
+  $('seek-name-field').hidden = state.signedIn;
+  $('seek-rated-field').hidden = !state.signedIn;
+  $('seek-range-field').hidden = !state.signedIn;
+}
+
+function onMessage(msg) {
+  if (msg.type === 'error' && msg.id == null) {
+    // The pairing failed on the server's side: seek again.
+    state.seeking = false;
+    drawSeek();
+    showMessage($('seek-error'), errorText(msg.code));
+  } else if (msg.type === 'ack' || msg.type === 'error') {
+    const p = state.pending.get(msg.id);
+    if (!p) return;
+    state.pending.delete(msg.id);
+    if (msg.type === 'ack') p.resolve(msg);
+    else p.reject(Object.assign(new Error(msg.message), { code: msg.code }));
+  } else if (msg.type === 'rooms') {
+    state.rooms = msg.rooms;
+    drawRooms();
+  } else if (msg.type === 'paired') {
+    state.seeking = false;
+    location.assign(`/r/${msg.code}`);
+  }
+}
+
+/** Opens the socket and says hello; resolves once the hello is answered. */
+function connect() {
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/lobby`);
+  state.ws = ws;
+  state.ready = new Promise((resolve) => {
+    ws.addEventListener('open', async () => {
+      state.retry = 500;
+      const name = storedName();
+      try {
+        state.name = name;
+      const ack = await send('hello', { token: storedToken(), name: name || undefined });
+        // Never over a token stored meanwhile (another tab, a room made).
+        if (!storedToken()) storeToken(ack.token);
+        state.token = ack.token;
+        state.signedIn = !!ack.signed_in;
+        drawSeek();
+      } catch { /* a bad stored name: the seek asks for one */ }
+      resolve();
+    });
+  });
+  ws.addEventListener('message', (e) => onMessage(JSON.parse(e.data)));
+  ws.addEventListener('close', () => {
+    // Only this socket's questions: a replacing socket's hello is on its way.
+    for (const [id, p] of state.pending) {
+      if (p.ws !== ws) continue;
+      state.pending.delete(id);
+      p.reject(Object.assign(new Error('closed'), { code: 'not_connected' }));
+    }
+    if (state.ws !== ws) return; // replaced on purpose (a new name)
+    state.seeking = false;
+    drawSeek();
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 15000);
+  });
+  return state.ready;
+}
+
+async function play(e) {
+  e.preventDefault();
+  showMessage($('seek-error'), '');
+  if (!state.signedIn) {
+    const name = $('seek-name').value.trim();
+    if (!name) {
+      showMessage($('seek-error'), t('error.bad_name'));
+      return;
+    }
+    if (name !== storedName()) storeName(name);
+  }
+  if (state.name !== storedName() || state.token !== storedToken()) {
+    // The socket said hello with another name or token: say it again.
+    const old = state.ws;
+    const ready = connect();
+    old?.close();
+    await ready;
+  }
+  const range = $('seek-range').value;
+  const fields = { game: $('seek-game').value, preset: $('seek-preset').value };
+  if (state.signedIn) {
+    fields.rated = $('seek-rated').checked;
+    if (range) fields.range = Number(range);
+  }
+  try {
+    await send('seek', fields);
+    state.seeking = true;
+  } catch (err) {
+    showMessage($('seek-error'), errorText(err.code));
+  }
+  drawSeek();
+}
+
+async function cancel() {
+  try { await send('cancel'); } catch { /* gone with the socket anyway */ }
+  state.seeking = false;
+  drawSeek();
+}
+
+/** Wires the lobby section and opens its socket. */
+export function initLobby() {
+  $('seek-name').value = storedName() ?? '';
+  fillPresets();
+  $('seek-game').addEventListener('change', fillPresets);
+  $('seek-form').addEventListener('submit', play);
+  $('seek-cancel').addEventListener('click', cancel);
+  onLangChange(() => { fillPresets(); drawRooms(); });
+  drawSeek();
+  connect();
+}
