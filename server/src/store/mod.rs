@@ -24,6 +24,7 @@ pub mod ratings;
 pub mod recovery;
 mod rows;
 mod sql;
+pub mod turns;
 mod write;
 
 use std::path::Path;

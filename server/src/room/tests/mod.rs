@@ -166,6 +166,7 @@ pub fn tag(effect: &Effect) -> String {
                 Write::Chat(_) => "chat",
                 Write::GameStarted(_) => "game_started",
                 Write::Entry(_) => "entry",
+                Write::Turn(_) => "turn",
                 Write::GameEnded(_) => "game_ended",
                 Write::Tournament(_) => "tournament",
             }
