@@ -75,7 +75,7 @@ pub fn router(app: App) -> Router {
         .route("/api/turns", get(crate::turns::turns))
         .route(
             "/api/turn-mail",
-            get(crate::turns::turn_mail).put(crate::turns::set_turn_mail),
+            get(crate::turns::turn_mail).post(crate::turns::set_turn_mail),
         )
         .route("/api/unsubscribe", post(crate::turns::unsubscribe))
         .route("/unsubscribe", page(&pages, "unsubscribe.html"))

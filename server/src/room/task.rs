@@ -100,9 +100,7 @@ impl RoomTask {
 
     fn instant_of(&self, at_ms: u64) -> Instant {
         let at = self.epoch
-            + Duration::from_millis(
-                at_ms.saturating_sub(self.wall_at_epoch + self.moved()),
-            );
+            + Duration::from_millis(at_ms.saturating_sub(self.wall_at_epoch + self.moved()));
         // A movable test clock may jump past the deadline at any moment:
         // the room looks again at least every 200 ms.
         if crate::model::time::test_clock() {

@@ -47,7 +47,10 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(|r| r.get::<String, _>("room_code")).collect())
+        Ok(rows
+            .iter()
+            .map(|r| r.get::<String, _>("room_code"))
+            .collect())
     }
 
     /// The turn-based games waiting for a move of `account` or of the

@@ -1,5 +1,5 @@
 //! Turn-based games over HTTP: the "your turn" list (`GET /api/turns`),
-//! the "your turn" email setting (`GET`/`PUT /api/turn-mail`), the
+//! the "your turn" email setting (`GET`/`POST /api/turn-mail`), the
 //! unsubscribe link (`POST /api/unsubscribe`), and, for tests only
 //! (`--test-clock`), `POST /api/test/clock`, which moves the server's
 //! clock forward. The sweeper (`sweep.rs`) keeps deadlines and sends mail.
@@ -92,7 +92,7 @@ pub struct TurnMailBody {
     turn_mail: bool,
 }
 
-/// `PUT /api/turn-mail {"turn_mail": true|false}`.
+/// `POST /api/turn-mail {"turn_mail": true|false}`.
 pub async fn set_turn_mail(
     State(app): State<App>,
     session: Session,
@@ -120,7 +120,10 @@ pub struct UnsubscribeBody {
 
 /// `POST /api/unsubscribe {"token": T}`: the token of a "your turn"
 /// mail's link turns that email off, without signing in.
-pub async fn unsubscribe(State(app): State<App>, ApiJson(body): ApiJson<UnsubscribeBody>) -> Response {
+pub async fn unsubscribe(
+    State(app): State<App>,
+    ApiJson(body): ApiJson<UnsubscribeBody>,
+) -> Response {
     if body.token.is_empty() || body.token.len() > 64 {
         return bad_link();
     }
@@ -150,13 +153,17 @@ pub struct AdvanceBody {
     advance_ms: u64,
 }
 
-/// The routes for tests: `POST /api/test/clock` when `test_clock`, else none.
+/// The routes for tests: `POST /api/test/clock` when `test_clock`, else a
+/// bare 404 there.
 pub fn test_routes(test_clock: bool) -> axum::Router<App> {
     let router = axum::Router::new();
     if test_clock {
         router.route("/api/test/clock", axum::routing::post(advance_clock))
     } else {
-        router
+        router.route(
+            "/api/test/clock",
+            axum::routing::post(|| async { StatusCode::NOT_FOUND }),
+        )
     }
 }
 
