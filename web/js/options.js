@@ -77,6 +77,7 @@ export function optionsSummary(o, game) {
 export const DAYS = [1, 2, 3, 7];
 
 export function daysText(days) {
+  if (days === 1) return t('turns.days_1');
   return days ? t('turns.days_n', { n: days }) : t('turns.live');
 }
 

@@ -13,7 +13,8 @@ const DAY = 24 * HOUR;
 
 /** "2 days left to move", "5 h left to move", "12 min left to move". */
 export function leftText(ms) {
-  if (ms >= DAY) return t('turns.left_days', { n: Math.floor(ms / DAY) });
+  if (ms >= 2 * DAY) return t('turns.left_days', { n: Math.floor(ms / DAY) });
+  if (ms >= DAY) return t('turns.left_day');
   if (ms >= HOUR) return t('turns.left_hours', { n: Math.floor(ms / HOUR) });
   return t('turns.left_minutes', { n: Math.max(0, Math.ceil(ms / 60_000)) });
 }
