@@ -157,7 +157,7 @@ impl RoomTask {
                         }
                     }
                     if self.conns.is_empty()
-                        && !self.state.busy()
+                        && self.state.may_unload()
                         && self.empty_since.elapsed() >= self.settings.idle_after
                     {
                         info!(room = %code, "room closed (idle)");

@@ -188,3 +188,44 @@ async fn the_your_turn_mail_goes_once_a_day_and_unsubscribe_stops_it() {
     advance(&mut host, 25 * 3_600_000).await;
     assert!(smtp.nothing_for(3_000).await, "a mail after unsubscribing");
 }
+
+#[tokio::test]
+async fn an_idle_turn_based_room_leaves_memory_and_its_deadline_still_fires() {
+    let args = [
+        "--test-clock",
+        "--turn-sweep-secs",
+        "1",
+        "--room-idle-secs",
+        "1",
+    ];
+    let p = Proc::launch_with(tempfile::tempdir().unwrap(), &args).await;
+    let mut host = Browser::new(p.s());
+    host.register("minh", "password1").await;
+    let mut guest = Browser::new(p.s());
+    guest.register("lan", "password1").await;
+    let code = one_move_in(&mut host, &guest, 2).await;
+    let unloaded = Instant::now() + Duration::from_secs(10);
+    while !p
+        .log_tail()
+        .contains(&format!("room closed (idle) room={code}"))
+    {
+        assert!(
+            Instant::now() < unloaded,
+            "the room stays loaded:\n{}",
+            p.log_tail()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(turns(&mut guest).await.len(), 1);
+    advance(&mut host, 2 * DAY_MS + 2_000).await;
+    let ended = Instant::now() + Duration::from_secs(15);
+    loop {
+        let a = host.get(&format!("/api/rooms/{code}/games")).await;
+        if let Some(g) = a.body["games"].as_array().and_then(|g| g.first()) {
+            assert_eq!(g["outcome"]["reason"], "timeout");
+            break;
+        }
+        assert!(Instant::now() < ended, "no time loss: {}", a.body);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
