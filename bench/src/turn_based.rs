@@ -81,7 +81,7 @@ pub async fn run(args_target: &TargetArgs, args: Args) -> anyhow::Result<()> {
                 }
             }
         }
-        if done % 500 == 0 {
+        if done.is_multiple_of(500) {
             peak = peak.max(target.rss_kib());
         }
     }
