@@ -60,6 +60,7 @@ mod reopen;
 mod results;
 mod rooms;
 mod sqlite;
+mod turns;
 mod writes;
 
 /// A SQLite store in `dir`.
