@@ -141,15 +141,7 @@ impl RoomState {
             MatchKind::Forfeit if m.game.is_over() => MatchKind::End,
             kind => kind,
         };
-        // A turn-based game: each change of the position (a move, a pawn
-        // leaving, a takeback) gives the player now due a fresh allowance.
-        if let Some(ms) = m.options.turn_ms() {
-            m.deadline = match (&step, m.game.is_over()) {
-                (_, true) => None,
-                (Step::Turn, false) => m.deadline,
-                (_, false) => Some(now + ms),
-            };
-        }
+        m.renew_deadline(&step, now);
         if m.game.is_over() {
             m.draw.standing = None;
             m.takeback.standing = None;

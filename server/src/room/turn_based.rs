@@ -11,8 +11,25 @@ use rules::{EndReason, Game};
 use super::event::Effect;
 use super::play::Change;
 use super::state::RoomState;
+use super::Match;
+use crate::game_log::Step;
 use crate::model::records::TurnRow;
 use crate::store::Write;
+
+impl Match {
+    /// After `step` at `now`: in a turn-based game each change of the
+    /// position (a move, a pawn leaving, a takeback) gives the player now
+    /// due a fresh allowance; none once over.
+    pub(super) fn renew_deadline(&mut self, step: &Step, now: u64) {
+        if let Some(ms) = self.options.turn_ms() {
+            self.deadline = match (step, self.game.is_over()) {
+                (_, true) => None,
+                (Step::Turn, false) => self.deadline,
+                (_, false) => Some(now + ms),
+            };
+        }
+    }
+}
 
 impl RoomState {
     /// The stored deadline of table `t`'s turn-based game and the player
