@@ -36,6 +36,7 @@ mod many_rooms;
 mod mixed;
 mod stats;
 mod target;
+mod turn_based;
 
 use clap::{Parser, Subcommand};
 
@@ -82,6 +83,9 @@ enum Scenario {
     /// its cap, holds slowloris connections and floods voice and chat:
     /// the players' latency and whether any honest client was dropped.
     Abuse(On<abuse::Args>),
+    /// N turn-based rooms with a move each, left to go idle: the server's
+    /// memory before, with them loaded, and after they unloaded.
+    TurnBased(On<turn_based::Args>),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -101,6 +105,7 @@ fn main() -> anyhow::Result<()> {
             Scenario::Idle(on) => idle::run(Target::new(&on.target).await?, on.args).await,
             Scenario::BigRoom(on) => big_room::run(Target::new(&on.target).await?, on.args).await,
             Scenario::Mixed(on) => mixed::run(Target::new(&on.target).await?, on.args).await,
+            Scenario::TurnBased(on) => turn_based::run(&on.target, on.args).await,
             Scenario::Abuse(on) => {
                 abuse::run(Target::with_limits(&on.target).await?, on.args).await
             }

@@ -38,7 +38,22 @@ impl Target {
         Target::open(args, false).await
     }
 
+    /// A load target whose in-process server unloads a room with nobody
+    /// online after `idle_secs` (the `turn-based` scenario; a server at
+    /// `--url` has its own `--room-idle-secs`).
+    pub async fn with_idle(args: &TargetArgs, idle_secs: u64) -> anyhow::Result<Target> {
+        Target::open_with(args, true, |c| c.room_idle_secs = idle_secs).await
+    }
+
     async fn open(args: &TargetArgs, lift_limits: bool) -> anyhow::Result<Target> {
+        Target::open_with(args, lift_limits, |_| {}).await
+    }
+
+    async fn open_with(
+        args: &TargetArgs,
+        lift_limits: bool,
+        tweak: impl FnOnce(&mut server::Config),
+    ) -> anyhow::Result<Target> {
         if let Some(url) = &args.url {
             return Ok(Target {
                 base: url.trim_end_matches('/').to_string(),
@@ -61,6 +76,7 @@ impl Target {
             config.max_sockets_per_addr =
                 server::Config::parse_from(["server"]).max_sockets_per_addr;
         }
+        tweak(&mut config);
         let running = server::start(config).await?;
         Ok(Target {
             base: format!("http://{}", running.addr),

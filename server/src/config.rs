@@ -256,6 +256,23 @@ pub struct Config {
     /// it, forwarding headers are ignored.
     #[arg(long = "trusted-proxy", env = "TRUSTED_PROXY", value_delimiter = ',')]
     pub trusted_proxies: Vec<crate::limits::address::TrustedProxy>,
+
+    // --- Turn-based games (days per move) ---
+    /// Seconds between two sweeps of the turn-based games: a passed
+    /// deadline ends its game (the room is loaded from the store if
+    /// needed), and the "your turn" emails go.
+    #[arg(long, env = "TURN_SWEEP_SECS", default_value_t = 5)]
+    pub turn_sweep_secs: u64,
+
+    /// Minutes a turn-based game waits for a player's move before the
+    /// "your turn" email goes (to players who turned it on; one a day).
+    #[arg(long, env = "TURN_MAIL_AFTER_MINS", default_value_t = 60)]
+    pub turn_mail_after_mins: u64,
+
+    /// FOR TESTS ONLY: enables `POST /api/test/clock`, which moves the
+    /// server's clock forward. Never on a real site.
+    #[arg(long, hide = true, default_value_t = false)]
+    pub test_clock: bool,
 }
 
 impl Config {

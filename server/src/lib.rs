@@ -21,6 +21,7 @@ pub mod ratings;
 pub mod room;
 pub mod serve;
 pub mod store;
+pub mod turns;
 pub mod validate;
 pub mod ws;
 
@@ -108,6 +109,11 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         cluster.start(app.clone()).await?;
     }
     let sweep = tokio::spawn(accounts::signout::sweep(app.clone()));
+    if app.config.test_clock {
+        tracing::warn!("--test-clock: the clock can be moved by POST /api/test/clock (tests only)");
+        model::time::enable_test_clock();
+    }
+    let turn_sweep = tokio::spawn(turns::sweep::run(app.clone()));
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
     let header_timeout = app.config.header_timeout();
@@ -115,6 +121,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
     let task = tokio::spawn(async move {
         let served = serve::run(listener, router, header_timeout, rx).await;
         sweep.abort();
+        turn_sweep.abort();
         served
     });
     Ok(Running {

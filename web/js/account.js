@@ -14,6 +14,7 @@ import { showCoins } from './coins.js';
 import { applyCosmetics } from './cosmetics.js';
 import { initShop, loadShop } from './shop.js';
 import { agentLabel } from './agent.js';
+import { initTurns, initTurnMail } from './turns.js';
 
 /** {username} once loaded, null when signed out. */
 let me = null;
@@ -236,6 +237,8 @@ function init() {
     renderSessions();
   });
   load();
+  initTurns();
+  initTurnMail();
 }
 
 init();

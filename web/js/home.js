@@ -5,6 +5,7 @@
 // fixed order), or join a room by its code (checked with GET
 // /api/rooms/CODE before going there). The Account panel is home/account.js.
 
+import { initTurns } from './turns.js';
 import { t, initI18n, onLangChange, errorText } from './i18n.js';
 import { RULES_GAMES } from './rules/index.js';
 import { storedToken, storeToken, storedName, storeName, RoomSocket } from './socket.js';
@@ -23,7 +24,7 @@ const CODE_RE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 const selects = {
   game: $('create-game'), width: $('create-width'), height: $('create-height'), clock: $('create-clock'),
   mode: $('create-mode'), goal: $('create-goal'), qsize: $('create-qsize'), players: $('create-players'),
-  walls: $('create-walls'), turn: $('create-turn'),
+  walls: $('create-walls'), turn: $('create-turn'), days: $('create-days'),
 };
 
 function checkSquare() {
@@ -243,6 +244,7 @@ function init() {
   $('join-form').addEventListener('submit', joinRoom);
   initAccount();
   initLobby();
+  initTurns();
   const input = $('join-code');
   input.addEventListener('paste', (e) => {
     const text = e.clipboardData?.getData('text');

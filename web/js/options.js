@@ -69,7 +69,23 @@ export function clockText(clock) {
 
 /** One line describing `o`, the options of `game`. */
 export function optionsSummary(o, game) {
-  return optionForm(game).summary(o ?? {});
+  const line = optionForm(game).summary(o ?? {});
+  return o?.days ? `${line}, ${daysText(o.days)}` : line;
+}
+
+/** Turn-based games: days per move ('' = played live, with the game's clock). */
+export const DAYS = [1, 2, 3, 7];
+
+export function daysText(days) {
+  if (days === 1) return t('turns.days_1');
+  return days ? t('turns.days_n', { n: days }) : t('turns.live');
+}
+
+function fillDays(sel, value) {
+  if (!sel) return;
+  const keep = sel.value !== '' || sel.options.length ? sel.value : String(value ?? '');
+  sel.replaceChildren(new Option(daysText(null), ''), ...DAYS.map((d) => new Option(daysText(d), String(d))));
+  sel.value = keep;
 }
 
 /** Show the controls that belong to `game` (labels with data-game). */
@@ -114,6 +130,7 @@ export function fillOptionSelects(selects, value = DEFAULT_OPTIONS) {
   }
   fillModeSelect(selects.mode, g, value.mode);
   syncPlayers(selects, g);
+  fillDays(selects.days, value.days);
   for (const sel of [width, height]) {
     sel.replaceChildren(...SIZES.map((n) => new Option(String(n), String(n))));
   }
@@ -131,6 +148,7 @@ export function setOptionSelects(selects, o, gameName) {
     fillModeSelect(selects.mode, gameName, o?.mode ?? null);
   }
   optionForm(gameName).set(selects, o ?? {});
+  if (selects.days) selects.days.value = o?.days ? String(o.days) : '';
 }
 
 /** Read the selects; returns {game, options} or {error}. */
@@ -141,7 +159,13 @@ export function readOptionSelects(selects) {
   syncPlayers(selects, name);
   const mode = selects.mode?.value || modesOf(name)[0];
   const r = optionForm(name).read(selects, mode);
-  return r.error ? r : { game: name, options: r };
+  if (r.error) return r;
+  const days = Number(selects.days?.value || 0);
+  if (days) {
+    if (mode === 'knockout') return { error: t('turns.no_knockout') };
+    r.days = days;
+  }
+  return { game: name, options: r };
 }
 
 /*

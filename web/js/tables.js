@@ -66,6 +66,7 @@ export function applyMove(tables, ev) {
     state: d.state,
     legal: d.legal ?? [],
     clock: d.clock,
+    turn_left_ms: d.turn_left_ms ?? null,
     outcome: d.outcome,
     draw_offer: d.draw_offer ?? null,
     // A move ends any takeback request.

@@ -73,6 +73,14 @@ pub fn router(app: App) -> Router {
         .route("/api/reset", post(crate::accounts::recovery::reset))
         .route("/api/lobby", get(crate::lobby::list))
         .route("/ws/lobby", get(ws::lobby::upgrade))
+        // Turn-based games (turns/).
+        .route("/api/turns", get(crate::turns::turns))
+        .route(
+            "/api/turn-mail",
+            get(crate::turns::turn_mail).post(crate::turns::set_turn_mail),
+        )
+        .route("/api/unsubscribe", post(crate::turns::unsubscribe))
+        .route("/unsubscribe", page(&pages, "unsubscribe.html"))
         .route("/ws/{code}", get(ws::upgrade::upgrade).route_layer(lookups))
         .route("/healthz", get(|| async { "ok" }))
         .route("/", page(&pages, "index.html"))
@@ -95,6 +103,8 @@ pub fn router(app: App) -> Router {
                 },
             )
         })
+        // For tests only (`--test-clock`): otherwise not routed (404).
+        .merge(crate::turns::test_routes(app.config.test_clock))
         .fallback(move |req: Request| async move { pages.file(req).await })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         // Foreign origins may change nothing; HSTS over TLS.

@@ -11,8 +11,31 @@ use super::{AnyGame, GameKind, Mode, Seating};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Moded<T> {
     pub mode: Mode,
+    /// A turn-based game: days per move (one of [`DAYS_PER_MOVE`]),
+    /// instead of the game's own clock or turn timer. Left out when not set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u8>,
     #[serde(flatten)]
     pub engine: T,
+}
+
+/// The time controls of a turn-based game: days per move.
+pub const DAYS_PER_MOVE: [u8; 4] = [1, 2, 3, 7];
+
+/// One day in milliseconds.
+pub const DAY_MS: u64 = 86_400_000;
+
+/// Reads the room's `days` option (`null` or absent: not turn-based).
+pub fn parse_days(value: Option<&Value>) -> Result<Option<u8>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .and_then(|d| u8::try_from(d).ok())
+            .filter(|d| DAYS_PER_MOVE.contains(d))
+            .map(Some)
+            .ok_or_else(|| format!("Bad options: days must be 1, 2, 3 or 7, not {v}.")),
+    }
 }
 
 /// A room's options for its game, as the game understood them (defaults
@@ -53,6 +76,21 @@ impl GameOptions {
                     format!("Bad options: mode must be {}, not {m}.", names.join(" or "))
                 })?,
         };
+        let days = parse_days(engine.remove("days").as_ref())?;
+        if days.is_some() && mode == Mode::Knockout {
+            return Err("Bad options: a tournament cannot be turn-based (days).".to_string());
+        }
+        // A turn-based game has no clock of its own: the days replace it.
+        if days.is_some() {
+            match kind {
+                GameKind::CrossyRay | GameKind::Jungle => {
+                    engine.remove("clock");
+                }
+                GameKind::Quoridor => {
+                    engine.remove("turn_seconds");
+                }
+            }
+        }
         // A team game and a tournament match are two-pawn games.
         if kind == GameKind::Quoridor && matches!(mode, Mode::Teams | Mode::Knockout) {
             engine.insert("players".to_string(), Value::from(2));
@@ -61,14 +99,17 @@ impl GameOptions {
         let options = match kind {
             GameKind::CrossyRay => GameOptions::CrossyRay(Moded {
                 mode,
+                days,
                 engine: read(&engine)?,
             }),
             GameKind::Jungle => GameOptions::Jungle(Moded {
                 mode,
+                days,
                 engine: read(&engine)?,
             }),
             GameKind::Quoridor => GameOptions::Quoridor(Moded {
                 mode,
+                days,
                 engine: read(&engine)?,
             }),
         };
@@ -89,6 +130,30 @@ impl GameOptions {
             GameOptions::CrossyRay(o) => o.mode,
             GameOptions::Quoridor(o) => o.mode,
             GameOptions::Jungle(o) => o.mode,
+        }
+    }
+
+    /// Days per move of a turn-based game (`None`: played live).
+    pub fn days(&self) -> Option<u8> {
+        match self {
+            GameOptions::CrossyRay(o) => o.days,
+            GameOptions::Quoridor(o) => o.days,
+            GameOptions::Jungle(o) => o.days,
+        }
+    }
+
+    /// The time a turn-based game gives each move, in milliseconds.
+    pub fn turn_ms(&self) -> Option<u64> {
+        self.days().map(|d| u64::from(d) * DAY_MS)
+    }
+
+    /// The time control a table's clock runs: none for a turn-based game
+    /// (its deadline is the room's, see `room/timers.rs`), else the game's.
+    pub fn time_control(&self, game: &AnyGame) -> rules::TimeControl {
+        if self.days().is_some() {
+            rules::TimeControl::Unlimited
+        } else {
+            game.time_control()
         }
     }
 

@@ -70,6 +70,24 @@ pub struct LiveGame {
     pub sides: Vec<Vec<Player>>,
     pub order: Order,
     pub started_at: u64,
+    /// A turn-based game's deadline for the move due (Unix ms), as last
+    /// stored; `None` for a live game.
+    pub deadline: Option<u64>,
+}
+
+/// Whom a turn-based game waits for and until when (`live_games`'
+/// `deadline`, `due_account`, `due_token`), written with each change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnRow {
+    pub game: GameId,
+    /// `None` once the game is over.
+    pub deadline: Option<u64>,
+    /// When the turn due began (the last change of the position).
+    pub since: u64,
+    /// The account of the player due, if signed in.
+    pub account: Option<i64>,
+    /// The browser token of the player due (a person, not the computer).
+    pub token: Option<TokenHash>,
 }
 
 /// One entry of a live game's log, with the clocks and the team rotation

@@ -39,6 +39,7 @@ mod table;
 mod task;
 mod think;
 mod timers;
+mod turn_based;
 mod views;
 mod voice;
 

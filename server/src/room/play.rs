@@ -79,6 +79,13 @@ impl RoomState {
         let (kind, step) = match change {
             Change::Move { side, mv, lag_ms } => {
                 moved_at = now.saturating_sub(lag_ms.min(self.config.lag_comp_ms));
+                // A turn-based game's move comes before its deadline.
+                if m.deadline.is_some_and(|at| moved_at > at) {
+                    return Err(Refusal::new(
+                        Code::Late,
+                        "Your time to move ran out before the move arrived.",
+                    ));
+                }
                 // The clock runs for the side to move; whose turn it is
                 // the log checks.
                 if m.clock.control() != TimeControl::Unlimited
@@ -134,6 +141,7 @@ impl RoomState {
             MatchKind::Forfeit if m.game.is_over() => MatchKind::End,
             kind => kind,
         };
+        m.renew_deadline(&step, now);
         if m.game.is_over() {
             m.draw.standing = None;
             m.takeback.standing = None;
@@ -163,6 +171,7 @@ impl RoomState {
         });
         let table = self.tables[t].id;
         let mut effects = vec![Effect::Persist(Write::Entry(row))];
+        effects.extend(self.turn_write(t).map(Effect::Persist));
         let (played, side) = match played {
             Some(p) => (Some(p.mv.to_string()), Some(p.side)),
             None => (None, None),
@@ -250,7 +259,7 @@ impl RoomState {
         // person asks for another (the host's `start`, "Play again").
         if knockout {
             self.knockout_game_over(t, now, effects);
-        } else if self.autostart && !self.busy() && !computer {
+        } else if self.autostart && !self.busy() && !computer && self.options.days().is_none() {
             self.countdown = Some(Countdown::Running {
                 at_ms: now + self.config.autostart_after_ms,
             });

@@ -101,14 +101,15 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
     let mut log = GameLog::new(&game.options).ok()?;
     let sides = game.sides.len();
     let mut turn = vec![0; sides];
-    let mut clock = log.game.clock();
+    let control = game.options.time_control(&log.game);
+    let mut clock = Clock::new(control, log.game.sides());
     let mut stored = 0;
     for row in entries {
         let step = log.read(&row.entry).ok()?;
         log.apply(&step).ok()?;
         turn.clone_from(&row.turn);
         turn.resize(sides, 0);
-        clock = Clock::resume(log.game.time_control(), log.game.sides(), &row.clock);
+        clock = Clock::resume(control, log.game.sides(), &row.clock);
         stored = row.seq + 1;
     }
     if let Some(side) = log.game.to_move() {
@@ -127,5 +128,11 @@ fn replay(game: &LiveGame, entries: &[EntryRow], now: u64) -> Option<Match> {
         order: game.order,
         draw: Request::new(sides),
         takeback: Request::new(sides),
+        // The stored deadline holds across restarts; a game stored without
+        // one (older) gets its days from now.
+        deadline: game
+            .options
+            .turn_ms()
+            .map(|ms| game.deadline.unwrap_or(now + ms)),
     })
 }

@@ -332,6 +332,15 @@ impl RoomState {
         self.tables.iter().any(Table::is_running)
     }
 
+    /// Whether the room may leave memory when nobody is online: no live
+    /// game is running (a turn-based game waits in the store, its
+    /// deadline kept there) and the computer is not thinking.
+    pub fn may_unload(&self) -> bool {
+        self.tables
+            .iter()
+            .all(|t| t.thinking.is_none() && t.running().is_none_or(|m| m.options.days().is_some()))
+    }
+
     pub fn refuse_if_running(&self) -> Result<(), Refusal> {
         if self.busy() {
             return Err(Refusal::new(

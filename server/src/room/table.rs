@@ -35,6 +35,9 @@ pub struct Match {
     pub draw: Request,
     /// A takeback request (live only: not stored).
     pub takeback: Request,
+    /// A turn-based game's deadline (Unix ms): the player to move loses
+    /// on time at this moment (`room/timers.rs`, `Timer::Turn`).
+    pub deadline: Option<u64>,
 }
 
 /// A request one player makes to the other (a draw offer, a takeback):

@@ -42,6 +42,9 @@ pub(super) struct RoomTask {
     /// monotonic time since: it never jumps backwards.
     epoch: Instant,
     wall_at_epoch: u64,
+    /// The test clock's skew at `epoch` (`model::time`): a later move of
+    /// that clock moves the room's time too.
+    skew_at_epoch: u64,
     pub(super) empty_since: Instant,
     /// This run of the room's task: events are numbered within it.
     run: String,
@@ -83,6 +86,7 @@ impl RoomTask {
             thinking: HashMap::new(),
             epoch: Instant::now(),
             wall_at_epoch,
+            skew_at_epoch: crate::model::time::skew(),
             empty_since: Instant::now(),
             run: uuid::Uuid::now_v7().simple().to_string(),
             recent: std::collections::VecDeque::new(),
@@ -94,11 +98,23 @@ impl RoomTask {
     }
 
     pub(super) fn now(&self) -> u64 {
-        self.wall_at_epoch + self.epoch.elapsed().as_millis() as u64
+        self.wall_at_epoch + self.epoch.elapsed().as_millis() as u64 + self.moved()
+    }
+
+    /// How far the test clock moved since `epoch` (0 in production).
+    fn moved(&self) -> u64 {
+        crate::model::time::skew().saturating_sub(self.skew_at_epoch)
     }
 
     fn instant_of(&self, at_ms: u64) -> Instant {
-        self.epoch + Duration::from_millis(at_ms.saturating_sub(self.wall_at_epoch))
+        let at = self.epoch
+            + Duration::from_millis(at_ms.saturating_sub(self.wall_at_epoch + self.moved()));
+        // A movable test clock may jump past the deadline at any moment:
+        // the room looks again at least every 200 ms.
+        if crate::model::time::test_clock() {
+            return at.min(Instant::now() + Duration::from_millis(200));
+        }
+        at
     }
 
     /// The room's life, starting with `effects` (a restored room's
@@ -149,7 +165,7 @@ impl RoomTask {
                         }
                     }
                     if self.conns.is_empty()
-                        && !self.state.busy()
+                        && self.state.may_unload()
                         && self.empty_since.elapsed() >= self.settings.idle_after
                     {
                         info!(room = %code, "room closed (idle)");

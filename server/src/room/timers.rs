@@ -16,6 +16,8 @@ use crate::protocol::Order;
 pub enum Timer {
     /// The side to move at this table runs out of time.
     Clock(TableId),
+    /// A turn-based game's time to move ran out (`turn_based.rs`).
+    Turn(TableId),
     /// Every member of this side has been offline for the grace time.
     Abandon(TableId, Side),
     /// The member due to play this side's turn has been offline for the
@@ -43,6 +45,9 @@ impl RoomState {
             // late: the flag waits for it.
             if let Some(at) = m.clock.deadline() {
                 due.push((at + self.config.lag_comp_ms, Timer::Clock(table.id)));
+            }
+            if let Some(at) = m.deadline {
+                due.push((at + self.config.lag_comp_ms, Timer::Turn(table.id)));
             }
             for s in 0..m.sides.len() {
                 let side = Side(s as u8);
@@ -85,6 +90,7 @@ impl RoomState {
         let table = |id: TableId| self.tables.iter().position(|t| t.id == id);
         let result = match timer {
             Timer::Clock(id) => table(id).map(|t| self.change(t, Change::Timeout, now)),
+            Timer::Turn(id) => table(id).map(|t| Ok(self.turn_ran_out(t, now))),
             Timer::Abandon(id, side) => table(id).map(|t| {
                 self.change(
                     t,
@@ -132,7 +138,8 @@ impl RoomState {
     /// Since when every member of side `s` has been offline (the latest
     /// of their departures), if they all are and the side is still in.
     pub(super) fn side_gone_since(&self, m: &Match, s: usize) -> Option<u64> {
-        if m.gone.get(s).copied().unwrap_or(true) {
+        // In a turn-based game players are expected to be away.
+        if m.gone.get(s).copied().unwrap_or(true) || m.options.days().is_some() {
             return None;
         }
         // A player who is no longer a member at all counts as long gone.
@@ -146,7 +153,7 @@ impl RoomState {
     /// Since when the member due to play side `s`'s next turn has been
     /// offline, if a teammate is online to take the turn instead.
     pub fn due_member_gone(&self, m: &Match, s: usize) -> Option<u64> {
-        if m.gone.get(s).copied().unwrap_or(true) {
+        if m.gone.get(s).copied().unwrap_or(true) || m.options.days().is_some() {
             return None;
         }
         let due = m.player(Side(s as u8))?;

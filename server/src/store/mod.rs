@@ -26,6 +26,7 @@ pub mod recovery;
 mod rows;
 pub mod seeks;
 mod sql;
+pub mod turns;
 mod write;
 
 use std::path::Path;

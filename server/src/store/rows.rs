@@ -95,5 +95,10 @@ pub(super) fn live_of(row: &AnyRow) -> Option<LiveGame> {
         sides: json(row, "sides")?,
         order: json(row, "play_order")?,
         started_at: row.get::<i64, _>("started_at") as u64,
+        deadline: row
+            .try_get::<Option<i64>, _>("deadline")
+            .ok()
+            .flatten()
+            .map(|d| d as u64),
     })
 }

@@ -10,6 +10,7 @@ use super::StoreResult;
 use crate::model::bracket::Bracket;
 use crate::model::records::{
     ChatLine, EntryRow, FinishedGame, LiveGame, LobbyEntry, MemberRow, RoomRow, ScoreRow,
+    TurnRow,
 };
 use crate::model::{MemberId, TokenHash};
 
@@ -24,6 +25,8 @@ pub enum Write {
     Chat(ChatLine),
     GameStarted(LiveGame),
     Entry(EntryRow),
+    /// A turn-based game's deadline and the player it waits for.
+    Turn(TurnRow),
     GameEnded(FinishedGame),
     /// The room's tournament (`None`: none any more).
     Tournament(Option<Bracket>),
@@ -149,8 +152,9 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
             forget_tables(tx, code, |table| table == g.table.to_string()).await?;
             query(
                 "INSERT INTO live_games
-                 (id, room_code, table_id, number, game, options, sides, play_order, started_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                 (id, room_code, table_id, number, game, options, sides, play_order, started_at,
+                  deadline)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             )
             .bind(g.id.to_string())
             .bind(code)
@@ -161,10 +165,25 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
             .bind(to_json(&g.sides))
             .bind(to_json(&g.order))
             .bind(g.started_at as i64)
+            .bind(g.deadline.map(|d| d as i64))
             .execute(tx)
             .await?;
         }
         Write::Entry(e) => tx.insert_entries(&[e]).await?,
+        Write::Turn(turn) => {
+            query(
+                "UPDATE live_games SET deadline = $1, due_account = $2, due_token = $3,
+                        due_since = $4
+                 WHERE id = $5",
+            )
+            .bind(turn.deadline.map(|d| d as i64))
+            .bind(turn.account)
+            .bind(turn.token.as_ref().map(TokenHash::as_str))
+            .bind(turn.since as i64)
+            .bind(turn.game.to_string())
+            .execute(tx)
+            .await?;
+        }
         Write::GameEnded(f) => finish_game(tx, code, f).await?,
         Write::Lobby(entry, at) => super::lobby::write_entry(tx, code, entry.as_ref(), *at).await?,
         Write::Tournament(bracket) => {

@@ -31,5 +31,6 @@ mod shop;
 mod store;
 mod table_manners;
 mod takeback;
+mod turn_based;
 mod voice;
 mod wire_defects;

@@ -12,7 +12,7 @@ export function optionSelects() {
   return {
     game: $('opt-game'), width: $('opt-width'), height: $('opt-height'), clock: $('opt-clock'),
     mode: $('opt-mode'), goal: $('opt-goal'), qsize: $('opt-qsize'), players: $('opt-players'),
-    walls: $('opt-walls'), turn: $('opt-turn'),
+    walls: $('opt-walls'), turn: $('opt-turn'), days: $('opt-days'),
   };
 }
 

@@ -3,6 +3,7 @@
 // its team and walls; with a chess clock, the clocks, which tick() counts
 // down between events from the model's clock base.
 
+import { leftText } from '../turns.js';
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { gameOf } from '../games/registry.js';
@@ -54,6 +55,10 @@ function draw(model) {
       el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: gameOf(model.room.game).playerLine(m, side, team, displayName) }),
     ];
     if (m.clock) children.push(el('span', { class: 'clock', 'data-testid': `clock-${side}`, dataset: { side: String(side) } }));
+    // A turn-based game: the time left to move instead of a clock.
+    if (m.turn_left_ms != null && toMove === side && !m.outcome) {
+      children.push(el('span', { class: 'clock turn-left', 'data-testid': 'turn-left', text: leftText(m.turn_left_ms) }));
+    }
     return el('div', {
       class: `player side-${side} ${toMove === side ? 'to-move' : ''} ${team.some((x) => x.member === model.you.member) ? 'me' : ''}`,
       'data-testid': `player-${side}`,

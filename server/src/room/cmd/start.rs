@@ -144,7 +144,8 @@ impl RoomState {
         let options = self.options.for_players(sides.len());
         let log = GameLog::new(&options).map_err(|e| Refusal::new(Code::BadOptions, e.0))?;
         let n = sides.len();
-        let mut clock = log.game.clock();
+        let options_turn_ms = options.turn_ms();
+        let mut clock = rules::clock::Clock::new(options.time_control(&log.game), log.game.sides());
         if let Some(side) = log.game.to_move() {
             clock.start_turn(side, now);
         }
@@ -162,6 +163,8 @@ impl RoomState {
             order,
             draw: Request::new(n),
             takeback: Request::new(n),
+            // A turn-based game's first move is due within its days.
+            deadline: options_turn_ms.map(|ms| now + ms),
         };
         let table = self.tables[t].id;
         effects.push(Effect::Persist(Write::Room(self.row())));
@@ -173,9 +176,11 @@ impl RoomState {
             sides: m.sides.clone(),
             order,
             started_at: now,
+            deadline: m.deadline,
         })));
         let view = Box::new(MatchBody::Full(m.view(now)));
         self.tables[t].current = Some(m);
+        effects.extend(self.turn_write(t).map(Effect::Persist));
         self.countdown = None;
         self.rematch.clear();
         self.emit(

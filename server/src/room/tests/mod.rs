@@ -27,6 +27,7 @@ mod supervisor;
 mod takeback;
 mod timers;
 mod transition;
+mod turn_based;
 mod wire;
 
 use rules::Game;
@@ -168,6 +169,7 @@ pub fn tag(effect: &Effect) -> String {
                 Write::Chat(_) => "chat",
                 Write::GameStarted(_) => "game_started",
                 Write::Entry(_) => "entry",
+                Write::Turn(_) => "turn",
                 Write::GameEnded(_) => "game_ended",
                 Write::Tournament(_) => "tournament",
                 Write::Lobby(..) => "lobby",
@@ -350,6 +352,11 @@ impl Store {
                         .expect("an entry of a game that started");
                     assert_eq!(row.seq as usize, log.len(), "entries are numbered 0, 1, 2…");
                     log.push(row);
+                }
+                Write::Turn(turn) => {
+                    if let Some((g, _)) = self.live.iter_mut().find(|(g, _)| g.id == turn.game) {
+                        g.deadline = turn.deadline;
+                    }
                 }
                 // A finished game's log stays until its table's next game.
                 Write::GameEnded(done) => self.finished.push(done),

@@ -43,6 +43,13 @@ impl Match {
         })
     }
 
+    /// A turn-based game's time left to move.
+    fn turn_left(&self, now: u64) -> Option<u64> {
+        self.deadline
+            .filter(|_| self.is_running())
+            .map(|at| at.saturating_sub(now))
+    }
+
     fn players_view(&self) -> Vec<Player> {
         (0..self.sides.len())
             .filter_map(|s| self.player(Side(s as u8)).cloned())
@@ -66,6 +73,7 @@ impl Match {
             state: self.game.clone(),
             legal,
             clock: self.clock_view(now),
+            turn_left_ms: self.turn_left(now),
             outcome: self.game.outcome().cloned(),
             draw_offer: self.draw.standing,
             private_legal,
@@ -85,6 +93,8 @@ impl Match {
             moves: self.moves.clone(),
             move_sides: self.move_sides.clone(),
             clock,
+            days: self.options.days(),
+            turn_left_ms: self.turn_left(now),
             outcome: self.game.outcome().cloned(),
             draw_offer: self.draw.standing,
             takeback_offer: self.takeback.standing,

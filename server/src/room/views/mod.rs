@@ -72,6 +72,12 @@ pub struct MatchView<S = AnyGame> {
     pub moves: Vec<String>,
     pub move_sides: Vec<Side>,
     pub clock: Option<ClockView>,
+    /// A turn-based game: its days per move, and the milliseconds left
+    /// to make the move due as of this event (absent once over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_left_ms: Option<u64>,
     pub outcome: Option<Outcome>,
     /// The side whose draw offer stands, else `null`.
     pub draw_offer: Option<Side>,
@@ -140,6 +146,10 @@ pub struct MoveView<S = AnyGame> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,
     pub clock: Option<ClockView>,
+    /// A turn-based game: milliseconds left to make the move due, as of
+    /// this event (absent for a live game or once over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_left_ms: Option<u64>,
     pub outcome: Option<Outcome>,
     pub draw_offer: Option<Side>,
     /// The long legal list and who gets it (not serialised).

@@ -109,6 +109,7 @@ pub(super) fn chat(member: u32, text: &str, at: u64) -> ChatLine {
 
 pub(super) fn live_game(table: TableId, number: u32, options: GameOptions) -> LiveGame {
     LiveGame {
+        deadline: None,
         id: GameId::new(),
         table,
         number,

@@ -61,6 +61,7 @@ mod results;
 mod rooms;
 mod seeks;
 mod sqlite;
+mod turns;
 mod writes;
 
 /// A SQLite store in `dir`.

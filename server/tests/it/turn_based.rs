@@ -1,0 +1,231 @@
+//! Turn-based games (days per move) through real server processes with
+//! the test clock (`--test-clock`, `POST /api/test/clock`): the deadline
+//! fires with nobody connected and after a restart, the "your turn" list,
+//! and the "your turn" email (once a day, and unsubscribe stops it).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::browser::Browser;
+use crate::common::process::Proc;
+use crate::common::smtp::{confirm, link_token, register, FakeSmtp};
+
+const DAY_MS: u64 = 86_400_000;
+
+async fn advance(b: &mut Browser, ms: u64) {
+    let a = b.post("/api/test/clock", json!({ "advance_ms": ms })).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+}
+
+/// Host and guest, signed in, seated at a new turn-based CrossyRay room;
+/// the host (seat 0) makes the first move. Returns the room code.
+async fn one_move_in(host: &mut Browser, guest: &Browser, days: u8) -> String {
+    let a = host
+        .post(
+            "/api/rooms",
+            json!({"game": "crossyray", "options": {"days": days}}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let code = a.body["code"].as_str().unwrap().to_string();
+    let token = a.body["token"].as_str().unwrap().to_string();
+    let (mut h, _, snap) = host.join(&code, Some(&token), None).await;
+    assert_eq!(snap["room"]["options"]["days"], days);
+    let (mut g, _, _) = guest.join(&code, None, None).await;
+    h.ok(json!({"type": "sit", "seat": 0})).await;
+    g.ok(json!({"type": "sit", "seat": 1})).await;
+    h.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = h.next_of("match").await;
+    assert_eq!(start["match"]["days"], days, "{start}");
+    assert!(start["match"]["clock"].is_null(), "{start}");
+    h.ok(json!({"type": "move", "move": "f4"})).await;
+    h.close().await;
+    g.close().await;
+    code
+}
+
+async fn turns(b: &mut Browser) -> Vec<Value> {
+    let a = b.get("/api/turns").await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.body["turns"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_deadline_passes_after_a_restart_with_nobody_connected_and_the_game_is_lost_on_time() {
+    let args = ["--test-clock", "--turn-sweep-secs", "1"];
+    let p = Proc::launch_with(tempfile::tempdir().unwrap(), &args).await;
+    let mut host = Browser::new(p.s());
+    host.register("minh", "password1").await;
+    let mut guest = Browser::new(p.s());
+    guest.register("lan", "password1").await;
+    let code = one_move_in(&mut host, &guest, 1).await;
+
+    // Lan is to move: her list has the game, Minh's is empty.
+    let list = turns(&mut guest).await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["room"], code.as_str());
+    assert_eq!(list[0]["game"], "crossyray");
+    assert_eq!(list[0]["players"], json!(["minh", "lan"]));
+    let left = list[0]["left_ms"].as_u64().unwrap();
+    assert!(left > DAY_MS - 60_000 && left <= DAY_MS, "{left}");
+    assert!(turns(&mut host).await.is_empty());
+    let anonymous = Browser::new(p.s()).get("/api/turns").await;
+    assert_eq!(anonymous.status, 401);
+
+    // The server restarts; nobody comes back. A day passes.
+    p.sigterm();
+    let mut p = p;
+    assert!(p.exited(Duration::from_secs(10)).await.is_some());
+    let p = Proc::launch_with(p.into_dir(), &args).await;
+    for b in [&mut host, &mut guest] {
+        b.base = p.s().base.clone();
+    }
+    assert_eq!(turns(&mut guest).await.len(), 1, "the list is the store's");
+    advance(&mut host, DAY_MS + 2_000).await;
+    let ended = Instant::now() + Duration::from_secs(15);
+    let games = loop {
+        let a = host.get(&format!("/api/rooms/{code}/games")).await;
+        let games = a.body["games"].as_array().cloned().unwrap_or_default();
+        if !games.is_empty() {
+            break games;
+        }
+        assert!(
+            Instant::now() < ended,
+            "no time loss in the store: {}",
+            a.body
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let outcome = &games[0]["outcome"];
+    assert_eq!(outcome["reason"], "timeout", "{outcome}");
+    assert_eq!(
+        outcome["winner"], 0,
+        "Lan, to move, lost on time: {outcome}"
+    );
+    assert!(turns(&mut guest).await.is_empty());
+}
+
+#[tokio::test]
+async fn the_test_clock_is_not_there_without_its_flag() {
+    let p = Proc::launch(tempfile::tempdir().unwrap()).await;
+    let mut b = Browser::new(p.s());
+    let a = b.post("/api/test/clock", json!({"advance_ms": 1000})).await;
+    assert_eq!(a.status, 404);
+    let a = b
+        .post(
+            "/api/rooms",
+            json!({"game": "jungle", "options": {"days": 5}}),
+        )
+        .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(
+        a.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("days must be 1, 2, 3 or 7"),
+        "{}",
+        a.body
+    );
+}
+
+#[tokio::test]
+async fn the_your_turn_mail_goes_once_a_day_and_unsubscribe_stops_it() {
+    let mut smtp = FakeSmtp::start().await;
+    let args = [
+        "--test-clock",
+        "--turn-sweep-secs",
+        "1",
+        "--smtp-url",
+        &smtp.url,
+        "--public-url",
+        "http://games.example",
+    ];
+    let p = Proc::launch_with(tempfile::tempdir().unwrap(), &args).await;
+    let mut host = Browser::new(p.s());
+    host.register("minh", "password1").await;
+    let mut guest = Browser::new(p.s());
+    register(&mut guest, "lan", "lan@example.org").await;
+    let token = link_token(&smtp.next().await, "/account#confirm=");
+    confirm(&mut guest, &token).await;
+    assert_eq!(guest.get("/api/turn-mail").await.body["turn_mail"], false);
+    let a = guest
+        .post("/api/turn-mail", json!({"turn_mail": true}))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(guest.get("/api/turn-mail").await.body["turn_mail"], true);
+    one_move_in(&mut host, &guest, 7).await;
+
+    // Not before the turn has waited an hour.
+    assert!(smtp.nothing_for(2_500).await);
+    advance(&mut host, 61 * 60_000).await;
+    let mail = smtp.next().await;
+    assert!(mail.contains("To: lan@example.org"), "{mail}");
+    assert!(mail.contains("Subject: Your turn"), "{mail}");
+    let unsubscribe = link_token(&mail, "http://games.example/unsubscribe#t=");
+    // Not twice in a day.
+    advance(&mut host, 3 * 3_600_000).await;
+    assert!(smtp.nothing_for(3_000).await, "a second mail the same day");
+    // The next day, again.
+    advance(&mut host, 21 * 3_600_000).await;
+    let again = smtp.next().await;
+    assert!(again.contains("Subject: Your turn"), "{again}");
+
+    // The link turns it off without signing in.
+    let mut stranger = Browser::new(p.s());
+    let a = stranger
+        .post("/api/unsubscribe", json!({"token": "nope"}))
+        .await;
+    assert_eq!(
+        (a.status, a.body["error"].clone()),
+        (400, json!("bad_link"))
+    );
+    let a = stranger
+        .post("/api/unsubscribe", json!({"token": unsubscribe}))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(guest.get("/api/turn-mail").await.body["turn_mail"], false);
+    advance(&mut host, 25 * 3_600_000).await;
+    assert!(smtp.nothing_for(3_000).await, "a mail after unsubscribing");
+}
+
+#[tokio::test]
+async fn an_idle_turn_based_room_leaves_memory_and_its_deadline_still_fires() {
+    let args = [
+        "--test-clock",
+        "--turn-sweep-secs",
+        "1",
+        "--room-idle-secs",
+        "1",
+    ];
+    let p = Proc::launch_with(tempfile::tempdir().unwrap(), &args).await;
+    let mut host = Browser::new(p.s());
+    host.register("minh", "password1").await;
+    let mut guest = Browser::new(p.s());
+    guest.register("lan", "password1").await;
+    let code = one_move_in(&mut host, &guest, 2).await;
+    let unloaded = Instant::now() + Duration::from_secs(10);
+    while !p
+        .log_tail()
+        .contains(&format!("room closed (idle) room={code}"))
+    {
+        assert!(
+            Instant::now() < unloaded,
+            "the room stays loaded:\n{}",
+            p.log_tail()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(turns(&mut guest).await.len(), 1);
+    advance(&mut host, 2 * DAY_MS + 2_000).await;
+    let ended = Instant::now() + Duration::from_secs(15);
+    loop {
+        let a = host.get(&format!("/api/rooms/{code}/games")).await;
+        if let Some(g) = a.body["games"].as_array().and_then(|g| g.first()) {
+            assert_eq!(g["outcome"]["reason"], "timeout");
+            break;
+        }
+        assert!(Instant::now() < ended, "no time loss: {}", a.body);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
