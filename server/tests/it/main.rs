@@ -24,6 +24,7 @@ mod limits;
 mod pages;
 mod profile;
 mod quoridor_room;
+mod rating_history;
 mod recovery;
 mod security;
 mod shop;
