@@ -9,6 +9,7 @@ import { gameOf, GAME_NAMES } from './games/registry.js';
 
 import { getJson } from './http.js';
 import { sideNames, winLine } from './names.js';
+import { changeText } from './rating-graph.js';
 
 export { getJson };
 
@@ -74,17 +75,33 @@ export function renderPager(nav, { page, pages }) {
 }
 
 /**
+ * The rating change of side `side` in a rated game `g` (its
+ * `rating_changes`), as a span "+12" / "−8" titled with the ratings
+ * before and after; null when the game was not rated.
+ */
+export function ratingChange(g, side) {
+  const c = (g.rating_changes ?? []).find((x) => x.side === side);
+  if (!c) return null;
+  const sign = c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'same';
+  const words = t('rating.change', { change: changeText(c.change), before: c.before, after: c.after });
+  return el('span', { class: `rating-change rc-${sign}`, 'data-testid': 'rating-change', 'data-side': String(side), title: words, 'aria-label': words, text: changeText(c.change) });
+}
+
+/**
  * One list entry for a game summary `g`: game, players, the outcome (and
  * the caller's `result` when the list has it), date and room; the entry
  * links to the replay at /g/ID.
  */
 export function gameEntry(g, { showRoom = true } = {}) {
-  const players = (g.players ?? []).map((name) => sideNames(g.game, name).join(' + ')).join(' – ');
+  const players = (g.players ?? []).flatMap((name, side) => {
+    const change = ratingChange(g, side);
+    return [side ? ' – ' : null, sideNames(g.game, name).join(' + '), change ? ' ' : null, change];
+  }).filter((x) => x != null);
   return el('li', { class: 'game-entry', 'data-testid': 'game-entry', 'data-id': g.id, 'data-game': g.game, 'data-result': g.result ?? null },
     el('a', { class: 'game-link', href: `/g/${encodeURIComponent(g.id)}`, 'data-testid': 'game-link' },
       el('span', { class: 'ge-game', text: `${t(`game.${g.game}`)} #${g.number}` }),
       ' ',
-      el('span', { class: 'ge-players', 'data-testid': 'game-players', text: players })),
+      el('span', { class: 'ge-players', 'data-testid': 'game-players' }, ...players)),
     el('span', { class: 'ge-meta' },
       g.result ? el('span', { class: `badge res-${g.result}`, 'data-testid': 'game-result', text: t(`history.res.${g.result}`) }) : null,
       g.result ? ' ' : null,

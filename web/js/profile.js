@@ -5,15 +5,40 @@
 // deviation once the player has one), and the recent games, each linking
 // to its replay. The page of recent games lives in the address (?page=N).
 
-import { t, initI18n, onLangChange } from './i18n.js';
+import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { $, el } from './dom.js';
-import { pageLoader, gameEntry, renderPager, dateText } from './history.js';
+import { pageLoader, gameEntry, renderPager, dateText, getJson } from './history.js';
+import { ratingGraph } from './rating-graph.js';
 
 const username = decodeURIComponent(location.pathname.replace(/^\/u\//, ''));
 const params = new URLSearchParams(location.search);
 let page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
 let last = null; // the last answer, or {error}
-const ask = pageLoader('recent-list', { 404: 'profile.no_player' }, (answer) => { last = answer; render(); });
+let graphs = []; // the rating histories of the games played rated
+const ask = pageLoader('recent-list', { 404: 'profile.no_player' }, (answer) => { last = answer; render(); loadGraphs(); });
+
+/** Fetches the rating history of each game the player has a rating at. */
+async function loadGraphs() {
+  const rated = (last?.games ?? []).filter((g) => g.rating);
+  const answers = await Promise.all(rated.map((g) =>
+    getJson(`/api/players/${encodeURIComponent(username)}/ratings/${encodeURIComponent(g.game)}`)));
+  graphs = answers.filter((r) => r.ok && r.data.points.length).map((r) => r.data);
+  renderGraphs();
+}
+
+/** One SVG line graph per game played rated (rating-graph.js). */
+function renderGraphs() {
+  const box = $('rating-graphs');
+  box.hidden = graphs.length === 0;
+  $('graph-list').replaceChildren(...graphs.map((h) => el('figure', { class: 'rating-figure', 'data-testid': 'rating-figure', 'data-game': h.game },
+    el('figcaption', { text: t('rating.graph_caption', { game: t(`game.${h.game}`), count: h.points.length }) }),
+    ratingGraph({ game: h.game, name: h.name, points: h.points, date: (ms) => (ms == null ? '' : dateOnly(ms)) }))));
+  $('graph-list').dataset.loaded = String(graphs.length);
+}
+
+function dateOnly(ms) {
+  return new Date(ms).toLocaleDateString(lang() === 'vi' ? 'vi-VN' : 'en-GB', { dateStyle: 'medium' });
+}
 
 /** "1 662 ± 290" for a rating view `{rating, deviation}`, else "–". */
 export function ratingText(r) {
@@ -62,7 +87,7 @@ function init() {
   initI18n($('lang'));
   $('page-prev').addEventListener('click', () => { page = Math.max(1, page - 1); load(); });
   $('page-next').addEventListener('click', () => { page += 1; load(); });
-  onLangChange(render);
+  onLangChange(() => { render(); renderGraphs(); });
   load();
 }
 

@@ -18,7 +18,7 @@ import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
 import { loadMe } from './coins.js';
 import { $, el, copyText } from './dom.js';
-import { getJson, outcomeText, dateText } from './history.js';
+import { getJson, outcomeText, dateText, ratingChange } from './history.js';
 import { gameOf } from './games/registry.js';
 import { sideNames } from './names.js';
 
@@ -83,7 +83,8 @@ function renderInfo() {
   for (const node of document.querySelectorAll('.stored')) node.hidden = !!g.imported;
   $('replay-players').replaceChildren(...(g.players ?? []).map((_, side) =>
     el('span', { class: 'replay-player', 'data-side': String(side), 'data-testid': 'replay-player' },
-      el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', sideName(g, side))));
+      el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', sideName(g, side),
+      ratingChange(g, side) ? ' ' : null, ratingChange(g, side))));
   $('replay-options').textContent = optionsSummary(g.options, g.game);
   $('replay-room').textContent = g.room;
   $('replay-room').href = `/r/${encodeURIComponent(g.room)}`;

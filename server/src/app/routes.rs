@@ -46,6 +46,10 @@ pub fn router(app: App) -> Router {
             get(crate::history::profile::profile),
         )
         .route(
+            "/api/players/{username}/ratings/{game}",
+            get(crate::history::ratings::rating_history),
+        )
+        .route(
             "/api/leaderboard/{game}",
             get(crate::history::profile::leaderboard),
         )

@@ -3,6 +3,7 @@
 
 pub mod export;
 pub mod profile;
+pub mod ratings;
 pub mod replay;
 
 use std::collections::HashMap;
@@ -118,20 +119,25 @@ pub async fn history(
         result,
         page,
     };
-    match store.history(&q).await {
-        Ok(found) => Json(json!({
-            "games": found
-                .games
-                .iter()
-                .map(|(g, r)| summary(g, Some(r)))
-                .collect::<Vec<_>>(),
-            "page": page,
-            "pages": pages(found.total),
-            "total": found.total,
-        }))
-        .into_response(),
-        Err(e) => internal(e),
+    let found = match store.history(&q).await {
+        Ok(found) => found,
+        Err(e) => return internal(e),
+    };
+    let mut games: Vec<Value> = found
+        .games
+        .iter()
+        .map(|(g, r)| summary(g, Some(r)))
+        .collect();
+    if let Err(e) = ratings::with_changes(store, &mut games).await {
+        return internal(e);
     }
+    Json(json!({
+        "games": games,
+        "page": page,
+        "pages": pages(found.total),
+        "total": found.total,
+    }))
+    .into_response()
 }
 
 /// `GET /api/rooms/CODE/games?page=N`: a room's finished games, newest
@@ -166,12 +172,15 @@ pub async fn room_games(
     };
     games.reverse();
     let total = games.len() as u64;
-    let list: Vec<Value> = games
+    let mut list: Vec<Value> = games
         .iter()
         .skip((page as usize - 1) * PAGE_SIZE as usize)
         .take(PAGE_SIZE as usize)
         .map(|g| summary(g, None))
         .collect();
+    if let Err(e) = ratings::with_changes(store, &mut list).await {
+        return internal(e);
+    }
     Json(json!({"games": list, "page": page, "pages": pages(total), "total": total}))
         .into_response()
 }
@@ -187,7 +196,11 @@ async fn find(app: &App, id: &str) -> Result<Option<GameRecord>, StoreError> {
 pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
     match find(&app, &id).await {
         Ok(Some(g)) => {
-            let mut v = summary(&g, None);
+            let mut v = [summary(&g, None)];
+            if let Err(e) = ratings::with_changes(app.registry.store(), &mut v).await {
+                return internal(e);
+            }
+            let [mut v] = v;
             v["options"] = g.options.clone();
             v["moves"] = json!(g.moves);
             v["leaves"] = json!(g.leaves);

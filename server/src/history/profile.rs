@@ -20,9 +20,9 @@ use crate::store::PROFILE_GAMES;
 use rules::Level;
 
 /// Longer than any username: not looked up.
-const MAX_NAME: usize = 64;
+pub(super) const MAX_NAME: usize = 64;
 
-fn no_player(name: &str) -> Response {
+pub(super) fn no_player(name: &str) -> Response {
     json_error(
         StatusCode::NOT_FOUND,
         "no_player",
@@ -72,11 +72,14 @@ pub async fn profile(
             })
         })
         .collect();
-    let recent: Vec<Value> = found
+    let mut recent: Vec<Value> = found
         .recent
         .iter()
         .map(|(g, r)| summary(g, Some(r)))
         .collect();
+    if let Err(e) = super::ratings::with_changes(app.registry.store(), &mut recent).await {
+        return internal(e);
+    }
     Json(json!({
         "username": found.account.username,
         "name": found.account.display_name,

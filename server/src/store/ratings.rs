@@ -99,7 +99,9 @@ pub fn rated_pair(f: &FinishedGame) -> Option<(i64, i64, Score)> {
     Some((a, b, score))
 }
 
-/// Rates a finished rated game: both accounts' ratings at its game change.
+/// Rates a finished rated game: both accounts' ratings at its game change,
+/// and each one's rating before and after it joins its `rating_history`
+/// (`rating_history.rs` reads them).
 pub(super) async fn rate_game(tx: &mut impl Db, f: &FinishedGame) -> StoreResult<()> {
     let Some((a, b, score)) = rated_pair(f) else {
         return Ok(());
@@ -117,6 +119,26 @@ pub(super) async fn rate_game(tx: &mut impl Db, f: &FinishedGame) -> StoreResult
     let (na, nb) = rate(&ra, &rb, score, f.ended_at);
     save(tx, a, game, &na).await?;
     save(tx, b, game, &nb).await?;
+    let id = f.id.to_string();
+    for (account, side, before, after) in [(a, 0i64, &ra, &na), (b, 1, &rb, &nb)] {
+        let before = before.at(f.ended_at);
+        query(
+            "INSERT INTO rating_history (game_id, account_id, game, side, ended_at,
+                 rating_before, deviation_before, rating_after, deviation_after)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(id.as_str())
+        .bind(account)
+        .bind(game)
+        .bind(side)
+        .bind(f.ended_at as i64)
+        .bind(before.rating)
+        .bind(before.deviation)
+        .bind(after.rating)
+        .bind(after.deviation)
+        .execute(tx)
+        .await?;
+    }
     Ok(())
 }
 

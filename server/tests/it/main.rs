@@ -25,6 +25,7 @@ mod lobby;
 mod pages;
 mod profile;
 mod quoridor_room;
+mod rating_history;
 mod recovery;
 mod security;
 mod shop;

@@ -10,13 +10,19 @@ use serde_json::{json, Value};
 /// Two players seated at a fresh room of `game` (auto-start off): the
 /// host `a` (side 0 with `order: seats`) and `b`, each with the session
 /// of its browser when it has one.
-struct Duel {
-    code: String,
-    a: Client,
-    b: Client,
+pub(crate) struct Duel {
+    pub(crate) code: String,
+    pub(crate) a: Client,
+    pub(crate) b: Client,
 }
 
-async fn duel(server: &TestServer, game: &str, a: &Browser, b: &Browser, room: Value) -> Duel {
+pub(crate) async fn duel(
+    server: &TestServer,
+    game: &str,
+    a: &Browser,
+    b: &Browser,
+    room: Value,
+) -> Duel {
     let mut host = Browser::new(server);
     host.session = a.session.clone();
     let mut body = json!({"game": game, "token": "duel-host-token-00001"});
@@ -40,7 +46,7 @@ async fn duel(server: &TestServer, game: &str, a: &Browser, b: &Browser, room: V
 
 /// One game at the duel's table in which the loser (`a` or, if
 /// `a_loses` is false, `b`) resigns at once. Returns the finished match.
-async fn resign_game(d: &mut Duel, a_loses: bool) -> Value {
+pub(crate) async fn resign_game(d: &mut Duel, a_loses: bool) -> Value {
     d.a.ok(json!({"type": "start", "order": "seats"})).await;
     d.a.next_match().await;
     d.b.next_match().await;
@@ -53,7 +59,7 @@ async fn resign_game(d: &mut Duel, a_loses: bool) -> Value {
 }
 
 /// Two browsers signed in to new accounts: Minh's and Lan's.
-async fn minh_and_lan(server: &TestServer) -> (Browser, Browser) {
+pub(crate) async fn minh_and_lan(server: &TestServer) -> (Browser, Browser) {
     let mut minh = Browser::new(server);
     minh.register("Minh", "correct horse").await;
     let mut lan = Browser::new(server);
@@ -61,7 +67,7 @@ async fn minh_and_lan(server: &TestServer) -> (Browser, Browser) {
     (minh, lan)
 }
 
-async fn profile(server: &TestServer, name: &str, query: &str) -> (u16, Value) {
+pub(crate) async fn profile(server: &TestServer, name: &str, query: &str) -> (u16, Value) {
     let (status, text) = server.get(&format!("/api/players/{name}{query}")).await;
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }

@@ -56,6 +56,7 @@ mod coins;
 mod fixtures;
 mod games;
 mod leases;
+mod rating_history;
 mod reopen;
 mod results;
 mod rooms;
