@@ -10,6 +10,7 @@
 //! on the blocking pool, at most one hash per core at a time; they and
 //! their hashes are never logged or sent.
 
+pub mod challenges;
 pub mod checkin;
 pub mod hashing;
 pub mod open_sessions;

@@ -63,6 +63,22 @@ pub fn router(app: App) -> Router {
         )
         .route("/api/sessions/{id}", delete(crate::accounts::open_sessions::end_session))
         .route("/api/password", post(crate::accounts::password::change_password))
+        .route(
+            "/api/challenges",
+            get(crate::accounts::challenges::list).post(crate::accounts::challenges::create),
+        )
+        .route(
+            "/api/challenges/{id}/accept",
+            post(crate::accounts::challenges::accept),
+        )
+        .route(
+            "/api/challenges/{id}/decline",
+            post(crate::accounts::challenges::decline),
+        )
+        .route(
+            "/api/challenges/{id}/cancel",
+            post(crate::accounts::challenges::cancel),
+        )
         .route("/api/site", get(site))
         .route("/api/checkin", post(crate::accounts::checkin::check_in))
         .route("/api/shop", get(crate::accounts::shop::shop))

@@ -53,6 +53,11 @@ pub const MAIL_INTERVAL: Duration = Duration::from_secs(60);
 pub const IMPORT_BURST: u32 = 20;
 pub const IMPORT_INTERVAL: Duration = Duration::from_secs(3);
 
+/// Challenges (`POST /api/challenges`) an address may make at once, and
+/// how fast that allowance comes back (one every 3 min: 20 an hour).
+pub const CHALLENGE_BURST: u32 = 20;
+pub const CHALLENGE_INTERVAL: Duration = Duration::from_secs(180);
+
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
@@ -70,6 +75,8 @@ pub struct Limits {
     pub lookups: Limiter,
     /// `POST /api/games/import`.
     pub imports: Limiter,
+    /// `POST /api/challenges`.
+    pub challenges: Limiter,
 }
 
 impl Limits {
@@ -98,6 +105,7 @@ impl Limits {
                 max,
             ),
             imports: Limiter::new(IMPORT_BURST, IMPORT_INTERVAL, max),
+            challenges: Limiter::new(CHALLENGE_BURST, CHALLENGE_INTERVAL, max),
         }
     }
 

@@ -13,6 +13,7 @@
 
 pub mod accounts;
 mod batch;
+pub mod challenges;
 pub mod coins;
 mod cosmetics;
 mod db;
@@ -33,6 +34,7 @@ mod write;
 use std::path::Path;
 
 pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
+pub use challenges::{Challenge, NewChallenge, Party};
 pub use coins::{CheckIn, SpendRefused};
 pub use db::Backend;
 pub use history::{HistoryPage, HistoryQuery, PAGE_SIZE};

@@ -8,6 +8,7 @@ mod common;
 
 mod accounts;
 mod big_room;
+mod challenges;
 mod cluster;
 mod connections;
 mod crossyray_room;

@@ -16,6 +16,7 @@ pub struct Answer {
     pub set_cookie: Option<String>,
 }
 
+#[derive(Clone)]
 pub struct Browser {
     pub base: String,
     /// The `session` cookie's value, while the browser has one.

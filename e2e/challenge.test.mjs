@@ -1,0 +1,77 @@
+// Browser test of challenges: Minh challenges Lan from Lan's profile;
+// Lan's home page shows it without reloading and Lan accepts; both land
+// in the room, seated, and a move is played. A declined challenge is
+// shown to the challenger (in Vietnamese).
+//
+//   SERVER_BIN=../target/debug/server node --test challenge.test.mjs
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, playPlies, siteForTests, waitOnline } from './harness.mjs';
+
+const site = siteForTests({ tag: 'challenge' });
+const { pageErrors } = site;
+
+/** A page signed in as a new account `username`. */
+async function signedIn(label, username) {
+  const page = await site.newPage(label);
+  await page.goto(`${site.base}/`);
+  const r = await page.request.post(`${site.base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
+  assert.equal(r.status(), 201, await r.text());
+  return page;
+}
+
+test('a challenge from a profile is seen live, accepted, and opens the room for both', { timeout: 120_000 }, async () => {
+  const minh = await signedIn('minh', 'Minh');
+  const lan = await signedIn('lan', 'Lan');
+  await lan.goto(`${site.base}/`);
+  await byId(lan, 'challenges').waitFor({ state: 'visible' });
+
+  // No Challenge button on one's own profile.
+  await minh.goto(`${site.base}/u/Minh`);
+  await byId(minh, 'profile-name').filter({ hasText: 'Minh' }).waitFor();
+  await minh.waitForTimeout(500);
+  assert.equal(await byId(minh, 'challenge-button').isVisible(), false);
+
+  await minh.goto(`${site.base}/u/Lan`);
+  await byId(minh, 'challenge-button').click();
+  await byId(minh, 'challenge-game').selectOption('crossyray');
+  await byId(minh, 'challenge-send').click();
+  await byId(minh, 'challenge-sent').filter({ hasText: 'Lan' }).waitFor();
+
+  // Lan sees it without reloading, and accepts.
+  const incoming = byId(lan, 'challenge').filter({ hasText: 'Minh' });
+  await incoming.waitFor();
+  await incoming.locator('[data-testid="challenge-accept"]').click();
+  await lan.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  const code = lan.url().split('/r/')[1];
+  // Minh's profile page sees the acceptance and opens the room too.
+  await minh.waitForURL(`${site.base}/r/${code}`, { timeout: 15_000 });
+  await waitOnline(lan);
+  await waitOnline(minh);
+  await playPlies([minh, lan], 0, 1);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a declined challenge is shown to the challenger, in Vietnamese', { timeout: 120_000 }, async () => {
+  const khoa = await signedIn('khoa', 'Khoa');
+  const vy = await signedIn('vy', 'Vyvy');
+  await khoa.goto(`${site.base}/`);
+  await byId(khoa, 'lang').selectOption('vi');
+  await byId(khoa, 'challenges').waitFor({ state: 'visible' });
+  await byId(khoa, 'challenge-to').fill('nobody');
+  await byId(khoa, 'challenge-send').click();
+  await byId(khoa, 'challenge-error').filter({ hasText: 'Không có người chơi' }).waitFor();
+  await byId(khoa, 'challenge-to').fill('khoa');
+  await byId(khoa, 'challenge-send').click();
+  await byId(khoa, 'challenge-error').filter({ hasText: 'chính mình' }).waitFor();
+  await byId(khoa, 'challenge-to').fill('Vyvy');
+  await byId(khoa, 'challenge-send').click();
+  await byId(khoa, 'challenge').filter({ hasText: 'đang chờ' }).waitFor();
+
+  await vy.goto(`${site.base}/account`);
+  const incoming = byId(vy, 'challenge').filter({ hasText: 'Khoa' });
+  await incoming.locator('[data-testid="challenge-decline"]').click();
+  await byId(khoa, 'challenge').filter({ hasText: 'đã từ chối' }).waitFor();
+  assert.deepEqual(pageErrors, []);
+});

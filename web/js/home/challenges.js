@@ -1,0 +1,145 @@
+// Challenges (docs/PROTOCOL.md, "Challenges"): the signed-in player's
+// incoming and outgoing challenges, polled every few seconds with the
+// last ETag (a 304 costs nothing), with Accept / Decline / Cancel; a form
+// to challenge a player by username (home page) or the player of a
+// profile. Accepting, or seeing one's challenge accepted, opens the room.
+
+import { t, errorText, onLangChange } from '../i18n.js';
+import { el } from '../dom.js';
+import { postJson } from '../http.js';
+import { storedToken, storeToken } from '../socket.js';
+
+const POLL_MS = 3000;
+const GAMES = ['jungle', 'crossyray', 'quoridor'];
+
+/** This browser's token (made now if it has none): it seats us in the room. */
+export function browserToken() {
+  let token = storedToken();
+  if (!token) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    token = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    storeToken(token);
+  }
+  return token;
+}
+
+function openRoom(code) {
+  window.location.assign(`/r/${code}`);
+}
+
+/**
+ * A small challenge form in `node`: a username field unless `to` is
+ * given, the game and a rated box. `onSent` runs after a challenge went.
+ */
+export function challengeForm(node, { to = null, onSent = () => {} } = {}) {
+  const user = el('input', { 'data-testid': 'challenge-to', autocomplete: 'off', maxlength: '20', size: '14' });
+  const game = el('select', { 'data-testid': 'challenge-game' },
+    ...GAMES.map((g) => el('option', { value: g }, t(`game.${g}`))));
+  const rated = el('input', { type: 'checkbox', 'data-testid': 'challenge-rated' });
+  const msg = el('p', { class: 'form-error', role: 'alert', 'data-testid': 'challenge-error', hidden: '' });
+  const ok = el('p', { class: 'form-ok', role: 'status', 'data-testid': 'challenge-sent', hidden: '' });
+  const send = el('button', { type: 'submit', class: 'primary', 'data-testid': 'challenge-send' }, t('challenge.send'));
+  const form = el('form', { 'data-testid': 'challenge-form', novalidate: '' },
+    ...(to ? [] : [el('label', {}, el('span', {}, t('challenge.username')), user)]),
+    el('label', {}, el('span', {}, t('challenge.game')), game),
+    el('label', {}, rated, el('span', {}, t('challenge.rated'))),
+    send, msg, ok);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    msg.hidden = true;
+    ok.hidden = true;
+    const name = to || user.value.trim();
+    try {
+      const { res, data } = await postJson('/api/challenges', {
+        to: name, game: game.value, options: {}, rated: rated.checked, token: browserToken(),
+      });
+      if (res.ok) {
+        ok.textContent = t('challenge.sent', { name });
+        ok.hidden = false;
+        onSent();
+      } else {
+        msg.textContent = errorText(data.error);
+        msg.hidden = false;
+      }
+    } catch {
+      msg.textContent = errorText(null);
+      msg.hidden = false;
+    }
+  });
+  node.replaceChildren(form);
+  return form;
+}
+
+/**
+ * The challenge list in `node` (and the by-name form when `byName`),
+ * kept up to date by polling. Hides `section` when signed out.
+ */
+export function mountChallenges(node, { section = node, byName = false } = {}) {
+  let etag = null;
+  let last = null;
+  let seen = new Set();
+  const list = el('ul', { class: 'challenge-list', 'data-testid': 'challenge-list' });
+  const formBox = el('div');
+  const parts = [list];
+  if (byName) parts.unshift(el('h3', {}, t('challenge.by_name')), formBox);
+  node.replaceChildren(...parts);
+  if (byName) challengeForm(formBox, { onSent: () => poll(true) });
+
+  async function act(id, what) {
+    try {
+      const { res, data } = await postJson(`/api/challenges/${id}/${what}`, { token: browserToken() });
+      if (res.ok && data.code) return openRoom(data.code);
+    } catch { /* polled again below */ }
+    poll(true);
+  }
+
+  function line(c, incoming) {
+    const other = incoming ? c.from : c.to;
+    const text = t(incoming ? 'challenge.incoming' : 'challenge.outgoing',
+      { name: other.name, game: t(`game.${c.game}`) });
+    const buttons = [];
+    if (c.status === 'open' && incoming) {
+      buttons.push(el('button', { type: 'button', class: 'primary', 'data-testid': 'challenge-accept', onclick: () => act(c.id, 'accept') }, t('challenge.accept')));
+      buttons.push(el('button', { type: 'button', 'data-testid': 'challenge-decline', onclick: () => act(c.id, 'decline') }, t('challenge.decline')));
+    } else if (c.status === 'open') {
+      buttons.push(el('button', { type: 'button', 'data-testid': 'challenge-cancel', onclick: () => act(c.id, 'cancel') }, t('challenge.cancel')));
+    }
+    return el('li', { 'data-testid': 'challenge', 'data-status': c.status, 'data-id': String(c.id) },
+      el('span', {}, text, c.rated ? ` (${t('challenge.rated')})` : ''), ' ',
+      el('span', { class: 'hint', 'data-testid': 'challenge-status' }, t(`challenge.status.${c.status}`)), ' ',
+      ...buttons);
+  }
+
+  function render() {
+    if (!last) return;
+    const items = [...last.incoming.map((c) => line(c, true)), ...last.outgoing.map((c) => line(c, false))];
+    list.replaceChildren(...(items.length ? items : [el('li', { class: 'hint' }, t('challenge.none'))]));
+  }
+
+  async function poll(fresh = false) {
+    let res;
+    try {
+      res = await fetch('/api/challenges', { headers: fresh || !etag ? {} : { 'If-None-Match': etag } });
+    } catch { return; }
+    if (res.status === 401) { section.hidden = true; clearInterval(timer); return; }
+    if (res.status === 304 || !res.ok) return;
+    etag = res.headers.get('etag');
+    last = await res.json().catch(() => null);
+    if (!last) return;
+    section.hidden = false;
+    // A challenge of ours accepted since the page opened: go to the room.
+    for (const c of last.outgoing) {
+      if (c.status === 'accepted' && c.code && seen.has(c.id)) return openRoom(c.code);
+    }
+    seen = new Set(last.outgoing.filter((c) => c.status === 'open').map((c) => c.id));
+    render();
+  }
+
+  onLangChange(() => {
+    if (byName) challengeForm(formBox, { onSent: () => poll(true) });
+    render();
+  });
+  const timer = setInterval(() => { if (!document.hidden) poll(); }, POLL_MS);
+  poll();
+  return { poll };
+}
