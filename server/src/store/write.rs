@@ -9,8 +9,7 @@ use super::db::{query, to_json, Arg, Db};
 use super::StoreResult;
 use crate::model::bracket::Bracket;
 use crate::model::records::{
-    ChatLine, EntryRow, FinishedGame, LiveGame, LobbyEntry, MemberRow, RoomRow, ScoreRow,
-    TurnRow,
+    ChatLine, EntryRow, FinishedGame, LiveGame, LobbyEntry, MemberRow, RoomRow, ScoreRow, TurnRow,
 };
 use crate::model::{MemberId, TokenHash};
 
