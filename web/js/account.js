@@ -7,6 +7,7 @@
 // The shop (shop.js) sells and sets the board themes and piece styles.
 // The session itself is an HttpOnly cookie this script never sees.
 
+import './home/challenges-page.js';
 import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
 import { TOKEN_KEY } from './socket.js';
 import { $, el, showMessage as show } from './dom.js';

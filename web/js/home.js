@@ -5,6 +5,7 @@
 // fixed order), or join a room by its code (checked with GET
 // /api/rooms/CODE before going there). The Account panel is home/account.js.
 
+import './home/challenges-page.js';
 import { initTurns } from './turns.js';
 import { t, initI18n, onLangChange, errorText } from './i18n.js';
 import { RULES_GAMES } from './rules/index.js';

@@ -5,6 +5,7 @@
 // deviation once the player has one), and the recent games, each linking
 // to its replay. The page of recent games lives in the address (?page=N).
 
+import './home/challenges-page.js';
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { $, el } from './dom.js';
 import { pageLoader, gameEntry, renderPager, dateText, getJson } from './history.js';
