@@ -36,15 +36,28 @@ test('a challenge from a profile is seen live, accepted, and opens the room for 
   await minh.goto(`${site.base}/u/Lan`);
   await byId(minh, 'challenge-button').click();
   await byId(minh, 'challenge-game').selectOption('crossyray');
+  // The game's own options, and days per move (a turn-based game).
+  assert.equal(await byId(minh, 'challenge-goal').isVisible(), false, 'Quoridor fields hidden');
+  await byId(minh, 'challenge-width').selectOption('7');
+  await byId(minh, 'challenge-height').selectOption('5');
+  await byId(minh, 'challenge-days').selectOption('1');
   await byId(minh, 'challenge-send').click();
   await byId(minh, 'challenge-sent').filter({ hasText: 'Lan' }).waitFor();
 
   // Lan sees it without reloading, and accepts.
   const incoming = byId(lan, 'challenge').filter({ hasText: 'Minh' });
   await incoming.waitFor();
+  const summary = await incoming.locator('[data-testid="challenge-options"]').textContent();
+  assert.match(summary, /7/, summary);
+  assert.match(summary, /1 day per move/, summary);
   await incoming.locator('[data-testid="challenge-accept"]').click();
   await lan.waitForURL(/\/r\/[A-Z0-9]{6}$/);
   const code = lan.url().split('/r/')[1];
+  // The room plays the options chosen.
+  const info = await (await lan.request.get(`${site.base}/api/rooms/${code}`)).json();
+  assert.equal(info.options.width, 7);
+  assert.equal(info.options.height, 5);
+  assert.equal(info.options.days, 1);
   // Minh's profile page sees the acceptance and opens the room too.
   await minh.waitForURL(`${site.base}/r/${code}`, { timeout: 15_000 });
   await waitOnline(lan);

@@ -8,9 +8,9 @@ import { t, errorText, onLangChange } from '../i18n.js';
 import { el } from '../dom.js';
 import { postJson } from '../http.js';
 import { storedToken, storeToken } from '../socket.js';
+import { fillOptionSelects, readOptionSelects, showGameFields, optionsSummary } from '../options.js';
 
 const POLL_MS = 3000;
-const GAMES = ['jungle', 'crossyray', 'quoridor'];
 
 /** This browser's token (made now if it has none): it seats us in the room. */
 export function browserToken() {
@@ -29,29 +29,53 @@ function openRoom(code) {
 
 /**
  * A small challenge form in `node`: a username field unless `to` is
- * given, the game and a rated box. `onSent` runs after a challenge went.
+ * given, the game and its options (one player a side: no mode or pawn
+ * count), days per move, and a rated box. `onSent` runs after a
+ * challenge went.
  */
 export function challengeForm(node, { to = null, onSent = () => {} } = {}) {
   const user = el('input', { 'data-testid': 'challenge-to', autocomplete: 'off', maxlength: '20', size: '14' });
-  const game = el('select', { 'data-testid': 'challenge-game' },
-    ...GAMES.map((g) => el('option', { value: g }, t(`game.${g}`))));
+  const select = (name) => el('select', { 'data-testid': `challenge-${name}` });
+  const selects = {
+    game: select('game'), width: select('width'), height: select('height'), clock: select('clock'),
+    goal: select('goal'), qsize: select('qsize'), walls: select('walls'), turn: select('turn'), days: select('days'),
+  };
+  const field = (games, key, sel) => el('label', games ? { 'data-game': games } : {}, el('span', {}, t(key)), sel);
   const rated = el('input', { type: 'checkbox', 'data-testid': 'challenge-rated' });
   const msg = el('p', { class: 'form-error', role: 'alert', 'data-testid': 'challenge-error', hidden: '' });
   const ok = el('p', { class: 'form-ok', role: 'status', 'data-testid': 'challenge-sent', hidden: '' });
   const send = el('button', { type: 'submit', class: 'primary', 'data-testid': 'challenge-send' }, t('challenge.send'));
   const form = el('form', { 'data-testid': 'challenge-form', novalidate: '' },
     ...(to ? [] : [el('label', {}, el('span', {}, t('challenge.username')), user)]),
-    el('label', {}, el('span', {}, t('challenge.game')), game),
+    field(null, 'challenge.game', selects.game),
+    field('quoridor', 'quoridor.goal', selects.goal),
+    field('quoridor', 'quoridor.size', selects.qsize),
+    field('quoridor', 'quoridor.walls', selects.walls),
+    field('quoridor', 'quoridor.turn', selects.turn),
+    field('crossyray', 'home.width', selects.width),
+    field('crossyray', 'home.height', selects.height),
+    field('crossyray jungle', 'home.clock', selects.clock),
+    field(null, 'turns.days', selects.days),
     el('label', {}, rated, el('span', {}, t('challenge.rated'))),
     send, msg, ok);
+  fillOptionSelects(selects);
+  const shown = () => showGameFields(form, selects.game.value);
+  selects.game.addEventListener('change', shown);
+  shown();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     msg.hidden = true;
     ok.hidden = true;
     const name = to || user.value.trim();
+    const picked = readOptionSelects(selects);
+    if (picked.error) {
+      msg.textContent = picked.error;
+      msg.hidden = false;
+      return;
+    }
     try {
       const { res, data } = await postJson('/api/challenges', {
-        to: name, game: game.value, options: {}, rated: rated.checked, token: browserToken(),
+        to: name, game: picked.game, options: picked.options, rated: rated.checked, token: browserToken(),
       });
       if (res.ok) {
         ok.textContent = t('challenge.sent', { name });
@@ -106,6 +130,7 @@ export function mountChallenges(node, { section = node, byName = false } = {}) {
     }
     return el('li', { 'data-testid': 'challenge', 'data-status': c.status, 'data-id': String(c.id) },
       el('span', {}, text, c.rated ? ` (${t('challenge.rated')})` : ''), ' ',
+      el('span', { class: 'hint', 'data-testid': 'challenge-options' }, optionsSummary(c.options, c.game)), ' ',
       el('span', { class: 'hint', 'data-testid': 'challenge-status' }, t(`challenge.status.${c.status}`)), ' ',
       ...buttons);
   }
