@@ -241,10 +241,11 @@ export async function startSite({ tag = 'e2e', args = [], pageErrors = [], guest
           pageErrors.push(`[${label}] console: ${msg.text()}`);
         }
       });
-      // Every socket the page opens: a client that saw a version gap would
-      // reconnect to resync, so a steady page opens exactly one.
+      // Every room socket the page opens (the home page's lobby socket
+      // aside): a client that saw a version gap would reconnect to
+      // resync, so a steady page opens exactly one.
       page.sockets = 0;
-      page.on('websocket', () => { page.sockets += 1; });
+      page.on('websocket', (ws) => { if (!ws.url().includes('/ws/lobby')) page.sockets += 1; });
       page.label = label;
       // A confirm() (the own-goal question) is accepted unless the test set
       // page.onDialog to answer it itself.

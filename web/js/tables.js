@@ -66,11 +66,14 @@ export function applyMove(tables, ev) {
     state: d.state,
     legal: d.legal ?? [],
     clock: d.clock,
-    turn_left_ms: d.turn_left_ms ?? null,
     outcome: d.outcome,
     draw_offer: d.draw_offer ?? null,
     // A move ends any takeback request.
     takeback_offer: null,
   };
+  // A turn-based game's time left to move comes with each move; a live
+  // game has none (the snapshot leaves the field out).
+  if (d.turn_left_ms != null) table.match.turn_left_ms = d.turn_left_ms;
+  else delete table.match.turn_left_ms;
   return table;
 }
