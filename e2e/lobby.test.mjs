@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, openAsHost, playOne, register, setName, siteForTests, sit, waitOnline, waitPly } from './harness.mjs';
+import { byId, openAsHost, playOne, setName, siteForTests, sit, waitOnline, waitPly } from './harness.mjs';
 
 const site = siteForTests({ tag: 'lobby' });
 const { pageErrors } = site;
@@ -85,23 +85,5 @@ test('a public room appears live in another lobby and one click sits there', asy
   await other.goto(`${site.base}/`);
   await visible(other, 'lobby-empty');
   assert.equal(await other.locator(`[data-testid="lobby-room"][data-code="${room.code}"]`).count(), 0);
-  assert.deepEqual(pageErrors, []);
-});
-
-test('signing in on the home page turns the lobby signed in at once (rated seeks, no name field)', async () => {
-  const page = await site.newPage('lobby-login');
-  await page.goto(`${site.base}/`);
-  await byId(page, 'seek-name').waitFor({ state: 'visible' });
-  assert.equal(await byId(page, 'seek-rated').isVisible(), false, 'a guest cannot seek rated');
-  await register(page, 'Quynh_lobby', 'password123');
-  // No reload: the lobby socket says hello again as the account.
-  await byId(page, 'seek-rated').waitFor({ state: 'visible' });
-  assert.equal(await byId(page, 'seek-name').isVisible(), false);
-  await byId(page, 'seek-rated').check();
-  await byId(page, 'seek-play').click();
-  await byId(page, 'seek-waiting').waitFor({ state: 'visible' });
-  assert.equal(await byId(page, 'seek-error').isVisible(), false, 'a rated seek is accepted');
-  await byId(page, 'seek-cancel').click();
-  await byId(page, 'seek-waiting').waitFor({ state: 'hidden' });
   assert.deepEqual(pageErrors, []);
 });

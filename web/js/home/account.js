@@ -30,8 +30,6 @@ export function showAccount() {
   // Until /api/me says (just after a login), keep what the page has.
   if (!account || account.cosmetics) applyCosmetics(account?.cosmetics ?? null);
   showHostFields();
-  // The lobby (home/lobby.js) says hello again when this changes.
-  window.dispatchEvent(new CustomEvent('bg-account', { detail: { signedIn: !!account } }));
 }
 
 /** Asks the server who the session cookie signs in, and whether guests may host. */

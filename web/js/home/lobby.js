@@ -171,23 +171,7 @@ async function cancel() {
 }
 
 /** Wires the lobby section and opens its socket. */
-/**
- * The page signed in or out (home/account.js): the lobby socket says
- * hello again over a new socket, so rated seeks follow the account. A
- * seek of the old socket goes with it.
- */
-function accountChanged(signedIn) {
-  if (!state.ws || signedIn === state.signedIn) return;
-  const old = state.ws;
-  state.ws = null; // replaced on purpose: its close does not reconnect
-  state.seeking = false;
-  old.close();
-  drawSeek();
-  connect();
-}
-
 export function initLobby() {
-  window.addEventListener('bg-account', (e) => accountChanged(!!e.detail?.signedIn));
   $('seek-name').value = storedName() ?? '';
   fillPresets();
   $('seek-game').addEventListener('change', fillPresets);
