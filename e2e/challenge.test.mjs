@@ -7,19 +7,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, playPlies, siteForTests, waitOnline } from './harness.mjs';
+import { byId, playPlies, signedInPage, siteForTests, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'challenge' });
 const { pageErrors } = site;
 
 /** A page signed in as a new account `username`. */
-async function signedIn(label, username) {
-  const page = await site.newPage(label);
-  await page.goto(`${site.base}/`);
-  const r = await page.request.post(`${site.base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
-  assert.equal(r.status(), 201, await r.text());
-  return page;
-}
+const signedIn = (label, username, options) => signedInPage(site, label, username, options);
 
 test('a challenge from a profile is seen live, accepted, and opens the room for both', { timeout: 120_000 }, async () => {
   const minh = await signedIn('minh', 'Minh');

@@ -361,6 +361,15 @@ export async function joinAndSit(page, base, code, name, seat) {
   await sit(page, seat, name);
 }
 
+/** A page of `site` signed in as a new account `username` (registered through the API). */
+export async function signedInPage(site, label, username, options) {
+  const page = await site.newPage(label, options);
+  await page.goto(`${site.base}/`);
+  const r = await page.request.post(`${site.base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
+  assert.equal(r.status(), 201, await r.text());
+  return page;
+}
+
 /** Fills in and sends the home page's sign-up form (the email only when given). */
 export async function register(page, username, password, email = '') {
   await byId(page, 'register-username').fill(username);

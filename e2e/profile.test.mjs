@@ -10,19 +10,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, createRoomByPage, noHorizontalScroll, sit, siteForTests, waitOnline } from './harness.mjs';
+import { byId, createRoomByPage, noHorizontalScroll, signedInPage, sit, siteForTests, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'profile' });
 const { pageErrors } = site;
 
 /** A page signed in as a new account `username`. */
-async function signedIn(label, username, options) {
-  const page = await site.newPage(label, options);
-  await page.goto(`${site.base}/`);
-  const r = await page.request.post(`${site.base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
-  assert.equal(r.status(), 201, await r.text());
-  return page;
-}
+const signedIn = (label, username, options) => signedInPage(site, label, username, options);
 
 const text = (page, id) => byId(page, id).textContent();
 

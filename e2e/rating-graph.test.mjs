@@ -11,18 +11,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, createRoomByPage, noHorizontalScroll, sit, siteForTests, waitOnline } from './harness.mjs';
+import { byId, createRoomByPage, noHorizontalScroll, signedInPage, sit, siteForTests, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'rating-graph' });
 const { pageErrors } = site;
 
-async function signedIn(label, username, options) {
-  const page = await site.newPage(label, options);
-  await page.goto(`${site.base}/`);
-  const r = await page.request.post(`${site.base}/api/accounts`, { data: { username, password: 'correct horse battery' } });
-  assert.equal(r.status(), 201, await r.text());
-  return page;
-}
+/** A page signed in as a new account `username`. */
+const signedIn = (label, username, options) => signedInPage(site, label, username, options);
 
 /** One game: the host starts it, `loser` resigns (and confirms). */
 async function playOne(host, guest, loser, n) {

@@ -73,7 +73,7 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         args.seconds,
         target.describe()
     );
-    let (code, mut players) = two_players(&http, &target.base, &ws, None).await?;
+    let (code, mut players) = two_players(&http, &target.base, &ws, None, Value::Null).await?;
     let mut watchers = Vec::with_capacity(args.watchers);
     for _ in 0..args.watchers {
         let (socket, _) = spectator(&ws, &code).await?;

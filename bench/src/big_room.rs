@@ -33,7 +33,8 @@ pub struct Args {
 pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let ws = target.ws();
-    let (code, mut players) = two_players(&http, &target.base, &ws, None).await?;
+    let (code, mut players) =
+        two_players(&http, &target.base, &ws, None, serde_json::Value::Null).await?;
     println!(
         "big-room: {} spectators and 2 players in room {code} against {}",
         args.spectators,

@@ -18,15 +18,17 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 pub type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-/// Creates a room of `game`; its code and the host's token.
+/// Creates a room of `game` with `options` (`null`: the defaults); its
+/// code and the host's token.
 pub async fn create_room(
     http: &reqwest::Client,
     base: &str,
     game: &str,
+    options: Value,
 ) -> anyhow::Result<(String, String)> {
     let room: Value = http
         .post(format!("{base}/api/rooms"))
-        .json(&json!({"game": game}))
+        .json(&json!({"game": game, "options": options}))
         .send()
         .await?
         .json()
@@ -253,20 +255,24 @@ impl Player {
     }
 }
 
-/// A CrossyRay room of two seated players, no game started. The second
-/// player connects through `peer` (another node) when given.
+/// A CrossyRay room (with `options`) of two seated players, no game
+/// started; a refused `sit` is an error. The second player connects
+/// through `peer` (another node) when given.
 pub async fn two_players(
     http: &reqwest::Client,
     base: &str,
     ws_base: &str,
     peer: Option<&str>,
+    options: Value,
 ) -> anyhow::Result<(String, [Player; 2])> {
-    let (code, token) = create_room(http, base, "crossyray").await?;
+    let (code, token) = create_room(http, base, "crossyray", options).await?;
     let mut a = Player::join(ws_base, &code, Some(&token), "A").await?;
-    a.command(json!({"type": "sit", "seat": 0})).await?;
     let peer_ws = peer.map(|p| p.replace("http://", "ws://"));
     let mut b = Player::join(peer_ws.as_deref().unwrap_or(ws_base), &code, None, "B").await?;
-    b.command(json!({"type": "sit", "seat": 1})).await?;
+    for (p, seat) in [(&mut a, 0), (&mut b, 1)] {
+        let answer = p.command(json!({"type": "sit", "seat": seat})).await?;
+        anyhow::ensure!(answer["type"] == "ack", "sit refused: {answer}");
+    }
     Ok((code, [a, b]))
 }
 

@@ -27,7 +27,11 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let mut codes = Vec::new();
     for _ in 0..args.rooms.max(1) {
-        codes.push(create_room(&http, &target.base, "crossyray").await?.0);
+        codes.push(
+            create_room(&http, &target.base, "crossyray", serde_json::Value::Null)
+                .await?
+                .0,
+        );
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     println!(

@@ -58,7 +58,16 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let mut tables = Vec::new();
     for _ in 0..args.rooms {
-        tables.push(two_players(&http, &target.base, &target.ws(), peer.as_deref()).await?);
+        tables.push(
+            two_players(
+                &http,
+                &target.base,
+                &target.ws(),
+                peer.as_deref(),
+                serde_json::Value::Null,
+            )
+            .await?,
+        );
     }
     let gap = (args.rate > 0.0).then(|| Duration::from_secs_f64(1.0 / args.rate));
     let stagger = args.stagger.max(0.0);

@@ -52,7 +52,9 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         let batch: Vec<_> = (0..n)
             .map(|_| {
                 let (http, base, ws) = (http.clone(), target.base.clone(), ws.clone());
-                tokio::spawn(async move { two_players(&http, &base, &ws, None).await })
+                tokio::spawn(async move {
+                    two_players(&http, &base, &ws, None, serde_json::Value::Null).await
+                })
             })
             .collect();
         for task in batch {

@@ -8,9 +8,9 @@
 use std::time::{Duration, Instant};
 
 use futures_util::stream::{self, StreamExt};
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::client::Player;
+use crate::client::two_players;
 use crate::target::{Target, TargetArgs};
 
 #[derive(clap::Args)]
@@ -30,23 +30,9 @@ pub struct Args {
 
 /// One game: a room with `{"days": 1}`, two players, one move.
 async fn one_game(http: &reqwest::Client, target: &Target) -> anyhow::Result<()> {
-    let room: Value = http
-        .post(format!("{}/api/rooms", target.base))
-        .json(&json!({"game": "crossyray", "options": {"days": 1}}))
-        .send()
-        .await?
-        .json()
-        .await?;
-    let code = room["code"]
-        .as_str()
-        .ok_or_else(|| anyhow::anyhow!("no room: {room}"))?;
     let ws = target.ws();
-    let mut host = Player::join(&ws, code, room["token"].as_str(), "Minh").await?;
-    let mut guest = Player::join(&ws, code, None, "Lan").await?;
-    for (p, seat) in [(&mut host, 0), (&mut guest, 1)] {
-        let a = p.command(json!({"type": "sit", "seat": seat})).await?;
-        anyhow::ensure!(a["type"] == "ack", "sit refused: {a}");
-    }
+    let (_, [mut host, _guest]) =
+        two_players(http, &target.base, &ws, None, json!({"days": 1})).await?;
     let a = host
         .command(json!({"type": "start", "order": "seats"}))
         .await?;

@@ -181,6 +181,20 @@ pub struct Player {
     pub computer: Option<Level>,
 }
 
+/// Names for the stored record and lists: one per side, a team's
+/// joined by " + ".
+pub fn side_names(sides: &[Vec<Player>]) -> Vec<String> {
+    sides
+        .iter()
+        .map(|team| {
+            team.iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        })
+        .collect()
+}
+
 /// A signed-in member's account, as of their latest `hello`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountRef {

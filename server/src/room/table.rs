@@ -127,15 +127,7 @@ impl Match {
 
     /// Names for the stored record: one per side, a team's joined by " + ".
     pub fn side_names(&self) -> Vec<String> {
-        self.sides
-            .iter()
-            .map(|team| {
-                team.iter()
-                    .map(|p| p.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            })
-            .collect()
+        crate::model::records::side_names(&self.sides)
     }
 }
 

@@ -7,7 +7,7 @@
 use sqlx::Row;
 
 use super::{Store, StoreResult};
-use crate::model::records::Player;
+use crate::model::records::{side_names, Player};
 use crate::model::TokenHash;
 
 /// One game waiting for a player's move.
@@ -82,15 +82,7 @@ impl Store {
                     room: r.get("room_code"),
                     game: r.get("game"),
                     number: r.get::<i64, _>("number") as u32,
-                    sides: sides
-                        .iter()
-                        .map(|team| {
-                            team.iter()
-                                .map(|p| p.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" + ")
-                        })
-                        .collect(),
+                    sides: side_names(&sides),
                     deadline: r.get::<i64, _>("deadline") as u64,
                 }
             })

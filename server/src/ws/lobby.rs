@@ -71,25 +71,13 @@ pub async fn upgrade(
             "This page may not open a lobby socket here.",
         );
     }
-    let Some(slot) = app
-        .sockets
-        .try_open(client, app.config.max_sockets_per_addr)
-    else {
-        return json_error(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_sockets",
-            format!(
-                "This address already has {} sockets open; close one first.",
-                app.config.max_sockets_per_addr
-            ),
-        );
+    let slot = match super::upgrade::socket_slot(&app, client) {
+        Ok(slot) => slot,
+        Err(refused) => return *refused,
     };
-    let Ok(permit) = app.connections.clone().try_acquire_owned() else {
-        return json_error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "full",
-            "Too many connections; try again in a minute.",
-        );
+    let permit = match super::upgrade::connection_permit(&app) {
+        Ok(permit) => permit,
+        Err(refused) => return *refused,
     };
     let signed_in = super::upgrade::signed_in_account(&app, &headers).await;
     ws.max_message_size(super::LIBRARY_FRAME_BYTES)

@@ -45,29 +45,17 @@ pub async fn upgrade(
             format!("There is no room {code}."),
         );
     };
-    let Some(slot) = app
-        .sockets
-        .try_open(client, app.config.max_sockets_per_addr)
-    else {
-        return json_error(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_sockets",
-            format!(
-                "This address already has {} sockets open; close one first.",
-                app.config.max_sockets_per_addr
-            ),
-        );
+    let slot = match socket_slot(&app, client) {
+        Ok(slot) => slot,
+        Err(refused) => return *refused,
     };
     let route = match app.registry.route(&code).await {
         Ok(route) => route,
         Err(e) => return crate::app::error::registry_error(e),
     };
-    let Ok(permit) = app.connections.clone().try_acquire_owned() else {
-        return json_error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "full",
-            "Too many connections; try again in a minute.",
-        );
+    let permit = match connection_permit(&app) {
+        Ok(permit) => permit,
+        Err(refused) => return *refused,
     };
     let signed_in = signed_in_account(&app, &headers).await;
     // Buffers sized to the protocol: a client's command is a few hundred
@@ -111,6 +99,38 @@ pub async fn upgrade(
             }
             drop(slot);
         })
+}
+
+/// A slot of `--max-sockets-per-addr` for `client`, or the `429
+/// too_many_sockets` answer: every WebSocket (a room's, the lobby's)
+/// takes one before its upgrade.
+pub(super) fn socket_slot(
+    app: &App,
+    client: std::net::IpAddr,
+) -> Result<super::cap::AddrSlot, Box<Response>> {
+    app.sockets
+        .try_open(client, app.config.max_sockets_per_addr)
+        .ok_or_else(|| {
+            Box::new(json_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_sockets",
+                format!(
+                    "This address already has {} sockets open; close one first.",
+                    app.config.max_sockets_per_addr
+                ),
+            ))
+        })
+}
+
+/// A `--max-connections` permit, or the `503 full` answer.
+pub(super) fn connection_permit(app: &App) -> Result<OwnedSemaphorePermit, Box<Response>> {
+    app.connections.clone().try_acquire_owned().map_err(|_| {
+        Box::new(json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "full",
+            "Too many connections; try again in a minute.",
+        ))
+    })
 }
 
 /// The account the request's session cookie signs in, looked up here,

@@ -7,12 +7,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::common::browser::Browser;
+use crate::common::browser::{socket, Browser};
 use crate::common::process::Proc;
 use crate::common::{postgres, Client, TestServer};
 use serde_json::{json, Value};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 /// A lobby socket to `base` (with a session cookie if given), hello said.
 async fn lobby_at(
@@ -22,17 +20,7 @@ async fn lobby_at(
     name: Option<&str>,
 ) -> Client {
     let url = format!("{}/ws/lobby", base.replace("http://", "ws://"));
-    let mut request = url.into_client_request().expect("ws request");
-    if let Some(secret) = session {
-        request.headers_mut().insert(
-            "cookie",
-            HeaderValue::from_str(&format!("session={secret}")).expect("cookie"),
-        );
-    }
-    let (ws, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .expect("ws connects");
-    let mut client = Client::new(ws);
+    let mut client = socket(&url, session).await;
     let ack = client
         .command(json!({"type": "hello", "token": token, "name": name}))
         .await;

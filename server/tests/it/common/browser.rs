@@ -162,17 +162,10 @@ impl Browser {
     /// hello; returns the client, its token and the snapshot.
     pub async fn join(&self, code: &str, token: Option<&str>, name: Option<&str>) -> Joined {
         let url = format!("{}/ws/{code}", self.base.replace("http://", "ws://"));
-        let mut request = url.into_client_request().expect("ws request");
-        if let Some(secret) = &self.session {
-            request.headers_mut().insert(
-                "cookie",
-                HeaderValue::from_str(&format!("session={secret}")).expect("cookie"),
-            );
-        }
-        let (ws, _) = tokio_tungstenite::connect_async(request)
+        socket(&url, self.session.as_deref())
             .await
-            .expect("ws connects");
-        Client::new(ws).hello(token, name).await
+            .hello(token, name)
+            .await
     }
 
     /// A socket, with this browser's session, to a new room on `server`
@@ -213,4 +206,20 @@ pub async fn a_password_change_closes_the_other_socket(
         .await;
     assert_eq!(answer["type"], "ack", "{answer}");
     (mine, my_socket)
+}
+
+/// A WebSocket to `url` (a room's or the lobby's), sending the session
+/// cookie `session` when given.
+pub async fn socket(url: &str, session: Option<&str>) -> Client {
+    let mut request = url.into_client_request().expect("ws request");
+    if let Some(secret) = session {
+        request.headers_mut().insert(
+            "cookie",
+            HeaderValue::from_str(&format!("session={secret}")).expect("cookie"),
+        );
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("ws connects");
+    Client::new(ws)
 }
