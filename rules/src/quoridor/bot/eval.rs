@@ -13,6 +13,13 @@ use crate::game::Side;
 /// One step of the race, the unit of every score.
 pub const STEP: i32 = 100;
 
+/// With three pawns or more, the steps a wall in the hand of the pawn
+/// moving just before another is taken to cost that other (in hundredths
+/// of a step): the opponents wall one another too, so the pawn after ours,
+/// walled by nobody else, is the one to hold off. Measured in
+/// BENCHMARKS.md (issue 28).
+pub const OTHERS_WALL: i32 = 2 * STEP;
+
 /// The fewest steps each side's pawn needs to its goal around the walls
 /// (pawns ignored); `None` for a pawn no longer on the board.
 pub(super) fn distances(g: &Quoridor) -> [Option<u32>; MAX_PAWNS] {
@@ -30,8 +37,11 @@ pub(super) fn distances(g: &Quoridor) -> [Option<u32>; MAX_PAWNS] {
 /// `s` arrives at ply `(d - 1) * n + k` where `k` is its place in the turn
 /// order. The score is how many plies the first opponent home arrives after
 /// `me`, per round of turns: a step ahead is worth [`STEP`], moving first
-/// between equals a share of it. Each wall in hand is worth `wall_value`
-/// against the best-stocked opponent's.
+/// between equals a share of it. With three pawns or more, an opponent
+/// more than a step from its goal whose predecessor in turn order is
+/// another opponent with walls left counts [`OTHERS_WALL`] further away.
+/// Each wall in hand is worth `wall_value` against the best-stocked
+/// opponent's.
 pub(super) fn evaluate(g: &Quoridor, me: Side, wall_value: i32) -> i32 {
     let d = distances(g);
     let n = g.active_sides().count() as i32;
@@ -41,7 +51,20 @@ pub(super) fn evaluate(g: &Quoridor, me: Side, wall_value: i32) -> i32 {
     for k in 0..sides {
         let s = (g.to_move + k) % sides;
         if let Some(dist) = d[s as usize] {
-            arrival[s as usize] = (dist.max(1) as i32 - 1) * n + place;
+            // In plies, in hundredths.
+            let mut a = ((dist.max(1) as i32 - 1) * n + place) * 100;
+            if n >= 3 && s != me.0 && dist > 1 {
+                // The pawn before `s` in turn order walls it, unless that
+                // is us or it has no wall left.
+                let before = (1..sides)
+                    .map(|j| (s + sides - j) % sides)
+                    .find(|&p| d[p as usize].is_some())
+                    .unwrap_or(s);
+                if before != me.0 && g.walls_left[before as usize] > 0 {
+                    a += OTHERS_WALL * n;
+                }
+            }
+            arrival[s as usize] = a;
             place += 1;
         }
     }
@@ -55,8 +78,7 @@ pub(super) fn evaluate(g: &Quoridor, me: Side, wall_value: i32) -> i32 {
     if first_other == i32::MAX {
         return 0;
     }
-    (first_other - mine) * STEP / n
-        + wall_value * (i32::from(g.walls_left[me.index()]) - their_walls)
+    (first_other - mine) / n + wall_value * (i32::from(g.walls_left[me.index()]) - their_walls)
 }
 
 /// The wall slots that could cut a shortest way of the pawn on `from` to

@@ -67,6 +67,12 @@ pub struct Settings {
     pub tt_bits: u32,
 }
 
+/// The deepest search with three pawns or more (layers). Best-reply lets
+/// every opponent wall us at each of its layers, which grows more wrong
+/// the deeper it looks: against greedy players the Master won 46 % at
+/// depth 3 and 37.5 % at depths 4-6 (BENCHMARKS.md, issue 28).
+pub const MULTI_MAX_DEPTH: u32 = 3;
+
 /// What `level` means for the Quoridor search.
 pub fn settings(level: Level) -> Settings {
     let (max_depth, time_share, walls, noise, blunder, tt_bits) = match level {
@@ -96,7 +102,11 @@ impl Engine for Quoridor {
         let decision = triage(self)?.decide(settings.blunder, &mut rng);
         decision.then_search(|candidates| {
             let limits = Limits {
-                max_depth: settings.max_depth,
+                max_depth: if self.active_sides().count() >= 3 {
+                    settings.max_depth.min(MULTI_MAX_DEPTH)
+                } else {
+                    settings.max_depth
+                },
                 // The triage's time counts too.
                 time: think
                     .budget
