@@ -16,6 +16,10 @@
 //! | [`Level::Professional`] | 3 | 35% | 10 | none |
 //! | [`Level::Master`] | unlimited | the whole budget | 16 | none |
 //!
+//! With three pawns or more every level searches at most
+//! [`MULTI_MAX_DEPTH`] layers, and the race counts the opponents walling
+//! one another (`eval.rs`).
+//!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
 //! the caller gives another); the other levels take their share of it.
 //!
