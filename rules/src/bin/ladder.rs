@@ -573,6 +573,13 @@ mod engine {
                 .arg(command)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
+                // titanium-quoridor writes a line of search log on stderr
+                // per depth: not wanted in the match's output.
+                .stderr(if session.is_some() {
+                    Stdio::null()
+                } else {
+                    Stdio::inherit()
+                })
                 .spawn()
                 .map_err(|e| format!("could not start {command:?}: {e}"))?;
             let input = child.stdin.take().ok_or("no stdin")?;
