@@ -22,6 +22,19 @@
 //! move: Master thinks as long as the program took on average so far in
 //! the match (`--ms` until it has moved).
 //!
+//! `--match titanium --peer PATH` (or env `TITANIUM_QUORIDOR=PATH`) plays
+//! 2-player 9×9 Quoridor's Master against titanium-quoridor's strongest
+//! engine, `PATH/target/release/titanium session --engine titanium-v15`,
+//! PATH being a checkout of titaniummachine1/titanium-quoridor built with
+//! `RUSTFLAGS='-C target-cpu=native' cargo build --release --bin titanium`
+//! (BENCHMARKS.md gives the commit). It speaks that program's session
+//! protocol (`position M1 M2 …` answered `ready N`, then `go SECONDS`
+//! answered `bestmove M`); the move names are ours on 9×9, and it has no
+//! pass. Both sides get `--ms` a move (default 1000), `--games` games
+//! (default 10) as `--match engine` plays them. An answer our rules refuse,
+//! or a pass by Master, stops that game unscored and is reported.
+//! With `--match engine` too, such a game is stopped and reported, not scored.
+//!
 //! `--match greedy` plays Master, then Professional, holding one pawn
 //! against greedy players holding all the others (`greedy.rs`: a win, else
 //! a step along the shortest way, else a wall on the next pawn); with
@@ -250,16 +263,21 @@ struct Run {
 fn run(args: &[String]) -> Result<(), String> {
     let flags = Flags::parse(args)?;
     flags.only(&[
-        "game", "match", "games", "ms", "threads", "seed", "size", "players", "engine",
+        "game", "match", "games", "ms", "threads", "seed", "size", "players", "engine", "peer",
     ])?;
     let kind = flags.get("match").unwrap_or("ladder").to_string();
-    if !["ladder", "real", "think", "engine", "greedy"].contains(&kind.as_str()) {
+    if !["ladder", "real", "think", "engine", "greedy", "titanium"].contains(&kind.as_str()) {
         return Err(format!(
-            "--match is ladder, real, think, engine or greedy, not {kind:?}"
+            "--match is ladder, real, think, engine, titanium or greedy, not {kind:?}"
         ));
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let real = kind == "real";
+    let real = kind == "real" || kind == "titanium";
+    let default_ms = match kind.as_str() {
+        "titanium" => 1000,
+        "real" => 2000,
+        _ => 50,
+    };
     let quoridor_size: u8 = flags.get_or("size", 9)?;
     if !quoridor::SIZES.contains(&quoridor_size) {
         return Err(format!("--size is 9, 11 or 13, not {quoridor_size}"));
@@ -270,7 +288,7 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let run = Run {
         games: flags.get_or("games", if real { 10 } else { 100 })?,
-        budget: Duration::from_millis(flags.get_or("ms", if real { 2000 } else { 50 })?),
+        budget: Duration::from_millis(flags.get_or("ms", default_ms)?),
         threads: flags.get_or("threads", cores)?,
         seed: flags.get_or("seed", 2026)?,
         kind,
@@ -286,7 +304,21 @@ fn run(args: &[String]) -> Result<(), String> {
         if flags.get("game") != Some("quoridor") || quoridor_players != 2 {
             return Err("--match engine plays 2-player Quoridor: --game quoridor".to_string());
         }
-        return engine::play(&run, command);
+        return engine::play(&run, command, None);
+    }
+    if run.kind == "titanium" {
+        let peer = flags
+            .get("peer")
+            .map(str::to_string)
+            .or_else(|| std::env::var("TITANIUM_QUORIDOR").ok())
+            .ok_or("--match titanium needs --peer PATH (or TITANIUM_QUORIDOR): a built checkout of titaniummachine1/titanium-quoridor")?;
+        if flags.get("game") != Some("quoridor") || quoridor_players != 2 || quoridor_size != 9 {
+            return Err(
+                "--match titanium plays 2-player 9x9 Quoridor: --game quoridor".to_string(),
+            );
+        }
+        let command = format!("{peer}/target/release/titanium session --engine titanium-v15");
+        return engine::play(&run, &command, Some(run.budget));
     }
     match flags.get("game").unwrap_or("jungle") {
         "jungle" => run_game::<Jungle>(&run),
@@ -509,15 +541,45 @@ mod engine {
         child: Child,
         input: ChildStdin,
         output: BufReader<ChildStdout>,
+        /// `Some(time per move)`: titanium-quoridor's session protocol
+        /// (`position M1 M2 …` answered `ready N`, `go SECONDS` answered
+        /// `bestmove M`); `None`: the `moves M1 M2 …` protocol.
+        session: Option<Duration>,
+    }
+
+    /// Our move in titanium-quoridor's notation: the same names on 9×9
+    /// (cells `a1`-`i9` from the first player's side, walls by the cell at
+    /// the bottom-left of the wall's centre plus `h`/`v`, checked against
+    /// its `algebraic_to_move_id` and wall bits); it has no pass.
+    pub fn to_titanium(mv: &quoridor::Move) -> Option<String> {
+        let text = mv.to_string();
+        (text != "pass").then_some(text)
+    }
+
+    /// Titanium-quoridor's answer read as our move (`(none)` and other
+    /// strings that do not read are refused).
+    pub fn from_titanium(text: &str) -> Result<quoridor::Move, String> {
+        if text == "pass" {
+            return Err("titanium-quoridor has no pass".to_string());
+        }
+        text.parse::<quoridor::Move>()
+            .map_err(|e| format!("the program answered {text:?}: {e}"))
     }
 
     impl Program {
-        fn start(command: &str) -> Result<Program, String> {
+        fn start(command: &str, session: Option<Duration>) -> Result<Program, String> {
             let mut child = Command::new("sh")
                 .arg("-c")
                 .arg(command)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
+                // titanium-quoridor writes a line of search log on stderr
+                // per depth: not wanted in the match's output.
+                .stderr(if session.is_some() {
+                    Stdio::null()
+                } else {
+                    Stdio::inherit()
+                })
                 .spawn()
                 .map_err(|e| format!("could not start {command:?}: {e}"))?;
             let input = child.stdin.take().ok_or("no stdin")?;
@@ -526,11 +588,42 @@ mod engine {
                 child,
                 input,
                 output,
+                session,
             })
+        }
+
+        /// The first word after `prefix` on the next line that starts with it
+        /// (an `error …` line is an error).
+        fn expect(&mut self, prefix: &str) -> Result<String, String> {
+            loop {
+                let mut line = String::new();
+                let n = self
+                    .output
+                    .read_line(&mut line)
+                    .map_err(|e| e.to_string())?;
+                if n == 0 {
+                    return Err("the program ended".to_string());
+                }
+                let line = line.trim();
+                if line.starts_with("error") {
+                    return Err(format!("the program said {line:?}"));
+                }
+                if let Some(rest) = line.strip_prefix(prefix) {
+                    return Ok(rest.split_whitespace().next().unwrap_or("").to_string());
+                }
+            }
         }
 
         /// The program's move after `moves`.
         fn ask(&mut self, moves: &[String]) -> Result<String, String> {
+            if let Some(time) = self.session {
+                writeln!(self.input, "position {}", moves.join(" ")).map_err(|e| e.to_string())?;
+                self.input.flush().map_err(|e| e.to_string())?;
+                self.expect("ready")?;
+                writeln!(self.input, "go {:.3}", time.as_secs_f64()).map_err(|e| e.to_string())?;
+                self.input.flush().map_err(|e| e.to_string())?;
+                return self.expect("bestmove ");
+            }
             writeln!(self.input, "moves {}", moves.join(" ")).map_err(|e| e.to_string())?;
             self.input.flush().map_err(|e| e.to_string())?;
             let mut line = String::new();
@@ -560,14 +653,24 @@ mod engine {
         master_moves: u32,
     }
 
-    pub fn play(run: &Run, command: &str) -> Result<(), String> {
+    pub fn play(run: &Run, command: &str, session: Option<Duration>) -> Result<(), String> {
         println!("== quoridor: master vs {command:?}");
-        println!(
-            "{} games, master thinks as long as the program did on average ({} ms until it has moved); {} threads",
-            run.games,
-            run.budget.as_millis(),
-            run.threads
-        );
+        if session.is_some() {
+            println!(
+                "{} games, {} ms a move each; {} threads",
+                run.games,
+                run.budget.as_millis(),
+                run.threads
+            );
+        } else {
+            println!(
+                "{} games, master thinks as long as the program did on average ({} ms until it has moved); {} threads",
+                run.games,
+                run.budget.as_millis(),
+                run.threads
+            );
+        }
+        let stopped = AtomicUsize::new(0);
         let next = AtomicUsize::new(0);
         let results = Mutex::new(Vec::new());
         let clock = Mutex::new(Clock::default());
@@ -576,7 +679,7 @@ mod engine {
         std::thread::scope(|scope| {
             for _ in 0..run.threads.max(1) {
                 scope.spawn(|| {
-                    let mut program = match Program::start(command) {
+                    let mut program = match Program::start(command, session) {
                         Ok(p) => p,
                         Err(e) => {
                             *failed.lock().expect("failed") = Some(e);
@@ -602,7 +705,11 @@ mod engine {
                                 );
                                 results.lock().expect("results").push(r)
                             }
-                            Err(e) => {
+                            Err(Stop::Illegal(e)) => {
+                                println!("game {:>3}: stopped, not scored: {e}", i + 1);
+                                stopped.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(Stop::Broken(e)) => {
                                 *failed.lock().expect("failed") =
                                     Some(format!("game {}: {e}", i + 1));
                             }
@@ -630,7 +737,21 @@ mod engine {
             start.elapsed(),
         );
         println!("(\"random\" above is the outside program)");
+        println!(
+            "{} games stopped on an illegal or unreadable answer (not scored)",
+            stopped.load(Ordering::Relaxed)
+        );
         Ok(())
+    }
+
+    /// Why a game was not finished.
+    enum Stop {
+        /// The program answered a move our rules refuse (or one that does
+        /// not read), or our move has no name in its notation: that game
+        /// only.
+        Illegal(String),
+        /// The program or the match broke: the whole run.
+        Broken(String),
     }
 
     /// Two random plies from the start, and their notation.
@@ -653,7 +774,8 @@ mod engine {
         run: &Run,
         clock: &Mutex<Clock>,
         i: usize,
-    ) -> Result<GameResult, String> {
+    ) -> Result<GameResult, Stop> {
+        let session = program.session.is_some();
         let cancel = AtomicBool::new(false);
         let mut rng = Rng::new(run.seed ^ (i as u64) << 20);
         while let Some(side) = game.to_move() {
@@ -663,7 +785,7 @@ mod engine {
             let mv = if side == master_side {
                 let budget = {
                     let c = clock.lock().expect("clock");
-                    if c.program_moves == 0 {
+                    if session || c.program_moves == 0 {
                         run.budget
                     } else {
                         c.program / c.program_moves
@@ -677,25 +799,50 @@ mod engine {
                         cancel: &cancel,
                         seed: rng.next_u64(),
                     })
-                    .ok_or("no move for master")?;
+                    .ok_or(Stop::Broken("no move for master".to_string()))?;
+                if session && to_titanium(&mv).is_none() {
+                    return Err(Stop::Illegal(format!(
+                        "master passed after {} (titanium-quoridor has no pass)",
+                        moves.join(" ")
+                    )));
+                }
                 let mut c = clock.lock().expect("clock");
                 c.master += t.elapsed();
                 c.master_moves += 1;
                 mv
             } else {
                 let t = Instant::now();
-                let text = program.ask(&moves)?;
+                let text = program.ask(&moves).map_err(Stop::Broken)?;
                 let took = t.elapsed();
                 let mut c = clock.lock().expect("clock");
                 c.program += took;
                 c.program_moves += 1;
-                text.parse::<quoridor::Move>()
-                    .map_err(|e| format!("the program answered {text:?}: {e}"))?
+                from_titanium(&text).map_err(Stop::Illegal)?
             };
-            game.play(&mv)
-                .map_err(|e| format!("illegal move {mv} after {}: {e}", moves.join(" ")))?;
+            game.play(&mv).map_err(|e| {
+                Stop::Illegal(format!("illegal move {mv} after {}: {e}", moves.join(" ")))
+            })?;
             moves.push(mv.to_string());
         }
         Ok(scored(&game, master_side))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine::{from_titanium, to_titanium};
+    use rules::quoridor;
+
+    #[test]
+    fn titanium_notation_is_ours_on_9x9_without_pass() {
+        for text in ["e2", "a9", "i1", "e3h", "e3v", "a1h", "h8v"] {
+            let mv: quoridor::Move = text.parse().expect("reads");
+            assert_eq!(to_titanium(&mv).as_deref(), Some(text));
+            assert_eq!(from_titanium(text).expect("reads"), mv);
+        }
+        let pass: quoridor::Move = "pass".parse().expect("reads");
+        assert_eq!(to_titanium(&pass), None);
+        assert!(from_titanium("(none)").is_err());
+        assert!(from_titanium("pass").is_err());
     }
 }
