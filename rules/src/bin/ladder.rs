@@ -655,21 +655,14 @@ mod engine {
 
     pub fn play(run: &Run, command: &str, session: Option<Duration>) -> Result<(), String> {
         println!("== quoridor: master vs {command:?}");
-        if session.is_some() {
-            println!(
-                "{} games, {} ms a move each; {} threads",
-                run.games,
-                run.budget.as_millis(),
-                run.threads
-            );
-        } else {
-            println!(
-                "{} games, master thinks as long as the program did on average ({} ms until it has moved); {} threads",
-                run.games,
-                run.budget.as_millis(),
-                run.threads
-            );
-        }
+        let pace = match session {
+            Some(_) => format!("{} ms a move each", run.budget.as_millis()),
+            None => format!(
+                "master thinks as long as the program did on average ({} ms until it has moved)",
+                run.budget.as_millis()
+            ),
+        };
+        println!("{} games, {pace}; {} threads", run.games, run.threads);
         let stopped = AtomicUsize::new(0);
         let next = AtomicUsize::new(0);
         let results = Mutex::new(Vec::new());
@@ -817,7 +810,12 @@ mod engine {
                 let mut c = clock.lock().expect("clock");
                 c.program += took;
                 c.program_moves += 1;
-                from_titanium(&text).map_err(Stop::Illegal)?
+                if session {
+                    from_titanium(&text).map_err(Stop::Illegal)?
+                } else {
+                    text.parse::<quoridor::Move>()
+                        .map_err(|e| Stop::Illegal(format!("the program answered {text:?}: {e}")))?
+                }
             };
             game.play(&mv).map_err(|e| {
                 Stop::Illegal(format!("illegal move {mv} after {}: {e}", moves.join(" ")))

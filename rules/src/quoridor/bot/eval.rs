@@ -51,8 +51,8 @@ pub(super) fn evaluate(g: &Quoridor, me: Side, wall_value: i32) -> i32 {
     for k in 0..sides {
         let s = (g.to_move + k) % sides;
         if let Some(dist) = d[s as usize] {
-            // In plies, in hundredths.
-            let mut a = ((dist.max(1) as i32 - 1) * n + place) * 100;
+            // In plies, in hundredths (STEP per ply).
+            let mut a = ((dist.max(1) as i32 - 1) * n + place) * STEP;
             if n >= 3 && s != me.0 && dist > 1 {
                 // The pawn before `s` in turn order walls it, unless that
                 // is us or it has no wall left.
