@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::game::{Game, Outcome, Side};
+use crate::game::{Outcome, Side};
 use crate::level::{Engine, Level, Think};
 
 /// What a game's engine says about a position.

@@ -2,6 +2,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::*;
 use crate::crossyray::CrossyRay;
+use crate::game::Game;
 use crate::jungle::Jungle;
 use crate::quoridor::{Options, Quoridor};
 
