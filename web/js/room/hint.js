@@ -2,20 +2,26 @@
 // the computer alone, the player asks for the engine's move ("Hint") on
 // their turn; the server's answer, for this page alone, names the ply it
 // is for and is shown as text and on the board (its renderer's optional
-// showHint) until the ply changes. Never in a game with another person.
+// showHint) until the ply changes; while the player looks back at a past
+// position (lookback.js) the board shows none. Never in a game with
+// another person.
 
 import { $ } from '../dom.js';
 import { page, command } from './page.js';
 import { shownMatch, mySide } from './model.js';
 import { showBoardHint } from './board.js';
+import { lookbackOf } from './lookback.js';
 
 /** The hint shown ({match, ply, move}), or null; and the position one was asked for ({match, ply}), or null. */
 let shown = null;
 let asking = null;
+/** The move last given to the board (null: none). */
+let onBoard = null;
 
+// After the board panel (room.js lists it later), with what redraws the board.
 export const hintPanel = {
   name: 'hint',
-  slice: (m) => [shownMatch(m), m.you],
+  slice: (m) => [shownMatch(m), m.you, m.lookback, m.room.game, m.room.options],
   draw,
 };
 
@@ -39,18 +45,17 @@ function draw(model) {
   const ok = allowed(model, m);
   const here = (x) => ok && m.id === x.match && plyOf(m) === x.ply;
   // The position moved on (or the game is another, or over): the hint goes.
-  if (shown && !here(shown)) clear();
+  if (shown && !here(shown)) shown = null;
   if (asking && !here(asking)) asking = null;
+  // Given again after every redraw of the board, which may have drawn it afresh.
+  const move = shown && !lookbackOf(model) ? shown.move : null;
+  if (move != null || onBoard != null) showBoardHint(move);
+  onBoard = move;
   const button = $('hint');
   button.hidden = !ok;
   button.disabled = !ok || !!asking || !myTurn(model, m);
   $('hint-box').hidden = !shown;
   $('hint-move').textContent = shown?.move ?? '';
-}
-
-function clear() {
-  shown = null;
-  showBoardHint(null);
 }
 
 /** A `hint` message from the server: shown if it is for the position on the board. */
@@ -59,7 +64,6 @@ export function onHint(msg) {
   const m = shownMatch(page.model);
   if (m && !m.outcome && typeof msg.move === 'string' && msg.ply === plyOf(m)) {
     shown = { match: m.id, ply: msg.ply, move: msg.move };
-    showBoardHint(msg.move);
   }
   draw(page.model);
 }
