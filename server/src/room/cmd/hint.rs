@@ -167,6 +167,13 @@ impl RoomState {
         }]
     }
 
+    /// The hint searches in flight: who for, and the table and game.
+    #[cfg(test)]
+    pub(in crate::room) fn hints_in_flight(&self) -> Vec<(MemberId, TableId, GameId)> {
+        let of = |a: &Asked| a.search.as_ref().map(|s| (a.member, s.table, s.game));
+        self.hints.0.iter().filter_map(of).collect()
+    }
+
     /// Table `t`'s game ended: its hint searches stop, unanswered.
     pub(in crate::room) fn end_hints(&mut self, t: usize, effects: &mut Vec<Effect>) {
         let table = self.tables[t].id;

@@ -18,7 +18,11 @@ fn computer(seat: usize) -> Command {
 
 /// Minh (seat 0) against the computer (seat 1), started: Minh to move.
 fn against_computer(kind: GameKind) -> (RoomState, MemberId) {
-    let mut state = room(kind, Value::Null);
+    against_computer_with(kind, Value::Null)
+}
+
+fn against_computer_with(kind: GameKind, options: Value) -> (RoomState, MemberId) {
+    let mut state = room(kind, options);
     let host = join(&mut state, HOST, Some("Minh"), 0);
     ok(&mut state, host, sit(0), 0);
     ok(&mut state, host, computer(1), 0);
@@ -232,4 +236,19 @@ fn a_hint_for_a_position_taken_back_and_played_again_to_the_same_ply_is_not_sent
         directs(&state.hint_found(host, id, Some(engine(&game)))).len(),
         1
     );
+}
+
+#[test]
+fn a_game_lost_on_time_stops_the_hint_search() {
+    let (mut state, host) = against_computer_with(GameKind::CrossyRay, crossy_clock());
+    let table = state.tables[0].id;
+    let (id, game, _) = search(&ok(&mut state, host, Command::Hint, 1_000), host);
+    let effects = state.fire(crate::room::Timer::Clock(table), 200_000);
+    assert!(
+        tags(&effects).contains(&format!("stop_hint:{host}")),
+        "{:?}",
+        tags(&effects)
+    );
+    assert!(state.hint_found(host, id, Some(engine(&game))).is_empty());
+    assert!(state.hints_in_flight().is_empty());
 }
