@@ -94,10 +94,10 @@ fn search(
     let flag = Arc::clone(&cancel);
     let budget = Duration::from_millis(budget_ms);
     let seed: u64 = rand::random();
-    let slots = bots::search_slots();
     tokio::spawn(async move {
-        // Wait for a free core; a search cancelled meanwhile never starts.
-        let Ok(_slot) = slots.acquire_owned().await else {
+        // Wait for a free core (live play before analyses); a search
+        // cancelled meanwhile never starts.
+        let Some(_slot) = bots::slots().live().await else {
             return;
         };
         if flag.load(Ordering::Relaxed) {
