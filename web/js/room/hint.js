@@ -73,8 +73,15 @@ export function wireHint() {
   $('hint').addEventListener('click', () => {
     const m = shownMatch(page.model);
     if (!m) return;
-    asking = { match: m.id, ply: plyOf(m) };
+    const mine = { match: m.id, ply: plyOf(m) };
+    asking = mine;
     draw(page.model);
+    // An answer that never comes (the room restarted meanwhile) does not hold the button for ever.
+    setTimeout(() => {
+      if (asking !== mine) return;
+      asking = null;
+      draw(page.model);
+    }, 5_000);
     // Refused (the toast says why): the button comes back.
     command('hint').catch(() => {
       asking = null;
