@@ -44,6 +44,30 @@ export function applyMatchEvent(tables, ev) {
   return table;
 }
 
+/** A Quoridor wall's place in the server's order: horizontal ones first, then by row and column. */
+function wallKey(wall) {
+  const [, col, row, dir] = /^([a-z])(\d+)([hv])$/.exec(wall) ?? [, '', '0', ''];
+  return [dir, Number(row), col];
+}
+
+function byWallKey(a, b) {
+  const [x, y] = [wallKey(a), wallKey(b)];
+  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * The state after a move from the one held and the move event's: a
+ * Quoridor state there has no `walls` (they grow with the game), so the
+ * held walls are kept and the move added when it is a wall (`e3h`), in
+ * the order a full state lists them.
+ */
+function changedState(held, state, move) {
+  if (!Array.isArray(held?.walls) || state?.walls) return state;
+  if (!/^[a-z]\d+[hv]$/.test(move ?? '')) return { ...state, walls: held.walls };
+  return { ...state, walls: [...held.walls, move].sort(byWallKey) };
+}
+
 /**
  * A move (docs/PROTOCOL.md, "match" events): `ev.move` and `ev.side` are
  * appended to the match's `moves` and `move_sides`, and the rest of
@@ -63,7 +87,7 @@ export function applyMove(tables, ev) {
     move_sides: [...m.move_sides, ev.side],
     players: d.players,
     to_play: d.to_play,
-    state: d.state,
+    state: changedState(m.state, d.state, ev.move),
     legal: d.legal ?? [],
     clock: d.clock,
     outcome: d.outcome,

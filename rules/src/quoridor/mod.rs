@@ -83,5 +83,5 @@ pub use perft::{perft, perft_cli};
 pub use position::{PlayError, Quoridor};
 pub use race::race_chances;
 pub use scoring::{mirror_points, scores, DEFAULT_WIN_POINTS};
-pub use view::View;
+pub use view::{ChangeView, View};
 pub use wall::{Orientation, Wall};

@@ -70,6 +70,52 @@ impl From<&Quoridor> for View {
     }
 }
 
+/// The view without its `walls`, which grow with the game: what a move
+/// event carries, so that a move costs the same to send at any length of
+/// game (the client adds the move to the walls it holds when it is a
+/// wall).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChangeView {
+    pub size: u8,
+    pub goal: GoalMode,
+    pub options: Options,
+    pub pawns: Vec<Option<Cell>>,
+    pub goals: Vec<Target>,
+    pub walls_left: Vec<u8>,
+    pub moves_made: Vec<u16>,
+    pub move_limit: u16,
+    pub to_move: Option<Side>,
+    pub ply: usize,
+    pub outcome: Option<Outcome>,
+    pub last_move: Option<Move>,
+}
+
+impl From<View> for ChangeView {
+    fn from(v: View) -> ChangeView {
+        ChangeView {
+            size: v.size,
+            goal: v.goal,
+            options: v.options,
+            pawns: v.pawns,
+            goals: v.goals,
+            walls_left: v.walls_left,
+            moves_made: v.moves_made,
+            move_limit: v.move_limit,
+            to_move: v.to_move,
+            ply: v.ply,
+            outcome: v.outcome,
+            last_move: v.last_move,
+        }
+    }
+}
+
+impl Quoridor {
+    /// The game as a move event shows it ([`ChangeView`]).
+    pub fn change_view(&self) -> ChangeView {
+        ChangeView::from(View::from(self))
+    }
+}
+
 impl From<Quoridor> for View {
     fn from(q: Quoridor) -> View {
         View::from(&q)

@@ -182,13 +182,15 @@ impl AnyGame {
     }
 
     /// The game as a move event carries it: the same view, without the
-    /// fields that list the moves (Jungle's `moves` and `legal_moves`),
-    /// so that a move costs the same to send at any length of game.
+    /// fields that grow with the game or repeat the match's lists
+    /// (Jungle's `moves` and `legal_moves`, Quoridor's `walls`), so that a
+    /// move costs the same to send at any length of game.
     pub fn serialize_change<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::Serialize;
         match self {
             AnyGame::Jungle(j) => j.change_view().serialize(s),
-            AnyGame::CrossyRay(_) | AnyGame::Quoridor(_) => self.serialize(s),
+            AnyGame::Quoridor(q) => q.change_view().serialize(s),
+            AnyGame::CrossyRay(_) => self.serialize(s),
         }
     }
 

@@ -70,3 +70,54 @@ async fn quoridor_moves_applied_give_the_snapshot() {
 async fn jungle_moves_applied_give_the_snapshot() {
     followed_equals_snapshot("jungle", json!({"clock": null}), 12).await;
 }
+
+/// The size of a move event as a spectator receives it (compact JSON).
+fn size(event: &Value) -> usize {
+    event.to_string().len()
+}
+
+/// Plays `plies` moves that keep the game going and returns the sizes of
+/// the spectator's move events at plies 5 and `plies` (from 1), checking
+/// on the way that the events applied still give the snapshot's match.
+async fn event_sizes(game: &str, options: Value, plies: usize) -> (usize, usize) {
+    // As fast as the sockets go: no message rate.
+    let server = TestServer::start_with(|c| c.message_rate = 0.0).await;
+    let mut t = table_of(&server, game, options).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = t.spectator.next_match().await;
+    let mut held = follow(&Value::Null, &start);
+    let mut local = local_game(game, &held["state"]["options"]);
+    let mut sizes = Vec::new();
+    for ply in 0..plies {
+        let mv = keep_going(&local, &json!(local.legal()), ply);
+        t.play_ply(ply, &mv).await;
+        local.play_text(&mv).unwrap();
+        let event = t.spectator.next_match().await;
+        assert_eq!(event["kind"], "move", "{game} at {ply}: {event}");
+        sizes.push(size(&event));
+        held = follow(&held, &event);
+    }
+    let (_, _, snapshot) = server.join(&t.code, None, None).await;
+    assert_eq!(
+        comparable(&held),
+        comparable(&snapshot["room"]["tables"][0]["match"]),
+        "{game}"
+    );
+    (sizes[4], sizes[plies - 1])
+}
+
+#[tokio::test]
+async fn a_move_costs_the_same_to_send_at_ply_300_as_at_ply_5() {
+    // Quoridor with a move limit that lets 300 plies be played; its walls
+    // (all 20 placed by then) are not in the events.
+    for (game, options) in [
+        ("quoridor", json!({"move_limit": 200})),
+        ("jungle", json!({"clock": null})),
+    ] {
+        let (early, late) = event_sizes(game, options, 300).await;
+        assert!(
+            late as f64 <= early as f64 * 1.1,
+            "{game}: {early} bytes at ply 5, {late} at ply 300"
+        );
+    }
+}

@@ -657,8 +657,30 @@ pub fn follow(held: &Value, event: &Value) -> Value {
         .as_array_mut()
         .expect("move_sides held")
         .push(event["side"].clone());
+    // A Quoridor state there has no `walls`: the move adds to them.
+    let walls = m["state"]["walls"].as_array().cloned().map(|mut walls| {
+        if let Some(wall) = event["move"].as_str().filter(|mv| mv.ends_with(['h', 'v'])) {
+            walls.push(json!(wall));
+        }
+        walls
+    });
     for key in ["players", "to_play", "state", "clock", "outcome"] {
         m[key] = delta[key].clone();
+    }
+    if let (Some(mut walls), None) = (walls, delta["state"].get("walls")) {
+        // In the order a full state lists them: horizontal first, then by
+        // row and column.
+        walls.sort_by_key(|w| {
+            let w = w.as_str().unwrap_or_default();
+            let (cell, dir) = w.split_at(w.len().saturating_sub(1));
+            let (col, row) = cell.split_at(1.min(cell.len()));
+            (
+                dir.to_string(),
+                row.parse::<u32>().unwrap_or(0),
+                col.to_string(),
+            )
+        });
+        m["state"]["walls"] = json!(walls);
     }
     m["legal"] = delta.get("legal").cloned().unwrap_or_else(|| json!([]));
     m
