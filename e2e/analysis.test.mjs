@@ -119,7 +119,7 @@ test('a CrossyRay game: the own goal is marked, the graph jumps, the hint is a l
     return ply >= 2 && legal.includes(own) ? own : legal.find((m) => !m.startsWith('goal:'));
   });
   const { stored, a } = await analyseReplay(page, id, { graded: true });
-  assert.equal(stored.outcome.reason, 'goal', 'the game ended in a goal');
+  assert.equal(stored.outcome.reason, 'own_goal', 'the game ended in an own goal');
   assert.ok(a.moves[a.moves.length - 1].grade, 'the own goal is graded');
   assert.equal(a.positions[a.positions.length - 1].best, null, 'no move after the end');
   // The room's result links to the analysis.

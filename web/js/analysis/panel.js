@@ -97,8 +97,9 @@ export function analysisPanel(page) {
 
   function render() {
     const box = $('analysis');
-    box.hidden = !game;
-    if (!game) return;
+    // A game without a move has nothing to analyse.
+    box.hidden = !game?.moves.length;
+    if (box.hidden) return;
     $('analyse').hidden = !!current;
     const err = $('analysis-error');
     err.hidden = !error;
