@@ -68,6 +68,11 @@ async function checkPointAndHint(page, stored, a, n) {
   const position = await api(`/api/position?${query}`);
   assert.ok(position.legal.includes(best), `${stored.game}: the hint ${best} is legal at ply ${n} (${position.legal.slice(0, 12)})`);
   assert.equal(await byId(page, 'hint-move').getAttribute('data-move'), best);
+  // Drawn as the move is: a ghost wall or pawn (Quoridor), the squares
+  // framed (Jungle), the ray's target (CrossyRay), with an arrow but for a wall.
+  const shape = { crossyray: '.hint-target', jungle: '.hint-from', quoridor: /[hv]$/.test(best) ? '.hint-wall' : best === 'pass' ? '.hint-ring' : '.hint-pawn' }[stored.game];
+  assert.equal(await ghost.locator(shape).count(), 1, `${stored.game}: ${best} drawn as ${shape}`);
+  assert.equal(await ghost.locator('.hint-head').count(), shape === '.hint-wall' || shape === '.hint-ring' ? 0 : 1);
   // One move on (the board drawn again): the ghost is that position's move.
   await page.keyboard.press('ArrowRight');
   await plyShown(page, n + 1);

@@ -7,6 +7,7 @@
 
 import { onCosmeticsChange } from './cosmetics.js';
 import { t } from './i18n.js';
+import { esc } from './dom.js';
 
 /**
  * @param {HTMLElement} el
@@ -134,9 +135,6 @@ export function markBoard(el, state, ui, label, live, data = {}) {
   if (region.textContent !== live) region.textContent = live;
 }
 
-/** `s` safe inside SVG/HTML markup and its attributes. */
-export const esc = (s) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /**
  * The hint's drawing: `inner` (SVG) in the one element the pages and tests

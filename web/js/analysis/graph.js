@@ -5,7 +5,7 @@
 // whole height of the graph, so a tap anywhere near it hits it), coloured
 // by the grade of the move that led to it; the shown ply is marked.
 
-import { esc } from '../board-kit.js';
+import { esc } from '../dom.js';
 
 export const W = 600;
 export const H = 150;
