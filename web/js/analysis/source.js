@@ -56,13 +56,16 @@ export function followAnalysis(id, onUpdate, onLost) {
   const open = () => {
     if (stopped) return;
     source = new EventSource(`/api/analysis/${encodeURIComponent(id)}/events`);
-    source.addEventListener('analysis', (e) => {
+    const heard = (e) => {
       let a;
       try { a = JSON.parse(e.data); } catch { return; }
       tries = 0;
       onUpdate(a);
       if (a.status === 'done') stop();
-    });
+    };
+    // Each event is `event: analysis` (an unnamed one is read the same).
+    source.addEventListener('analysis', heard);
+    source.addEventListener('message', heard);
     source.onerror = () => {
       if (stopped) return;
       // Closed for good (a refusal) or between two tries of the browser's
