@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod coach;
 pub mod crossyray;
 pub mod deepening;
 pub mod direction;

@@ -10,25 +10,104 @@
 //! Every game has one: a new game gets its computer player with one arm
 //! in [`choose`] (the compiler asks for it).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::time::Duration;
 
 pub use rules::{Engine, Level, Think};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::games::{AnyGame, AnyMove};
 
-/// Searches that may run at once in the whole server: one per core. A
-/// search keeps a core busy for its whole budget, so more at once would
-/// only slow every one of them down (and the rest of the server with
-/// them); the others wait for a slot, their clocks running as usual.
-pub fn search_slots() -> Arc<Semaphore> {
-    static SLOTS: OnceLock<Arc<Semaphore>> = OnceLock::new();
-    SLOTS
-        .get_or_init(|| {
-            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-            Arc::new(Semaphore::new(cores))
-        })
-        .clone()
+/// The server's search slots: one per core, shared by the live computer
+/// players (and hints) and the analyses of finished games, live play
+/// first. A search keeps a core busy for its whole budget, so more at once
+/// would only slow every one of them down (and the rest of the server
+/// with them); the others wait for a slot, their clocks running as usual.
+///
+/// Live first: a live search that finds no free slot stops every running
+/// analysis search (their cancel flags; that position is judged again
+/// later), and an analysis takes a slot only while no live search waits
+/// for one, giving it back if one began waiting meanwhile.
+pub struct Slots {
+    slots: Arc<Semaphore>,
+    /// Live searches waiting for a slot now.
+    live_waiting: AtomicUsize,
+    /// The cancel flags of the analysis searches holding a slot.
+    background: Mutex<Vec<Weak<AtomicBool>>>,
+}
+
+/// How often a waiting analysis looks again whether live play waits.
+const BACKGROUND_POLL: Duration = Duration::from_millis(20);
+
+/// The whole server's slots.
+pub fn slots() -> &'static Slots {
+    static SLOTS: OnceLock<Slots> = OnceLock::new();
+    SLOTS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Slots::new(cores)
+    })
+}
+
+impl Slots {
+    pub fn new(cores: usize) -> Slots {
+        Slots {
+            slots: Arc::new(Semaphore::new(cores.max(1))),
+            live_waiting: AtomicUsize::new(0),
+            background: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A slot for a live search (a computer's move, a hint), stopping the
+    /// analyses' searches when none is free.
+    pub async fn live(&self) -> Option<OwnedSemaphorePermit> {
+        if let Ok(slot) = self.slots.clone().try_acquire_owned() {
+            return Some(slot);
+        }
+        self.live_waiting.fetch_add(1, Ordering::SeqCst);
+        struct Waiting<'a>(&'a AtomicUsize);
+        impl Drop for Waiting<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let _waiting = Waiting(&self.live_waiting);
+        for flag in self.lock().drain(..) {
+            if let Some(flag) = flag.upgrade() {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+        self.slots.clone().acquire_owned().await.ok()
+    }
+
+    /// A slot for an analysis search whose cancel flag is `cancel`, once
+    /// no live search waits.
+    pub async fn background(&self, cancel: &Arc<AtomicBool>) -> Option<OwnedSemaphorePermit> {
+        loop {
+            while self.live_waiting.load(Ordering::SeqCst) > 0 {
+                tokio::time::sleep(BACKGROUND_POLL).await;
+            }
+            let slot = self.slots.clone().acquire_owned().await.ok()?;
+            if self.live_waiting.load(Ordering::SeqCst) == 0 {
+                let mut running = self.lock();
+                running.retain(|f| f.strong_count() > 0);
+                running.push(Arc::downgrade(cancel));
+                return Some(slot);
+            }
+            drop(slot);
+        }
+    }
+
+    /// Live searches waiting for a slot now.
+    pub fn live_waiting(&self) -> usize {
+        self.live_waiting.load(Ordering::SeqCst)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Weak<AtomicBool>>> {
+        self.background
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// The move the computer plays in `game` for the side to move, as `think`
@@ -74,5 +153,39 @@ mod tests {
         );
         assert!(serde_json::from_value::<Level>(json!("grandmaster")).is_err());
         assert_eq!(Level::Amateur.display_name(), "Computer (Amateur)");
+    }
+}
+
+#[cfg(test)]
+mod slot_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_live_search_stops_the_analyses_and_they_wait_for_it() {
+        let slots = Arc::new(Slots::new(1));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let background = slots.background(&cancel).await.expect("a free slot");
+        let live = tokio::spawn({
+            let slots = slots.clone();
+            async move { slots.live().await.is_some() }
+        });
+        // The live search asks: the analysis is told to stop.
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while !cancel.load(Ordering::Relaxed) {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await
+        .expect("cancelled");
+        assert_eq!(slots.live_waiting(), 1);
+        // A second analysis does not take the slot it gives back.
+        let other = Arc::new(AtomicBool::new(false));
+        let waiting = tokio::spawn({
+            let slots = slots.clone();
+            async move { slots.background(&other).await.is_some() }
+        });
+        drop(background);
+        assert!(live.await.unwrap(), "the live search got the slot");
+        assert!(waiting.await.unwrap(), "then the analysis");
     }
 }

@@ -169,6 +169,26 @@ pub struct Config {
     #[arg(long, env = "BOT_MS", default_value_t = 2000)]
     pub bot_ms: u64,
 
+    /// Milliseconds the analysis of a finished game searches each of its
+    /// positions (Master level).
+    #[arg(long, env = "ANALYSIS_MS", default_value_t = 400)]
+    pub analysis_ms: u64,
+
+    /// Analyses this node runs at once (each takes one search slot while
+    /// no computer player waits for it; 0: this node runs none).
+    #[arg(long, env = "ANALYSIS_WORKERS", default_value_t = 1)]
+    pub analysis_workers: usize,
+
+    /// Analyses waiting or running at most, over all nodes; past it a new
+    /// one is refused `503 analysis_busy`.
+    #[arg(long, env = "ANALYSIS_QUEUE", default_value_t = 32)]
+    pub analysis_queue: i64,
+
+    /// Analyses one client address may have waiting or running at once
+    /// (`429 too_many_analyses` past it).
+    #[arg(long, env = "ANALYSES_PER_ADDR", default_value_t = 2)]
+    pub analyses_per_addr: i64,
+
     /// Seconds between the end of a game and the automatic start of the
     /// next (rooms with auto-start on, every seat still taken and online).
     #[arg(long, env = "AUTOSTART_SECS", default_value_t = 30)]

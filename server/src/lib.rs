@@ -3,6 +3,7 @@
 //! move, and `docs/PROTOCOL.md` for the wire format.
 
 pub mod accounts;
+pub mod analysis;
 pub mod app;
 pub mod bots;
 pub mod cluster;
@@ -114,6 +115,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         model::time::enable_test_clock();
     }
     let turn_sweep = tokio::spawn(turns::sweep::run(app.clone()));
+    let analysts = analysis::worker::start(&app).await;
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
     let header_timeout = app.config.header_timeout();
@@ -122,6 +124,9 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         let served = serve::run(listener, router, header_timeout, rx).await;
         sweep.abort();
         turn_sweep.abort();
+        for worker in analysts {
+            worker.abort();
+        }
         served
     });
     Ok(Running {

@@ -41,6 +41,23 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}", get(crate::history::game))
         .route("/api/games/{id}/export", get(crate::history::export_game))
         .route("/api/position", get(crate::history::position))
+        // The analysis of finished and imported games (analysis/).
+        .route(
+            "/api/games/{id}/analysis",
+            post(crate::analysis::api::analyse_game).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/analysis",
+            post(crate::analysis::api::analyse_import).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/analysis/{id}",
+            get(crate::analysis::api::analysis).route_layer(lookups.clone()),
+        )
+        .route(
+            "/api/analysis/{id}/events",
+            get(crate::analysis::api::events).route_layer(lookups.clone()),
+        )
         .route(
             "/api/players/{username}",
             get(crate::history::profile::profile),

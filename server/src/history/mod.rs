@@ -26,7 +26,7 @@ use crate::store::{HistoryQuery, StoreError, PAGE_SIZE};
 /// The results a history can be filtered by.
 const RESULTS: [&str; 4] = ["win", "loss", "draw", "aborted"];
 
-fn internal(e: StoreError) -> Response {
+pub(crate) fn internal(e: StoreError) -> Response {
     tracing::error!(error = %e, "database error");
     json_error(
         StatusCode::INTERNAL_SERVER_ERROR,
@@ -39,7 +39,7 @@ fn bad_query(message: impl Into<String>) -> Response {
     json_error(StatusCode::BAD_REQUEST, "bad_query", message)
 }
 
-fn no_game(id: &str) -> Response {
+pub(crate) fn no_game(id: &str) -> Response {
     json_error(
         StatusCode::NOT_FOUND,
         "no_game",
@@ -185,7 +185,7 @@ pub async fn room_games(
         .into_response()
 }
 
-async fn find(app: &App, id: &str) -> Result<Option<GameRecord>, StoreError> {
+pub(crate) async fn find(app: &App, id: &str) -> Result<Option<GameRecord>, StoreError> {
     if id.len() > 64 {
         return Ok(None);
     }
@@ -294,44 +294,20 @@ pub async fn import_game(
     ClientIp(ip): ClientIp,
     body: Result<String, StringRejection>,
 ) -> Response {
-    if let Err(wait) = app.limits.imports.take(ip) {
-        return too_many(wait, "Too many imports from your address");
-    }
-    let body = match body {
-        Ok(body) => body,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return json_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
-            )
-        }
-        Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_import", e.body_text()),
+    let g = match read_import(&app, ip, body) {
+        Ok(g) => g,
+        Err(refused) => return *refused,
     };
-    let moves = export::move_lines(&body);
-    if moves > export::MAX_IMPORT_MOVES {
-        return json_error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!(
-                "An import has at most {} moves; this one has {moves}.",
-                export::MAX_IMPORT_MOVES
-            ),
-        );
-    }
-    let answer = match export::import(&body) {
-        Ok(g) => json!({
-            "game": g.game.name(),
-            "options": g.options,
-            "players": g.players,
-            "moves": g.moves,
-            "leaves": g.leaves,
-            "outcome": g.outcome,
-            "positions": g.positions,
-        })
-        .to_string(),
-        Err(e) => return json_error(StatusCode::BAD_REQUEST, "bad_import", e.to_string()),
-    };
+    let answer = json!({
+        "game": g.game.name(),
+        "options": g.options,
+        "players": g.players,
+        "moves": g.moves,
+        "leaves": g.leaves,
+        "outcome": g.outcome,
+        "positions": g.positions,
+    })
+    .to_string();
     if answer.len() > export::MAX_IMPORT_ANSWER {
         return json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -344,6 +320,59 @@ pub async fn import_game(
         );
     }
     ([(header::CONTENT_TYPE, "application/json")], answer).into_response()
+}
+
+/// A game's text read and replayed as `POST /api/games/import` reads it
+/// (also for the analysis of an imported game), or the refusal to answer:
+/// `429` past the address's allowance (`Limits::imports`), `413
+/// too_large` past the bounds of `export.rs`, `400 bad_import` naming the
+/// first bad line.
+pub(crate) fn read_import(
+    app: &App,
+    ip: std::net::IpAddr,
+    body: Result<String, StringRejection>,
+) -> Result<export::Imported, Box<Response>> {
+    if let Err(wait) = app.limits.imports.take(ip) {
+        return Err(Box::new(too_many(
+            wait,
+            "Too many imports from your address",
+        )));
+    }
+    let body = match body {
+        Ok(body) => body,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(Box::new(json_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
+            )))
+        }
+        Err(e) => {
+            return Err(Box::new(json_error(
+                StatusCode::BAD_REQUEST,
+                "bad_import",
+                e.body_text(),
+            )))
+        }
+    };
+    let moves = export::move_lines(&body);
+    if moves > export::MAX_IMPORT_MOVES {
+        return Err(Box::new(json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "An import has at most {} moves; this one has {moves}.",
+                export::MAX_IMPORT_MOVES
+            ),
+        )));
+    }
+    export::import(&body).map_err(|e| {
+        Box::new(json_error(
+            StatusCode::BAD_REQUEST,
+            "bad_import",
+            e.to_string(),
+        ))
+    })
 }
 
 /// The token of an `Authorization: Bearer TOKEN` header (any case of

@@ -49,10 +49,10 @@ pub(super) fn start(
         ?budget,
         "computer thinking"
     );
-    let slots = bots::search_slots();
     tokio::spawn(async move {
-        // Wait for a free core; a search cancelled meanwhile never starts.
-        let Ok(_slot) = slots.acquire_owned().await else {
+        // Wait for a free core (live play before analyses); a search
+        // cancelled meanwhile never starts.
+        let Some(_slot) = bots::slots().live().await else {
             return;
         };
         if flag.load(Ordering::Relaxed) {

@@ -12,6 +12,7 @@
 //! `lease.rs`), so a node that lost a room can never write for it again.
 
 pub mod accounts;
+pub mod analyses;
 mod batch;
 pub mod challenges;
 pub mod coins;
@@ -34,6 +35,7 @@ mod write;
 use std::path::Path;
 
 pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
+pub use analyses::{Asked, NewAnalysis, StoredAnalysis};
 pub use challenges::{Challenge, NewChallenge, Party};
 pub use coins::{CheckIn, SpendRefused};
 pub use db::Backend;

@@ -7,6 +7,7 @@
 mod common;
 
 mod accounts;
+mod analysis;
 mod big_room;
 mod challenges;
 mod cluster;

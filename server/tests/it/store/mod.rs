@@ -52,6 +52,7 @@ macro_rules! on_both {
 }
 
 mod accounts;
+mod analyses;
 mod challenges;
 mod coins;
 mod fixtures;
