@@ -154,7 +154,7 @@ export function analysisPanel(page) {
     const rows = (current.players ?? []).map((p) => el('tr', { 'data-testid': 'summary-row', 'data-side': String(p.side) },
       el('td', { class: 'who' }, el('span', { class: `swatch ${page.swatchOf(p.side)}`, 'aria-hidden': 'true' }), page.sideName(p.side)),
       // Each figure's words beside it too, for a phone's narrow rows (coach.css).
-      el('td', { class: 'num', 'data-testid': 'summary-accuracy', 'data-label': t('analysis.accuracy'), text: `${number(p.accuracy ?? 0, 1)} %` }),
+      el('td', { class: 'num', 'data-testid': 'summary-accuracy', 'data-label': t('analysis.accuracy'), text: p.accuracy == null ? '–' : `${number(p.accuracy, 1)} %` }),
       el('td', { class: 'num', 'data-testid': 'summary-inaccuracies', 'data-label': t('analysis.inaccuracies'), text: number(p.inaccuracies ?? 0) }),
       el('td', { class: 'num', 'data-testid': 'summary-mistakes', 'data-label': t('analysis.mistakes'), text: number(p.mistakes ?? 0) }),
       el('td', { class: 'num', 'data-testid': 'summary-blunders', 'data-label': t('analysis.blunders'), text: number(p.blunders ?? 0) })));
