@@ -6,7 +6,7 @@
 // summary a row per player; a point jumps the replay to its ply; the
 // engine's move of the shown position, drawn on the board, is one of its
 // legal moves (GET /api/position). An imported game is analysed from its
-// text; the room's end-of-game link opens /g/ID#analysis, which asks at
+// text (a four-pawn Quoridor game: a line per pawn); the room's end-of-game link opens /g/ID#analysis, which asks at
 // once; a refusal is shown in words; one check in Vietnamese. The server
 // spends 30 ms a position (--analysis-ms).
 //
@@ -180,6 +180,32 @@ test('a Quoridor game is analysed from its replay; the graph and the hint\'s gho
   assert.deepEqual(pageErrors, []);
 });
 
+test('a four-pawn Quoridor game, imported: a line per pawn in its colour, a summary row per player', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('four');
+  // Lan resigns after eight moves, Khoa and Mai after eleven: Minh wins.
+  const moves = ['e2', 'b5', 'e8', 'h5', 'e3', 'c5', 'e7', 'g5', 'e4', 'e6', 'f5'];
+  const lines = moves.map((m, i) => `${i + 1}. ${m}`);
+  lines.splice(8, 0, 'side 1 leaves (resign)');
+  const text = ['[Game "quoridor"]', '[Options "{\\"players\\":4}"]', '[Side0 "Minh"]', '[Side1 "Lan"]', '[Side2 "Khoa"]', '[Side3 "Mai"]', '',
+    ...lines, 'side 2 leaves (resign)', 'side 3 leaves (resign)', ''].join('\n');
+  await page.goto(`${site.base}/import`);
+  await byId(page, 'import-text').fill(text);
+  await byId(page, 'import-open').click();
+  await plyShown(page, 0);
+  await byId(page, 'analyse').click();
+  await waitDone(page, moves.length);
+  const colours = await page.$$eval('[data-testid="analysis-graph"] .ag-line', (ls) => ls.map((l) => `${l.dataset.side} ${l.getAttribute('class')}`));
+  assert.deepEqual(colours, ['0 ag-line qc-red', '1 ag-line qc-yellow', '2 ag-line qc-blue', '3 ag-line qc-green']);
+  assert.equal(await page.locator('[data-testid^="graph-point-"]').count(), moves.length + 1);
+  const names = await page.$$eval('[data-testid="summary-row"] td.who', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(names, ['Minh', 'Lan', 'Khoa', 'Mai']);
+  // At move 9 Lan's pawn is gone: her chance there is 0.
+  await byId(page, 'graph-point-9').click();
+  await plyShown(page, 9);
+  await byId(page, 'analysis-eval').filter({ hasText: /Lan 0 %/ }).waitFor();
+  assert.deepEqual(pageErrors, []);
+});
+
 test('an imported game is analysed from its text; a refusal is shown in words', { timeout: 120_000 }, async () => {
   const page = await site.newPage('import');
   const { id } = await playOverOn(site.base, page, 'quoridor', 6, (legal) => legal[0]);
@@ -200,7 +226,8 @@ test('an imported game is analysed from its text; a refusal is shown in words', 
   const position = await api(`/api/position?${new URLSearchParams({ game: 'quoridor', moves: stored.moves.slice(0, 4).join(',') })}`);
   assert.ok(position.legal.includes(move), `the imported game's hint ${move} is legal`);
 
-  // Two analyses of this address under way: a third is refused, in words.
+  // Two analyses of this address under way: a third is refused, in words
+  // (the file's last test: those two run on after it).
   const long = [];
   for (let k = 0; k < 3; k++) long.push((await playOverOn(site.base, page, 'jungle', 40, (legal, ply) => legal[ply % legal.length])).id);
   await page.goto(`${site.base}/g/${long[2]}`);
