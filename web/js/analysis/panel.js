@@ -28,6 +28,7 @@ export function analysisPanel(page) {
   let target = null; // {id} or {text}: what to ask the server for
   let current = null; // the analysis object, as last heard
   let error = null; // a refusal's code, or null
+  let reading = false; // a stored game's analysis is being read: no button yet
   let stopFollow = () => {};
   let seq = 0; // the game opened: answers for an earlier one are dropped
   let shown = { ply: 0, at: 0, board: null }; // the ply shown, the position drawn and the board
@@ -76,15 +77,19 @@ export function analysisPanel(page) {
     target = g.imported ? { text: importText ?? '' } : { id: g.id };
     current = null;
     error = null;
+    reading = !g.imported;
     render();
     if (!g.imported) {
       const r = await readAnalysis(g.id);
       if (mine !== seq) return;
+      reading = false;
       if (r.ok) {
         apply(mine, r.data);
         follow(mine);
       } else if (r.status !== 404) {
         fail(mine, r.error);
+      } else {
+        render();
       }
       if (location.hash === '#analysis' && !current) {
         $('analysis').scrollIntoView?.({ block: 'start' });
@@ -100,7 +105,8 @@ export function analysisPanel(page) {
     // A game without a move has nothing to analyse.
     box.hidden = !game?.moves.length;
     if (box.hidden) return;
-    $('analyse').hidden = !!current;
+    // Asked again after a lost stream: the server answers the same analysis.
+    $('analyse').hidden = reading || (!!current && !error);
     const err = $('analysis-error');
     err.hidden = !error;
     err.textContent = error ? (error === 'failed' ? t('analysis.failed') : errorText(error)) : '';
