@@ -7,6 +7,7 @@
 //! cargo run --release -p bench -- big-room --url http://127.0.0.1:8098 --pid 1234 --spectators 10000
 //! cargo run --release -p bench -- mixed --url http://127.0.0.1:8098 --pid 1234 --games 5000 --sockets 10000 --seconds 300
 //! cargo run --release -p bench -- abuse --seconds 20
+//! cargo run --release -p bench -- analysis --game jungle --plies 60
 //! ```
 //!
 //! Without `--url` a scenario starts the server in this process on an
@@ -28,6 +29,7 @@
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 mod abuse;
+mod analysis;
 mod big_room;
 mod client;
 mod echo;
@@ -86,6 +88,9 @@ enum Scenario {
     /// N turn-based rooms with a move each, left to go idle: the server's
     /// memory before, with them loaded, and after they unloaded.
     TurnBased(On<turn_based::Args>),
+    /// Whole games of P plies analysed one after the other (imported
+    /// texts): the time per game and the server's CPU per position.
+    Analysis(On<analysis::Args>),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -106,6 +111,7 @@ fn main() -> anyhow::Result<()> {
             Scenario::BigRoom(on) => big_room::run(Target::new(&on.target).await?, on.args).await,
             Scenario::Mixed(on) => mixed::run(Target::new(&on.target).await?, on.args).await,
             Scenario::TurnBased(on) => turn_based::run(&on.target, on.args).await,
+            Scenario::Analysis(on) => analysis::run(&on.target, on.args).await,
             Scenario::Abuse(on) => {
                 abuse::run(Target::with_limits(&on.target).await?, on.args).await
             }

@@ -45,6 +45,15 @@ impl Target {
         Target::open_with(args, true, |c| c.room_idle_secs = idle_secs).await
     }
 
+    /// A load target whose in-process server is set by `tweak` too (the
+    /// `analysis` scenario's `--analysis-ms`).
+    pub async fn with_config(
+        args: &TargetArgs,
+        tweak: impl FnOnce(&mut server::Config),
+    ) -> anyhow::Result<Target> {
+        Target::open_with(args, true, tweak).await
+    }
+
     async fn open(args: &TargetArgs, lift_limits: bool) -> anyhow::Result<Target> {
         Target::open_with(args, lift_limits, |_| {}).await
     }

@@ -42,6 +42,7 @@ import { actionsPanel, tickCountdown, wireActions, fillStartOrder } from './room
 import { movesPanel } from './room/moves.js';
 import { awayPanel, tickAway, wireAway } from './room/away.js';
 import { takebackPanel, wireTakeback } from './room/takeback.js';
+import { hintPanel, wireHint, onHint } from './room/hint.js';
 import { lookbackPanel, wireLookback } from './room/lookback.js';
 import { rulesPanel, wireRules } from './room/rules-dialog.js';
 import { pastGamesPanel, drawPastGames, wirePastGames } from './room/past-games.js';
@@ -67,7 +68,7 @@ const shown = new Set(); // the errors of panels already told (once each)
 const scheduler = createScheduler([
   rulesPanel, headerPanel, tournamentPanel, namePanel, seatsPanel, membersPanel, invitePanel, optionsPanel,
   scoresPanel, chatPanel, playersPanel, turnPanel, lookbackPanel, boardPanel, ownGoalPanel, resultPanel, actionsPanel, movesPanel,
-  mannersPanel, voicePanel, pastGamesPanel, awayPanel, takebackPanel,
+  mannersPanel, voicePanel, pastGamesPanel, awayPanel, takebackPanel, hintPanel,
 ], () => page.model, (err) => {
   console.error(err);
   // A game this page does not know is said once, in the page's language (the board says it too).
@@ -129,6 +130,7 @@ function wireButtons() {
   wireActions();
   wireAway();
   wireTakeback();
+  wireHint();
   wireRules();
   wirePastGames();
   wireLookback();
@@ -198,6 +200,7 @@ async function init() {
     onEvent: onMessage,
     onDirect(msg) {
       if (msg.type === 'signal') onVoiceSignal(msg);
+      else if (msg.type === 'hint') onHint(msg);
     },
     onError(err) {
       toast(errorText(err), 'error', err.code ?? null);

@@ -64,7 +64,7 @@ export class RoomSocket {
    *   onHello(ack)     the hello ack: {token, member}
    *   onRefused(err)   the hello was refused for good (`room_full`, `removed`); the socket stopped
    *   onNoRoom()       the room does not exist (any more); the socket stopped
-   *   onDirect(msg)    a message for this page alone, without a version (`signal`)
+   *   onDirect(msg)    a message for this page alone, without a version (`signal`, `hint`)
    *   messages         { disconnected, timeout } texts for local errors
    */
   constructor(code, handlers) {
@@ -196,8 +196,8 @@ export class RoomSocket {
       this.h.onSnapshot?.(msg);
       return;
     }
-    // A message for this page alone (voice signalling): no version.
-    if (msg.type === 'signal') {
+    // A message for this page alone (voice signalling, a hint): no version.
+    if (msg.type === 'signal' || msg.type === 'hint') {
       this.h.onDirect?.(msg);
       return;
     }

@@ -225,8 +225,11 @@ pub async fn events(
         until: tokio::time::Instant::now() + STREAM_FOR,
         _slot: slot,
     };
-    Sse::new(follow(state))
-        .keep_alive(KeepAlive::default())
+    // nginx passes the events on as they come, not when its buffer fills.
+    (
+        [("x-accel-buffering", "no")],
+        Sse::new(follow(state)).keep_alive(KeepAlive::default()),
+    )
         .into_response()
 }
 

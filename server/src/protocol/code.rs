@@ -55,6 +55,11 @@ pub enum Code {
     TooManySeeks,
     /// Lobby `cancel`: no open seek on this socket.
     NoSeek,
+    /// `hint`: not a player of a running game in which every other seat
+    /// is the computer.
+    NoHint,
+    /// `hint`: the member's last hint is still being searched.
+    HintBusy,
 }
 
 impl std::fmt::Display for Code {

@@ -147,7 +147,7 @@ pub enum NoticeKind {
 }
 
 /// A message for one member only, not a room event (no `v`): voice
-/// signalling from `from`.
+/// signalling from `from`, or the answer to their `hint`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Direct {
@@ -155,6 +155,13 @@ pub enum Direct {
         from: MemberId,
         #[serde(flatten)]
         signal: crate::protocol::Signal,
+    },
+    /// The engine's move (`hint` command) for the position after `ply`
+    /// moves, in the game's notation.
+    Hint {
+        ply: usize,
+        #[serde(rename = "move")]
+        mv: String,
     },
 }
 
@@ -206,6 +213,18 @@ pub enum Effect {
     /// Cancel the computer's search for `table`, if one runs.
     StopThinking {
         table: TableId,
+    },
+    /// Start hint search `hint` for `member` (at most one per member);
+    /// its move arrives as `Msg::Hint`.
+    Hint {
+        member: MemberId,
+        hint: u64,
+        game: Box<AnyGame>,
+        budget_ms: u64,
+    },
+    /// Cancel `member`'s hint search, if one runs.
+    StopHint {
+        member: MemberId,
     },
     /// Send `message` to `member`'s connections only (unversioned).
     Direct {

@@ -63,6 +63,25 @@ impl RoomTask {
                     Effect::StopThinking { table } => {
                         self.thinking.remove(&table);
                     }
+                    Effect::Hint {
+                        member,
+                        hint,
+                        game,
+                        budget_ms,
+                    } => {
+                        let search = think::hint(
+                            &self.state.code,
+                            self.own_inbox.clone(),
+                            member,
+                            hint,
+                            *game,
+                            budget_ms,
+                        );
+                        self.hints.insert(member, search);
+                    }
+                    Effect::StopHint { member } => {
+                        self.hints.remove(&member);
+                    }
                     Effect::Direct { member, message } => {
                         // For one member's pages only: no version, not kept
                         // for reconnecting clients.

@@ -28,6 +28,12 @@ pub(super) enum Msg {
         think: u64,
         result: Option<crate::games::AnyMove>,
     },
+    /// A hint search for `member` finished (sent by the task to itself).
+    Hint {
+        member: crate::model::ids::MemberId,
+        hint: u64,
+        result: Option<crate::games::AnyMove>,
+    },
     /// Close every connection and stop (the server is shutting down).
     Shutdown {
         done: oneshot::Sender<()>,

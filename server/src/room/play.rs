@@ -187,6 +187,7 @@ impl RoomState {
             },
         );
         if over {
+            self.end_hints(t, &mut effects);
             self.finish(t, now, &mut effects);
         }
         self.think(t, now, &mut effects);

@@ -169,6 +169,8 @@ pub struct RoomState {
     pub(super) scores: Vec<ScoreRow>,
     pub(super) chat: VecDeque<ChatLine>,
     pub(super) thinks_started: u64,
+    /// Members' hint searches and when they last asked (live only).
+    pub(super) hints: super::cmd::Hints,
     /// Presence changes not yet announced (watchers coming and going are
     /// counted, and announced at most once a second).
     pub(super) presence: Presence,
@@ -229,6 +231,7 @@ impl RoomState {
             scores: Vec::new(),
             chat: VecDeque::new(),
             thinks_started: 0,
+            hints: Default::default(),
             presence: Presence::default(),
             rematch: Vec::new(),
             voice: Vec::new(),

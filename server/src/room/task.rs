@@ -20,7 +20,7 @@ pub(super) use super::msg::{drain, Attach, Exit, Msg, StoreFailed};
 use super::state::RoomState;
 use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
-use crate::model::ids::{ConnId, TableId};
+use crate::model::ids::{ConnId, MemberId, TableId};
 use crate::model::records::LobbyEntry;
 use crate::protocol::{self, Code, Refusal};
 use crate::store::Write;
@@ -38,6 +38,8 @@ pub(super) struct RoomTask {
     settings: RoomSettings,
     pub(super) own_inbox: mpsc::WeakSender<Msg>,
     pub(super) thinking: HashMap<TableId, Thinking>,
+    /// Hint searches, at most one per member.
+    pub(super) hints: HashMap<MemberId, Thinking>,
     /// The room's time is wall-clock milliseconds at `epoch` plus the
     /// monotonic time since: it never jumps backwards.
     epoch: Instant,
@@ -84,6 +86,7 @@ impl RoomTask {
             settings,
             own_inbox,
             thinking: HashMap::new(),
+            hints: HashMap::new(),
             epoch: Instant::now(),
             wall_at_epoch,
             skew_at_epoch: crate::model::time::skew(),
@@ -227,6 +230,17 @@ impl RoomTask {
                     self.thinking.remove(&table);
                 }
                 let effects = self.state.bot_move(table, think, result, now);
+                self.carry_out(effects, None).await
+            }
+            Msg::Hint {
+                member,
+                hint,
+                result,
+            } => {
+                if self.hints.get(&member).is_some_and(|t| t.id == hint) {
+                    self.hints.remove(&member);
+                }
+                let effects = self.state.hint_found(member, hint, result);
                 self.carry_out(effects, None).await
             }
             Msg::Shutdown { .. } => Ok(()),

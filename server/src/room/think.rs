@@ -1,7 +1,8 @@
-//! Where the computer thinks: on a blocking thread, after taking one of the
-//! server's search slots (one per core), never on the room's task. The
-//! result comes back into the room's own inbox as a message naming its
-//! search; the state ignores a search it no longer waits for.
+//! Where the computer thinks (its moves, and players' hints): on a
+//! blocking thread, after taking one of the server's search slots (one
+//! per core), never on the room's task. The result comes back into the
+//! room's own inbox as a message naming its search; the state ignores a
+//! search it no longer waits for.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,10 +13,10 @@ use tracing::{debug, warn};
 
 use super::msg::Msg;
 use crate::bots;
-use crate::games::AnyGame;
-use crate::model::ids::TableId;
+use crate::games::{AnyGame, AnyMove};
+use crate::model::ids::{MemberId, TableId};
 
-/// A computer's search in progress; dropping it cancels the search.
+/// A search in progress (the computer's move, or a hint); dropping it cancels the search.
 pub(super) struct Thinking {
     pub id: u64,
     cancel: Arc<AtomicBool>,
@@ -38,17 +39,61 @@ pub(super) fn start(
     level: rules::Level,
     budget_ms: u64,
 ) -> Thinking {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&cancel);
-    let budget = Duration::from_millis(budget_ms);
-    let seed: u64 = rand::random();
     debug!(
         room,
         think,
         level = level.name(),
-        ?budget,
+        budget_ms,
         "computer thinking"
     );
+    search(inbox, think, game, level, budget_ms, move |result| {
+        Msg::BotMove {
+            table,
+            think,
+            result,
+        }
+    })
+}
+
+/// Starts hint search `hint` for `member`: Master's move for the side to
+/// move, arriving as [`Msg::Hint`] unless the search is dropped first.
+pub(super) fn hint(
+    room: &str,
+    inbox: mpsc::WeakSender<Msg>,
+    member: MemberId,
+    hint: u64,
+    game: AnyGame,
+    budget_ms: u64,
+) -> Thinking {
+    debug!(room, hint, %member, budget_ms, "hint search");
+    search(
+        inbox,
+        hint,
+        game,
+        rules::Level::Master,
+        budget_ms,
+        move |result| Msg::Hint {
+            member,
+            hint,
+            result,
+        },
+    )
+}
+
+/// Searches `game` at `level` for `budget_ms` once a search slot is free;
+/// `reply` makes the message the room's inbox receives.
+fn search(
+    inbox: mpsc::WeakSender<Msg>,
+    id: u64,
+    game: AnyGame,
+    level: rules::Level,
+    budget_ms: u64,
+    reply: impl FnOnce(Option<AnyMove>) -> Msg + Send + 'static,
+) -> Thinking {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let budget = Duration::from_millis(budget_ms);
+    let seed: u64 = rand::random();
     tokio::spawn(async move {
         // Wait for a free core (live play before analyses); a search
         // cancelled meanwhile never starts.
@@ -76,14 +121,8 @@ pub(super) fn start(
         });
         // The room may have closed meanwhile: then nobody is waiting.
         if let Some(inbox) = inbox.upgrade() {
-            let _ = inbox
-                .send(Msg::BotMove {
-                    table,
-                    think,
-                    result,
-                })
-                .await;
+            let _ = inbox.send(reply(result)).await;
         }
     });
-    Thinking { id: think, cancel }
+    Thinking { id, cancel }
 }

@@ -16,6 +16,7 @@ mod crossyray_room;
 mod deltas;
 mod deploy;
 mod durable_rooms;
+mod hint;
 mod history;
 mod http_limits;
 mod jungle_room;

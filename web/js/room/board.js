@@ -57,6 +57,11 @@ function draw(model) {
   markBoardScroll();
 }
 
+/** Shows the engine's `move` on the board (null: none), where the renderer can (`showHint`). */
+export function showBoardHint(move) {
+  board?.showHint?.(move);
+}
+
 /**
  * "Ask before playing into my own goal" (a game with own goals), shown to
  * the players only: those of the shown game, or, between games, the

@@ -10,6 +10,7 @@ mod computer;
 mod countdown;
 mod draw;
 mod hello;
+mod hint;
 mod host;
 mod r#move;
 mod name;
@@ -37,6 +38,7 @@ pub use computer::Computer;
 pub use countdown::PauseCountdown;
 pub use draw::Draw;
 pub use hello::{Hello, SayHello};
+pub use hint::{Hints, HINT_EVERY_MS};
 pub use host::GiveHost;
 pub use name::Name;
 pub use options::Options;
@@ -66,7 +68,8 @@ use crate::protocol::{Code, Refusal};
 macro_rules! commands {
     ($($(#[$doc:meta])* $name:literal => $variant:ident $(($command:ty))?,)*) => {
         /// A command from a client: one struct per command, in the file of
-        /// its apply (`Stand`, `Ping`, `Stop` and `Rematch` carry nothing).
+        /// its apply (`Stand`, `Ping`, `Stop`, `Rematch` and `Hint` carry
+        /// nothing).
         /// Read by [`crate::protocol::parse`] straight from the frame.
         #[derive(Debug, Deserialize)]
         #[serde(tag = "type")]
@@ -121,6 +124,8 @@ commands! {
     "claim" => Claim(Claim),
     /// A player asks to take back their last move, or answers.
     "takeback" => Takeback(Takeback),
+    /// A player against the computer alone asks for the engine's move.
+    "hint" => Hint,
 }
 
 impl RoomState {
@@ -169,6 +174,7 @@ impl RoomState {
             Command::Takeback(Takeback { action, table }) => {
                 self.takeback(member, action, table, now)
             }
+            Command::Hint => self.hint(member, now),
         }
     }
 }

@@ -243,3 +243,11 @@ fn kind_is_the_name_on_the_wire() {
         assert_eq!(read(text).unwrap().command.kind(), kind);
     }
 }
+
+#[test]
+fn hint_carries_nothing() {
+    let env = read(r#"{"id":3,"type":"hint"}"#).unwrap();
+    assert_eq!(env.id, 3);
+    assert!(matches!(env.command, Command::Hint));
+    assert_eq!(env.command.kind(), "hint");
+}

@@ -5,6 +5,7 @@
 //!   chat, ping.
 //! - `game_cmds.rs`: start, move, resign.
 //! - `host_cmds.rs`: options, computer, countdown, autostart.
+//! - `hint.rs`: hints against the computer.
 //! - `timers.rs`: clocks, per-move timers, abandon, team turns, the
 //!   auto-start countdown.
 //! - `game.rs`: whole games, the scoreboard, the computer.
@@ -16,6 +17,7 @@
 mod away;
 mod game;
 mod game_cmds;
+mod hint;
 mod host_cmds;
 mod members;
 mod props;
@@ -156,7 +158,8 @@ pub fn check_versions(before: u64, effects: &[Effect], state: &RoomState) {
 }
 
 /// A short label per effect: `store:<write>`, `send:<event>` (with the
-/// match kind), `think`, `stop`, `direct:<member>`, `close:<member>`.
+/// match kind), `think`, `stop`, `hint:<member>`, `stop_hint:<member>`,
+/// `direct:<member>`, `close:<member>`.
 pub fn tag(effect: &Effect) -> String {
     match effect {
         Effect::Persist(w) => format!(
@@ -184,6 +187,8 @@ pub fn tag(effect: &Effect) -> String {
         }
         Effect::Think { .. } => "think".to_string(),
         Effect::StopThinking { .. } => "stop".to_string(),
+        Effect::Hint { member, .. } => format!("hint:{member}"),
+        Effect::StopHint { member } => format!("stop_hint:{member}"),
         Effect::Direct { member, .. } => format!("direct:{member}"),
         Effect::Close { member, .. } => format!("close:{member}"),
     }

@@ -62,6 +62,7 @@ pub enum Cmd {
     Claim(bool),
     /// The host gives the role to browser `k`'s member.
     Host(usize),
+    Hint,
 }
 
 #[derive(Clone, Debug)]
@@ -115,6 +116,7 @@ fn cmd() -> impl Strategy<Value = Cmd> {
         2 => (0u8..3).prop_map(Cmd::Takeback),
         1 => any::<bool>().prop_map(Cmd::Claim),
         1 => any::<usize>().prop_map(Cmd::Host),
+        1 => Just(Cmd::Hint),
     ]
 }
 

@@ -206,6 +206,7 @@ impl Sim {
                         member: self.id(k % n),
                     }),
                     Cmd::Rematch => Command::Rematch,
+                    Cmd::Hint => Command::Hint,
                     Cmd::Unseat(k) => Command::Unseat(cmd::Unseat {
                         member: self.id(k % n),
                     }),
@@ -311,6 +312,11 @@ impl Sim {
         for m in state.members.iter().filter(|m| m.removed) {
             assert!(m.seat.is_none() && m.conns == 0, "a removed member is out");
             assert!(!m.host && m.computer.is_none());
+        }
+        for (member, table, game) in state.hints_in_flight() {
+            let t = state.tables.iter().find(|t| t.id == table);
+            let m = t.and_then(|t| t.running()).filter(|m| m.id == game);
+            assert!(m.is_some(), "{member}'s hint search is for a running game");
         }
         let speakers = state.voice.iter().filter(|v| v.speaker).count();
         assert!(speakers <= 8);
