@@ -12,98 +12,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { byId, noHorizontalScroll, siteForTests } from './harness.mjs';
 import { boardShape, serverShape } from './boards.mjs';
+import { playOverOn } from './play-over.mjs';
 
 const site = siteForTests({ tag: 'replay' });
 const { pageErrors } = site;
 
 // ---------------------------------------------------------------- helpers
 
-/**
- * In `page` (on the site), two people play `games` games of `game` over the
- * room protocol (PROTOCOL.md) in a new room, or in `room` (from an earlier
- * call): each ply the mover plays `choose(legal, ply)`, then side 1
- * resigns. Returns `{ids, id, room}`: the games' ids (`id` the last one)
- * and the room with both people's tokens, to play on in it.
- */
-async function playOver(page, game, plies, choose, { games = 1, room = null } = {}) {
-  await page.goto(`${site.base}/games`);
-  return page.evaluate(async ({ game, plies, choose, games, room }) => {
-    const pick = new Function('legal', 'ply', `return (${choose})(legal, ply);`);
-    let where = room;
-    if (!where) {
-      const res = await fetch('/api/rooms', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game }),
-      });
-      const { code, token } = await res.json();
-      where = { code, tokens: [token, `guest-${crypto.randomUUID()}`] };
-    }
-    const connect = (tok, name) => new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${where.code}`);
-      const answers = new Map();
-      const matches = [];
-      // The match as this socket holds it: a `move` event carries only
-      // what changed (PROTOCOL.md), applied as the room page does.
-      let held = null;
-      let wake = () => {};
-      let id = 0;
-      ws.onmessage = (e) => {
-        const msg = JSON.parse(e.data);
-        if (msg.type === 'ack' || msg.type === 'error') answers.get(msg.id)?.(msg);
-        if (msg.type === 'match') {
-          held = msg.kind === 'move'
-            ? { ...held, ...msg.match, moves: [...held.moves, msg.move], legal: msg.match.legal ?? [] }
-            : msg.match;
-          matches.push(held);
-          wake();
-        }
-      };
-      ws.onerror = () => reject(new Error('socket failed'));
-      const send = (cmd) => new Promise((ok, fail) => {
-        id += 1;
-        answers.set(id, (m) => (m.type === 'ack' ? ok(m) : fail(new Error(`${cmd.type}: ${m.message}`))));
-        ws.send(JSON.stringify({ id, ...cmd }));
-      });
-      const nextMatch = async () => {
-        while (!matches.length) await new Promise((r) => { wake = r; });
-        return matches.shift();
-      };
-      ws.onopen = async () => {
-        await send({ type: 'hello', token: tok, name });
-        resolve({ send, nextMatch, close: () => ws.close() });
-      };
-    });
-    const host = await connect(where.tokens[0], 'Minh');
-    const guest = await connect(where.tokens[1], 'Lan');
-    if (!room) {
-      await host.send({ type: 'autostart', enabled: false });
-      await host.send({ type: 'sit', seat: 0 });
-      await guest.send({ type: 'sit', seat: 1 });
-    }
-    const ids = [];
-    for (let g = 0; g < games; g++) {
-      await host.send({ type: 'start', order: 'seats' });
-      const fresh = async (p) => {
-        let x = await p.nextMatch();
-        while (x.outcome || x.moves.length) x = await p.nextMatch(); // the last game's end, if it is still queued
-        return x;
-      };
-      let m = await fresh(host);
-      await fresh(guest);
-      for (let ply = 0; ply < plies; ply++) {
-        await (ply % 2 ? guest : host).send({ type: 'move', move: pick(m.legal, ply) });
-        const copies = [await host.nextMatch(), await guest.nextMatch()];
-        // The next mover's copy: a long legal list (Quoridor's) is only in theirs.
-        m = copies[(ply + 1) % 2];
-      }
-      await guest.send({ type: 'resign' });
-      do m = await host.nextMatch(); while (!m.outcome);
-      ids.push(m.id);
-    }
-    host.close();
-    guest.close();
-    return { ids, id: ids[ids.length - 1], room: where };
-  }, { game, plies, choose: choose.toString(), games, room });
-}
+/** Two people finish a game over the room protocol (play-over.mjs), on this file's site. */
+const playOver = (page, ...rest) => playOverOn(site.base, page, ...rest);
 
 const plyShown = (page, n) =>
   page.waitForFunction((k) => document.querySelector('[data-testid="board"]')?.dataset.ply === String(k), n);

@@ -7,6 +7,7 @@
 
 import { onCosmeticsChange } from './cosmetics.js';
 import { t } from './i18n.js';
+import { esc } from './dom.js';
 
 /**
  * @param {HTMLElement} el
@@ -21,11 +22,14 @@ import { t } from './i18n.js';
  *   readOnly                     draw only (a replay, a rules diagram): no
  *                                input, no play tools (class read-only),
  *                                and the board takes no focus
- * @returns {{ state(): object, setState(s), ui(): object, patchUi(p), redraw(), destroy() }}
+ * The viewer's UI state always holds `hint`: a move (the game's notation)
+ * drawn as a ghost over the position (`showHint(move)`, null to take it
+ * away); a new position (`set`) keeps it until it is changed.
+ * @returns {{ state(): object, setState(s), ui(): object, patchUi(p), redraw(), showHint(move), destroy() }}
  */
 export function boardController(el, { mount, render, attachInput, ui: initialUi, onMove, onNotice, className, readOnly = false }) {
   let state = null;
-  let ui = { ...initialUi, pending: false };
+  let ui = { ...initialUi, hint: null, pending: false };
   mount(el);
   if (readOnly) {
     el.removeAttribute('tabindex');
@@ -64,6 +68,10 @@ export function boardController(el, { mount, render, attachInput, ui: initialUi,
     ui: () => ui,
     patchUi,
     redraw,
+    showHint(move) {
+      patchUi({ hint: typeof move === 'string' && move ? move : null });
+      redraw();
+    },
     destroy() {
       detach();
       unsubscribe();
@@ -120,8 +128,42 @@ export function markBoard(el, state, ui, label, live, data = {}) {
   el.dataset.myTurn = String(state.myTurn);
   el.dataset.mySide = state.mySide ?? '';
   el.dataset.over = String(state.over);
+  el.dataset.hint = ui.hint ?? '';
   el.classList.toggle('my-turn', state.myTurn);
   el.classList.toggle('pending', !!ui.pending);
   const region = el.querySelector('.board-live');
   if (region.textContent !== live) region.textContent = live;
+}
+
+
+/**
+ * The hint's drawing: `inner` (SVG) in the one element the pages and tests
+ * find it by (`data-testid="hint-ghost"`, `data-move` the move as given),
+ * drawn over the board and never in the way of a click.
+ */
+export function hintGhost(move, inner) {
+  return `<g class="hint-ghost" data-testid="hint-ghost" data-move="${esc(move)}" pointer-events="none" aria-hidden="true">${inner}</g>`;
+}
+
+/**
+ * An arrow from point `a` to point `b` ({x, y} in SVG units), cut short by
+ * `inset` at both ends (at most 45 % of its length each): a shaft `w`
+ * wide and a head drawn as a triangle (no <marker>: several boards on a
+ * page would share its id).
+ */
+export function hintArrow(a, b, { w = 5, inset = 0 } = {}) {
+  const full = Math.hypot(b.x - a.x, b.y - a.y);
+  if (full < 1) return '';
+  const ux = (b.x - a.x) / full;
+  const uy = (b.y - a.y) / full;
+  const cut = Math.min(inset, full * 0.45);
+  const [x1, y1, x2, y2] = [a.x + ux * cut, a.y + uy * cut, b.x - ux * cut, b.y - uy * cut];
+  const head = Math.min((full - 2 * cut) * 0.6, w * 3);
+  const bx = x2 - ux * head;
+  const by = y2 - uy * head;
+  const px = -uy * w * 1.4;
+  const py = ux * w * 1.4;
+  const f = (n) => n.toFixed(1);
+  return `<line class="hint-shaft" x1="${f(x1)}" y1="${f(y1)}" x2="${f(bx)}" y2="${f(by)}" stroke-width="${w}" stroke-linecap="round"/>`
+    + `<polygon class="hint-head" points="${f(x2)},${f(y2)} ${f(bx + px)},${f(by + py)} ${f(bx - px)},${f(by - py)}"/>`;
 }

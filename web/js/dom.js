@@ -1,5 +1,9 @@
 // The DOM helpers the pages' modules share.
 
+/** `s` made safe inside HTML or SVG markup and its attributes. */
+export const esc = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
 /** The element with id `id`. */
 export const $ = (id) => document.getElementById(id);
 

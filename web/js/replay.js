@@ -12,6 +12,9 @@
 // the answer (the same game with its positions) opens in the viewer, and
 // a refusal shows the server's message, which names the first bad line,
 // and selects that line in the text.
+//
+// Either game can be analysed by the server's engine (analysis/panel.js):
+// its graph, the marks in the move list, the engine's move on the board.
 
 import { t, initI18n, onLangChange, lang, errorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
@@ -21,6 +24,7 @@ import { $, el, copyText } from './dom.js';
 import { getJson, outcomeText, dateText, ratingChange } from './history.js';
 import { gameOf } from './games/registry.js';
 import { sideNames } from './names.js';
+import { analysisPanel } from './analysis/panel.js';
 
 /** Seconds between moves when autoplaying. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -36,6 +40,11 @@ let game = null;
 let board = null;
 let ply = 0; // moves shown as played: 0 = the start, game.moves.length = the end
 let timer = null;
+const analysis = analysisPanel({
+  go: (n) => { stop(); go(n); },
+  sideName: (side) => sideName(game, side) ?? gameOf(game.game).sideLabel(side),
+  swatchOf: (side) => swatchOf(side),
+});
 
 /**
  * The side of each move: the side to move in the server's position before
@@ -118,6 +127,7 @@ function renderInfo() {
     li.append(el('span', { class: 'takeback-mark', 'data-testid': `takeback-mark-${x.ply}`, title: x.moves.join(', '), text: ' ↶' }));
   }
   $('moves').replaceChildren(...items);
+  analysis.markMoves();
   fillSpeed();
 }
 
@@ -157,6 +167,7 @@ function renderBoard() {
   $('position-string-box').hidden = !text;
   $('position-string').textContent = text;
   $('copy-status').textContent = '';
+  analysis.showPly(ply, Math.max(shown, 0), board);
 }
 
 function renderPosition() {
@@ -219,7 +230,7 @@ function wire() {
   });
   document.addEventListener('keydown', (e) => {
     if (!game || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target instanceof HTMLElement && e.target.matches('input, select, textarea')) return;
+    if (e.target instanceof HTMLElement && e.target.matches('input:not([type="checkbox"]), select, textarea')) return;
     const to = { ArrowRight: ply + 1, ArrowDown: ply + 1, ArrowLeft: ply - 1, ArrowUp: ply - 1, Home: 0, End: game.moves.length }[e.key];
     if (to === undefined) return;
     e.preventDefault();
@@ -234,8 +245,8 @@ function showNotFound() {
   $('not-found-text').textContent = t('replay.not_found', { id });
 }
 
-/** Opens `data` (a game with its moves and positions) in the viewer. */
-function show(data) {
+/** Opens `data` (a game with its moves and positions) in the viewer; `importText`, the text an imported one came from. */
+function show(data, importText = null) {
   stop();
   game = { ...data, moves: data.moves ?? [] };
   board?.destroy();
@@ -243,6 +254,7 @@ function show(data) {
   renderInfo();
   $('replay-main').hidden = false;
   go(0);
+  analysis.open(game, { importText });
 }
 
 // ---------------------------------------------------------------- import
@@ -276,9 +288,10 @@ async function openImport(e) {
     return;
   }
   $('import-open').disabled = true;
+  const text = area.value;
   let answer;
   try {
-    const res = await fetch('/api/games/import', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: area.value });
+    const res = await fetch('/api/games/import', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
     answer = { ok: res.ok, data: await res.json().catch(() => null) };
   } catch {
     answer = { ok: false, data: null };
@@ -291,12 +304,13 @@ async function openImport(e) {
     const { error, message } = answer.data ?? {};
     showImportError(error ? () => `${errorText(error)} (${message ?? ''})` : () => t('import.failed'));
     $('replay-main').hidden = true;
+    analysis.close();
     const line = /^line (\d+):/.exec(answer.data?.message ?? '');
     if (line) selectLine(area, Number(line[1]));
     return;
   }
   showImportError(null);
-  show({ ...answer.data, imported: true });
+  show({ ...answer.data, imported: true }, text);
   $('replay-main').scrollIntoView?.({ block: 'start' });
 }
 

@@ -91,7 +91,9 @@ impl Store {
         per_addr: i64,
         queue: i64,
     ) -> StoreResult<Asked> {
-        let mut tx = self.pool.begin().await?;
+        // A write transaction from the start (`begin_write`): SQLite's
+        // deferred one, reading first, fails at once on a concurrent ask.
+        let mut tx = self.pool.begin_with(self.backend.begin_write()).await?;
         let exists: Option<String> = sqlx::query_scalar("SELECT id FROM analyses WHERE id = $1")
             .bind(new.id)
             .fetch_optional(&mut *tx)

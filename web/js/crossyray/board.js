@@ -30,6 +30,8 @@ export function createBoard(el, opts = {}) {
       }
       board.redraw();
     },
+    /** Draw `move` (the game's notation) over the board as the engine's hint; null takes it away. */
+    showHint: board.showHint,
     redraw: board.redraw,
     state: board.state,
     destroy: board.destroy,

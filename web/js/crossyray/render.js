@@ -7,8 +7,8 @@
 // their 3 middle rows (or files), in their defender's colour, labelled.
 
 import { t } from '../i18n.js';
-import { clearSvg, fillSvg, markBoard, mountSvg, turnWords } from '../board-kit.js';
-import { goalSpan } from './state.js';
+import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, turnWords } from '../board-kit.js';
+import { goalSpan, parseCell, parseGoal } from './state.js';
 
 const U = 40; // one cell, in SVG user units
 const G = 30; // depth of a goal
@@ -163,6 +163,26 @@ function drawCursor(state, ui, geo) {
 }
 
 /**
+ * The hint (`ui.hint`): the ray's move as an arrow from the origin to the
+ * cell it stops on (ringed) or to the goal it enters (outlined).
+ */
+function drawHint(state, ui, geo) {
+  const move = ui.hint;
+  if (!move) return '';
+  const goal = state.goals.find((g) => g.side === parseGoal(move));
+  const cell = parseCell(move);
+  let box;
+  if (goal) box = goalRect(goal, state, geo);
+  else if (cell && cell.x < state.width && cell.y < state.height) box = { x: geo.px(cell.x), y: geo.py(cell.y), w: U, h: U };
+  else return '';
+  const to = { x: box.x + box.w / 2, y: box.y + box.h / 2 };
+  let inner = `<rect class="hint-target" x="${box.x + 3}" y="${box.y + 3}" width="${box.w - 6}" height="${box.h - 6}" rx="5"/>`;
+  const o = state.originXY;
+  if (o) inner += hintArrow({ x: geo.px(o.x) + U / 2, y: geo.py(o.y) + U / 2 }, to, { inset: U * 0.3 });
+  return hintGhost(move, inner);
+}
+
+/**
  * Draw `state` (from deriveState) with view state `ui` into `el`, a
  * container made by mountBoard(). Also mirrors a few facts as data-*
  * attributes on the container for tools and tests.
@@ -170,7 +190,7 @@ function drawCursor(state, ui, geo) {
 export function render(el, state, ui) {
   if (!state) return clearSvg(el, 'cr-board');
   const geo = geometry(state);
-  fillSvg(el, 'cr-board', geo.vw, geo.vh, drawCells(state, geo) + drawGoals(state, geo) + drawCursor(state, ui, geo));
+  fillSvg(el, 'cr-board', geo.vw, geo.vh, drawCells(state, geo) + drawGoals(state, geo) + drawHint(state, ui, geo) + drawCursor(state, ui, geo));
 
   const label = `${t('board.label', { w: state.width, h: state.height, turn: turnWords(state) })} ${t('board.help')}`;
   markBoard(el, state, ui, label, describeCursor(state, ui), {

@@ -1,7 +1,8 @@
 // The games as the pages use them: each game's facts (facts.js) with its
 // board renderer (the same small surface for all: createBoard(el, {onMove,
-// onNotice, readOnly}) → {set(match, you, options), redraw(), state(),
-// destroy()}), its words (a side's name, the hint under the board, an
+// onNotice, readOnly}) → {set(match, you, options), showHint(move | null),
+// redraw(), state(), destroy()}; showHint draws a move over the position
+// as the engine's hint, data-testid "hint-ghost"), its words (a side's name, the hint under the board, an
 // outcome's reason) and its options form (options.js). Pages ask
 // gameOf(room.game) instead of comparing names; an unknown name throws.
 

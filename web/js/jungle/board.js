@@ -34,6 +34,8 @@ export function createBoard(el, opts = {}) {
       board.patchUi({ selected: square });
       board.redraw();
     },
+    /** Draw `move` (the game's notation) over the board as the engine's hint; null takes it away. */
+    showHint: board.showHint,
     redraw: board.redraw,
     state: board.state,
     destroy: board.destroy,

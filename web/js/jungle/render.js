@@ -13,9 +13,9 @@
 // flag in the dens.
 
 import { t } from '../i18n.js';
-import { clearSvg, fillSvg, markBoard, mountSvg, turnWords } from '../board-kit.js';
+import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, turnWords } from '../board-kit.js';
 import { pieceStyle } from '../cosmetics.js';
-import { ANIMALS, EMOJI, FILES, RANKS, toScreen, targetsFrom, squareAt } from './state.js';
+import { ANIMALS, EMOJI, FILES, RANKS, parseMove, parseSquare, toScreen, targetsFrom, squareAt } from './state.js';
 
 const U = 44; // one square, in SVG user units
 const PAD = 4;
@@ -150,6 +150,24 @@ function drawCursor(state, ui) {
 }
 
 /**
+ * The hint (`ui.hint`): the animal's square and the one it goes to, framed,
+ * with an arrow between them, as the viewer sees the board.
+ */
+function drawHint(state, ui) {
+  const move = ui.hint;
+  const m = move ? parseMove(move) : null;
+  if (!m) return '';
+  const [from, to] = [m.from, m.to].map((name) => {
+    const sq = parseSquare(name);
+    const { col, row } = toScreen(sq.x, sq.y, state.flipped);
+    return { x: PAD + col * U, y: PAD + row * U };
+  });
+  const frame = (p, cls) => `<rect class="${cls}" x="${p.x + 3}" y="${p.y + 3}" width="${U - 6}" height="${U - 6}" rx="5"/>`;
+  const c = (p) => ({ x: p.x + U / 2, y: p.y + U / 2 });
+  return hintGhost(move, frame(from, 'hint-from') + frame(to, 'hint-target') + hintArrow(c(from), c(to), { inset: U * 0.3 }));
+}
+
+/**
  * Draw `state` (from deriveState) with view state `ui` into `el`, a
  * container made by mountBoard(). Also mirrors a few facts as data-*
  * attributes on the container for tools and tests.
@@ -157,7 +175,7 @@ function drawCursor(state, ui) {
 export function render(el, state, ui) {
   if (!state) return clearSvg(el, 'jg-board');
   const style = pieceStyle();
-  fillSvg(el, 'jg-board', FILES * U + 2 * PAD, RANKS * U + 2 * PAD, drawSquares(state, ui, style) + drawCursor(state, ui));
+  fillSvg(el, 'jg-board', FILES * U + 2 * PAD, RANKS * U + 2 * PAD, drawSquares(state, ui, style) + drawHint(state, ui) + drawCursor(state, ui));
 
   markBoard(el, state, ui, `${t('jungle.label', { turn: turnWords(state) })} ${t('jungle.help')}`, describeCursor(state, ui), {
     game: 'jungle',

@@ -7,8 +7,8 @@
 // colour outside the board (the centre cell is ringed in a centre race).
 
 import { t } from '../i18n.js';
-import { markBoard, mountSvg } from '../board-kit.js';
-import { cellName, centreCell, colorOf, isWallLegal, wallName } from './state.js';
+import { hintArrow, hintGhost, markBoard, mountSvg } from '../board-kit.js';
+import { cellName, centreCell, colorOf, isWallLegal, parseCell, parseWall, wallName } from './state.js';
 import { G, P, PAD, U, geometry, minBoardWidth } from './geometry.js';
 
 const STRIPE = 5;
@@ -131,6 +131,32 @@ function drawGhost(state, geo, ui) {
     `data-testid="ghost" data-wall="${name}" data-legal="${legal}"`);
 }
 
+/**
+ * The hint (`ui.hint`): a wall as a ghost wall; a step as a ghost pawn of
+ * the side to move on its cell, with an arrow from the pawn; a pass as a
+ * ring round the pawn.
+ */
+function drawHint(state, geo, ui) {
+  const move = ui.hint;
+  if (!move) return '';
+  const wall = parseWall(move, state.size);
+  if (wall) return hintGhost(move, wallRect(geo, wall, 'hint-wall'));
+  const side = state.toMove;
+  const pawn = side != null ? state.pawns[side] : null;
+  const centre = (c) => ({ x: geo.cx(c.x) + U / 2, y: geo.cy(c.y) + U / 2 });
+  if (move === 'pass') {
+    if (!pawn) return '';
+    const p = centre(pawn);
+    return hintGhost(move, `<circle class="hint-ring" cx="${p.x}" cy="${p.y}" r="${U * 0.46}"/>`);
+  }
+  const cell = parseCell(move, state.size);
+  if (!cell) return '';
+  const to = centre(cell);
+  let inner = `<circle class="hint-pawn${side != null ? ` c-${colorOf(side)}` : ''}" cx="${to.x}" cy="${to.y}" r="${U * 0.36}"/>`;
+  if (pawn) inner += hintArrow(centre(pawn), to, { w: 4, inset: U * 0.38 });
+  return hintGhost(move, inner);
+}
+
 function drawCursor(state, geo, ui) {
   const c = ui.cursor;
   if (!c) return '';
@@ -185,7 +211,7 @@ export function render(el, state, ui) {
   el.style.setProperty('--q-min-width', `${minBoardWidth(state.size)}px`);
   svg.innerHTML = `<rect class="frame" x="${PAD - 3}" y="${PAD - 3}" width="${geo.span + 6}" height="${geo.span + 6}" rx="5"/>`
     + drawGoals(state, geo) + drawCells(state, geo, ui) + drawWalls(state, geo)
-    + drawIntersections(state, geo) + drawGhost(state, geo, ui) + drawCursor(state, geo, ui);
+    + drawIntersections(state, geo) + drawGhost(state, geo, ui) + drawHint(state, geo, ui) + drawCursor(state, geo, ui);
   renderTools(el, state, ui);
 
   const turn = state.over ? '' : state.myTurn ? t('game.your_turn') : '';

@@ -1,5 +1,6 @@
 // The result line of a finished game: who won and why, and for a player
-// whether they won or lost.
+// whether they won or lost; and a link to the game's analysis on its
+// replay page (/g/ID#analysis asks the server for it at once).
 
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
@@ -43,6 +44,12 @@ function draw(model) {
   if (won) parts.push(el('strong', { class: 'you', text: side === m.outcome.winner ? t('result.you_win') : t('result.you_lose') }), ' ');
   parts.push(el('strong', { class: 'head', 'data-testid': 'result-head', text: head }), ' — ',
     el('span', { class: 'reason', 'data-testid': 'result-reason', text: t('result.by', { reason }) }));
+  if (m.id && m.moves?.length) {
+    parts.push(' ', el('a', {
+      class: 'button small analyse-game', 'data-testid': 'analyse-game',
+      href: `/g/${encodeURIComponent(m.id)}#analysis`, text: t('analysis.room_link'),
+    }));
+  }
   box.replaceChildren(...parts);
   box.dataset.reason = m.outcome.reason;
   box.dataset.kind = m.outcome.kind;

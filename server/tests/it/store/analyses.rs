@@ -128,3 +128,31 @@ async fn analyses_are_asked_claimed_and_saved_under_their_claim(store: &Store) {
 }
 
 on_both!(analyses_are_asked_claimed_and_saved_under_their_claim);
+
+/// Eight asks from one address at once: each is answered (none fails on a
+/// locked database), and no more than the others let in are new.
+async fn asks_at_once_are_all_answered(store: &Store) {
+    let tag = uuid::Uuid::now_v7().simple().to_string();
+    let by = format!("10.1.{}", &tag[..8]);
+    let moves = vec!["e2".to_string()];
+    let options = json!({});
+    let ids: Vec<String> = (0..8).map(|k| format!("{k}{tag}")).collect();
+    let answers = futures_util::future::join_all(ids.iter().map(|id| {
+        let new = job(id, &by, &moves, &options);
+        async move { store.ask_analysis(&new, 2, 1000).await }
+    }))
+    .await;
+    let answers: Vec<Asked> = answers
+        .into_iter()
+        .map(|a| a.expect("every ask is answered"))
+        .collect();
+    let new = answers.iter().filter(|a| **a == Asked::New).count();
+    let full = answers.iter().filter(|a| **a == Asked::AddressFull).count();
+    assert_eq!(new + full, 8, "{answers:?}");
+    assert!(new >= 2, "{answers:?}");
+}
+
+on_both!(
+    asks_at_once_are_all_answered,
+    tokio::test(flavor = "multi_thread", worker_threads = 4)
+);
