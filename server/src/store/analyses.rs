@@ -14,6 +14,10 @@ use sqlx::Row;
 
 use super::{Store, StoreResult};
 
+/// The PostgreSQL advisory lock that makes asks for analyses take turns,
+/// so the bounds per address and in all hold across nodes ("anly").
+const ASK_LOCK: i64 = 0x616e_6c79;
+
 /// A job about to be stored.
 pub struct NewAnalysis<'a> {
     pub id: &'a str,
@@ -93,7 +97,7 @@ impl Store {
     ) -> StoreResult<Asked> {
         // A write transaction from the start (`begin_write`): SQLite's
         // deferred one, reading first, fails at once on a concurrent ask.
-        let mut tx = self.pool.begin_with(self.backend.begin_write()).await?;
+        let mut tx = self.turn_taking(ASK_LOCK).await?;
         let exists: Option<String> = sqlx::query_scalar("SELECT id FROM analyses WHERE id = $1")
             .bind(new.id)
             .fetch_optional(&mut *tx)

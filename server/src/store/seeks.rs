@@ -14,7 +14,7 @@
 
 use sqlx::Row as _;
 
-use super::{Backend, Store, StoreResult};
+use super::{Store, StoreResult};
 
 /// The PostgreSQL advisory lock that makes seek placements take turns.
 const SEEK_LOCK: i64 = 0x6267_7365_656b;
@@ -65,13 +65,7 @@ impl Store {
         fresh_since: u64,
         per_account: i64,
     ) -> StoreResult<Placed> {
-        let mut tx = self.pool.begin_with(self.backend.begin_write()).await?;
-        if self.backend == Backend::Postgres {
-            sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                .bind(SEEK_LOCK)
-                .execute(&mut *tx)
-                .await?;
-        }
+        let mut tx = self.turn_taking(SEEK_LOCK).await?;
         if let Some(account) = seek.account {
             let open: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM seeks

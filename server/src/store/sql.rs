@@ -42,6 +42,24 @@ pub struct Store {
 }
 
 impl Store {
+    /// A write transaction in which statements of all nodes that begin it
+    /// with the same `lock` take turns: SQLite has one writer anyway; on
+    /// PostgreSQL the transaction holds the advisory lock `lock` until it
+    /// ends, so a count and the insert it allows are one step.
+    pub(super) async fn turn_taking(
+        &self,
+        lock: i64,
+    ) -> StoreResult<sqlx::Transaction<'static, sqlx::Any>> {
+        let mut tx = self.pool.begin_with(self.backend.begin_write()).await?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(lock)
+                .execute(&mut *tx)
+                .await?;
+        }
+        Ok(tx)
+    }
+
     pub(super) async fn connect(backend: Backend, url: &str) -> StoreResult<Store> {
         sqlx::any::install_default_drivers();
         let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
