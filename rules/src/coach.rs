@@ -245,12 +245,24 @@ pub fn drop_of(side: Side, before: &[f64], after: &[f64], played_best: bool) -> 
     ((at(before) - at(after)) * weight).clamp(0.0, 1.0)
 }
 
+/// The score of a search that deepens at the root: the mean of its two
+/// last depths unless one is a forced result (the parity of the depth,
+/// whose side has the last layer, sways a race's score).
+fn two_depths(found: &crate::deepening::SearchResult<impl Copy>, win_bound: i32) -> (i32, u32) {
+    match found.previous {
+        Some(p) if p.abs() < win_bound && found.score.abs() < win_bound => {
+            ((p + found.score) / 2, found.depth)
+        }
+        _ => (found.score, found.depth),
+    }
+}
+
 impl Coach for crate::crossyray::CrossyRay {
     /// Ten more moves than the opponent (the evaluation's mobility).
     const SCALE: f64 = 100.0;
     const WIN_BOUND: i32 = crate::crossyray::bot::WIN_BOUND;
     fn found(found: &Self::Found) -> (i32, u32) {
-        (found.score, found.depth)
+        two_depths(found, Self::WIN_BOUND)
     }
 }
 
@@ -268,7 +280,7 @@ impl Coach for crate::quoridor::Quoridor {
     const SCALE: f64 = 150.0;
     const WIN_BOUND: i32 = crate::quoridor::bot::WIN_BOUND;
     fn found(found: &Self::Found) -> (i32, u32) {
-        (found.score, found.depth)
+        two_depths(found, Self::WIN_BOUND)
     }
     fn race(&self) -> Option<Vec<f64>> {
         (self.active_sides().count() >= 3).then(|| crate::quoridor::race_chances(self))

@@ -15,7 +15,7 @@
 //! let found = iterate(&["a", "b"], &root, |mv, depth, _alpha| {
 //!     Some(if *mv == "a" { 10 - depth as i32 } else { depth as i32 * 4 })
 //! });
-//! assert_eq!((found.best, found.score, found.depth), ("b", 12, 3));
+//! assert_eq!((found.best, found.score, found.depth, found.previous), ("b", 12, 3, Some(8)));
 //! ```
 
 use std::time::Duration;
@@ -47,6 +47,11 @@ pub struct Found<M> {
     pub score: i32,
     /// The deepest iteration completed (0 if the first was cut short).
     pub depth: u32,
+    /// The best score of the iteration before the deepest completed one
+    /// (`None` before two were): a search that alternates between the
+    /// sides' last layers swings with the depth's parity, and the mean of
+    /// two depths in a row cancels it (the coach's win chance).
+    pub previous: Option<i32>,
 }
 
 /// Scores `moves` (at least one) depth by depth with `score(move, depth,
@@ -70,7 +75,10 @@ pub fn iterate<M: Copy + PartialEq>(
         best: moves[0],
         score: NONE,
         depth: 0,
+        previous: None,
     };
+    // The best score of each iteration completed.
+    let mut completed: Vec<i32> = Vec::new();
     for depth in 1..=root.max_depth.max(1) {
         let mut scored: Vec<(usize, i32)> = Vec::with_capacity(moves.len());
         let mut floor = NONE;
@@ -92,6 +100,8 @@ pub fn iterate<M: Copy + PartialEq>(
             found.score = v;
             if !stopped {
                 found.depth = depth;
+                found.previous = completed.last().copied();
+                completed.push(v);
             }
         }
         let rest: Vec<usize> = order
@@ -115,6 +125,8 @@ pub struct SearchResult<M> {
     pub score: i32,
     /// The deepest iteration completed.
     pub depth: u32,
+    /// The best score of the iteration before the deepest ([`Found`]).
+    pub previous: Option<i32>,
     pub nodes: u64,
     pub elapsed: Duration,
 }

@@ -111,6 +111,7 @@ impl Engine for CrossyRay {
                 best: found.best,
                 score: found.score,
                 depth: found.depth,
+                previous: found.previous,
                 nodes: searcher.nodes,
                 elapsed: searcher.start.elapsed(),
             };

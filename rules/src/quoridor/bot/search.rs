@@ -93,6 +93,7 @@ impl<'a> Searcher<'a> {
             best: found.best,
             score: found.score,
             depth: found.depth,
+            previous: found.previous,
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
         }
