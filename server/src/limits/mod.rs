@@ -53,6 +53,13 @@ pub const MAIL_INTERVAL: Duration = Duration::from_secs(60);
 pub const IMPORT_BURST: u32 = 20;
 pub const IMPORT_INTERVAL: Duration = Duration::from_secs(3);
 
+/// Hints (the room command `hint`: up to a second of a search slot each)
+/// an address may ask for at once, over all its rooms and sockets, and
+/// how fast that allowance comes back (one every 3 s: at most a third of
+/// a core for one address).
+pub const HINT_BURST: u32 = 10;
+pub const HINT_INTERVAL: Duration = Duration::from_secs(3);
+
 /// Challenges (`POST /api/challenges`) an address may make at once, and
 /// how fast that allowance comes back (one every 3 min: 20 an hour).
 pub const CHALLENGE_BURST: u32 = 20;
@@ -77,6 +84,8 @@ pub struct Limits {
     pub imports: Limiter,
     /// `POST /api/challenges`.
     pub challenges: Limiter,
+    /// The room command `hint`, over every socket of an address.
+    pub hints: Limiter,
 }
 
 impl Limits {
@@ -106,6 +115,7 @@ impl Limits {
             ),
             imports: Limiter::new(IMPORT_BURST, IMPORT_INTERVAL, max),
             challenges: Limiter::new(CHALLENGE_BURST, CHALLENGE_INTERVAL, max),
+            hints: Limiter::new(HINT_BURST, HINT_INTERVAL, max),
         }
     }
 

@@ -187,6 +187,20 @@ pub(crate) async fn serve<St, Si>(
                 }
                 attached = true;
             }
+            Command::Hint
+                if attached && client.is_some_and(|ip| app.limits.hints.take(ip).is_err()) =>
+            {
+                // A hint is a search: bounded per address, over every
+                // socket and room of it (`limits::HINT_BURST`).
+                let text = Refusal::new(
+                    Code::RateLimited,
+                    "Too many hints from your address; wait a few seconds.",
+                )
+                .to_message(Some(id));
+                if !reply(&outbox, &closer, text).await {
+                    break;
+                }
+            }
             mut command if attached => {
                 // A move carries the connection's lag, for the clock.
                 if let Command::Move(m) = &mut command {

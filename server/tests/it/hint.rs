@@ -66,3 +66,27 @@ async fn no_hint_between_people_nor_for_a_spectator() {
         client.refused(json!({"type": "hint"}), "no_hint").await;
     }
 }
+
+#[tokio::test]
+async fn hints_are_bounded_per_address_over_all_its_rooms() {
+    let server = TestServer::start_with(|c| c.bot_ms = 100).await;
+    let (_, mut first) = server
+        .against_the_computer(json!({"game": "crossyray"}), "Minh")
+        .await;
+    first.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut first, "start").await;
+    // Ten asks at once spend the address's allowance, whatever the room
+    // answers them.
+    for _ in 0..server::limits::HINT_BURST {
+        first.command(json!({"type": "hint"})).await;
+    }
+    let (_, mut second) = server
+        .against_the_computer(json!({"game": "jungle"}), "Lan")
+        .await;
+    second.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut second, "start").await;
+    let message = second
+        .refused(json!({"type": "hint"}), "rate_limited")
+        .await;
+    assert!(message.contains("your address"), "{message}");
+}
