@@ -81,6 +81,23 @@ async fn run(app: App, claim: String) {
     }
 }
 
+/// What stands for a position the engine failed on: even chances, no
+/// move.
+fn unjudged(game: &crate::games::AnyGame) -> serde_json::Value {
+    use rules::Game;
+    let n = game.sides().max(1);
+    let even = vec![1.0 / n as f64; n];
+    serde_json::json!({
+        "ply": game.ply(),
+        "to_move": game.to_move().map(|s| s.0),
+        "chances": even,
+        "standing": even,
+        "best": null,
+        "score": null,
+        "depth": 0,
+    })
+}
+
 /// Judges the rest of `job`'s positions, saving each.
 async fn work(app: &App, claim: &str, job: StoredAnalysis) {
     let store = app.registry.store();
@@ -106,15 +123,18 @@ async fn work(app: &App, claim: &str, job: StoredAnalysis) {
                 return;
             };
             let flag = cancel.clone();
-            let judged = tokio::task::spawn_blocking(move || judge(&game, budget, &flag))
-                .await
-                .ok()
-                .flatten();
+            let unjudged = unjudged(&game);
+            let judged = tokio::task::spawn_blocking(move || judge(&game, budget, &flag)).await;
             drop(slot);
             match judged {
-                Some(p) => positions.push(p),
+                Ok(Some(p)) => positions.push(p),
                 // Live play took the slot: judge it again.
-                None => continue,
+                Ok(None) => continue,
+                // The engine failed on it (a bug): say so and go on, even.
+                Err(e) => {
+                    tracing::error!(id = %job.id, ply = positions.len(), error = %e, "analysis search failed");
+                    positions.push(unjudged);
+                }
             }
         }
         let done = positions.len() >= games.len();
