@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     moves: usize,
     /// Milliseconds between moves (move k is due k of them after the
-    /// first `start`).
+    /// first game started).
     #[arg(long, default_value_t = 200)]
     every_ms: u64,
 }
@@ -62,15 +62,15 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         .collect();
 
     // The moves on an open-loop schedule: move k is due k gaps after the
-    // first start, whatever the latency.
+    // first game started, whatever the latency.
     let cpu = target.cpu_mark();
+    let mut timeline = Timeline::default();
+    timeline.starts.push(players[0].start().await?);
+    let mut event = players[0].next_match().await?;
     let mut schedule = Schedule::every(
         Duration::from_millis(args.every_ms),
         Instant::now() + Duration::from_millis(args.every_ms),
     );
-    let mut timeline = Timeline::default();
-    timeline.starts.push(players[0].start().await?);
-    let mut event = players[0].next_match().await?;
     while timeline.moves.len() < args.moves {
         let Some((who, mv)) = due(&players, &event)? else {
             // The game ended: the next one.

@@ -3,7 +3,7 @@
 //! schedule), the late and skipped slots, and the `start` and `sit`
 //! latencies. A failed room's moves count like the others'.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::play::RoomRun;
 use crate::stats::{all, Latency, Move, LATE};
@@ -15,10 +15,35 @@ pub struct Summary {
     /// Moves acknowledged, the failed rooms' included.
     pub moves: u64,
     pub failed: usize,
-    /// Slots sent late, and owed by failed rooms and never sent (open
-    /// loop only).
-    pub late: usize,
-    pub skipped: u64,
+}
+
+/// The slots of an open-loop run: sent late (and the latest), and owed
+/// by failed rooms and never sent.
+struct Slots {
+    late: usize,
+    latest: Duration,
+    skipped: u64,
+}
+
+/// The slots of `runs`; a failed room owes the slots its schedule held
+/// before `end`, at most `owed_at_most` less the moves it made.
+fn slots(runs: &mut [RoomRun], end: Instant, owed_at_most: Option<u64>) -> Slots {
+    let moves = || runs.iter().flat_map(|r| r.timeline.moves.iter());
+    let late = moves().filter(|m| m.late()).count();
+    let latest = moves().map(Move::lateness).max().unwrap_or_default();
+    let mut skipped = 0;
+    for r in runs.iter_mut() {
+        if let Some((_, Some(schedule))) = &mut r.failed {
+            let owed = schedule.skipped_before(end);
+            let sent = r.timeline.moves.len() as u64;
+            skipped += owed_at_most.map_or(owed, |most| owed.min(most.saturating_sub(sent)));
+        }
+    }
+    Slots {
+        late,
+        latest,
+        skipped,
+    }
 }
 
 /// Prints the figures of `runs`. `scheduled`: the moves were on an open-
@@ -47,28 +72,20 @@ pub fn print_rooms(
         println!("  … and {} more", failed.len() - NAMED);
     }
     let failed = failed.len();
-    let moves = || runs.iter().flat_map(|r| r.timeline.moves.iter());
-    let made = moves().count();
-    let late = moves().filter(|m| m.late()).count();
-    let worst = moves().map(Move::lateness).max().unwrap_or_default();
-    let mut skipped = 0;
+    let made = runs.iter().map(|r| r.timeline.moves.len()).sum::<usize>();
     if scheduled {
         println!(
             "move latency (due → ack, lateness included): {}",
             all(runs, Move::latency).line()
         );
         println!("  of which send → ack: {}", all(runs, Move::service).line());
-        for r in runs.iter_mut() {
-            if let Some((_, Some(schedule))) = &mut r.failed {
-                let owed = schedule.skipped_before(end);
-                let sent = r.timeline.moves.len() as u64;
-                skipped += owed_at_most.map_or(owed, |most| owed.min(most.saturating_sub(sent)));
-            }
-        }
+        let s = slots(runs, end, owed_at_most);
         println!(
-            "slots: {made} sent, {late} late (sent {} ms or more after due; the latest {:.2} ms), {skipped} skipped (due before the end, never sent: failed rooms)",
+            "slots: {made} sent, {} late (sent {} ms or more after due; the latest {:.2} ms), {} skipped (due before the end, never sent: failed rooms)",
+            s.late,
             LATE.as_millis(),
-            worst.as_secs_f64() * 1000.0
+            s.latest.as_secs_f64() * 1000.0,
+            s.skipped
         );
     } else {
         println!(
@@ -85,8 +102,6 @@ pub fn print_rooms(
     Summary {
         moves: made as u64,
         failed,
-        late,
-        skipped,
     }
 }
 
@@ -133,11 +148,14 @@ mod tests {
         ];
         let end = t0 + 100 * MS;
         let s = print_rooms(&mut runs, &Latency::new(), true, end, Some(6));
-        assert_eq!((s.moves, s.failed, s.late), (8, 1, 1));
+        assert_eq!((s.moves, s.failed), (8, 1));
+        runs[1].failed.as_mut().expect("failed").1 = Some(Schedule::every(10 * MS, t0 + 20 * MS));
+        let s = slots(&mut runs, end, Some(6));
+        assert_eq!((s.late, s.latest), (1, 30 * MS));
         assert_eq!(s.skipped, 4, "8 slots due from 20 to 90 ms, at most 6 - 2");
         let mut runs = [runs.into_iter().nth(1).expect("the failed room")];
         runs[0].failed.as_mut().expect("failed").1 = Some(Schedule::every(10 * MS, t0 + 20 * MS));
-        let s = print_rooms(&mut runs, &Latency::new(), true, end, None);
+        let s = slots(&mut runs, end, None);
         assert_eq!(
             s.skipped, 8,
             "without a bound, every slot due before the end"

@@ -46,9 +46,10 @@ pub struct Move {
     pub acked: Instant,
 }
 
-/// A move sent this much after its due time or more is late (the timer's
-/// resolution is 1 ms).
-pub const LATE: Duration = Duration::from_millis(1);
+/// A move sent this much after its due time or more is late: more than
+/// the timer's resolution (1 ms) and a busy machine's wake-up delay. Its
+/// latency counts from its due time whether it is counted late or not.
+pub const LATE: Duration = Duration::from_millis(5);
 
 impl Move {
     /// From when it was due to its ack: the latency a player would see.
