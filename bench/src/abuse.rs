@@ -28,7 +28,8 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::MaybeTlsStream;
 
-use crate::client::{due, spectator, two_players, Ws};
+use crate::client::{spectator, Ws};
+use crate::play::{due, two_players};
 use crate::stats::Latency;
 use crate::target::Target;
 
@@ -73,7 +74,8 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         args.seconds,
         target.describe()
     );
-    let (code, mut players) = two_players(&http, &target.base, &ws, None, Value::Null).await?;
+    let table = two_players(&http, &target.base, &ws, None, Value::Null).await?;
+    let (code, mut players) = (table.code, table.players);
     let mut watchers = Vec::with_capacity(args.watchers);
     for _ in 0..args.watchers {
         let (socket, _) = spectator(&ws, &code).await?;
@@ -110,10 +112,7 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let mut due_at = Instant::now();
     let played: anyhow::Result<()> = async {
         while Instant::now() < until {
-            let started = players[0].command(json!({"type": "start"})).await?;
-            if started["type"] != "ack" {
-                anyhow::bail!("start refused: {started}");
-            }
+            players[0].start().await?;
             games += 1;
             let mut event = players[0].next_match().await?;
             while let Some((who, mv)) = due(&players, &event)? {
@@ -137,6 +136,9 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     }
     .await;
     let cpu = target.cpu_line(&mark);
+    let cpu_per_move = target
+        .cpu_per_move_line(&mark, latency.count())
+        .map(|l| format!("{l}; the attack's cost included"));
 
     let silent = silent.await?;
     let mut slow_closed = Latency::new();
@@ -200,8 +202,8 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         total / bytes.len().max(1) as u64,
         total as f64 / bytes.len().max(1) as f64 / 1024.0 / run_for.as_secs_f64()
     );
-    if let Some(cpu) = cpu {
-        println!("{cpu}");
+    for line in [cpu, cpu_per_move].into_iter().flatten() {
+        println!("{line}");
     }
     println!(
         "honest clients disconnected: {} of {}",

@@ -1,17 +1,20 @@
 //! `big-room`: one room, S spectators and 2 players. How fast the
 //! spectators join, the server's memory per socket, and how long each
-//! move takes to reach every spectator (from the moment the player sends
-//! it to the moment each spectator has read its event).
+//! move takes to reach every spectator (from the moment the move was due
+//! on the players' open-loop schedule, a move every `--every-ms`, to the
+//! moment each spectator has read its event).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::client::{due, open_spectators, two_players, Ws};
-use crate::stats::Latency;
+use crate::client::{open_spectators, Ws};
+use crate::play::{due, sits, two_players, RoomRun};
+use crate::report::print_rooms;
+use crate::schedule::{at_due, Schedule};
+use crate::stats::{Latency, Timeline};
 use crate::target::Target;
 
 #[derive(clap::Args)]
@@ -25,7 +28,8 @@ pub struct Args {
     /// Moves the players make while everyone watches.
     #[arg(long, default_value_t = 20)]
     moves: usize,
-    /// Milliseconds between moves.
+    /// Milliseconds between moves (move k is due k of them after the
+    /// first game started).
     #[arg(long, default_value_t = 200)]
     every_ms: u64,
 }
@@ -33,8 +37,9 @@ pub struct Args {
 pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let ws = target.ws();
-    let (code, mut players) =
-        two_players(&http, &target.base, &ws, None, serde_json::Value::Null).await?;
+    let table = two_players(&http, &target.base, &ws, None, serde_json::Value::Null).await?;
+    let sat = sits(std::slice::from_ref(&table));
+    let (code, mut players) = (table.code, table.players);
     println!(
         "big-room: {} spectators and 2 players in room {code} against {}",
         args.spectators,
@@ -49,30 +54,37 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     .await?;
 
     // Each spectator reads everything and times the k-th move event
-    // against the moment the k-th move was sent.
+    // against the moment the k-th move was due.
     let sent: Arc<Mutex<Vec<Instant>>> = Arc::default();
     let readers: Vec<_> = watching
         .into_iter()
         .map(|socket| tokio::spawn(watch(socket, sent.clone(), args.moves)))
         .collect();
 
-    players[0].command(json!({"type": "start"})).await?;
+    // The moves on an open-loop schedule: move k is due k gaps after the
+    // first game started, whatever the latency.
+    let cpu = target.cpu_mark();
+    let mut timeline = Timeline::default();
+    timeline.starts.push(players[0].start().await?);
     let mut event = players[0].next_match().await?;
-    let mut played = 0;
-    while played < args.moves {
+    let mut schedule = Schedule::every(
+        Duration::from_millis(args.every_ms),
+        Instant::now() + Duration::from_millis(args.every_ms),
+    );
+    while timeline.moves.len() < args.moves {
         let Some((who, mv)) = due(&players, &event)? else {
             // The game ended: the next one.
-            players[0].command(json!({"type": "start"})).await?;
+            timeline.starts.push(players[0].start().await?);
             event = players[0].next_match().await?;
             continue;
         };
-        tokio::time::sleep(Duration::from_millis(args.every_ms)).await;
-        sent.lock().unwrap().push(Instant::now());
-        players[who].play(&mv).await?;
-        played += 1;
+        let at = schedule.next_due();
+        sent.lock().unwrap().push(at);
+        timeline.record(at_due(at, players[who].play(&mv)).await?);
         event = players[0].next_match().await?;
         players[1].forget();
     }
+    let mut runs = [RoomRun::new(code, timeline, Ok(()), None)];
 
     let mut latency = Latency::new();
     let mut per_move: Vec<Latency> = (0..args.moves).map(|_| Latency::new()).collect();
@@ -97,9 +109,13 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         println!("  move {:>2}: {}", i + 1, l.line());
     }
     println!(
-        "move fan-out (send → read by each spectator): {}",
+        "move fan-out (due → read by each spectator): {}",
         latency.line()
     );
+    let summary = print_rooms(&mut runs, &sat, true, Instant::now(), None);
+    if let Some(line) = target.cpu_per_move_line(&cpu, summary.moves) {
+        println!("{line} (the fan-out to every spectator included)");
+    }
     if short > 0 {
         anyhow::bail!("{short} spectators did not see every move");
     }

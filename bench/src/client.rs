@@ -83,12 +83,6 @@ pub async fn spectator(ws_base: &str, code: &str) -> anyhow::Result<(Ws, usize)>
     }
 }
 
-/// Reads and drops whatever `ws` receives until it closes, so the
-/// server never finds it not reading.
-pub fn drain(mut ws: Ws) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move { while let Some(Ok(_)) = ws.next().await {} })
-}
-
 pub struct Player {
     pub ws: Ws,
     next_id: i64,
@@ -203,6 +197,15 @@ impl Player {
         }
     }
 
+    /// Starts a game (the host); how long its ack took. A refusal is an
+    /// error.
+    pub async fn start(&mut self) -> anyhow::Result<Duration> {
+        let sent = Instant::now();
+        let answer = self.command(json!({"type": "start"})).await?;
+        anyhow::ensure!(answer["type"] == "ack", "start refused: {answer}");
+        Ok(sent.elapsed())
+    }
+
     /// Plays `mv`; `Ok(())` once it is acknowledged.
     pub async fn play(&mut self, mv: &str) -> anyhow::Result<()> {
         let answer = self.command(json!({"type": "move", "move": mv})).await?;
@@ -253,75 +256,6 @@ impl Player {
     pub fn forget(&mut self) {
         self.pending.clear();
     }
-}
-
-/// A CrossyRay room (with `options`) of two seated players, no game
-/// started; a refused `sit` is an error. The second player connects
-/// through `peer` (another node) when given.
-pub async fn two_players(
-    http: &reqwest::Client,
-    base: &str,
-    ws_base: &str,
-    peer: Option<&str>,
-    options: Value,
-) -> anyhow::Result<(String, [Player; 2])> {
-    let (code, token) = create_room(http, base, "crossyray", options).await?;
-    let mut a = Player::join(ws_base, &code, Some(&token), "A").await?;
-    let peer_ws = peer.map(|p| p.replace("http://", "ws://"));
-    let mut b = Player::join(peer_ws.as_deref().unwrap_or(ws_base), &code, None, "B").await?;
-    for (p, seat) in [(&mut a, 0), (&mut b, 1)] {
-        let answer = p.command(json!({"type": "sit", "seat": seat})).await?;
-        anyhow::ensure!(answer["type"] == "ack", "sit refused: {answer}");
-    }
-    Ok((code, [a, b]))
-}
-
-/// The player of `players` due to move in `event`'s match, and the
-/// first legal move, or `None` when the game is over. A game that is
-/// not over must name a seated player due and a legal move: anything
-/// else is an error, so a run never ends a game early in silence.
-pub fn due(players: &[Player; 2], event: &MatchView) -> anyhow::Result<Option<(usize, String)>> {
-    if event.over {
-        return Ok(None);
-    }
-    let who = event
-        .to_play
-        .as_deref()
-        .and_then(|member| players.iter().position(|p| p.member == member));
-    match (who, &event.first_legal) {
-        (Some(who), Some(mv)) => Ok(Some((who, mv.clone()))),
-        _ => {
-            anyhow::bail!("a game that is not over with no player due or no legal move: {event:?}")
-        }
-    }
-}
-
-/// Plays one game in `players`' room: the host starts it and whoever is
-/// due plays the first legal move, after `think()` (or not at all when it
-/// says `None`: time is up). Tells `made` of each move when it was sent
-/// and how long its `ack` took. Returns false when `think` stopped the
-/// game.
-pub async fn play_game(
-    players: &mut [Player; 2],
-    made: &mut impl FnMut(Instant, Duration),
-    mut think: impl FnMut() -> Option<Duration>,
-) -> anyhow::Result<bool> {
-    players[0].command(json!({"type": "start"})).await?;
-    let mut event = players[0].next_match().await?;
-    while let Some((who, mv)) = due(players, &event)? {
-        let Some(wait) = think() else {
-            return Ok(false);
-        };
-        if !wait.is_zero() {
-            tokio::time::sleep(wait).await;
-        }
-        let sent = Instant::now();
-        players[who].play(&mv).await?;
-        made(sent, sent.elapsed());
-        event = players[0].next_match().await?;
-        players[1].forget();
-    }
-    Ok(true)
 }
 
 /// Opens `n` spectators over `codes` (round robin), `at_once` at a time,

@@ -1,12 +1,16 @@
 //! `many-rooms`: N rooms × 2 players, CrossyRay, moves as fast as the
-//! server acknowledges them or at a set rate. Latency is from a `move` to
-//! its `ack`, which the room sends once the move is stored and broadcast.
+//! server acknowledges them (a closed loop: latency from a `move` to its
+//! `ack`, which the room sends once the move is stored and broadcast) or
+//! at a set rate (an open loop: latency from the moment the move was
+//! due, see `schedule`).
 
 use std::time::{Duration, Instant};
 
-use crate::client::{play_game, two_players};
 use crate::echo;
-use crate::stats::{all, gather, steady_window, within, Timeline};
+use crate::play::{gather, play_game, sits, two_players, RoomRun, Table};
+use crate::report::print_rooms;
+use crate::schedule::Schedule;
+use crate::stats::{steady_window, within, Timeline};
 use crate::target::Target;
 
 #[derive(clap::Args)]
@@ -20,9 +24,10 @@ pub struct Args {
     /// Moves a second per room (0: as fast as the acks come back). The
     /// moves are sent on a schedule (open loop): move k of a room is due
     /// k gaps after the room's start, the rooms' starts spread over
-    /// `--stagger` gaps, and a room that falls behind sends at once but
-    /// owes at most one gap, so the rate offered is `rooms × rate`
-    /// whatever the latency.
+    /// `--stagger` gaps, and a room that falls behind sends each move it
+    /// owes as soon as the one before is acknowledged (none forgiven), so
+    /// the rate offered is `rooms × rate` whatever the latency, and each
+    /// move's latency counts from its due time.
     #[arg(long, default_value_t = 0.0)]
     rate: f64,
     /// With `--rate`: the gaps the rooms' starts spread over. 1 starts
@@ -69,6 +74,7 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
             .await?,
         );
     }
+    let sat = sits(&tables);
     let gap = (args.rate > 0.0).then(|| Duration::from_secs_f64(1.0 / args.rate));
     let stagger = args.stagger.max(0.0);
     let cpu = target.cpu_mark();
@@ -76,31 +82,46 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let tasks: Vec<_> = tables
         .into_iter()
         .enumerate()
-        .map(|(i, (_, players))| {
-            let phase = |gap: Duration| gap.mul_f64(stagger * i as f64 / args.rooms as f64);
-            let schedule = gap.map(|gap| Schedule::new(gap, phase(gap)));
-            tokio::spawn(play(players, args.games, schedule))
+        .map(|(i, table)| {
+            // A room starts at its phase, and its first move is due a gap
+            // later, the next ones a gap apart.
+            let schedule = gap.map(|gap| {
+                let begin = started + gap.mul_f64(stagger * i as f64 / args.rooms as f64);
+                (begin, Schedule::every(gap, begin + gap))
+            });
+            tokio::spawn(play(table, args.games, schedule))
         })
         .collect();
-    let (timelines, failures) = gather(tasks).await?;
-    let elapsed = started.elapsed().as_secs_f64();
-    let latency = all(&timelines);
-    let rate = latency.count() as f64 / elapsed;
-    println!("failed rooms: {failures}");
+    let mut runs = gather(tasks).await?;
+    let end = Instant::now();
+    let elapsed = (end - started).as_secs_f64();
+    // A room that failed owed at most the moves a room that finished made.
+    let most = runs
+        .iter()
+        .filter(|r| r.failed.is_none())
+        .map(|r| r.timeline.moves.len() as u64)
+        .max();
+    let summary = print_rooms(&mut runs, &sat, gap.is_some(), end, most);
+    let rate = summary.moves as f64 / elapsed;
     println!(
         "moves: {} in {elapsed:.2} s = {rate:.0} moves/s",
-        latency.count()
+        summary.moves
     );
-    println!("move latency (send → ack): {}", latency.line());
     if gap.is_some() {
         // With a schedule, the rate asked for holds only while every room
-        // plays; the ramps at both ends carry less.
-        match steady_window(&timelines) {
+        // plays; the ramps at both ends carry less. The window is that of
+        // the rooms that finished; the failed rooms' moves in it count.
+        let finished: Vec<&Timeline> = runs
+            .iter()
+            .filter(|r| r.failed.is_none())
+            .map(|r| &r.timeline)
+            .collect();
+        match steady_window(&finished) {
             Some(window) => {
-                let steady = within(&timelines, window);
+                let steady = within(&runs, window);
                 let seconds = (window.1 - window.0).as_secs_f64();
                 println!(
-                    "while every room played ({seconds:.2} s from {:.2} s): {} moves = {:.0} moves/s; latency {}",
+                    "while every room played ({seconds:.2} s from {:.2} s): {} moves = {:.0} moves/s; latency (due → ack) {}",
                     (window.0 - started).as_secs_f64(),
                     steady.count(),
                     steady.count() as f64 / seconds,
@@ -113,8 +134,11 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     if let Some(line) = target.cpu_line(&cpu) {
         println!("{line}");
     }
+    if let Some(line) = target.cpu_per_move_line(&cpu, summary.moves) {
+        println!("{line}");
+    }
     if !args.no_echo && args.rate == 0.0 {
-        let each = (latency.count() as usize / args.rooms.max(1)).max(1);
+        let each = (summary.moves as usize / args.rooms.max(1)).max(1);
         // About the size of a move command and of its event.
         let message = format!(
             r#"{{"id":7,"type":"move","move":"e5","pad":"{}"}}"#,
@@ -127,94 +151,42 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
             rate / ceiling * 100.0
         );
     }
-    if failures > 0 {
-        anyhow::bail!("{failures} rooms failed");
+    if summary.failed > 0 {
+        anyhow::bail!("{} rooms failed", summary.failed);
     }
     Ok(())
 }
 
 /// One room's games, in a row: moves as fast as the acks come, or on
-/// `schedule`, whose start is also the first game's.
-async fn play(
-    mut players: [crate::client::Player; 2],
-    games: usize,
-    mut schedule: Option<Schedule>,
-) -> anyhow::Result<Timeline> {
+/// `schedule`, whose first move is due a gap after the first game's
+/// `start`. A failure stops the room and is kept with its moves.
+async fn play(table: Table, games: usize, schedule: Option<(Instant, Schedule)>) -> RoomRun {
+    let Table {
+        code, mut players, ..
+    } = table;
     let mut timeline = Timeline::default();
-    if let Some(schedule) = &schedule {
-        tokio::time::sleep_until(schedule.start().into()).await;
+    let (begin, mut schedule) = schedule.unzip();
+    if let Some(begin) = begin {
+        tokio::time::sleep_until(begin.into()).await;
     }
-    let mut made = |sent, took| timeline.record(sent, took);
+    let result = games_in_a_row(&mut players, &mut timeline, games, schedule.as_mut()).await;
+    RoomRun::new(code, timeline, result, schedule)
+}
+
+async fn games_in_a_row(
+    players: &mut [crate::client::Player; 2],
+    timeline: &mut Timeline,
+    games: usize,
+    mut schedule: Option<&mut Schedule>,
+) -> anyhow::Result<()> {
     for _ in 0..games {
-        let think = || Some(schedule.as_mut().map(Schedule::wait).unwrap_or_default());
-        play_game(&mut players, &mut made, think).await?;
-    }
-    Ok(timeline)
-}
-
-/// When a room's next move is due.
-struct Schedule {
-    gap: Duration,
-    due: Instant,
-}
-
-impl Schedule {
-    /// The room starts `phase` from now, and its first move is due one
-    /// gap later, the next ones a gap apart.
-    fn new(gap: Duration, phase: Duration) -> Schedule {
-        Schedule {
-            gap,
-            due: Instant::now() + phase + gap,
-        }
-    }
-
-    /// When the room starts (its first game's `start`).
-    fn start(&self) -> Instant {
-        self.due - self.gap
-    }
-
-    /// How long to wait before sending the move due now; the next one is
-    /// due a gap later. A room later than one gap is forgiven the rest.
-    fn wait(&mut self) -> Duration {
-        self.wait_at(Instant::now())
-    }
-
-    fn wait_at(&mut self, now: Instant) -> Duration {
-        let at = self.due.max(now.checked_sub(self.gap).unwrap_or(now));
-        self.due = at + self.gap;
-        at.saturating_duration_since(now)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const MS: Duration = Duration::from_millis(1);
-
-    /// Moves are due a gap apart from the phase, whatever the latency; a
-    /// room far behind sends at once and owes one gap, not all it missed.
-    #[test]
-    fn the_schedule_keeps_its_rate_and_forgives_all_but_one_gap() {
-        let t0 = Instant::now();
-        let mut s = Schedule {
-            gap: 10 * MS,
-            due: t0 + 3 * MS,
+        let next_due = || {
+            Some(match &mut schedule {
+                Some(s) => s.next_due(),
+                None => Instant::now(),
+            })
         };
-        assert_eq!(s.wait_at(t0), 3 * MS, "the first move waits for its phase");
-        assert_eq!(
-            s.wait_at(t0 + 13 * MS),
-            Duration::ZERO,
-            "the second is due at 13 ms"
-        );
-        assert_eq!(
-            s.wait_at(t0 + 20 * MS),
-            3 * MS,
-            "an early ack waits for the slot"
-        );
-        // 100 ms late: one move at once, one more owed, then the gap again.
-        assert_eq!(s.wait_at(t0 + 133 * MS), Duration::ZERO);
-        assert_eq!(s.wait_at(t0 + 133 * MS), Duration::ZERO);
-        assert_eq!(s.wait_at(t0 + 133 * MS), 10 * MS);
+        play_game(players, timeline, next_due).await?;
     }
+    Ok(())
 }

@@ -1,14 +1,25 @@
 //! `mixed`: a realistic mix. Many live games, each player moving a few
 //! seconds after the other (uniformly between `--min-gap` and
 //! `--max-gap`), spectators spread over the rooms reading everything, for
-//! `--seconds`. Reports move latency and the server's CPU and memory.
+//! `--seconds`. The moves are on an open-loop schedule (each due a random
+//! gap after the one before, latency from the due time). Reports move
+//! latency and the server's CPU and memory, and checks that every
+//! spectator saw every move of its room.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::client::{open_spectators, play_game, two_players, Player};
-use crate::stats::{gather, Latency};
-use crate::target::Target;
+use futures_util::StreamExt;
 use rand::RngExt;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::client::{is_move, open_spectators, Player, Ws};
+use crate::play::{gather, play_game, sits, two_players, RoomRun, Table};
+use crate::report::print_rooms;
+use crate::schedule::Schedule;
+use crate::stats::Timeline;
+use crate::target::Target;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -61,11 +72,13 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
             tables.push(task.await??);
         }
     }
-    let codes: Vec<String> = tables.iter().map(|(code, _)| code.clone()).collect();
+    let sat = sits(&tables);
+    let codes: Vec<String> = tables.iter().map(|t| t.code.clone()).collect();
+    // Spectator i watches room i % games (`open_spectators`' round robin).
     let readers: Vec<_> = open_spectators(&target, &codes, watchers, args.at_once)
         .await?
         .into_iter()
-        .map(crate::client::drain)
+        .map(count_moves)
         .collect();
     println!(
         "set up in {:.1} s; server RSS {} KiB",
@@ -76,54 +89,122 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     let cpu = target.cpu_mark();
     let began = Instant::now();
     let until = began + Duration::from_secs(args.seconds);
-    let gaps = (args.min_gap, args.max_gap.max(args.min_gap));
+    let gaps = (
+        Duration::from_secs_f64(args.min_gap.max(0.0)),
+        Duration::from_secs_f64(args.max_gap.max(args.min_gap).max(0.0)),
+    );
     let tasks: Vec<_> = tables
         .into_iter()
-        .map(|(_, players)| tokio::spawn(play(players, until, gaps)))
+        .map(|table| tokio::spawn(play(table, until, gaps)))
         .collect();
-    let (rooms, failures) = gather(tasks).await?;
+    let mut runs = gather(tasks).await?;
     // The rate over the time the games took, not the time asked for (the
     // last moves may be answered after it).
     let elapsed = began.elapsed().as_secs_f64();
-    let mut latency = Latency::new();
-    for room in &rooms {
-        latency.add(room);
-    }
-    let moves = latency.count();
+    let summary = print_rooms(&mut runs, &sat, true, until, None);
     println!(
-        "moves: {moves} in {elapsed:.1} s ({} s asked) = {:.0} moves/s; failed games: {failures}",
+        "moves: {} in {elapsed:.1} s ({} s asked) = {:.0} moves/s",
+        summary.moves,
         args.seconds,
-        moves as f64 / elapsed.max(0.001)
+        summary.moves as f64 / elapsed.max(0.001)
     );
-    println!("move latency (send → ack): {}", latency.line());
     if let Some(line) = target.cpu_line(&cpu) {
         println!("{line}");
     }
+    if let Some(line) = target.cpu_per_move_line(&cpu, summary.moves) {
+        println!("{line}");
+    }
     println!("server RSS: {} KiB", target.rss_kib().unwrap_or(0));
-    for reader in readers {
-        reader.abort();
+    let made: Vec<u64> = runs.iter().map(|r| r.timeline.moves.len() as u64).collect();
+    let missed = spectators_missed(&readers, &made).await;
+    if summary.failed > 0 {
+        anyhow::bail!("{} games failed", summary.failed);
     }
-    if failures > 0 {
-        anyhow::bail!("{failures} games failed");
-    }
+    anyhow::ensure!(missed == 0, "{missed} spectators missed moves");
     Ok(())
 }
 
-/// One room's games until `until`, each move after a random think.
-async fn play(
-    mut players: [Player; 2],
-    until: Instant,
-    gaps: (f64, f64),
-) -> anyhow::Result<Latency> {
-    let mut latency = Latency::new();
-    // Rooms start at different moments, as people do.
-    let first = rand::rng().random_range(0.0..=gaps.1);
-    tokio::time::sleep(Duration::from_secs_f64(first)).await;
-    let think = || {
-        let wait = Duration::from_secs_f64(rand::rng().random_range(gaps.0..=gaps.1));
-        (Instant::now() + wait < until).then_some(wait)
+/// A spectator reading everything its room sends and counting the move
+/// events; the count, and the task (aborted at the end).
+fn count_moves(mut ws: Ws) -> (Arc<AtomicU64>, tokio::task::JoinHandle<()>) {
+    let seen = Arc::new(AtomicU64::new(0));
+    let count = seen.clone();
+    let task = tokio::spawn(async move {
+        while let Some(Ok(frame)) = ws.next().await {
+            if let Message::Text(text) = frame {
+                if is_move(text.as_str()) {
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    (seen, task)
+}
+
+/// Waits (up to 10 s) until every spectator has seen every move its room
+/// had acknowledged (`made`, by room), then prints how many missed any.
+/// Returns that number.
+async fn spectators_missed(
+    readers: &[(Arc<AtomicU64>, tokio::task::JoinHandle<()>)],
+    made: &[u64],
+) -> usize {
+    let owed = |i: usize| made[i % made.len().max(1)];
+    let short = || {
+        readers
+            .iter()
+            .enumerate()
+            .filter(|(i, (seen, _))| seen.load(Ordering::Relaxed) < owed(*i))
+            .count()
     };
-    let mut made = |_, took| latency.record(took);
-    while Instant::now() < until && play_game(&mut players, &mut made, think).await? {}
-    Ok(latency)
+    let waited = Instant::now();
+    while short() > 0 && waited.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let missed: Vec<u64> = readers
+        .iter()
+        .enumerate()
+        .map(|(i, (seen, _))| owed(i).saturating_sub(seen.load(Ordering::Relaxed)))
+        .collect();
+    let short = missed.iter().filter(|&&m| m > 0).count();
+    let seen: u64 = readers.iter().map(|(s, _)| s.load(Ordering::Relaxed)).sum();
+    println!(
+        "spectators: {} saw {seen} move events; {short} missed any (the most missed by one: {})",
+        readers.len(),
+        missed.iter().max().copied().unwrap_or(0)
+    );
+    for (_, task) in readers {
+        task.abort();
+    }
+    short
+}
+
+/// One room's games until `until`, each move due a random gap after the
+/// one before (an open loop: a late answer does not push the next move
+/// back). A failure stops the room and is kept with its moves.
+async fn play(table: Table, until: Instant, gaps: (Duration, Duration)) -> RoomRun {
+    let Table {
+        code, mut players, ..
+    } = table;
+    // Rooms start at different moments, as people do.
+    let first = Instant::now() + gaps.1.mul_f64(rand::rng().random_range(0.0..=1.0));
+    let mut schedule = Schedule::between(gaps.0, gaps.1, first);
+    let mut timeline = Timeline::default();
+    let result = games_until(&mut players, &mut timeline, &mut schedule, until).await;
+    RoomRun::new(code, timeline, result, Some(schedule))
+}
+
+async fn games_until(
+    players: &mut [Player; 2],
+    timeline: &mut Timeline,
+    schedule: &mut Schedule,
+    until: Instant,
+) -> anyhow::Result<()> {
+    tokio::time::sleep_until(schedule.peek().into()).await;
+    while Instant::now() < until {
+        let next_due = || (schedule.peek() < until).then(|| schedule.next_due());
+        if !play_game(players, timeline, next_due).await? {
+            break;
+        }
+    }
+    Ok(())
 }

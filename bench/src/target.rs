@@ -142,6 +142,25 @@ impl Target {
         })
     }
 
+    /// `server CPU per move: … µs`: the server's CPU time since `mark`
+    /// over the `moves` it carried meanwhile. The figure that holds on a
+    /// shared machine, where rates and latencies move with the load.
+    pub fn cpu_per_move_line(&self, mark: &CpuMark, moves: u64) -> Option<String> {
+        let used = cpu_ticks(&self.pid.to_string())?.checked_sub(mark.ticks?)?;
+        // USER_HZ ticks: 100 a second, so 10 000 µs each.
+        let micros = used as f64 * 10_000.0;
+        let whose = if self.in_process {
+            " (the clients included: the server runs in this process)"
+        } else {
+            ""
+        };
+        Some(format!(
+            "server CPU per move: {:.1} µs ({:.2} s of CPU over {moves} moves){whose}",
+            micros / moves.max(1) as f64,
+            micros / 1e6
+        ))
+    }
+
     /// How the figures should be read.
     pub fn describe(&self) -> String {
         if self.in_process {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use futures_util::stream::{self, StreamExt};
 use serde_json::json;
 
-use crate::client::two_players;
+use crate::play::two_players;
 use crate::target::{Target, TargetArgs};
 
 #[derive(clap::Args)]
@@ -31,8 +31,8 @@ pub struct Args {
 /// One game: a room with `{"days": 1}`, two players, one move.
 async fn one_game(http: &reqwest::Client, target: &Target) -> anyhow::Result<()> {
     let ws = target.ws();
-    let (_, [mut host, _guest]) =
-        two_players(http, &target.base, &ws, None, json!({"days": 1})).await?;
+    let table = two_players(http, &target.base, &ws, None, json!({"days": 1})).await?;
+    let [mut host, _guest] = table.players;
     let a = host
         .command(json!({"type": "start", "order": "seats"}))
         .await?;
