@@ -35,6 +35,13 @@
 //! or a pass by Master, stops that game unscored and is reported.
 //! With `--match engine` too, such a game is stopped and reported, not scored.
 //!
+//! `--match animalchess --peer PATH` (or env `ANIMAL_CHESS=PATH`) plays
+//! Jungle's Master against netcan/AnimalChess's alpha-beta through a text
+//! driver built in that checkout, `--ms` a move each (default 1000),
+//! colours alternating from 2-ply random openings (`ladder/animalchess.rs`
+//! says how, BENCHMARKS.md how to build it); a game stops unscored where
+//! the two rules part.
+//!
 //! `--match greedy` plays Master, then Professional, holding one pawn
 //! against greedy players holding all the others (`greedy.rs`: a win, else
 //! a step along the shortest way, else a wall on the next pawn); with
@@ -54,6 +61,8 @@
 //! threads (default: every core). Scores count a win 1 and a draw ½, from
 //! the stronger side's point of view.
 
+#[path = "ladder/animalchess.rs"]
+mod animalchess;
 #[path = "ladder/greedy.rs"]
 mod greedy;
 
@@ -244,7 +253,7 @@ impl Contest for CrossyRay {
     }
 }
 
-const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|greedy] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
+const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|titanium|animalchess|greedy] [--peer PATH] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
 
 fn main() -> ExitCode {
     rules::cli::main("ladder", USAGE, run)
@@ -266,15 +275,24 @@ fn run(args: &[String]) -> Result<(), String> {
         "game", "match", "games", "ms", "threads", "seed", "size", "players", "engine", "peer",
     ])?;
     let kind = flags.get("match").unwrap_or("ladder").to_string();
-    if !["ladder", "real", "think", "engine", "greedy", "titanium"].contains(&kind.as_str()) {
+    let kinds = [
+        "ladder",
+        "real",
+        "think",
+        "engine",
+        "greedy",
+        "titanium",
+        "animalchess",
+    ];
+    if !kinds.contains(&kind.as_str()) {
         return Err(format!(
-            "--match is ladder, real, think, engine, titanium or greedy, not {kind:?}"
+            "--match is ladder, real, think, engine, titanium, animalchess or greedy, not {kind:?}"
         ));
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let real = kind == "real" || kind == "titanium";
+    let real = ["real", "titanium", "animalchess"].contains(&kind.as_str());
     let default_ms = match kind.as_str() {
-        "titanium" => 1000,
+        "titanium" | "animalchess" => 1000,
         "real" => 2000,
         _ => 50,
     };
@@ -319,6 +337,18 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         let command = format!("{peer}/target/release/titanium session --engine titanium-v15");
         return engine::play(&run, &command, Some(run.budget));
+    }
+    if run.kind == "animalchess" {
+        let peer = flags
+            .get("peer")
+            .map(str::to_string)
+            .or_else(|| std::env::var("ANIMAL_CHESS").ok())
+            .ok_or("--match animalchess needs --peer PATH (or ANIMAL_CHESS): a checkout of netcan/AnimalChess with its driver built (BENCHMARKS.md)")?;
+        if flags.get("game").unwrap_or("jungle") != "jungle" {
+            return Err("--match animalchess plays Jungle: --game jungle".to_string());
+        }
+        let program = format!("{peer}/driver/target/release/animal_chess_driver");
+        return animalchess::play(&run, &program);
     }
     match flags.get("game").unwrap_or("jungle") {
         "jungle" => run_game::<Jungle>(&run),

@@ -1,0 +1,455 @@
+//! `--match animalchess --peer PATH` (or env `ANIMAL_CHESS=PATH`): Jungle's
+//! Master against netcan/AnimalChess's alpha-beta, through a small text
+//! driver built in that checkout (`PATH/driver/target/release/
+//! animal_chess_driver`, recipe in BENCHMARKS.md; none of its code is in
+//! this repository).
+//!
+//! The driver reads `position M1 M2 …` (the game from the start, each move
+//! as AnimalChess's own `u16` id, see [`to_peer`]) and answers
+//! `ready WIN LEGAL` (`WIN` is `red`, `black` or `none` by its rules,
+//! `LEGAL` its number of legal moves) or `error illegal M` when a move is
+//! not legal by its rules; `go MS` runs its search and answers
+//! `bestmove M` after a line `max_depth = D …`. Its search starts no new
+//! depth once `MS` have passed and then finishes that depth, so `MS` is
+//! steered for its mean time per move to be `--ms`; Master gets `--ms`.
+//!
+//! Before every move both rules are asked about the position: where they
+//! disagree (its repetition loss, our repetition or 100-move draw, a
+//! shuttle ban) the game stops there, unscored and reported, as does a
+//! move one side's rules refuse.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::{report, scored, GameResult, Player, Run};
+use rules::game::{EndReason, Game, Outcome, Side};
+use rules::jungle::{Jungle, Move, Square};
+use rules::rng::Rng;
+use rules::{Engine, Level, Think};
+
+/// AnimalChess's square: `row << 4 | col`, row 0 being our rank 9 and col
+/// 0 our file `a` (its FEN is ours, rank 9 first; its `RED`, upper case,
+/// moves first and is our Blue).
+fn square_to_peer(sq: Square) -> u16 {
+    (u16::from(8 - sq.rank()) << 4) | u16::from(sq.file())
+}
+
+fn square_from_peer(pos: u16) -> Option<Square> {
+    let (row, col) = (pos >> 4, pos & 0xf);
+    if pos > 0xff || row > 8 {
+        return None;
+    }
+    Square::new(col as u8, 8 - row as u8)
+}
+
+/// Our move as AnimalChess's move id: `from << 8 | to`.
+pub fn to_peer(mv: &Move) -> u16 {
+    (square_to_peer(mv.from) << 8) | square_to_peer(mv.to)
+}
+
+/// AnimalChess's move id read as our move in `game`: the legal move with
+/// those squares (its id carries neither the animal nor the capture mark),
+/// or why our rules refuse it.
+pub fn from_peer(id: u16, game: &Jungle) -> Result<Move, String> {
+    let (from, to) = match (square_from_peer(id >> 8), square_from_peer(id & 0xff)) {
+        (Some(from), Some(to)) => (from, to),
+        _ => return Err(format!("move id {id} names a square off the board")),
+    };
+    game.legal()
+        .iter()
+        .find(|m| m.from == from && m.to == to)
+        .copied()
+        .ok_or_else(|| format!("{from}-{to} (id {id}) is not legal by our rules"))
+}
+
+/// What AnimalChess's rules say of a position.
+#[derive(Debug, PartialEq)]
+struct Verdict {
+    /// The side its `check_win` names (den, no animals, or its repetition
+    /// rule), if any.
+    winner: Option<Side>,
+    legal: usize,
+}
+
+struct Peer {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Peer {
+    fn start(program: &str) -> Result<Peer, String> {
+        let mut child = Command::new(program)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("could not start {program:?}: {e}"))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        Ok(Peer {
+            child,
+            input,
+            output,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}").map_err(|e| e.to_string())?;
+        self.input.flush().map_err(|e| e.to_string())
+    }
+
+    fn line(&mut self) -> Result<String, String> {
+        let mut line = String::new();
+        match self.output.read_line(&mut line) {
+            Ok(0) => Err("AnimalChess's driver ended".to_string()),
+            Ok(_) => Ok(line.trim().to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Its verdict on the game `ids`; `Err(Some(id))` when it refuses the
+    /// move `id`.
+    fn position(&mut self, ids: &[u16]) -> Result<Result<Verdict, u16>, String> {
+        let list: Vec<String> = ids.iter().map(u16::to_string).collect();
+        self.send(&format!("position {}", list.join(" ")))?;
+        let line = self.line()?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["ready", win, legal] => Ok(Ok(Verdict {
+                winner: match *win {
+                    "red" => Some(Side(0)),
+                    "black" => Some(Side(1)),
+                    _ => None,
+                },
+                legal: legal.parse().map_err(|_| format!("bad answer {line:?}"))?,
+            })),
+            ["error", "illegal", id] => Ok(Err(id.parse().unwrap_or(0))),
+            _ => Err(format!("AnimalChess's driver answered {line:?}")),
+        }
+    }
+
+    /// Its move after `ms` milliseconds of search, and the depth it
+    /// completed.
+    fn go(&mut self, ms: u64) -> Result<(u16, u32), String> {
+        self.send(&format!("go {ms}"))?;
+        let mut depth = 0;
+        loop {
+            let line = self.line()?;
+            if let Some(rest) = line.strip_prefix("max_depth = ") {
+                depth = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0);
+            } else if let Some(id) = line.strip_prefix("bestmove ") {
+                let id = id
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("bad answer {line:?}"))?;
+                return Ok((id, depth));
+            }
+        }
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Time and depth per move of both sides, and the peer's steering.
+struct Clock {
+    peer: Duration,
+    peer_moves: u32,
+    peer_depth: u64,
+    master: Duration,
+    master_moves: u32,
+    master_depth: u64,
+    /// The share of `--ms` passed to the peer's `go`.
+    share: f64,
+}
+
+/// Why a game was not scored.
+enum Stop {
+    /// A move one side's rules refuse, or a position the two rules end
+    /// differently: that game only.
+    Differs(String),
+    /// The driver broke: the whole run.
+    Broken(String),
+}
+
+/// Where the two rules part in a position, or `None` if they agree
+/// (the game going on under both, or ended the same way).
+fn disagreement(game: &Jungle, verdict: &Verdict) -> Option<String> {
+    match (game.outcome(), verdict.winner) {
+        (None, None) if verdict.legal > 0 => None,
+        (None, None) => Some("AnimalChess's side to move has no move there; ours has".into()),
+        (None, Some(w)) => Some(format!(
+            "AnimalChess's rules give side {} the win there (its repetition rule: a board seen a third time loses for the side to move); ours play on",
+            w.0
+        )),
+        (Some(Outcome::Win { winner, .. }), Some(w)) if *winner == w => None,
+        (Some(Outcome::Win { reason: EndReason::NoMoves, .. }), None) if verdict.legal == 0 => None,
+        (Some(ours), theirs) => Some(format!(
+            "our rules end the game there ({ours:?}); AnimalChess's {}",
+            match theirs {
+                Some(w) => format!("give side {} the win", w.0),
+                None => format!("play on ({} legal moves)", verdict.legal),
+            }
+        )),
+    }
+}
+
+pub fn play(run: &Run, program: &str) -> Result<(), String> {
+    println!("== jungle: master vs AnimalChess ({program})");
+    println!(
+        "{} games, {} ms a move each (AnimalChess's mean steered to it); {} threads",
+        run.games,
+        run.budget.as_millis(),
+        run.threads
+    );
+    let clock = Mutex::new(Clock {
+        peer: Duration::ZERO,
+        peer_moves: 0,
+        peer_depth: 0,
+        master: Duration::ZERO,
+        master_moves: 0,
+        master_depth: 0,
+        share: 0.5,
+    });
+    let (next, stopped) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let results = Mutex::new(Vec::new());
+    let failed = Mutex::new(None::<String>);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..run.threads.max(1) {
+            scope.spawn(|| {
+                let mut peer = match Peer::start(program) {
+                    Ok(p) => p,
+                    Err(e) => return *failed.lock().expect("failed") = Some(e),
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= run.games || failed.lock().expect("failed").is_some() {
+                        break;
+                    }
+                    let master_side = Side((i % 2) as u8);
+                    match game(&mut peer, master_side, run, &clock, i) {
+                        Ok(r) => {
+                            let side = ["blue", "red"][master_side.0 as usize];
+                            println!(
+                                "game {:>3}: master {side}, {} ({} plies)",
+                                i + 1,
+                                r.reason,
+                                r.plies
+                            );
+                            results.lock().expect("results").push(r);
+                        }
+                        Err(Stop::Differs(e)) => {
+                            println!("game {:>3}: stopped, not scored: {e}", i + 1);
+                            stopped.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(Stop::Broken(e)) => {
+                            *failed.lock().expect("failed") = Some(format!("game {}: {e}", i + 1));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("failed") {
+        return Err(e);
+    }
+    let c = clock.into_inner().expect("clock");
+    let mean = |t: Duration, n: u32| t.as_secs_f64() * 1e3 / f64::from(n.max(1));
+    println!(
+        "mean time per move: AnimalChess {:.0} ms ({} moves, mean depth {:.1}, last share {:.2}), master {:.0} ms ({} moves, mean depth {:.1})",
+        mean(c.peer, c.peer_moves),
+        c.peer_moves,
+        c.peer_depth as f64 / f64::from(c.peer_moves.max(1)),
+        c.share,
+        mean(c.master, c.master_moves),
+        c.master_moves,
+        c.master_depth as f64 / f64::from(c.master_moves.max(1)),
+    );
+    let results = results.into_inner().expect("results");
+    report(
+        Player::Bot(Level::Master),
+        Player::Random,
+        &results,
+        start.elapsed(),
+    );
+    println!("(\"random\" above is AnimalChess)");
+    println!(
+        "{} games stopped where the rules differ (not scored)",
+        stopped.load(Ordering::Relaxed)
+    );
+    Ok(())
+}
+
+/// Two random plies from the start.
+fn opening(rng: &mut Rng) -> (Jungle, Vec<u16>, Vec<String>) {
+    let mut game = Jungle::start();
+    let (mut ids, mut names) = (Vec::new(), Vec::new());
+    for _ in 0..2 {
+        let mv = game.legal()[rng.below(game.legal().len())];
+        game.play_move(mv).expect("legal");
+        ids.push(to_peer(&mv));
+        names.push(mv.to_string());
+    }
+    (game, ids, names)
+}
+
+fn game(
+    peer: &mut Peer,
+    master_side: Side,
+    run: &Run,
+    clock: &Mutex<Clock>,
+    i: usize,
+) -> Result<GameResult, Stop> {
+    let (mut game, mut ids, mut names) =
+        opening(&mut Rng::new(run.seed.wrapping_add((i / 2) as u64)));
+    let cancel = AtomicBool::new(false);
+    let mut rng = Rng::new(run.seed ^ (i as u64) << 20);
+    let ms = run.budget.as_millis() as u64;
+    loop {
+        let after = || format!("after {} ({} plies)", names.join(", "), names.len());
+        let verdict = peer
+            .position(&ids)
+            .map_err(Stop::Broken)?
+            .map_err(|id| Stop::Differs(format!("AnimalChess refuses our {id} {}", after())))?;
+        if let Some(why) = disagreement(&game, &verdict) {
+            return Err(Stop::Differs(format!("{why}, {}", after())));
+        }
+        let Some(side) = game.to_move() else { break };
+        let mv = if side == master_side {
+            let think = Think {
+                level: Level::Master,
+                budget: run.budget,
+                cancel: &cancel,
+                seed: rng.next_u64(),
+            };
+            let t = Instant::now();
+            let (mv, found) = game
+                .analyse(&think)
+                .ok_or(Stop::Broken("no move for master".to_string()))?;
+            let mut c = clock.lock().expect("clock");
+            c.master += t.elapsed();
+            c.master_moves += 1;
+            c.master_depth += found.map_or(0, |f| u64::from(f.depth));
+            mv
+        } else {
+            let share = clock.lock().expect("clock").share;
+            let t = Instant::now();
+            let (id, depth) = peer
+                .go(((ms as f64 * share) as u64).max(1))
+                .map_err(Stop::Broken)?;
+            let took = t.elapsed();
+            let mut c = clock.lock().expect("clock");
+            c.peer += took;
+            c.peer_moves += 1;
+            c.peer_depth += u64::from(depth);
+            // Steer its mean time per move to `--ms`.
+            let ratio = ms as f64 / (c.peer.as_secs_f64() * 1e3 / f64::from(c.peer_moves));
+            c.share = (c.share * ratio.powf(0.2)).clamp(0.02, 1.0);
+            drop(c);
+            from_peer(id, &game)
+                .map_err(|e| Stop::Differs(format!("AnimalChess answered {e} {}", after())))?
+        };
+        game.play_move(mv)
+            .map_err(|e| Stop::Broken(format!("{mv}: {e}")))?;
+        ids.push(to_peer(&mv));
+        names.push(mv.to_string());
+    }
+    Ok(scored(&game, master_side))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{disagreement, from_peer, to_peer, Verdict};
+    use rules::game::Side;
+    use rules::jungle::{Jungle, Move};
+
+    fn mv(text: &str) -> Move {
+        text.parse().expect("reads")
+    }
+
+    #[test]
+    fn start_moves_are_the_ids_animal_chess_lists() {
+        // AnimalChess's README: `generate_all_steps()` from its start FEN.
+        let mut theirs = vec![
+            24688, 24673, 24656, 25202, 25187, 25185, 25716, 25701, 25699, 26230, 26198, 26213,
+            29057, 29042, 29025, 29040, 30085, 30070, 30053, 30068, 32897, 32880, 34422, 34437,
+        ];
+        let game = Jungle::start();
+        let mut ours: Vec<u16> = game.legal().iter().map(to_peer).collect();
+        theirs.sort_unstable();
+        ours.sort_unstable();
+        assert_eq!(ours, theirs);
+        for id in theirs {
+            assert_eq!(to_peer(&from_peer(id, &game).expect("legal")), id);
+        }
+        assert_eq!(to_peer(&mv("8 a3-a4")), 0x6050);
+        assert_eq!(from_peer(0x6050, &game).expect("legal"), mv("8 a3-a4"));
+    }
+
+    #[test]
+    fn jumps_and_captures_translate_both_ways() {
+        // A Blue lion on a4 next to a Red tiger on d4 across the river.
+        let game = Jungle::from_position("l6/7/7/7/7/L2t3/7/7/7 b 0 1").expect("position");
+        let capture = mv("7 a4xd4");
+        assert_eq!(to_peer(&capture), 0x5053);
+        assert_eq!(from_peer(0x5053, &game).expect("legal"), capture);
+        assert_eq!(to_peer(&mv("7 b3-b7")), 0x6121);
+        assert!(from_peer(0x9050, &game).is_err(), "row 9 is off the board");
+        assert!(from_peer(0x5057, &game).is_err(), "col 7 is off the board");
+    }
+
+    #[test]
+    fn a_rat_capture_from_the_water_is_refused() {
+        // A Red rat in the water on b5, a Blue rat ashore on a5, Red to
+        // move: AnimalChess lets the rat take from the water, we do not.
+        let game = Jungle::from_position("l6/7/7/7/Rr5/7/7/7/6L r 0 1").expect("position");
+        let id = (0x41 << 8) | 0x40;
+        assert!(from_peer(id, &game).is_err());
+        assert_eq!(to_peer(&mv("1 b5-b4")), 0x4151);
+    }
+
+    #[test]
+    fn the_rules_are_compared_before_every_move() {
+        let game = Jungle::start();
+        let on = Verdict {
+            winner: None,
+            legal: 24,
+        };
+        assert_eq!(disagreement(&game, &on), None);
+        let won = Verdict {
+            winner: Some(Side(1)),
+            legal: 0,
+        };
+        assert!(disagreement(&game, &won)
+            .expect("differs")
+            .contains("repetition"));
+        // Den entry: both rules say Blue won.
+        let mut den = Jungle::from_position("2d4/3R3/7/7/7/7/7/7/l6 b 0 1").expect("position");
+        den.play_move(mv("1 d8-d9")).expect("legal");
+        let blue = Verdict {
+            winner: Some(Side(0)),
+            legal: 0,
+        };
+        assert_eq!(disagreement(&den, &blue), None);
+        assert!(disagreement(
+            &den,
+            &Verdict {
+                winner: None,
+                legal: 3
+            }
+        )
+        .is_some());
+    }
+}
