@@ -58,11 +58,15 @@ pub fn from_peer(id: u16, game: &Jungle) -> Result<Move, String> {
         (Some(from), Some(to)) => (from, to),
         _ => return Err(format!("move id {id} names a square off the board")),
     };
+    let banned = game
+        .shuttle_ban()
+        .filter(|m| m.from == from && m.to == to)
+        .map_or("", |_| ": our shuttle limit bans it this turn");
     game.legal()
         .iter()
         .find(|m| m.from == from && m.to == to)
         .copied()
-        .ok_or_else(|| format!("{from}-{to} (id {id}) is not legal by our rules"))
+        .ok_or_else(|| format!("{from}-{to} (id {id}), not legal by our rules{banned}"))
 }
 
 /// What AnimalChess's rules say of a position.
@@ -418,6 +422,24 @@ mod tests {
         let id = (0x41 << 8) | 0x40;
         assert!(from_peer(id, &game).is_err());
         assert_eq!(to_peer(&mv("1 b5-b4")), 0x4151);
+    }
+
+    #[test]
+    fn a_move_our_shuttle_limit_bans_is_refused_and_named() {
+        // RULES.md's example: Blue's elephant went a3-a4-a3-a4.
+        let mut game = Jungle::start();
+        for text in [
+            "8 a3-a4", "8 g7-g6", "8 a4-a3", "8 g6-g7", "8 a3-a4", "8 g7-g6",
+        ] {
+            game.play_move(mv(text)).expect("legal");
+        }
+        let back = to_peer(&mv("8 a4-a3"));
+        let e = from_peer(back, &game).expect_err("banned");
+        assert!(e.contains("shuttle"), "{e}");
+        assert_eq!(
+            from_peer(to_peer(&mv("8 a4-a5")), &game).expect("legal"),
+            mv("8 a4-a5")
+        );
     }
 
     #[test]
