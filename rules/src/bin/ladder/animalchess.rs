@@ -20,10 +20,11 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::outside::{spawn, Stop};
 use super::{report, scored, GameResult, Player, Run};
 use rules::game::{EndReason, Game, Outcome, Side};
 use rules::jungle::{Jungle, Move, Square};
@@ -86,13 +87,7 @@ struct Peer {
 
 impl Peer {
     fn start(program: &str) -> Result<Peer, String> {
-        let mut child = Command::new(program)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("could not start {program:?}: {e}"))?;
-        let input = child.stdin.take().ok_or("no stdin")?;
-        let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let (child, input, output) = spawn(Command::new(program), Stdio::inherit(), program)?;
         Ok(Peer {
             child,
             input,
@@ -178,15 +173,6 @@ struct Clock {
     share: f64,
 }
 
-/// Why a game was not scored.
-enum Stop {
-    /// A move one side's rules refuse, or a position the two rules end
-    /// differently: that game only.
-    Differs(String),
-    /// The driver broke: the whole run.
-    Broken(String),
-}
-
 /// Where the two rules part in a position, or `None` if they agree
 /// (the game going on under both, or ended the same way).
 fn disagreement(game: &Jungle, verdict: &Verdict) -> Option<String> {
@@ -226,49 +212,16 @@ pub fn play(run: &Run, program: &str) -> Result<(), String> {
         master_depth: 0,
         share: 0.5,
     });
-    let (next, stopped) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let results = Mutex::new(Vec::new());
-    let failed = Mutex::new(None::<String>);
     let start = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..run.threads.max(1) {
-            scope.spawn(|| {
-                let mut peer = match Peer::start(program) {
-                    Ok(p) => p,
-                    Err(e) => return *failed.lock().expect("failed") = Some(e),
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= run.games || failed.lock().expect("failed").is_some() {
-                        break;
-                    }
-                    let master_side = Side((i % 2) as u8);
-                    match game(&mut peer, master_side, run, &clock, i) {
-                        Ok(r) => {
-                            let side = ["blue", "red"][master_side.0 as usize];
-                            println!(
-                                "game {:>3}: master {side}, {} ({} plies)",
-                                i + 1,
-                                r.reason,
-                                r.plies
-                            );
-                            results.lock().expect("results").push(r);
-                        }
-                        Err(Stop::Differs(e)) => {
-                            println!("game {:>3}: stopped, not scored: {e}", i + 1);
-                            stopped.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Err(Stop::Broken(e)) => {
-                            *failed.lock().expect("failed") = Some(format!("game {}: {e}", i + 1));
-                        }
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = failed.into_inner().expect("failed") {
-        return Err(e);
-    }
+    let (results, stopped) = super::outside::games(
+        run,
+        || Peer::start(program),
+        |peer, i| game(peer, Side((i % 2) as u8), run, &clock, i),
+        |i, r| {
+            let side = ["blue", "red"][i % 2];
+            format!("master {side}, {} ({} plies)", r.reason, r.plies)
+        },
+    )?;
     let c = clock.into_inner().expect("clock");
     let mean = |t: Duration, n: u32| t.as_secs_f64() * 1e3 / f64::from(n.max(1));
     println!(
@@ -281,7 +234,6 @@ pub fn play(run: &Run, program: &str) -> Result<(), String> {
         c.master_moves,
         c.master_depth as f64 / f64::from(c.master_moves.max(1)),
     );
-    let results = results.into_inner().expect("results");
     report(
         Player::Bot(Level::Master),
         Player::Random,
@@ -291,7 +243,7 @@ pub fn play(run: &Run, program: &str) -> Result<(), String> {
     println!("(\"random\" above is AnimalChess)");
     println!(
         "{} games stopped where the rules differ (not scored)",
-        stopped.load(Ordering::Relaxed)
+        stopped
     );
     Ok(())
 }
@@ -330,10 +282,10 @@ fn game(
             // one is the last (or one of the opening's two).
             .map_err(|id| {
                 let last = names.last().map_or("", String::as_str);
-                Stop::Differs(format!("AnimalChess refuses {last} (id {id}) {}", after()))
+                Stop::Unscored(format!("AnimalChess refuses {last} (id {id}) {}", after()))
             })?;
         if let Some(why) = disagreement(&game, &verdict) {
-            return Err(Stop::Differs(format!("{why}, {}", after())));
+            return Err(Stop::Unscored(format!("{why}, {}", after())));
         }
         let Some(side) = game.to_move() else { break };
         let mv = if side == master_side {
@@ -368,7 +320,7 @@ fn game(
             c.share = (c.share * ratio.powf(0.2)).clamp(0.02, 1.0);
             drop(c);
             from_peer(id, &game)
-                .map_err(|e| Stop::Differs(format!("AnimalChess answered {e} {}", after())))?
+                .map_err(|e| Stop::Unscored(format!("AnimalChess answered {e} {}", after())))?
         };
         game.play_move(mv)
             .map_err(|e| Stop::Broken(format!("{mv}: {e}")))?;
