@@ -35,6 +35,13 @@
 //! or a pass by Master, stops that game unscored and is reported.
 //! With `--match engine` too, such a game is stopped and reported, not scored.
 //!
+//! `--match animalchess --peer PATH` (or env `ANIMAL_CHESS=PATH`) plays
+//! Jungle's Master against netcan/AnimalChess's alpha-beta through a text
+//! driver built in that checkout, `--ms` a move each (default 1000),
+//! colours alternating from 2-ply random openings (`ladder/animalchess.rs`
+//! says how, BENCHMARKS.md how to build it); a game stops unscored where
+//! the two rules part.
+//!
 //! `--match greedy` plays Master, then Professional, holding one pawn
 //! against greedy players holding all the others (`greedy.rs`: a win, else
 //! a step along the shortest way, else a wall on the next pawn); with
@@ -54,8 +61,12 @@
 //! threads (default: every core). Scores count a win 1 and a draw ½, from
 //! the stronger side's point of view.
 
+#[path = "ladder/animalchess.rs"]
+mod animalchess;
 #[path = "ladder/greedy.rs"]
 mod greedy;
+#[path = "ladder/outside.rs"]
+mod outside;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -244,7 +255,16 @@ impl Contest for CrossyRay {
     }
 }
 
-const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|greedy] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
+const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|titanium|animalchess|greedy] [--peer PATH] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
+
+/// `--peer PATH`, else the environment variable `var`, for `--match kind`.
+fn peer_path(flags: &Flags, var: &str, kind: &str, what: &str) -> Result<String, String> {
+    flags
+        .get("peer")
+        .map(str::to_string)
+        .or_else(|| std::env::var(var).ok())
+        .ok_or_else(|| format!("--match {kind} needs --peer PATH (or {var}): {what}"))
+}
 
 fn main() -> ExitCode {
     rules::cli::main("ladder", USAGE, run)
@@ -266,15 +286,24 @@ fn run(args: &[String]) -> Result<(), String> {
         "game", "match", "games", "ms", "threads", "seed", "size", "players", "engine", "peer",
     ])?;
     let kind = flags.get("match").unwrap_or("ladder").to_string();
-    if !["ladder", "real", "think", "engine", "greedy", "titanium"].contains(&kind.as_str()) {
+    let kinds = [
+        "ladder",
+        "real",
+        "think",
+        "engine",
+        "greedy",
+        "titanium",
+        "animalchess",
+    ];
+    if !kinds.contains(&kind.as_str()) {
         return Err(format!(
-            "--match is ladder, real, think, engine, titanium or greedy, not {kind:?}"
+            "--match is ladder, real, think, engine, titanium, animalchess or greedy, not {kind:?}"
         ));
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let real = kind == "real" || kind == "titanium";
+    let real = ["real", "titanium", "animalchess"].contains(&kind.as_str());
     let default_ms = match kind.as_str() {
-        "titanium" => 1000,
+        "titanium" | "animalchess" => 1000,
         "real" => 2000,
         _ => 50,
     };
@@ -307,11 +336,12 @@ fn run(args: &[String]) -> Result<(), String> {
         return engine::play(&run, command, None);
     }
     if run.kind == "titanium" {
-        let peer = flags
-            .get("peer")
-            .map(str::to_string)
-            .or_else(|| std::env::var("TITANIUM_QUORIDOR").ok())
-            .ok_or("--match titanium needs --peer PATH (or TITANIUM_QUORIDOR): a built checkout of titaniummachine1/titanium-quoridor")?;
+        let peer = peer_path(
+            &flags,
+            "TITANIUM_QUORIDOR",
+            "titanium",
+            "a built checkout of titaniummachine1/titanium-quoridor",
+        )?;
         if flags.get("game") != Some("quoridor") || quoridor_players != 2 || quoridor_size != 9 {
             return Err(
                 "--match titanium plays 2-player 9x9 Quoridor: --game quoridor".to_string(),
@@ -319,6 +349,19 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         let command = format!("{peer}/target/release/titanium session --engine titanium-v15");
         return engine::play(&run, &command, Some(run.budget));
+    }
+    if run.kind == "animalchess" {
+        let peer = peer_path(
+            &flags,
+            "ANIMAL_CHESS",
+            "animalchess",
+            "a checkout of netcan/AnimalChess with its driver built (BENCHMARKS.md)",
+        )?;
+        if flags.get("game").unwrap_or("jungle") != "jungle" {
+            return Err("--match animalchess plays Jungle: --game jungle".to_string());
+        }
+        let program = format!("{peer}/driver/target/release/animal_chess_driver");
+        return animalchess::play(&run, &program);
     }
     match flags.get("game").unwrap_or("jungle") {
         "jungle" => run_game::<Jungle>(&run),
@@ -527,10 +570,11 @@ fn scored<G: Game>(game: &G, side: Side) -> GameResult {
 mod engine {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicBool;
     use std::sync::Mutex;
     use std::time::{Duration, Instant};
 
+    use super::outside::Stop;
     use super::{report, scored, GameResult, Player, Run, MAX_PLIES};
     use rules::game::{Game, Side};
     use rules::quoridor::{self, Quoridor};
@@ -568,22 +612,16 @@ mod engine {
 
     impl Program {
         fn start(command: &str, session: Option<Duration>) -> Result<Program, String> {
-            let mut child = Command::new("sh")
-                .arg("-c")
-                .arg(command)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                // titanium-quoridor writes a line of search log on stderr
-                // per depth: not wanted in the match's output.
-                .stderr(if session.is_some() {
-                    Stdio::null()
-                } else {
-                    Stdio::inherit()
-                })
-                .spawn()
-                .map_err(|e| format!("could not start {command:?}: {e}"))?;
-            let input = child.stdin.take().ok_or("no stdin")?;
-            let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+            let mut sh = Command::new("sh");
+            sh.arg("-c").arg(command);
+            // titanium-quoridor writes a line of search log on stderr per
+            // depth: not wanted in the match's output.
+            let stderr = if session.is_some() {
+                Stdio::null()
+            } else {
+                Stdio::inherit()
+            };
+            let (child, input, output) = super::outside::spawn(sh, stderr, command)?;
             Ok(Program {
                 child,
                 input,
@@ -663,57 +701,24 @@ mod engine {
             ),
         };
         println!("{} games, {pace}; {} threads", run.games, run.threads);
-        let stopped = AtomicUsize::new(0);
-        let next = AtomicUsize::new(0);
-        let results = Mutex::new(Vec::new());
         let clock = Mutex::new(Clock::default());
-        let failed = Mutex::new(None::<String>);
         let start = Instant::now();
-        std::thread::scope(|scope| {
-            for _ in 0..run.threads.max(1) {
-                scope.spawn(|| {
-                    let mut program = match Program::start(command, session) {
-                        Ok(p) => p,
-                        Err(e) => {
-                            *failed.lock().expect("failed") = Some(e);
-                            return;
-                        }
-                    };
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= run.games || failed.lock().expect("failed").is_some() {
-                            break;
-                        }
-                        let opening =
-                            opening(run, &mut Rng::new(run.seed.wrapping_add((i / 2) as u64)));
-                        let master_side = Side((i % 2) as u8);
-                        match game(&mut program, opening, master_side, run, &clock, i) {
-                            Ok(r) => {
-                                println!(
-                                    "game {:>3}: master plays side {}, {} ({} plies)",
-                                    i + 1,
-                                    master_side.0,
-                                    r.reason,
-                                    r.plies
-                                );
-                                results.lock().expect("results").push(r)
-                            }
-                            Err(Stop::Illegal(e)) => {
-                                println!("game {:>3}: stopped, not scored: {e}", i + 1);
-                                stopped.fetch_add(1, Ordering::Relaxed);
-                            }
-                            Err(Stop::Broken(e)) => {
-                                *failed.lock().expect("failed") =
-                                    Some(format!("game {}: {e}", i + 1));
-                            }
-                        }
-                    }
-                });
-            }
-        });
-        if let Some(e) = failed.into_inner().expect("failed") {
-            return Err(e);
-        }
+        let (results, stopped) = super::outside::games(
+            run,
+            || Program::start(command, session),
+            |program, i| {
+                let opening = opening(run, &mut Rng::new(run.seed.wrapping_add((i / 2) as u64)));
+                game(program, opening, Side((i % 2) as u8), run, &clock, i)
+            },
+            |i, r| {
+                format!(
+                    "master plays side {}, {} ({} plies)",
+                    i % 2,
+                    r.reason,
+                    r.plies
+                )
+            },
+        )?;
         let c = clock.into_inner().expect("clock");
         println!(
             "mean time per move: program {:.0} ms ({} moves), master {:.0} ms ({} moves)",
@@ -722,7 +727,6 @@ mod engine {
             c.master.as_secs_f64() * 1e3 / f64::from(c.master_moves.max(1)),
             c.master_moves
         );
-        let results = results.into_inner().expect("results");
         report(
             Player::Bot(Level::Master),
             Player::Random,
@@ -732,19 +736,9 @@ mod engine {
         println!("(\"random\" above is the outside program)");
         println!(
             "{} games stopped on an illegal or unreadable answer (not scored)",
-            stopped.load(Ordering::Relaxed)
+            stopped
         );
         Ok(())
-    }
-
-    /// Why a game was not finished.
-    enum Stop {
-        /// The program answered a move our rules refuse (or one that does
-        /// not read), or our move has no name in its notation: that game
-        /// only.
-        Illegal(String),
-        /// The program or the match broke: the whole run.
-        Broken(String),
     }
 
     /// Two random plies from the start, and their notation.
@@ -794,7 +788,7 @@ mod engine {
                     })
                     .ok_or(Stop::Broken("no move for master".to_string()))?;
                 if session && to_titanium(&mv).is_none() {
-                    return Err(Stop::Illegal(format!(
+                    return Err(Stop::Unscored(format!(
                         "master passed after {} (titanium-quoridor has no pass)",
                         moves.join(" ")
                     )));
@@ -811,14 +805,15 @@ mod engine {
                 c.program += took;
                 c.program_moves += 1;
                 if session {
-                    from_titanium(&text).map_err(Stop::Illegal)?
+                    from_titanium(&text).map_err(Stop::Unscored)?
                 } else {
-                    text.parse::<quoridor::Move>()
-                        .map_err(|e| Stop::Illegal(format!("the program answered {text:?}: {e}")))?
+                    text.parse::<quoridor::Move>().map_err(|e| {
+                        Stop::Unscored(format!("the program answered {text:?}: {e}"))
+                    })?
                 }
             };
             game.play(&mv).map_err(|e| {
-                Stop::Illegal(format!("illegal move {mv} after {}: {e}", moves.join(" ")))
+                Stop::Unscored(format!("illegal move {mv} after {}: {e}", moves.join(" ")))
             })?;
             moves.push(mv.to_string());
         }
