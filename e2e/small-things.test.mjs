@@ -223,6 +223,8 @@ test('"Offer a draw" waits while one\'s offer stands and after a decline, until 
   assert.deepEqual(await offer(host), {
     hidden: false, disabled: true, title: 'One offer between two moves: offer again after the next move.',
   }, 'after the decline');
+  // The decliner's page hears of its own decline a moment later.
+  await guest.waitForSelector('[data-testid="draw-offer"]:not([hidden])', { timeout: 10_000 });
   assert.deepEqual(await offer(guest), { hidden: false, disabled: false, title: '' }, 'the other side may offer');
 
   // The next move: the offer may be made again.
