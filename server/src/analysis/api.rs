@@ -69,6 +69,14 @@ struct Job<'a> {
 
 /// Stores `job` (unless it is there) and answers its analysis.
 async fn ask(app: &App, ip: std::net::IpAddr, job: Job<'_>) -> Response {
+    let store = app.registry.store();
+    // Asked again (the page opened, the button pressed): the analysis as
+    // it stands, without replaying the game to count its positions.
+    match store.analysis(job.id).await {
+        Ok(Some(a)) => return answer(&a),
+        Ok(None) => {}
+        Err(e) => return internal(e),
+    }
     let total = {
         let (kind, options, moves, leaves) = (
             job.kind,
@@ -80,7 +88,6 @@ async fn ask(app: &App, ip: std::net::IpAddr, job: Job<'_>) -> Response {
             .await
             .unwrap_or(0)
     };
-    let store = app.registry.store();
     let by = bucket_key(ip).to_string();
     let new = NewAnalysis {
         id: job.id,

@@ -96,11 +96,12 @@ impl RoomState {
             entries: m.entries,
         };
         let game = Box::new(m.game.clone());
-        // Forget who asked long enough ago: one entry per recent asker.
-        self.hints
-            .0
-            .retain(|a| a.search.is_some() || now < a.at_ms.saturating_add(HINT_EVERY_MS));
-        self.hints.0.retain(|a| a.member != member);
+        // Forget who asked long enough ago, and this member's last ask:
+        // one entry per recent asker.
+        self.hints.0.retain(|a| {
+            a.member != member
+                && (a.search.is_some() || now < a.at_ms.saturating_add(HINT_EVERY_MS))
+        });
         self.hints.0.push(Asked {
             member,
             at_ms: now,
