@@ -86,7 +86,7 @@ fn fanout(c: &mut Criterion) {
             &sockets,
             |b, _| {
                 b.iter(|| {
-                    let encoded = Encoded::of(&event);
+                    let encoded = Encoded::of(event.clone());
                     for (i, (tx, rx)) in queues.iter_mut().enumerate() {
                         tx.try_send(encoded.for_member(member(i))).unwrap();
                         rx.try_recv().unwrap();
@@ -100,7 +100,7 @@ fn fanout(c: &mut Criterion) {
             |b, _| {
                 b.iter(|| {
                     for (i, (tx, rx)) in queues.iter_mut().enumerate() {
-                        tx.try_send(Encoded::of(&event).for_member(member(i)))
+                        tx.try_send(Encoded::of(event.clone()).for_member(member(i)))
                             .unwrap();
                         rx.try_recv().unwrap();
                     }

@@ -1,7 +1,9 @@
 /// jemalloc rather than the system's malloc: about a sixth less of the
 /// server's CPU a move in `bench many-rooms`, for 15.1 KiB of memory per
-/// idle socket against 14.6 (BENCHMARKS.md, "fifth part").
-#[cfg(not(target_env = "msvc"))]
+/// idle socket against 14.6 (BENCHMARKS.md, "fifth part"). The feature
+/// `system-alloc` keeps the system's malloc, for heap profilers that only
+/// see it (`valgrind --tool=dhat`, BENCHMARKS.md "Memory per socket").
+#[cfg(not(any(target_env = "msvc", feature = "system-alloc")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 

@@ -283,8 +283,13 @@ impl<'de, E: de::Error> Deserializer<'de> for TextDeserializer<'de, E> {
 
 /// The `ack` answer to command `id`, with optional extra fields.
 pub fn ack(id: i64, extra: Option<Value>) -> String {
+    // The plain ack (every move's answer) is written directly: building
+    // a JSON map for two fields was 3 % of the server's CPU a move.
+    let Some(extra) = extra else {
+        return format!(r#"{{"id":{id},"type":"ack"}}"#);
+    };
     let mut msg = json!({"type": "ack", "id": id});
-    if let (Some(Value::Object(extra)), Value::Object(map)) = (extra, &mut msg) {
+    if let (Value::Object(extra), Value::Object(map)) = (extra, &mut msg) {
         map.extend(extra);
     }
     msg.to_string()
@@ -298,5 +303,13 @@ mod tests {
     fn ack_carries_extra_fields() {
         let v: Value = serde_json::from_str(&ack(1, Some(json!({"member": "m1"})))).unwrap();
         assert_eq!(v, json!({"type": "ack", "id": 1, "member": "m1"}));
+    }
+
+    #[test]
+    fn a_plain_ack_is_the_same_json_as_one_built_with_a_map() {
+        for id in [0, 7, -3, i64::MAX, i64::MIN] {
+            let v: Value = serde_json::from_str(&ack(id, None)).unwrap();
+            assert_eq!(v, json!({"type": "ack", "id": id}));
+        }
     }
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use tracing::error;
 
 use super::event::{Event, Stamped};
-use super::views::MatchBody;
+use super::views::{MatchBody, MoveView};
 use crate::model::ids::MemberId;
 
 /// An event serialised for sending: the bytes everyone gets, shared by
@@ -21,12 +21,18 @@ pub struct Encoded {
 }
 
 impl Encoded {
-    /// Serialises `stamped` once (twice for a private legal list).
-    pub fn of(stamped: &Stamped) -> Encoded {
-        Encoded {
-            text: Utf8Bytes::from(json(stamped)),
-            private: private_copy(stamped),
-        }
+    /// Serialises `stamped` once (twice for a private legal list). Taken
+    /// by value: the private copy is the same event with the list put in,
+    /// not a clone of it (a clone copied the whole game a move).
+    pub fn of(mut stamped: Stamped) -> Encoded {
+        let text = Utf8Bytes::from(json(&stamped));
+        let private = move_view(&mut stamped).and_then(|m| {
+            let (member, legal) = m.private_legal.take()?;
+            m.legal = Some(legal);
+            Some(member)
+        });
+        let private = private.map(|member| (member, Utf8Bytes::from(json(&stamped))));
+        Encoded { text, private }
     }
 
     /// The bytes `member` receives.
@@ -38,23 +44,16 @@ impl Encoded {
     }
 }
 
-/// For a move whose legal list is only for the member due to play: that
-/// member, and their copy of the event, with the list.
-fn private_copy(stamped: &Stamped) -> Option<(MemberId, Utf8Bytes)> {
-    let Event::Match { view, .. } = &stamped.event else {
+/// The view of a move event, whose legal list may be for the member due
+/// to play only.
+fn move_view(stamped: &mut Stamped) -> Option<&mut MoveView> {
+    let Event::Match { view, .. } = &mut stamped.event else {
         return None;
     };
-    let MatchBody::Move(m) = view.as_ref() else {
-        return None;
-    };
-    let (member, legal) = m.private_legal.as_ref()?;
-    let mut own = stamped.clone();
-    if let Event::Match { view, .. } = &mut own.event {
-        if let MatchBody::Move(m) = view.as_mut() {
-            m.legal = Some(legal.clone());
-        }
+    match view.as_mut() {
+        MatchBody::Move(m) => Some(m),
+        _ => None,
     }
-    Some((*member, Utf8Bytes::from(json(&own))))
 }
 
 /// A message as JSON text (`{}`, logged, if it cannot be serialised).

@@ -3,7 +3,7 @@
 //! queued or the connection is closed with a code; never dropped silently.
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::mpsc::error::TrySendError;
+use flume::TrySendError;
 use tokio::time::Instant;
 use tracing::warn;
 
@@ -28,16 +28,14 @@ impl RoomTask {
                         // Serialised once, shared by every socket; a long
                         // legal list goes only to whoever is due to play,
                         // in a second copy.
-                        let encoded = Encoded::of(&stamped);
+                        let v = stamped.v;
+                        let encoded = Encoded::of(stamped);
                         for (&conn, c) in &self.conns {
                             if let Err(e) = c.outbox.try_send(encoded.for_member(c.member)) {
                                 dropped.push((conn, e));
                             }
                         }
-                        self.recent.push_back(Recent {
-                            v: stamped.v,
-                            encoded,
-                        });
+                        self.recent.push_back(Recent { v, encoded });
                         if self.recent.len() > RECENT_EVENTS {
                             self.recent.pop_front();
                         }

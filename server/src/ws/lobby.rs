@@ -12,7 +12,6 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 
 use crate::app::error::json_error;
 use crate::app::state::App;
@@ -106,7 +105,7 @@ async fn serve(
     closer: Closer,
 ) {
     let (sink, mut stream) = socket.split();
-    let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
+    let (outbox, queue) = crate::room::outbox(SEND_QUEUE);
     let ping = app.config.ping_every();
     let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping, Lag::shared()));
     let mut silence = Silence::new(ping);

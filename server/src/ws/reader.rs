@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::{Sink, Stream, StreamExt};
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::debug;
 
@@ -15,7 +14,7 @@ use crate::games::GameKind;
 use crate::model::now_millis;
 use crate::protocol::{self, Code, Refusal};
 use crate::ratings::Rating;
-use crate::room::{close, Attach, Closer, Command, RoomHandle, SayHello};
+use crate::room::{close, Attach, Closer, Command, Outbox, RoomHandle, SayHello};
 use crate::store::Account;
 
 use super::lag::Lag;
@@ -60,7 +59,7 @@ pub(crate) async fn serve<St, Si>(
         client,
     } = link;
     let conn = next_conn();
-    let (outbox, queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
+    let (outbox, queue) = crate::room::outbox(SEND_QUEUE);
     let lag = Lag::shared();
     let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping, lag.clone()));
     let mut silence = Silence::new(ping);
@@ -155,7 +154,11 @@ pub(crate) async fn serve<St, Si>(
         match envelope.command {
             Command::Hello(SayHello { token, name, since }) if !attached => {
                 let ratings = match &account {
-                    Some(a) => ratings_of(&app, a.id).await,
+                    // Boxed, like the room lookup below: a store query's
+                    // future is large, and an unboxed one would be part of
+                    // every connection's task for the socket's whole life
+                    // (BENCHMARKS.md, "Memory per socket").
+                    Some(a) => Box::pin(ratings_of(&app, a.id)).await,
                     None => Vec::new(),
                 };
                 let attach = || Attach {
@@ -171,16 +174,16 @@ pub(crate) async fn serve<St, Si>(
                     since: since.clone(),
                     addr: client,
                 };
-                if room.attach(attach()).await.is_err() {
+                if Box::pin(room.attach(attach())).await.is_err() {
                     // The room went idle between the upgrade and now.
-                    match app.registry.get(room.code()).await {
+                    match Box::pin(app.registry.get(room.code())).await {
                         Ok(fresh) => room = fresh,
                         Err(_) => {
                             closer.close(close::TRY_AGAIN, "The room is not available; try again.");
                             break;
                         }
                     }
-                    if room.attach(attach()).await.is_err() {
+                    if Box::pin(room.attach(attach())).await.is_err() {
                         closer.close(close::TRY_AGAIN, "The room is not available; try again.");
                         break;
                     }
@@ -206,7 +209,7 @@ pub(crate) async fn serve<St, Si>(
                 if let Command::Move(m) = &mut command {
                     m.lag_ms = lag.one_way_ms();
                 }
-                if room.command(conn, id, command).await.is_err() {
+                if Box::pin(room.command(conn, id, command)).await.is_err() {
                     closer.close(close::TRY_AGAIN, "The room restarted; reconnect.");
                     break;
                 }
@@ -221,6 +224,25 @@ pub(crate) async fn serve<St, Si>(
     }
 
     debug!(conn = conn.0, "connection closed");
+    Box::pin(finish(
+        stream, outbox, writer, room, conn, attached, &closer,
+    ))
+    .await;
+}
+
+/// The end of a connection: the room lets it go, the client's close frame
+/// is awaited, and the writer sends what is queued.
+async fn finish<St>(
+    mut stream: St,
+    outbox: Outbox,
+    writer: tokio::task::JoinHandle<()>,
+    room: RoomHandle,
+    conn: crate::model::ids::ConnId,
+    attached: bool,
+    closer: &Closer,
+) where
+    St: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
+{
     if attached {
         let _ = room.detach(conn).await;
     }
@@ -269,9 +291,19 @@ async fn ratings_of(app: &App, account: i64) -> Vec<(GameKind, Rating)> {
 /// full the reader waits for room, which stops it reading the client: a
 /// client that sends faster than it reads is slowed down, not dropped. One
 /// that does not read at all for `WRITE_TIMEOUT` is closed with 1008.
-/// Returns false when the connection is over.
-async fn reply(outbox: &mpsc::Sender<Utf8Bytes>, closer: &Closer, text: String) -> bool {
-    match tokio::time::timeout(WRITE_TIMEOUT, outbox.send(Utf8Bytes::from(text))).await {
+/// Returns false when the connection is over. Boxed, as every await of
+/// the reader's loop but the next frame: the connection's task then holds
+/// only the loop's own state for the socket's whole life.
+fn reply<'a>(
+    outbox: &'a Outbox,
+    closer: &'a Closer,
+    text: String,
+) -> futures_util::future::BoxFuture<'a, bool> {
+    Box::pin(reply_now(outbox, closer, text))
+}
+
+async fn reply_now(outbox: &Outbox, closer: &Closer, text: String) -> bool {
+    match tokio::time::timeout(WRITE_TIMEOUT, outbox.send_async(Utf8Bytes::from(text))).await {
         Ok(Ok(())) => true,
         Ok(Err(_)) => false,
         Err(_) => {

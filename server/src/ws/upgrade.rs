@@ -68,14 +68,14 @@ pub async fn upgrade(
     // per socket").
     ws.max_message_size(LIBRARY_FRAME_BYTES)
         .max_frame_size(LIBRARY_FRAME_BYTES)
-        .read_buffer_size(2 * 1024)
+        .read_buffer_size(1024)
         .write_buffer_size(WRITE_GATHER)
         .max_write_buffer_size(256 * 1024)
         .on_upgrade(move |socket| async move {
             // Ending the session closes the socket (`accounts/sockets.rs`).
             let closer = Closer::new();
             let _watch = match &signed_in {
-                Some(s) => Some(crate::accounts::signout::watch(&app, s, &closer).await),
+                Some(s) => Some(Box::pin(crate::accounts::signout::watch(&app, s, &closer)).await),
                 None => None,
             };
             let account = signed_in.map(|s| s.account);
@@ -86,13 +86,13 @@ pub async fn upgrade(
             };
             match (route, app.cluster.clone()) {
                 (Route::Local(room), _) => {
-                    connection(socket, app, room, base, account, link, permit).await
+                    Box::pin(connection(socket, app, room, base, account, link, permit)).await
                 }
                 (Route::Remote(owner), Some(cluster)) => {
                     let account = account.map(|a| a.id);
-                    cluster
-                        .forward(socket, owner, code, base, account, link)
-                        .await;
+                    // Boxed: the relay's future would otherwise size every
+                    // local socket's task too.
+                    Box::pin(cluster.forward(socket, owner, code, base, account, link)).await;
                     drop(permit);
                 }
                 (Route::Remote(_), None) => {}

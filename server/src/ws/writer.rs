@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt};
-use tokio::sync::mpsc;
 
 use crate::model::now_millis;
-use crate::room::Closer;
+use crate::room::{Closer, Queue};
 
 use super::lag::Lag;
 use super::silence::*;
@@ -22,7 +21,7 @@ use super::*;
 /// With `ping`, a ping goes out at that interval.
 pub(crate) async fn write_loop<Si>(
     mut sink: Si,
-    mut queue: mpsc::Receiver<Utf8Bytes>,
+    queue: Queue,
     closer: Closer,
     ping: Option<Duration>,
     lag: Arc<Lag>,
@@ -36,7 +35,7 @@ pub(crate) async fn write_loop<Si>(
         let text = tokio::select! {
             biased;
             _ = &mut closed => break,
-            text = queue.recv() => text,
+            text = queue.recv_async() => text.ok(),
             _ = next_ping(&mut pings) => {
                 let stamp = lag.ping(now_millis());
                 let sent = sink.send(Message::Ping(bytes::Bytes::copy_from_slice(&stamp)));

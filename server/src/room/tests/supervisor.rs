@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use super::super::cmd::{self, Command};
 use crate::room::{close, Attach, Closer, ConnId, Registry, RoomConfig, RoomHandle, RoomSettings};
@@ -14,13 +13,13 @@ use crate::store::Store;
 const HOST: &str = "host-token-0123456789abcdef";
 
 struct Conn {
-    rx: mpsc::Receiver<axum::extract::ws::Utf8Bytes>,
+    rx: crate::room::Queue,
     closer: Closer,
 }
 
 impl Conn {
     async fn next(&mut self) -> Value {
-        let text = tokio::time::timeout(Duration::from_secs(5), self.rx.recv())
+        let text = tokio::time::timeout(Duration::from_secs(5), self.rx.recv_async())
             .await
             .expect("a message in time")
             .expect("the room keeps the queue");
@@ -39,7 +38,7 @@ impl Conn {
 }
 
 async fn attach(room: &RoomHandle, conn: u64) -> (Conn, Value) {
-    let (outbox, rx) = mpsc::channel(64);
+    let (outbox, rx) = crate::room::outbox(64);
     let closer = Closer::new();
     room.attach(Attach {
         conn: ConnId(conn),
