@@ -86,6 +86,57 @@ async fn many_rooms_moves_in_batches(store: &Store) {
     }
 }
 
+/// 60 rooms each end a game and start the next at once, with moves on
+/// both sides of that in the same request: the last move of game 1, its
+/// end, game 2 (which forgets game 1's log), two moves of game 2. The
+/// batches mix the rooms' entries, but each room's writes land in the
+/// order it made them: a move of game 1 stored after game 2 started
+/// would fail (its game is gone), and one of game 2 stored before it
+/// started too.
+async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
+    let mut rooms = Vec::new();
+    for _ in 0..60 {
+        let room = new_room(store, "or").await;
+        let first = live_game(room.table, 1, crossyray_options());
+        let writes = vec![
+            Write::GameStarted(first.clone()),
+            Write::Entry(entry(&first, 0)),
+        ];
+        store
+            .write(&room.code, writes)
+            .await
+            .expect("game 1 stored");
+        rooms.push((room, first));
+    }
+    let mut set = JoinSet::new();
+    for (room, first) in &rooms {
+        let (store, code, first) = (store.clone(), room.code.clone(), first.clone());
+        let second = live_game(room.table, 2, crossyray_options());
+        set.spawn(async move {
+            let writes = vec![
+                Write::Entry(entry(&first, 1)),
+                Write::GameEnded(finished(&code, &first, &["m0", "m1"])),
+                Write::GameStarted(second.clone()),
+                Write::Entry(entry(&second, 0)),
+                Write::Entry(entry(&second, 1)),
+            ];
+            store.write(&code, writes).await.expect("stored in order");
+            (code, first, second)
+        });
+    }
+    while let Some(done) = set.join_next().await {
+        let (code, first, second) = done.expect("task");
+        let back = saved(store, &code).await;
+        assert_live_eq(
+            &back.live,
+            &[(&second, vec![entry(&second, 0), entry(&second, 1)])],
+        );
+        let games = store.games(&code).await.expect("games");
+        assert_eq!(games.len(), 1, "{games:?}");
+        assert_eq!(games[0].id, Some(first.id.to_string()));
+    }
+}
+
 /// 50 rooms store a move each at once, one of them a move already
 /// stored (a repeated entry number). On SQLite the batch runs on the
 /// writer's own connection (`store/lite.rs`); the bad one still fails
@@ -343,6 +394,11 @@ async fn concurrent_calls_do_not_fail_each_other(store: &Store) {
 
 on_both!(
     many_rooms_moves_in_batches,
+    tokio::test(flavor = "multi_thread", worker_threads = 2)
+);
+
+on_both!(
+    a_rooms_writes_keep_their_order_in_a_batch,
     tokio::test(flavor = "multi_thread", worker_threads = 2)
 );
 
