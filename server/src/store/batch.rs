@@ -6,8 +6,10 @@
 //! order it made them (a room waits for one request before it makes the
 //! next). If a batch fails, its requests are retried one by one, so one
 //! bad request fails alone. On an SQLite file the batch runs on the
-//! writer's own connection (`lite.rs`), elsewhere on one of sqlx's;
-//! the writes themselves are the same code on both (`db.rs`).
+//! writer's own connection (`lite.rs`), on PostgreSQL on its own
+//! tokio-postgres connection, pipelined (`pg.rs`), on an in-memory
+//! SQLite on one of sqlx's; the writes themselves are the same code on
+//! all three (`db.rs`).
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};

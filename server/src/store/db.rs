@@ -1,14 +1,16 @@
-//! The connection a room's writes run on, written once for two drivers.
+//! The connection a room's writes run on, written once for three drivers.
 //!
 //! The group-commit writer (`batch.rs`) stores a batch in one
-//! transaction. On PostgreSQL (and an in-memory SQLite) that is a sqlx
-//! connection; on the embedded SQLite file it is the writer's own
-//! rusqlite connection on a blocking thread (`lite.rs`), where a batch is
-//! one hand-over instead of a round trip to sqlx's worker thread per
-//! statement. The write functions (`write.rs` `apply`, the history, the
-//! ratings, the lease check) are written against [`Db`], so each
-//! statement exists once: a [`Query`] is its SQL and bound values, a
-//! [`Row`] reads a result back by column name on either driver.
+//! transaction. On an in-memory SQLite that is a sqlx connection; on the
+//! embedded SQLite file it is the writer's own rusqlite connection on a
+//! blocking thread (`lite.rs`), where a batch is one hand-over instead of
+//! a round trip to sqlx's worker thread per statement; on PostgreSQL it
+//! is the writer's own tokio-postgres connection (`pg.rs`), which sends
+//! a batch's statements without waiting between them. The write
+//! functions (`write.rs` `apply`, the history, the ratings, the lease
+//! check) are written against [`Db`], so each statement exists once: a
+//! [`Query`] is its SQL and bound values, a [`Row`] reads a result back
+//! by column name on any driver.
 
 use std::borrow::Cow;
 use std::future::Future;

@@ -423,3 +423,52 @@ on_both!(
     concurrent_calls_do_not_fail_each_other,
     tokio::test(flavor = "multi_thread", worker_threads = 4)
 );
+
+/// PostgreSQL: the writer's own connection (`store/pg.rs`) is cut
+/// between two writes, as a database restart would. The next write may
+/// fail (it finds the connection gone, storing nothing); the one after
+/// runs on a new connection, and each line is stored once.
+#[tokio::test]
+async fn the_postgres_writer_connects_again_after_losing_its_connection() {
+    let Some(schema) = crate::common::postgres::schema().await else {
+        return;
+    };
+    // This store's connections, and only they, carry this name.
+    let name = format!("writer_{}", new_token()[..10].to_lowercase());
+    let url = format!("{}&application_name={name}", schema.url);
+    let store = Store::open(Some(&url), std::path::Path::new("."))
+        .await
+        .expect("open");
+    let room = new_room(&store, "rc").await;
+    store
+        .write(&room.code, vec![Write::Chat(chat(1, "before", 1))])
+        .await
+        .expect("the first write");
+    let admin = sqlx::PgPool::connect(&schema.url).await.expect("connect");
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1",
+    )
+    .bind(&name)
+    .fetch_all(&admin)
+    .await
+    .expect("terminate");
+    assert!(!cut.is_empty() && cut.iter().all(|&c| c), "{cut:?}");
+    let mut failed = 0;
+    while let Err(e) = store
+        .write(&room.code, vec![Write::Chat(chat(1, "after", 2))])
+        .await
+    {
+        failed += 1;
+        assert!(failed < 2, "the writer did not connect again: {e:?}");
+    }
+    let texts: Vec<String> = saved(&store, &room.code)
+        .await
+        .chat
+        .into_iter()
+        .map(|c| c.text)
+        .collect();
+    assert_eq!(texts, vec!["before", "after"]);
+    store.close().await;
+    admin.close().await;
+    schema.drop().await;
+}
