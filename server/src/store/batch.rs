@@ -6,8 +6,10 @@
 //! order it made them (a room waits for one request before it makes the
 //! next). If a batch fails, its requests are retried one by one, so one
 //! bad request fails alone. On an SQLite file the batch runs on the
-//! writer's own connection (`lite.rs`), elsewhere on one of sqlx's;
-//! the writes themselves are the same code on both (`db.rs`).
+//! writer's own connection (`lite.rs`), on PostgreSQL on its own
+//! tokio-postgres connection, pipelined (`pg.rs`), on an in-memory
+//! SQLite on one of sqlx's; the writes themselves are the same code on
+//! all three (`db.rs`).
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
@@ -15,6 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::db::{Backend, Db};
 use super::lease::{check_fences, Fence};
 use super::lite::{Lite, WriteLine};
+use super::pg::PgLine;
 use super::write::{apply, Write};
 use super::{StoreError, StoreResult};
 use crate::model::records::EntryRow;
@@ -36,29 +39,39 @@ pub(super) struct Writer {
     tx: mpsc::Sender<Job>,
 }
 
+/// The connection a writer stores its batches on.
+pub(super) enum Line {
+    /// An SQLite file: the writer's own rusqlite connection (`lite.rs`).
+    Lite(WriteLine),
+    /// PostgreSQL: the writer's own tokio-postgres connection (`pg.rs`).
+    Pg(Box<PgLine>),
+    /// An in-memory SQLite database: sqlx's pool (there is no file to
+    /// open a second connection to).
+    Pool(AnyPool),
+}
+
 impl Writer {
-    /// On an SQLite file (`line`), the writer is a thread of its own that
+    /// On an SQLite file, the writer is a thread of its own that
     /// owns the write connection: between two batches it hands nothing to
     /// the runtime and waits for no worker, so a batch's commit is not
     /// delayed behind the sockets' work when the cores are busy. Measured
     /// with `bench many-rooms --rooms 1000 --rate 20` (BENCHMARKS.md,
     /// "fifth part"). On PostgreSQL it is a task, as its driver is async.
-    pub(super) fn spawn(
-        pool: AnyPool,
-        backend: Backend,
-        line: Option<WriteLine>,
-    ) -> StoreResult<Writer> {
+    pub(super) fn spawn(line: Line) -> StoreResult<Writer> {
         let (tx, rx) = mpsc::channel(QUEUE);
         match line {
-            Some(line) => {
+            Line::Lite(line) => {
                 let handle = tokio::runtime::Handle::current();
                 std::thread::Builder::new()
                     .name("store-writer".to_string())
-                    .spawn(move || write_here(line, backend, rx, handle))
+                    .spawn(move || write_here(line, rx, handle))
                     .map_err(|e| StoreError::Open(format!("starting the writer: {e}")))?;
             }
-            None => {
-                tokio::spawn(run(pool, backend, rx));
+            Line::Pg(line) => {
+                tokio::spawn(run(*line, rx));
+            }
+            Line::Pool(pool) => {
+                tokio::spawn(run(pool, rx));
             }
         }
         Ok(Writer { tx })
@@ -97,11 +110,14 @@ fn gather(first: Job, rx: &mut mpsc::Receiver<Job>) -> Vec<Job> {
     batch
 }
 
-/// The writer on PostgreSQL: a task, batches on the pool.
-async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>) {
+/// The writer on PostgreSQL (or an in-memory SQLite database): a task.
+async fn run<C>(mut conn: C, mut rx: mpsc::Receiver<Job>)
+where
+    for<'a> &'a mut C: Commit,
+{
     while let Some(first) = rx.recv().await {
         let batch = gather(first, &mut rx);
-        store(&pool, backend, batch).await;
+        store(&mut conn, batch).await;
     }
 }
 
@@ -110,15 +126,10 @@ async fn run(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<Job>) {
 /// future runs to its end at once. A batch that panics is dropped
 /// unanswered (every room waiting on it hears the store is closed), and
 /// so is one that comes after the connection was closed.
-fn write_here(
-    line: WriteLine,
-    backend: Backend,
-    mut rx: mpsc::Receiver<Job>,
-    handle: tokio::runtime::Handle,
-) {
+fn write_here(line: WriteLine, mut rx: mpsc::Receiver<Job>, handle: tokio::runtime::Handle) {
     while let Some(first) = rx.blocking_recv() {
         let batch = gather(first, &mut rx);
-        if let Err(e) = line.run(|lite| handle.block_on(store(lite, backend, batch))) {
+        if let Err(e) = line.run(|lite| handle.block_on(store(lite, batch))) {
             tracing::error!(error = %e, "a batch of writes was not stored");
         }
     }
@@ -132,23 +143,29 @@ fn answer(jobs: Vec<Job>) {
 
 /// A connection that can store jobs in one transaction.
 trait Commit {
-    async fn commit(&mut self, backend: Backend, jobs: &[Job]) -> StoreResult<()>;
+    async fn commit(&mut self, jobs: &[Job]) -> StoreResult<()>;
 }
 
-impl Commit for &AnyPool {
-    async fn commit(&mut self, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
-        let mut tx = self.begin_with(backend.begin_write()).await?;
-        write_jobs(&mut *tx, backend, jobs).await?;
+impl Commit for &mut AnyPool {
+    async fn commit(&mut self, jobs: &[Job]) -> StoreResult<()> {
+        let mut tx = self.begin_with(Backend::Sqlite.begin_write()).await?;
+        write_jobs(&mut *tx, jobs).await?;
         tx.commit().await?;
         Ok(())
     }
 }
 
+impl Commit for &mut PgLine {
+    async fn commit(&mut self, jobs: &[Job]) -> StoreResult<()> {
+        PgLine::commit(self, &fences(jobs), steps(jobs)).await
+    }
+}
+
 impl Commit for &mut Lite<'_> {
-    async fn commit(&mut self, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
+    async fn commit(&mut self, jobs: &[Job]) -> StoreResult<()> {
         // IMMEDIATE takes the write lock at once (see `begin_write`).
         self.batch("BEGIN IMMEDIATE")?;
-        let done = match write_jobs(&mut **self, backend, jobs).await {
+        let done = match write_jobs(&mut **self, jobs).await {
             Ok(()) => self.batch("COMMIT"),
             Err(e) => Err(e),
         };
@@ -161,8 +178,8 @@ impl Commit for &mut Lite<'_> {
 
 /// Stores `batch` in one transaction, or, if that fails, each job in its
 /// own.
-async fn store(mut conn: impl Commit, backend: Backend, mut batch: Vec<Job>) {
-    match commit(&mut conn, backend, &batch).await {
+async fn store(mut conn: impl Commit, mut batch: Vec<Job>) {
+    match commit(&mut conn, &batch).await {
         Ok(()) => answer(batch),
         Err(e) if batch.len() == 1 => {
             let _ = batch.remove(0).done.send(Err(e));
@@ -170,7 +187,7 @@ async fn store(mut conn: impl Commit, backend: Backend, mut batch: Vec<Job>) {
         Err(e) => {
             tracing::warn!(error = %e, jobs = batch.len(), "a batch failed; storing its requests one by one");
             for job in batch {
-                let result = commit(&mut conn, backend, std::slice::from_ref(&job)).await;
+                let result = commit(&mut conn, std::slice::from_ref(&job)).await;
                 let _ = job.done.send(result);
             }
         }
@@ -179,27 +196,39 @@ async fn store(mut conn: impl Commit, backend: Backend, mut batch: Vec<Job>) {
 
 /// Commits `jobs` on `conn`; jobs with nothing to write need no
 /// transaction.
-async fn commit(conn: &mut impl Commit, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
+async fn commit(conn: &mut impl Commit, jobs: &[Job]) -> StoreResult<()> {
     if jobs.iter().all(|j| j.writes.is_empty()) {
         return Ok(());
     }
-    conn.commit(backend, jobs).await
+    conn.commit(jobs).await
 }
 
-/// The writes of `jobs`, inside a transaction.
-async fn write_jobs(db: &mut impl Db, backend: Backend, jobs: &[Job]) -> StoreResult<()> {
-    // The lease rows first, in room-code order: the order the lease
-    // renewal locks them in, so the two never deadlock.
+/// One step of a batch's transaction.
+pub(super) enum Step<'a> {
+    /// Move entries, of any rooms, stored together.
+    Entries(Vec<&'a EntryRow>),
+    /// Any other write, of room `.0`.
+    Other(&'a str, &'a Write),
+}
+
+/// The fences of `jobs`, in room-code order: the order the lease renewal
+/// locks the lease rows in, so the two never deadlock.
+fn fences(jobs: &[Job]) -> Vec<(&str, Fence)> {
     let mut fences: Vec<(&str, Fence)> = jobs
         .iter()
         .filter_map(|j| j.fence.map(|f| (j.code.as_str(), f)))
         .collect();
     fences.sort_by(|a, b| a.0.cmp(b.0));
-    check_fences(db, backend, &fences).await?;
-    // Moves are most of the writes: a batch's move entries are stored
-    // together. Entries wait in `entries` until another kind of write
-    // comes, so a room's writes still land in the order it made them
-    // (rooms' entries are independent of each other's writes).
+    fences
+}
+
+/// The writes of `jobs` in the order they are stored. Moves are most of
+/// the writes: a batch's move entries are stored together. Entries wait
+/// until another kind of write comes, so a room's writes still land in
+/// the order it made them (rooms' entries are independent of each
+/// other's writes).
+pub(super) fn steps(jobs: &[Job]) -> Vec<Step<'_>> {
+    let mut steps = Vec::new();
     let mut entries: Vec<&EntryRow> = Vec::new();
     for job in jobs {
         for write in &job.writes {
@@ -207,12 +236,29 @@ async fn write_jobs(db: &mut impl Db, backend: Backend, jobs: &[Job]) -> StoreRe
                 entries.push(entry);
                 continue;
             }
-            db.insert_entries(&entries).await?;
-            entries.clear();
-            apply(db, &job.code, write).await?;
+            if !entries.is_empty() {
+                steps.push(Step::Entries(std::mem::take(&mut entries)));
+            }
+            steps.push(Step::Other(&job.code, write));
         }
     }
-    db.insert_entries(&entries).await
+    if !entries.is_empty() {
+        steps.push(Step::Entries(entries));
+    }
+    steps
+}
+
+/// The writes of `jobs`, inside a transaction, one statement after
+/// another (on SQLite; on PostgreSQL `pg.rs` sends them together).
+async fn write_jobs(db: &mut impl Db, jobs: &[Job]) -> StoreResult<()> {
+    check_fences(db, &fences(jobs)).await?;
+    for step in steps(jobs) {
+        match step {
+            Step::Entries(entries) => db.insert_entries(&entries).await?,
+            Step::Other(code, write) => apply(db, code, write).await?,
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -227,7 +273,7 @@ mod tests {
     }
 
     impl Commit for &mut Picky {
-        async fn commit(&mut self, _: Backend, jobs: &[Job]) -> StoreResult<()> {
+        async fn commit(&mut self, jobs: &[Job]) -> StoreResult<()> {
             let codes: Vec<String> = jobs.iter().map(|j| j.code.clone()).collect();
             let bad = codes.iter().any(|c| c == "bad");
             self.asked.push(codes);
@@ -262,7 +308,7 @@ mod tests {
     async fn a_bad_request_fails_alone_and_the_rest_of_its_batch_is_stored() {
         let (jobs, answers): (Vec<_>, Vec<_>) = ["a", "bad", "c"].into_iter().map(job).unzip();
         let mut conn = Picky::default();
-        store(&mut conn, Backend::Sqlite, jobs).await;
+        store(&mut conn, jobs).await;
         assert_eq!(
             conn.asked,
             vec![vec!["a", "bad", "c"], vec!["a"], vec!["bad"], vec!["c"]],
@@ -276,6 +322,73 @@ mod tests {
         assert!(
             matches!(results[1], Err(StoreError::Conflict)),
             "{results:?}"
+        );
+    }
+
+    fn job_of(code: &str, writes: Vec<Write>) -> Job {
+        Job {
+            code: code.to_string(),
+            fence: None,
+            writes,
+            done: oneshot::channel().0,
+        }
+    }
+
+    fn entry(seq: u32) -> Write {
+        Write::Entry(EntryRow {
+            game: crate::model::GameId(uuid::Uuid::nil()),
+            seq,
+            entry: crate::model::records::Entry::Turn,
+            clock: Vec::new(),
+            turn: Vec::new(),
+        })
+    }
+
+    /// What `steps` made of a batch, as (room or "entries", entry numbers).
+    fn shape(steps: &[Step]) -> Vec<(String, Vec<u32>)> {
+        steps
+            .iter()
+            .map(|step| match step {
+                Step::Entries(rows) => {
+                    ("entries".to_string(), rows.iter().map(|e| e.seq).collect())
+                }
+                Step::Other(code, _) => (code.to_string(), Vec::new()),
+            })
+            .collect()
+    }
+
+    /// Entries of several rooms go together, but never past another
+    /// write: a room's writes keep their order.
+    #[test]
+    fn entries_are_gathered_up_to_the_next_other_write() {
+        let chat = || job("x").0.writes.remove(0);
+        let jobs = vec![
+            job_of("a", vec![entry(1), entry(2)]),
+            job_of("b", vec![entry(3), chat(), entry(4)]),
+            job_of("c", vec![entry(5)]),
+            job_of("d", vec![chat()]),
+        ];
+        assert_eq!(
+            shape(&steps(&jobs)),
+            vec![
+                ("entries".to_string(), vec![1, 2, 3]),
+                ("b".to_string(), vec![]),
+                ("entries".to_string(), vec![4, 5]),
+                ("d".to_string(), vec![]),
+            ]
+        );
+    }
+
+    /// The fences are checked in room-code order (the lease renewal's).
+    #[test]
+    fn fences_come_in_room_code_order() {
+        let mut jobs: Vec<Job> = ["m", "c", "x", "a"].into_iter().map(|c| job(c).0).collect();
+        for (i, job) in jobs.iter_mut().enumerate() {
+            job.fence = (i != 2).then_some(Fence(i as i64));
+        }
+        assert_eq!(
+            fences(&jobs),
+            vec![("a", Fence(3)), ("c", Fence(1)), ("m", Fence(0))]
         );
     }
 }

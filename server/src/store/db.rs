@@ -1,14 +1,16 @@
-//! The connection a room's writes run on, written once for two drivers.
+//! The connection a room's writes run on, written once for three drivers.
 //!
 //! The group-commit writer (`batch.rs`) stores a batch in one
-//! transaction. On PostgreSQL (and an in-memory SQLite) that is a sqlx
-//! connection; on the embedded SQLite file it is the writer's own
-//! rusqlite connection on a blocking thread (`lite.rs`), where a batch is
-//! one hand-over instead of a round trip to sqlx's worker thread per
-//! statement. The write functions (`write.rs` `apply`, the history, the
-//! ratings, the lease check) are written against [`Db`], so each
-//! statement exists once: a [`Query`] is its SQL and bound values, a
-//! [`Row`] reads a result back by column name on either driver.
+//! transaction. On an in-memory SQLite that is a sqlx connection; on the
+//! embedded SQLite file it is the writer's own rusqlite connection on a
+//! blocking thread (`lite.rs`), where a batch is one hand-over instead of
+//! a round trip to sqlx's worker thread per statement; on PostgreSQL it
+//! is the writer's own tokio-postgres connection (`pg.rs`), which sends
+//! a batch's statements without waiting between them. The write
+//! functions (`write.rs` `apply`, the history, the ratings, the lease
+//! check) are written against [`Db`], so each statement exists once: a
+//! [`Query`] is its SQL and bound values, a [`Row`] reads a result back
+//! by column name on any driver.
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -150,10 +152,12 @@ impl Query {
     }
 }
 
-/// A result row from either driver.
+/// A result row from any of the drivers.
 pub(super) enum Row {
     Sqlx(AnyRow),
     Lite(LiteRow),
+    /// From the PostgreSQL writer's own connection (`pg.rs`).
+    Pg(tokio_postgres::Row),
 }
 
 /// A row as rusqlite read it: its values by column.
@@ -182,6 +186,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
+            Row::Pg(row) => super::pg::int(row, column),
             Row::Lite(row) => match row.get(column)? {
                 (_, Value::Integer(v)) => Ok(*v),
                 (i, other) => Err(Row::mismatch(i, column, other)),
@@ -193,6 +198,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
+            Row::Pg(row) => super::pg::real(row, column),
             Row::Lite(row) => match row.get(column)? {
                 (_, Value::Real(v)) => Ok(*v),
                 (_, Value::Integer(v)) => Ok(*v as f64),
@@ -205,6 +211,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
+            Row::Pg(row) => Ok(row.try_get(column)?),
             Row::Lite(row) => match row.get(column)? {
                 (_, Value::Text(v)) => Ok(Some(v.clone())),
                 (_, Value::Null) => Ok(None),
@@ -245,14 +252,37 @@ pub(super) fn entry_row(n: usize) -> String {
 /// parameters each, well under SQLite's and PostgreSQL's limits).
 const ENTRIES_PER_INSERT: usize = 200;
 
-/// An entry's values as both drivers bind them: JSON as text.
+/// An entry's values as every driver stores them: the game's id (for
+/// its key), the entry's number, and JSON as text.
+pub(super) struct EntryValues {
+    pub(super) game: String,
+    pub(super) seq: i64,
+    pub(super) entry: String,
+    pub(super) clock: String,
+    pub(super) turn: String,
+}
+
+impl EntryValues {
+    pub(super) fn of(e: &EntryRow) -> EntryValues {
+        EntryValues {
+            game: e.game.to_string(),
+            seq: i64::from(e.seq),
+            entry: to_json(&e.entry),
+            clock: to_json(&e.clock),
+            turn: to_json(&e.turn),
+        }
+    }
+}
+
+/// An entry's values as `entry_row` binds them.
 pub(super) fn entry_values(e: &EntryRow) -> [Arg; 5] {
+    let v = EntryValues::of(e);
     [
-        Arg::from(e.game.to_string()),
-        Arg::from(i64::from(e.seq)),
-        Arg::from(to_json(&e.entry)),
-        Arg::from(to_json(&e.clock)),
-        Arg::from(to_json(&e.turn)),
+        Arg::from(v.game),
+        Arg::from(v.seq),
+        Arg::from(v.entry),
+        Arg::from(v.clock),
+        Arg::from(v.turn),
     ]
 }
 

@@ -125,27 +125,19 @@ impl Store {
 }
 
 /// Refuses the transaction's writes unless each room's fence is still its
-/// token: one statement for the whole batch. On PostgreSQL it locks the
-/// lease rows, in room-code order (the renewal's order, so the two never
-/// deadlock), until the transaction ends, so a node taking a room over
-/// waits for this write and then reads it. `fences` is sorted by code.
-pub(super) async fn check_fences(
-    tx: &mut impl Db,
-    backend: Backend,
-    fences: &[(&str, Fence)],
-) -> StoreResult<()> {
+/// token: one statement for the whole batch, on SQLite, where the
+/// writer's transaction holds the database's write lock (BEGIN
+/// IMMEDIATE) until it ends, so no node takes a room over in between.
+/// On PostgreSQL the database function `check_fences` does the same and
+/// locks the lease rows (`pg.rs`). `fences` is sorted by code.
+pub(super) async fn check_fences(tx: &mut impl Db, fences: &[(&str, Fence)]) -> StoreResult<()> {
     if fences.is_empty() {
         return Ok(());
     }
     let list: Vec<String> = (1..=fences.len()).map(|i| format!("${i}")).collect();
-    let lock = match backend {
-        Backend::Sqlite => "",
-        Backend::Postgres => " FOR UPDATE",
-    };
     // Only placeholders are spliced in; the codes are bound.
     let sql = format!(
-        "SELECT room_code, token FROM room_leases WHERE room_code IN ({})
-         ORDER BY room_code{lock}",
+        "SELECT room_code, token FROM room_leases WHERE room_code IN ({})",
         list.join(", ")
     );
     let mut query = query_built(sql);

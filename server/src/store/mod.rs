@@ -22,6 +22,7 @@ pub mod history;
 pub mod lease;
 mod lite;
 pub mod lobby;
+mod pg;
 pub mod profile;
 pub mod rating_history;
 pub mod ratings;
@@ -63,6 +64,9 @@ pub enum StoreError {
     /// From the embedded store's write connection (`lite.rs`).
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
+    /// From the PostgreSQL writer's own connection (`pg.rs`).
+    #[error("database error: {0}")]
+    Postgres(tokio_postgres::Error),
     #[error("could not open the database: {0}")]
     Open(String),
 }

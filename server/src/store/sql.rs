@@ -9,11 +9,12 @@ use std::time::Duration;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
 
-use super::batch::Writer;
+use super::batch::{Line, Writer};
 use super::db::query;
 use super::db::Backend;
 use super::lease::Fence;
 use super::lite::WriteLine;
+use super::pg::PgLine;
 use super::rows::{json, live_of, member_of, room_of, score_of};
 use super::write::{room_values, Write};
 use super::{StoreError, StoreResult};
@@ -21,6 +22,7 @@ use crate::model::now_millis;
 use crate::model::records::ChatLine;
 use crate::model::records::{EntryRow, GameRecord, RoomRow, SavedRoom};
 use crate::model::{MemberId, TokenHash};
+use tokio_util::sync::CancellationToken;
 
 /// The PostgreSQL advisory lock held while migrating (any number, the
 /// same on every node).
@@ -39,6 +41,8 @@ pub struct Store {
     pub(super) backend: Backend,
     writer: Writer,
     line: Option<WriteLine>,
+    /// Closes the PostgreSQL writer's connection.
+    pg: Option<CancellationToken>,
 }
 
 impl Store {
@@ -111,26 +115,32 @@ impl Store {
         migrated.map_err(|e| StoreError::Open(e.to_string()))?;
         // On an SQLite file the writer has its own connection (`lite.rs`);
         // an in-memory database has no file to share, so it keeps sqlx's.
-        let line = match backend {
+        // On PostgreSQL it has its own too, on another driver (`pg.rs`).
+        let (line, pg, writer_line) = match backend {
             Backend::Sqlite => {
                 let file: String =
                     sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
                         .fetch_one(&pool)
                         .await?;
                 if file.is_empty() {
-                    None
+                    (None, None, Line::Pool(pool.clone()))
                 } else {
-                    Some(WriteLine::open(std::path::Path::new(&file))?)
+                    let line = WriteLine::open(std::path::Path::new(&file))?;
+                    (Some(line.clone()), None, Line::Lite(line))
                 }
             }
-            Backend::Postgres => None,
+            Backend::Postgres => {
+                let line = PgLine::open(url).await?;
+                (None, Some(line.closer()), Line::Pg(Box::new(line)))
+            }
         };
-        let writer = Writer::spawn(pool.clone(), backend, line.clone())?;
+        let writer = Writer::spawn(writer_line)?;
         let store = Store {
             pool,
             backend,
             writer,
             line,
+            pg,
         };
         store.hash_plain_host_tokens().await?;
         Ok(store)
@@ -145,6 +155,9 @@ impl Store {
         let _ = self.writer.write("", None, Vec::new()).await;
         if let Some(line) = &self.line {
             line.close();
+        }
+        if let Some(pg) = &self.pg {
+            pg.cancel();
         }
         self.pool.close().await;
     }

@@ -240,7 +240,10 @@ pub(super) async fn saved(store: &Store, code: &str) -> SavedRoom {
 }
 
 pub(super) fn is_refusal(e: &StoreError) -> bool {
-    matches!(e, StoreError::Conflict | StoreError::Database(_))
+    matches!(
+        e,
+        StoreError::Conflict | StoreError::Database(_) | StoreError::Postgres(_)
+    )
 }
 
 /// A session opened at `now` with a fresh secret; returns the secret.

@@ -128,3 +128,66 @@ async fn leases_fence_stale_owners(store: &Store) {
 }
 
 on_both!(leases_fence_stale_owners);
+
+/// 40 rooms of node-a store a move each at once (one batch, or a few:
+/// their entries in one statement, their fences in one check); node-b
+/// took one of them over first. That room's move is refused as fenced
+/// and stores nothing; every other room's is stored.
+async fn a_fenced_room_among_moves_fails_alone(store: &Store) {
+    const ROOMS: usize = 40;
+    let t0 = 1_000_000u64;
+    let mut rooms = Vec::new();
+    for _ in 0..ROOMS {
+        let room = new_room(store, "fm").await;
+        let fence = acquire(store, &room.code, "node-a", t0)
+            .await
+            .expect("a free room is taken");
+        let game = live_game(room.table, 1, crossyray_options());
+        store
+            .write_as(
+                &room.code,
+                Some(fence),
+                vec![Write::GameStarted(game.clone())],
+            )
+            .await
+            .expect("game stored");
+        rooms.push((room.code, fence, game));
+    }
+    let lost = ROOMS / 3;
+    acquire(store, &rooms[lost].0, "node-b", t0 + 5_000)
+        .await
+        .expect("node-b takes an expired lease");
+    let mut set = JoinSet::new();
+    for (i, (code, fence, game)) in rooms.iter().enumerate() {
+        let (store, code, fence, game) = (store.clone(), code.clone(), *fence, game.clone());
+        set.spawn(async move {
+            let writes = vec![Write::Entry(entry(&game, 0)), Write::Entry(entry(&game, 1))];
+            (i, store.write_as(&code, Some(fence), writes).await)
+        });
+    }
+    while let Some(joined) = set.join_next().await {
+        let (i, result) = joined.expect("task");
+        if i == lost {
+            let err = result.expect_err("a stale owner's move");
+            assert!(
+                matches!(err, StoreError::Fenced(ref c) if *c == rooms[lost].0),
+                "{err:?}"
+            );
+        } else {
+            result.unwrap_or_else(|e| panic!("room {i}: {e:?}"));
+        }
+    }
+    for (i, (code, _, game)) in rooms.iter().enumerate() {
+        let want = if i == lost {
+            vec![]
+        } else {
+            vec![entry(game, 0), entry(game, 1)]
+        };
+        assert_live_eq(&saved(store, code).await.live, &[(game, want)]);
+    }
+}
+
+on_both!(
+    a_fenced_room_among_moves_fails_alone,
+    tokio::test(flavor = "multi_thread", worker_threads = 2)
+);

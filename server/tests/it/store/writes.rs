@@ -86,6 +86,57 @@ async fn many_rooms_moves_in_batches(store: &Store) {
     }
 }
 
+/// 60 rooms each end a game and start the next at once, with moves on
+/// both sides of that in the same request: the last move of game 1, its
+/// end, game 2 (which forgets game 1's log), two moves of game 2. The
+/// batches mix the rooms' entries, but each room's writes land in the
+/// order it made them: a move of game 1 stored after game 2 started
+/// would fail (its game is gone), and one of game 2 stored before it
+/// started too.
+async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
+    let mut rooms = Vec::new();
+    for _ in 0..60 {
+        let room = new_room(store, "or").await;
+        let first = live_game(room.table, 1, crossyray_options());
+        let writes = vec![
+            Write::GameStarted(first.clone()),
+            Write::Entry(entry(&first, 0)),
+        ];
+        store
+            .write(&room.code, writes)
+            .await
+            .expect("game 1 stored");
+        rooms.push((room, first));
+    }
+    let mut set = JoinSet::new();
+    for (room, first) in &rooms {
+        let (store, code, first) = (store.clone(), room.code.clone(), first.clone());
+        let second = live_game(room.table, 2, crossyray_options());
+        set.spawn(async move {
+            let writes = vec![
+                Write::Entry(entry(&first, 1)),
+                Write::GameEnded(finished(&code, &first, &["m0", "m1"])),
+                Write::GameStarted(second.clone()),
+                Write::Entry(entry(&second, 0)),
+                Write::Entry(entry(&second, 1)),
+            ];
+            store.write(&code, writes).await.expect("stored in order");
+            (code, first, second)
+        });
+    }
+    while let Some(done) = set.join_next().await {
+        let (code, first, second) = done.expect("task");
+        let back = saved(store, &code).await;
+        assert_live_eq(
+            &back.live,
+            &[(&second, vec![entry(&second, 0), entry(&second, 1)])],
+        );
+        let games = store.games(&code).await.expect("games");
+        assert_eq!(games.len(), 1, "{games:?}");
+        assert_eq!(games[0].id, Some(first.id.to_string()));
+    }
+}
+
 /// 50 rooms store a move each at once, one of them a move already
 /// stored (a repeated entry number). On SQLite the batch runs on the
 /// writer's own connection (`store/lite.rs`); the bad one still fails
@@ -346,6 +397,11 @@ on_both!(
     tokio::test(flavor = "multi_thread", worker_threads = 2)
 );
 
+on_both!(
+    a_rooms_writes_keep_their_order_in_a_batch,
+    tokio::test(flavor = "multi_thread", worker_threads = 2)
+);
+
 on_both!(a_move_of_no_live_game_is_refused);
 
 on_both!(a_bad_move_among_moves_fails_alone);
@@ -367,3 +423,52 @@ on_both!(
     concurrent_calls_do_not_fail_each_other,
     tokio::test(flavor = "multi_thread", worker_threads = 4)
 );
+
+/// PostgreSQL: the writer's own connection (`store/pg.rs`) is cut
+/// between two writes, as a database restart would. The next write may
+/// fail (it finds the connection gone, storing nothing); the one after
+/// runs on a new connection, and each line is stored once.
+#[tokio::test]
+async fn the_postgres_writer_connects_again_after_losing_its_connection() {
+    let Some(schema) = crate::common::postgres::schema().await else {
+        return;
+    };
+    // This store's connections, and only they, carry this name.
+    let name = format!("writer_{}", new_token()[..10].to_lowercase());
+    let url = format!("{}&application_name={name}", schema.url);
+    let store = Store::open(Some(&url), std::path::Path::new("."))
+        .await
+        .expect("open");
+    let room = new_room(&store, "rc").await;
+    store
+        .write(&room.code, vec![Write::Chat(chat(1, "before", 1))])
+        .await
+        .expect("the first write");
+    let admin = sqlx::PgPool::connect(&schema.url).await.expect("connect");
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1",
+    )
+    .bind(&name)
+    .fetch_all(&admin)
+    .await
+    .expect("terminate");
+    assert!(!cut.is_empty() && cut.iter().all(|&c| c), "{cut:?}");
+    let mut failed = 0;
+    while let Err(e) = store
+        .write(&room.code, vec![Write::Chat(chat(1, "after", 2))])
+        .await
+    {
+        failed += 1;
+        assert!(failed < 2, "the writer did not connect again: {e:?}");
+    }
+    let texts: Vec<String> = saved(&store, &room.code)
+        .await
+        .chat
+        .into_iter()
+        .map(|c| c.text)
+        .collect();
+    assert_eq!(texts, vec!["before", "after"]);
+    store.close().await;
+    admin.close().await;
+    schema.drop().await;
+}
