@@ -38,6 +38,9 @@ const BATCH_FRAMES: usize = 256;
 /// and the room's messages are smaller).
 const BATCH_BYTES: usize = 256 * 1024;
 const RECORD_HEAD: usize = 1 + 8 + 4;
+/// Scheduler turns a batch waits for more frames at most, while each turn
+/// brings some.
+const GATHER_TURNS: usize = 4;
 
 /// One frame for a client on a peer node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,13 +118,20 @@ async fn pump(nats: async_nats::Client, subject: Subject, mut rx: mpsc::Receiver
     while rx.recv_many(&mut frames, BATCH_FRAMES).await > 0 {
         // Woken by the first frame: let the tasks already runnable (the
         // other clients' writers, the rest of this move's messages) run
-        // first, and take what they queued into the same batch. No timer:
-        // an idle node sends a lone frame after one turn of the scheduler.
-        tokio::task::yield_now().await;
-        while frames.len() < BATCH_FRAMES {
-            match rx.try_recv() {
-                Ok(frame) => frames.push(frame),
-                Err(_) => break,
+        // first, and take what they queued into the same batch; again
+        // while each turn brings more, up to `GATHER_TURNS`. No timer: an
+        // idle node sends a lone frame after one turn of the scheduler.
+        for _ in 0..GATHER_TURNS {
+            tokio::task::yield_now().await;
+            let before = frames.len();
+            while frames.len() < BATCH_FRAMES {
+                match rx.try_recv() {
+                    Ok(frame) => frames.push(frame),
+                    Err(_) => break,
+                }
+            }
+            if frames.len() == before || frames.len() == BATCH_FRAMES {
+                break;
             }
         }
         batches += 1;
