@@ -33,9 +33,9 @@ pub(super) const CLOSE: u8 = 3;
 const OUTBOX: usize = 4096;
 /// Frames taken into one batch at most.
 const BATCH_FRAMES: usize = 256;
-/// A batch is published once it holds this many bytes, well under NATS's
-/// default 1 MiB payload limit (a frame is at most 64 KiB from a client,
-/// and the room's messages are smaller).
+/// A batch holds at most this many bytes, or the NATS server's payload
+/// limit if that is lower (1 MiB by default); a frame is at most 64 KiB
+/// from a client, and the room's messages are smaller.
 const BATCH_BYTES: usize = 256 * 1024;
 const RECORD_HEAD: usize = 1 + 8 + 4;
 /// Scheduler turns a batch waits for more frames at most, while each turn
@@ -76,6 +76,16 @@ fn encode(buf: &mut BytesMut, frame: &Frame) {
     buf.put_u64_le(frame.id);
     buf.put_u32_le(frame.body.len() as u32);
     buf.put_slice(&frame.body);
+}
+
+/// Adds `frame` to the batch in `buf`; first takes the batch out (to be
+/// published) if the frame would take it past `limit` bytes. A frame
+/// alone over the limit still makes a batch of its own.
+fn add(buf: &mut BytesMut, frame: &Frame, limit: usize) -> Option<Bytes> {
+    let full = (!buf.is_empty() && buf.len() + RECORD_HEAD + frame.body.len() > limit)
+        .then(|| buf.split().freeze());
+    encode(buf, frame);
+    full
 }
 
 /// The frames of a batch, each body a slice of `payload` (no copy). Stops
@@ -139,10 +149,10 @@ async fn pump(nats: async_nats::Client, subject: Subject, mut rx: mpsc::Receiver
         if batches % 16384 == 0 {
             debug!(%subject, batches, frames = sent, "relayed frames batched");
         }
+        let limit = BATCH_BYTES.min(nats.max_payload());
         for frame in frames.drain(..) {
-            encode(&mut buf, &frame);
-            if buf.len() >= BATCH_BYTES {
-                publish(&nats, &subject, buf.split().freeze()).await;
+            if let Some(full) = add(&mut buf, &frame, limit) {
+                publish(&nats, &subject, full).await;
             }
         }
         if !buf.is_empty() {
@@ -212,6 +222,36 @@ mod tests {
         assert_eq!(&decoded[0].body[..], b"first");
         assert_eq!(decoded[0].id, 1);
         assert!(decode(Bytes::from_static(b"\x01\x02")).next().is_none());
+    }
+
+    #[test]
+    fn a_batch_stays_within_the_payload_limit() {
+        let frame = |id| Frame {
+            op: TEXT,
+            id,
+            body: Bytes::from(vec![b'x'; 30]),
+        };
+        let (mut buf, mut batches) = (BytesMut::new(), Vec::new());
+        for id in 0..5 {
+            batches.extend(add(&mut buf, &frame(id), 100));
+        }
+        batches.push(buf.split().freeze());
+        // 43 bytes a record: two fit in 100, the third starts a batch.
+        let sizes: Vec<usize> = batches.iter().map(|b| b.len()).collect();
+        assert_eq!(sizes, [86, 86, 43]);
+        let ids: Vec<u64> = batches
+            .into_iter()
+            .flat_map(|b| decode(b).map(|f| f.id).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(ids, [0, 1, 2, 3, 4]);
+        // A frame over the limit goes alone.
+        let big = Frame {
+            op: TEXT,
+            id: 9,
+            body: Bytes::from(vec![b'y'; 200]),
+        };
+        assert!(add(&mut buf, &big, 100).is_none());
+        assert_eq!(add(&mut buf, &frame(10), 100).map(|b| b.len()), Some(213));
     }
 
     #[test]
