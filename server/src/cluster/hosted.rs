@@ -11,11 +11,11 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tracing::debug;
 
-use super::{
-    conn_subject, header, Cluster, Hosted, ACCOUNT, ADDR, BASE, CODE, CONN, OP, RELAY, ROOM,
-};
+use super::wire::{self, Frame, Outbox};
+use super::{conn_subject, header, Cluster, Hosted, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM};
 use crate::app::state::App;
 use crate::room::{close, Closer};
+use crate::ws::next_conn;
 use crate::ws::reader::{serve, Link};
 
 /// Frames from a relayed client waiting for the owner to read them. The
@@ -23,10 +23,16 @@ use crate::ws::reader::{serve, Link};
 /// that sends more than this without the owner keeping up is cut off.
 const INBOX: usize = 128;
 
-/// Reads `bg.node.N.room` and hands each message to its client.
+/// Reads `bg.node.N.room`: control requests (with headers) and batches of
+/// relayed clients' frames (without), and hands each frame to its client.
 pub(super) async fn dispatch(cluster: Cluster, app: App, mut inbox: Subscriber) {
     while let Some(msg) = inbox.next().await {
-        let headers = msg.headers.as_ref();
+        let Some(headers) = msg.headers.as_ref() else {
+            for frame in wire::decode(msg.payload) {
+                deliver(&cluster, frame);
+            }
+            continue;
+        };
         let op = header(headers, OP).unwrap_or("");
         match op {
             "info" => {
@@ -51,38 +57,7 @@ pub(super) async fn dispatch(cluster: Cluster, app: App, mut inbox: Subscriber) 
             "open" => {
                 let answer = open(&cluster, &app, headers);
                 if let Some(to) = msg.reply {
-                    let _ = cluster
-                        .inner
-                        .nats
-                        .publish(to, Bytes::from_static(answer.as_bytes()))
-                        .await;
-                }
-            }
-            "text" | "binary" | "close" => {
-                let Some(key) = client_key(headers) else {
-                    continue;
-                };
-                if op == "close" {
-                    // Dropping the sender ends the client's stream: `serve`
-                    // detaches it from the room.
-                    cluster.inner.hosted.remove(&key);
-                    continue;
-                }
-                let frame = if op == "text" {
-                    match Utf8Bytes::try_from(msg.payload) {
-                        Ok(text) => Message::Text(text),
-                        Err(_) => Message::Binary(Bytes::new()),
-                    }
-                } else {
-                    Message::Binary(msg.payload)
-                };
-                let full = match cluster.inner.hosted.get(&key) {
-                    Some(client) => client.frames.try_send(frame).is_err(),
-                    None => false,
-                };
-                if full {
-                    cluster.inner.hosted.remove(&key);
-                    tell_relay_to_close(&cluster, &key, close::POLICY, "Too many messages.").await;
+                    let _ = cluster.inner.nats.publish(to, answer).await;
                 }
             }
             _ => debug!(op, "an unknown message from another node"),
@@ -90,31 +65,78 @@ pub(super) async fn dispatch(cluster: Cluster, app: App, mut inbox: Subscriber) 
     }
 }
 
-/// `(relay node, its connection id)` from the headers.
-fn client_key(headers: Option<&HeaderMap>) -> Option<(String, u64)> {
-    let relay = header(headers, RELAY)?.to_string();
-    let conn = header(headers, CONN)?.parse().ok()?;
-    Some((relay, conn))
+/// One frame from a relayed client, to its reader.
+fn deliver(cluster: &Cluster, frame: Frame) {
+    let id = frame.id;
+    let message = match frame.op {
+        // Dropping the sender ends the client's stream: `serve` detaches
+        // it from the room.
+        wire::CLOSE => {
+            cluster.inner.hosted.remove(&id);
+            return;
+        }
+        wire::TEXT => match Utf8Bytes::try_from(frame.body) {
+            Ok(text) => Message::Text(text),
+            Err(_) => Message::Binary(Bytes::new()),
+        },
+        wire::BINARY => Message::Binary(frame.body),
+        _ => {
+            debug!("an unknown frame from another node");
+            return;
+        }
+    };
+    let full = match cluster.inner.hosted.get(&id) {
+        Some(client) => client
+            .frames
+            .try_send(message)
+            .is_err()
+            .then(|| (client.outbox.clone(), client.conn)),
+        None => None,
+    };
+    if let Some((outbox, conn)) = full {
+        cluster.inner.hosted.remove(&id);
+        // Rare: off the dispatcher, which must not wait on one peer.
+        tokio::spawn(async move {
+            let close = Frame::close(conn, close::POLICY, "Too many messages.");
+            let _ = outbox.send(close).await;
+        });
+    }
 }
 
-/// A relay asks to run a client here: `ok` if the room runs here (the
-/// client is then served), `gone` if not (the relay's client reconnects
-/// and finds the room's owner again).
-fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static str {
-    let (Some(code), Some(key)) = (header(headers, ROOM), client_key(headers)) else {
-        return "gone";
+/// A relay asks to run a client here: `ok ID` if the room runs here (the
+/// client is then served, and the relay names it ID in the frames it
+/// sends), `gone` if not (the relay's client reconnects and finds the
+/// room's owner again).
+fn open(cluster: &Cluster, app: &App, headers: &HeaderMap) -> Bytes {
+    let gone = Bytes::from_static(b"gone");
+    let (Some(code), Some(relay), Some(conn)) = (
+        header(headers, ROOM),
+        header(headers, RELAY),
+        header(headers, CONN).and_then(|c| c.parse::<u64>().ok()),
+    ) else {
+        return gone;
     };
     let Some(room) = app.registry.running(code) else {
-        return "gone";
+        return gone;
     };
     let base_url = header(headers, BASE).unwrap_or("").to_string();
     let account: Option<i64> = header(headers, ACCOUNT).and_then(|a| a.parse().ok());
     // Written by the relaying node (NATS carries only the nodes' traffic).
     let client: Option<std::net::IpAddr> = header(headers, ADDR).and_then(|a| a.parse().ok());
+    let id = next_conn().0;
+    let outbox = cluster.outbox(conn_subject(relay));
     let (frames, rx) = mpsc::channel(INBOX);
-    cluster.inner.hosted.insert(key.clone(), Hosted { frames });
+    cluster.inner.hosted.insert(
+        id,
+        Hosted {
+            relay: relay.to_string(),
+            conn,
+            outbox: outbox.clone(),
+            frames,
+        },
+    );
     let stream = ReceiverStream::new(rx).map(Ok::<_, axum::Error>);
-    let sink = to_relay(cluster.clone(), key.clone());
+    let sink = to_relay(outbox, conn);
     let cluster = cluster.clone();
     let app = app.clone();
     tokio::spawn(async move {
@@ -135,55 +157,36 @@ fn open(cluster: &Cluster, app: &App, headers: Option<&HeaderMap>) -> &'static s
             client,
         };
         serve(stream, sink, app, room, base_url, account, link).await;
-        cluster.inner.hosted.remove(&key);
+        cluster.inner.hosted.remove(&id);
     });
-    "ok"
+    Bytes::from(format!("ok {id}"))
 }
 
-/// The sink of a hosted client: each message is published to its relay.
+/// The sink of a hosted client: each message goes, batched with the
+/// others for the same node, to its relay's connection `conn`.
 fn to_relay(
-    cluster: Cluster,
-    key: (String, u64),
+    outbox: Outbox,
+    conn: u64,
 ) -> impl Sink<Message, Error = axum::Error> + Unpin + Send + 'static {
     Box::pin(futures_util::sink::unfold(
-        (cluster, key),
-        |(cluster, key), message: Message| async move {
-            let mut headers = HeaderMap::new();
-            headers.insert(CONN, key.1.to_string().as_str());
-            let payload = match message {
-                Message::Text(text) => {
-                    headers.insert(OP, "text");
-                    Bytes::from(text)
-                }
+        outbox,
+        move |outbox, message: Message| async move {
+            let frame = match message {
+                Message::Text(text) => Frame {
+                    op: wire::TEXT,
+                    id: conn,
+                    body: Bytes::from(text),
+                },
                 Message::Close(frame) => {
-                    headers.insert(OP, "close");
                     let (code, reason) = frame
-                        .map(|f| (f.code, f.reason.to_string()))
-                        .unwrap_or((close::TRY_AGAIN, String::new()));
-                    headers.insert(CODE, code.to_string().as_str());
-                    Bytes::from(reason)
+                        .map(|f| (f.code, f.reason))
+                        .unwrap_or((close::TRY_AGAIN, Utf8Bytes::default()));
+                    Frame::close(conn, code, reason.as_str())
                 }
-                _ => return Ok((cluster, key)),
+                _ => return Ok(outbox),
             };
-            cluster
-                .inner
-                .nats
-                .publish_with_headers(conn_subject(&key.0), headers, payload)
-                .await
-                .map_err(axum::Error::new)?;
-            Ok((cluster, key))
+            outbox.send(frame).await.map_err(axum::Error::new)?;
+            Ok(outbox)
         },
     ))
-}
-
-async fn tell_relay_to_close(cluster: &Cluster, key: &(String, u64), code: u16, reason: &str) {
-    let mut headers = HeaderMap::new();
-    headers.insert(OP, "close");
-    headers.insert(CONN, key.1.to_string().as_str());
-    headers.insert(CODE, code.to_string().as_str());
-    let _ = cluster
-        .inner
-        .nats
-        .publish_with_headers(conn_subject(&key.0), headers, reason.to_string().into())
-        .await;
 }

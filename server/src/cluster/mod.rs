@@ -8,11 +8,13 @@
 //! and the relaying node is a pipe.
 //!
 //! Subjects, per node `N` (its id, a UUID chosen at start):
-//! - `bg.node.N.room`: to the owner: `open` (a request, answered `ok` or
-//!   `gone`), `text`, `binary` and `close` for a relayed client, and
-//!   `info` (a request: the room's summary as JSON, or `gone`).
-//! - `bg.node.N.conn`: to the relay: `text` for its client, or `close`
-//!   with a code and a reason.
+//! - `bg.node.N.room`: to the owner: `open` (a request, answered `ok ID`
+//!   with the id the owner gives the client, or `gone`) and `info` (a
+//!   request: the room's summary as JSON, or `gone`), both with headers;
+//!   and, without headers, batches of relayed clients' frames (`text`,
+//!   `binary`, `close`; `wire.rs`).
+//! - `bg.node.N.conn`: to the relay: batches of frames for its clients
+//!   (`text`, or `close` with a code and a reason).
 //! - `bg.node.N.ping`: answered `pong` while the node lives.
 //! - `bg.node.N.pair`: quick pairing's request to make the room for one
 //!   of N's open seeks (JSON both ways, `lobby/pairing.rs`).
@@ -22,8 +24,11 @@
 //! `account ID except ID`; `accounts/sockets.rs`): each node closes the
 //! sockets those sessions signed in there.
 //!
-//! The frame's text is the NATS payload as is; the rest travels in
-//! headers. One NATS connection per node keeps each direction in order.
+//! A relayed client's frames travel in batches: every frame waiting for
+//! the same peer goes out in one NATS message, with a small binary header
+//! each (`wire.rs`), so a busy pair of nodes exchanges few, large messages
+//! and nothing is parsed or re-encoded on the way. One task per peer and
+//! one NATS connection per node keep each direction in order.
 //!
 //! Liveness: every second each node pings the nodes it relays to and
 //! hosts for. A relay whose owner stopped answering closes its clients
@@ -34,6 +39,7 @@
 mod hosted;
 mod relay;
 mod start;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,7 +62,7 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
 /// with NATS gone, a flush would wait until it comes back.
 const FLUSH_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Header names.
+/// Header names, of the control requests (`open`, `info`).
 const OP: &str = "Bg-Op";
 const ROOM: &str = "Bg-Room";
 const RELAY: &str = "Bg-Relay";
@@ -67,7 +73,6 @@ const ACCOUNT: &str = "Bg-Account";
 /// A relayed client's address (`limits::client_ip` on the relaying
 /// node), for the room's members-per-address cap.
 const ADDR: &str = "Bg-Addr";
-const CODE: &str = "Bg-Code";
 
 fn room_subject(node: &str) -> String {
     format!("bg.node.{node}.room")
@@ -100,14 +105,24 @@ struct Inner {
     node: String,
     nats: async_nats::Client,
     /// Clients of rooms running here whose sockets are on other nodes,
-    /// by (relaying node, its connection id).
-    hosted: DashMap<(String, u64), Hosted>,
+    /// by the id this node gave each at `open`.
+    hosted: DashMap<u64, Hosted>,
     /// Sockets here whose rooms run on other nodes, by connection id.
     relayed: DashMap<u64, Relayed>,
+    /// The batching outbox of each subject this node sends frames to
+    /// (`wire.rs`). A client holds a clone of its outbox for its life;
+    /// an entry whose peer has no more clients is dropped by the watch.
+    outboxes: DashMap<String, wire::Outbox>,
 }
 
 /// A relayed client as the owner holds it: where its frames go.
 struct Hosted {
+    /// The relaying node, and the client's connection id there.
+    relay: String,
+    conn: u64,
+    /// The frames to the relay (the client's own messages go through
+    /// its sink, which holds the same outbox).
+    outbox: wire::Outbox,
     frames: mpsc::Sender<Message>,
 }
 
@@ -134,6 +149,7 @@ impl Cluster {
                 nats,
                 hosted: DashMap::new(),
                 relayed: DashMap::new(),
+                outboxes: DashMap::new(),
             }),
         })
     }
@@ -197,6 +213,19 @@ impl Cluster {
         }
     }
 
+    /// The outbox of frames for `subject` (a peer's `room` or `conn`
+    /// subject), made on first use.
+    fn outbox(&self, subject: String) -> wire::Outbox {
+        if let Some(outbox) = self.inner.outboxes.get(&subject) {
+            return outbox.clone();
+        }
+        self.inner
+            .outboxes
+            .entry(subject.clone())
+            .or_insert_with(|| wire::outbox(self.inner.nats.clone(), subject.into()))
+            .clone()
+    }
+
     /// The summary of room `code` from its owner `node`, as JSON text.
     pub async fn info(&self, node: &str, code: &str) -> Option<String> {
         let mut headers = HeaderMap::new();
@@ -248,8 +277,8 @@ impl Cluster {
     }
 }
 
-fn header<'a>(headers: Option<&'a HeaderMap>, name: &str) -> Option<&'a str> {
-    headers?.get(name).map(HeaderValue::as_str)
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).map(HeaderValue::as_str)
 }
 
 /// Every `PING_EVERY`, pings the nodes this one relays to or hosts for,
@@ -267,17 +296,27 @@ async fn watch_peers(inner: std::sync::Weak<Inner>) {
             .inner
             .hosted
             .iter()
-            .map(|e| e.key().0.clone())
+            .map(|e| e.relay.clone())
             .chain(cluster.inner.relayed.iter().map(|e| e.owner.clone()))
             .collect();
         peers.sort();
         peers.dedup();
+        // The outboxes of peers without clients go (a client still
+        // sending holds its own clone; a new one makes a new outbox).
+        let subjects: std::collections::HashSet<String> = peers
+            .iter()
+            .flat_map(|p| [room_subject(p), conn_subject(p)])
+            .collect();
+        cluster
+            .inner
+            .outboxes
+            .retain(|subject, _| subjects.contains(subject));
         for peer in peers {
             if cluster.ping(&peer).await {
                 continue;
             }
             warn!(%peer, "a node stopped answering; letting go of its clients");
-            cluster.inner.hosted.retain(|(relay, _), _| *relay != peer);
+            cluster.inner.hosted.retain(|_, h| h.relay != peer);
             for r in cluster.inner.relayed.iter().filter(|r| r.owner == peer) {
                 r.closer
                     .close(close::RESTART, "The room's server went away; reconnecting.");
@@ -286,10 +325,9 @@ async fn watch_peers(inner: std::sync::Weak<Inner>) {
     }
 }
 
-/// A closer for a client whose close code came over NATS.
-fn close_with(closer: &Closer, headers: Option<&HeaderMap>, reason: &[u8]) {
-    let code = header(headers, CODE)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(close::TRY_AGAIN);
-    closer.close(code, &String::from_utf8_lossy(reason));
+/// Closes a client with the code and reason of a `close` frame that came
+/// over NATS.
+fn close_with(closer: &Closer, frame: &wire::Frame) {
+    let (code, reason) = frame.close_parts().unwrap_or((close::TRY_AGAIN, ""));
+    closer.close(code, reason);
 }

@@ -12,38 +12,42 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tracing::debug;
 
+use super::wire::{self, Frame};
 use super::{
-    close_with, header, room_subject, Cluster, Relayed, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM,
+    close_with, room_subject, Cluster, Relayed, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM,
 };
 use crate::room::close;
 use crate::ws::reader::Link;
 use crate::ws::silence::{next_ping, ping_timer, Silence};
-use crate::ws::{next_conn, CLOSE_GRACE, SEND_QUEUE, WRITE_TIMEOUT};
+use crate::ws::{next_conn, CLOSE_GRACE, GATHER_MESSAGES, SEND_QUEUE, WRITE_TIMEOUT};
 
-/// Reads `bg.node.N.conn` and hands each message to its socket.
+/// Reads `bg.node.N.conn`, batches of frames for this node's relayed
+/// sockets (`wire.rs`), and hands each frame to its socket.
 pub(super) async fn dispatch(cluster: Cluster, mut inbox: Subscriber) {
     while let Some(msg) = inbox.next().await {
-        let headers = msg.headers.as_ref();
-        let Some(conn) = header(headers, CONN).and_then(|c| c.parse::<u64>().ok()) else {
+        if msg.headers.is_some() {
+            debug!("a message with headers on a relay's subject");
             continue;
-        };
-        let Some(relayed) = cluster.inner.relayed.get(&conn) else {
-            continue;
-        };
-        match header(headers, OP) {
-            Some("text") => {
-                let Ok(text) = Utf8Bytes::try_from(msg.payload) else {
-                    continue;
-                };
-                if relayed.texts.try_send(text).is_err() {
-                    relayed.closer.close(
-                        close::POLICY,
-                        "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-                    );
+        }
+        for frame in wire::decode(msg.payload) {
+            let Some(relayed) = cluster.inner.relayed.get(&frame.id) else {
+                continue;
+            };
+            match frame.op {
+                wire::TEXT => {
+                    let Ok(text) = Utf8Bytes::try_from(frame.body) else {
+                        continue;
+                    };
+                    if relayed.texts.try_send(text).is_err() {
+                        relayed.closer.close(
+                            close::POLICY,
+                            "Too many messages waiting: the connection is not reading. Reconnect to resync.",
+                        );
+                    }
                 }
+                wire::CLOSE => close_with(&relayed.closer, &frame),
+                _ => debug!("an unknown frame for a relayed socket"),
             }
-            Some("close") => close_with(&relayed.closer, headers, &msg.payload),
-            _ => debug!("an unknown message for a relayed socket"),
         }
     }
 }
@@ -79,14 +83,10 @@ impl Cluster {
                 closer: closer.clone(),
             },
         );
-        let headers = |op: &str| {
-            let mut h = HeaderMap::new();
-            h.insert(OP, op);
-            h.insert(RELAY, self.inner.node.as_str());
-            h.insert(CONN, conn.to_string().as_str());
-            h
-        };
-        let mut open = headers("open");
+        let mut open = HeaderMap::new();
+        open.insert(OP, "open");
+        open.insert(RELAY, self.inner.node.as_str());
+        open.insert(CONN, conn.to_string().as_str());
         open.insert(ROOM, code.as_str());
         open.insert(BASE, base_url.as_str());
         if let Some(account) = account {
@@ -96,12 +96,19 @@ impl Cluster {
             open.insert(ADDR, client.to_string().as_str());
         }
         let (mut sink, mut stream) = socket.split();
-        match self.request(&owner, open).await.as_deref() {
-            Some(b"ok") => {}
-            _ => closer.close(close::TRY_AGAIN, "The room is moving; reconnect."),
+        // The owner answers `ok ID`: ID names the client in the frames
+        // sent to it.
+        let id = match self.request(&owner, open).await.as_deref() {
+            Some(answer) => answer
+                .strip_prefix(b"ok ")
+                .and_then(|id| std::str::from_utf8(id).ok()?.parse::<u64>().ok()),
+            None => None,
+        };
+        if id.is_none() {
+            closer.close(close::TRY_AGAIN, "The room is moving; reconnect.");
         }
-        let subject = room_subject(&owner);
-        let nats = &self.inner.nats;
+        let id = id.unwrap_or_default();
+        let outbox = self.outbox(room_subject(&owner));
         let mut client_left = false;
         let mut pings = ping_timer(ping);
         let mut silence = Silence::new(ping);
@@ -122,7 +129,17 @@ impl Cluster {
                 }
                 text = queue.recv() => {
                     let Some(text) = text else { break };
-                    match tokio::time::timeout(WRITE_TIMEOUT, sink.send(Message::Text(text))).await {
+                    // What else is queued goes out in the same write, as
+                    // in `ws::writer`.
+                    let sent = async {
+                        sink.feed(Message::Text(text)).await?;
+                        for _ in 0..GATHER_MESSAGES {
+                            let Ok(text) = queue.try_recv() else { break };
+                            sink.feed(Message::Text(text)).await?;
+                        }
+                        sink.flush().await
+                    };
+                    match tokio::time::timeout(WRITE_TIMEOUT, sent).await {
                         Ok(Ok(())) => {}
                         Ok(Err(_)) | Err(_) => {
                             client_left = true;
@@ -132,16 +149,16 @@ impl Cluster {
                 }
                 frame = stream.next() => {
                     silence.heard();
-                    let (op, payload) = match frame {
-                        Some(Ok(Message::Text(text))) => ("text", Bytes::from(text)),
-                        Some(Ok(Message::Binary(bytes))) => ("binary", bytes),
+                    let (op, body) = match frame {
+                        Some(Ok(Message::Text(text))) => (wire::TEXT, Bytes::from(text)),
+                        Some(Ok(Message::Binary(bytes))) => (wire::BINARY, bytes),
                         Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                         Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
                             client_left = true;
                             break;
                         }
                     };
-                    if nats.publish_with_headers(subject.clone(), headers(op), payload).await.is_err() {
+                    if outbox.send(Frame { op, id, body }).await.is_err() {
                         closer.close(close::TRY_AGAIN, "Lost the room's server; reconnect.");
                     }
                 }
@@ -149,9 +166,14 @@ impl Cluster {
         }
         self.inner.relayed.remove(&conn);
         // Tell the owner, which detaches the client (it may already have).
-        let _ = nats
-            .publish_with_headers(subject, headers("close"), Bytes::new())
-            .await;
+        if id != 0 {
+            let close = Frame {
+                op: wire::CLOSE,
+                id,
+                body: Bytes::new(),
+            };
+            let _ = outbox.send(close).await;
+        }
         if client_left {
             return;
         }

@@ -39,7 +39,7 @@ const LIBRARY_FRAME_BYTES: usize = 128 * 1024;
 /// Bytes of queued messages gathered into one write to the socket.
 const WRITE_GATHER: usize = 4 * 1024;
 /// Queued messages gathered after the first, at most, before a flush.
-const GATHER_MESSAGES: usize = 16;
+pub(crate) const GATHER_MESSAGES: usize = 16;
 /// A client that takes longer than this to take one message is gone.
 pub(crate) const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// After a close: how long queued messages may take to go out, and how
