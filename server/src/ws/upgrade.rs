@@ -59,13 +59,14 @@ pub async fn upgrade(
     };
     let signed_in = signed_in_account(&app, &headers).await;
     // Buffers sized to the protocol: a client's command is a few hundred
-    // bytes, so the read buffer starts at 2 KiB (it grows for a larger
+    // bytes, so the read buffer starts at 1 KiB (it grows for a larger
     // frame). Messages queued together (a move's answer and its event)
     // are gathered up to 4 KiB and written at once by `write_loop`,
     // which flushes as soon as its queue is empty. Measured with `bench
     // idle`: 31.6 KiB of server memory per idle socket with 8 KiB
-    // buffers, 25.5 KiB with a 2 KiB read buffer (BENCHMARKS.md, "Memory
-    // per socket").
+    // buffers, 25.5 KiB with a 2 KiB read buffer (bench/HISTORY.md,
+    // "Memory per socket"); 11.7 KiB with 1 KiB, the queue and the task
+    // made small (BENCHMARKS.md, "Memory per socket, and a cheaper move").
     ws.max_message_size(LIBRARY_FRAME_BYTES)
         .max_frame_size(LIBRARY_FRAME_BYTES)
         .read_buffer_size(1024)
