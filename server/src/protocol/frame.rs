@@ -284,7 +284,9 @@ impl<'de, E: de::Error> Deserializer<'de> for TextDeserializer<'de, E> {
 /// The `ack` answer to command `id`, with optional extra fields.
 pub fn ack(id: i64, extra: Option<Value>) -> String {
     // The plain ack (every move's answer) is written directly: building
-    // a JSON map for two fields was 3 % of the server's CPU a move.
+    // a JSON map for two fields was 1.3 % of the server's samples in
+    // `bench many-rooms` (BENCHMARKS.md, "Memory per socket, and a
+    // cheaper move").
     let Some(extra) = extra else {
         return format!(r#"{{"id":{id},"type":"ack"}}"#);
     };

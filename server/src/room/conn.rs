@@ -14,13 +14,14 @@ use crate::model::ids::MemberId;
 /// clone for every subscriber of a broadcast. A flume channel: an idle
 /// socket's queue holds a few hundred bytes where tokio's mpsc allocates
 /// a block of 32 slots and a cache-padded header, 1.5 KiB, up front
-/// (BENCHMARKS.md, "Memory per socket").
+/// (BENCHMARKS.md, "Memory per socket, and a cheaper move").
 pub type Outbox = flume::Sender<Utf8Bytes>;
 
 /// The writer's end of an [`Outbox`].
 pub type Queue = flume::Receiver<Utf8Bytes>;
 
-/// A connection's send queue, `SEND_QUEUE` messages deep.
+/// A connection's send queue, `depth` messages deep (`ws::SEND_QUEUE`
+/// for a socket).
 pub fn outbox(depth: usize) -> (Outbox, Queue) {
     flume::bounded(depth)
 }

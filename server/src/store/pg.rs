@@ -162,11 +162,11 @@ impl Conn {
         for step in steps {
             match step {
                 Step::Entries(entries) => {
-                    let columns = Columns::of(&entries);
-                    sent.push(Box::pin(async move {
-                        client.execute(insert_entries, &columns.params()).await?;
-                        Ok(())
-                    }));
+                    sent.push(Box::pin(insert(
+                        client,
+                        insert_entries,
+                        Columns::of(&entries),
+                    )));
                 }
                 Step::Other(code, write) => {
                     settle(&mut sent).await?;
@@ -261,6 +261,17 @@ impl Columns {
     }
 }
 
+/// Stores a batch's entries with the prepared `INSERT_ENTRIES`: sent at
+/// the first poll, like every tokio-postgres call.
+async fn insert(
+    client: &Client,
+    statement: &Statement,
+    columns: Columns,
+) -> Result<(), tokio_postgres::Error> {
+    client.execute(statement, &columns.params()).await?;
+    Ok(())
+}
+
 /// The connection inside a batch's transaction, for `write.rs`.
 struct Tx<'a> {
     client: &'a Client,
@@ -319,10 +330,7 @@ impl Db for Tx<'_> {
 
     async fn insert_entries(&mut self, entries: &[&EntryRow]) -> StoreResult<()> {
         if !entries.is_empty() {
-            let columns = Columns::of(entries);
-            self.client
-                .execute(self.insert_entries, &columns.params())
-                .await?;
+            insert(self.client, self.insert_entries, Columns::of(entries)).await?;
         }
         Ok(())
     }
