@@ -84,7 +84,7 @@ pub(super) fn evaluate(g: &Quoridor, me: Side, wall_value: i32) -> i32 {
 /// The wall slots that could cut a shortest way of the pawn on `from` to
 /// `goal`: a horizontal wall whose two columns hold such a way's cells on
 /// both ranks it separates, a vertical one likewise across its two files.
-fn slots_across(board: &Board, from: Cell, goal: Bitboard) -> [Bitboard; 2] {
+pub(super) fn slots_across(board: &Board, from: Cell, goal: Bitboard) -> [Bitboard; 2] {
     let Some((_, way)) = board.shortest_ways(from, goal) else {
         return [Bitboard::EMPTY; 2];
     };

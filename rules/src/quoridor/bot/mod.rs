@@ -18,7 +18,11 @@
 //!
 //! With three pawns or more every level searches at most
 //! [`MULTI_MAX_DEPTH`] layers, and the race counts the opponents walling
-//! one another (`eval.rs`).
+//! one another (`eval.rs`). The Master, there, first checks how well a
+//! simple policy (race, and wall the pawn you have been seen to wall when
+//! it leads you) foresaw its opponents' recent moves; where it foresaw
+//! most of them, the Master plays each candidate out to the end many
+//! times under that policy instead of searching (`rollout.rs`).
 //!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
 //! the caller gives another); the other levels take their share of it.
@@ -36,6 +40,7 @@
 //! ```
 
 mod eval;
+mod rollout;
 mod score;
 mod search;
 mod tt;
@@ -69,6 +74,9 @@ pub struct Settings {
     pub blunder: f64,
     /// The transposition table holds `2^tt_bits` positions.
     pub tt_bits: u32,
+    /// With three pawns or more, play-outs (`rollout.rs`) instead of the
+    /// tree search.
+    pub rollouts: bool,
 }
 
 /// The deepest search with three pawns or more (layers). Best-reply lets
@@ -93,6 +101,7 @@ pub fn settings(level: Level) -> Settings {
         noise,
         blunder,
         tt_bits,
+        rollouts: level == Level::Master,
     }
 }
 
@@ -104,9 +113,26 @@ impl Engine for Quoridor {
         let settings = settings(think.level);
         let mut rng = Rng::new(think.seed ^ 0x7175_6F72_6964);
         let decision = triage(self)?.decide(settings.blunder, &mut rng);
+        let multi = self.active_sides().count() >= 3;
         decision.then_search(|candidates| {
+            if multi && settings.rollouts && rollout::foreseen(self) {
+                let roots = root_moves(self, &candidates, settings.walls);
+                let time = think
+                    .budget
+                    .mul_f64(settings.time_share)
+                    .saturating_sub(start.elapsed());
+                let result = rollout::choose(
+                    self,
+                    &roots,
+                    time,
+                    think.cancel,
+                    &rollout::POLICY,
+                    rng.next_u64(),
+                );
+                return (result.best, result);
+            }
             let limits = Limits {
-                max_depth: if self.active_sides().count() >= 3 {
+                max_depth: if multi {
                     settings.max_depth.min(MULTI_MAX_DEPTH)
                 } else {
                     settings.max_depth
