@@ -21,8 +21,9 @@
 //! one another (`eval.rs`). The Master, there, first checks how well a
 //! simple policy (race, and wall the pawn you have been seen to wall when
 //! it leads you) foresaw its opponents' recent moves; where it foresaw
-//! most of them, the Master plays each candidate out to the end many
-//! times under that policy instead of searching (`rollout.rs`).
+//! most of them, or always with five pawns or more, the Master plays each
+//! candidate out to the end many times under that policy instead of
+//! searching (`rollout.rs`).
 //!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
 //! the caller gives another); the other levels take their share of it.
@@ -115,7 +116,8 @@ impl Engine for Quoridor {
         let decision = triage(self)?.decide(settings.blunder, &mut rng);
         let multi = self.active_sides().count() >= 3;
         decision.then_search(|candidates| {
-            if multi && settings.rollouts && rollout::foreseen(self) {
+            let pawns = self.active_sides().count();
+            if multi && settings.rollouts && (pawns >= rollout::ALWAYS || rollout::foreseen(self)) {
                 let roots = root_moves(self, &candidates, settings.walls);
                 let time = think
                     .budget

@@ -23,7 +23,8 @@
 //! as good as that model, so they are used only where it has foreseen at
 //! least 80 % of the opponents' recent moves ([`foreseen`]); elsewhere
 //! (say, against our own tree search, whose moves it foresees 30-60 % of
-//! the time) the Master keeps its tree search.
+//! the time) the Master keeps its tree search, unless there are
+//! [`ALWAYS`] pawns or more.
 //!
 //! A candidate's worth is the share of its play-outs our pawn wins (a
 //! draw by the move limit counts a half). The budget is spread by
@@ -298,6 +299,13 @@ fn most_hurt(
         .max_by_key(|&(gain, k)| (gain, std::cmp::Reverse(k)))
         .map(|(_, k)| k)
 }
+
+/// From this many pawns on, the Master plays out whatever the fit: its
+/// tree search's three layers then see less than half a round, and
+/// play-outs under a rough model did better against our own tree search
+/// than the tree search itself (8 pawns: 15.2 % against 12.0 %; 6 pawns:
+/// 17.8 % against 16.9 %; 400 games each, BENCHMARKS.md).
+pub(super) const ALWAYS: usize = 5;
 
 /// The opponents' moves [`foreseen`] judges the policy by (the last
 /// rounds of up to eight pawns), the fewest it needs, and the share it
