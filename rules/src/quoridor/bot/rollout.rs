@@ -114,14 +114,11 @@ pub(super) fn policy(g: &Quoridor, knobs: &Policy, habits: &Habits, rng: &mut Rn
     } else {
         next
     };
-    let theirs = g
-        .board
-        .distance(g.pawns[target].expect("active"), g.goals[target]);
-    let ahead = theirs.unwrap_or(u32::MAX) < own;
+    let their = g.pawns[target].expect("active");
+    let their_goal = g.goals[target];
+    let theirs = g.board.distance(their, their_goal).unwrap_or(u32::MAX);
+    let ahead = theirs < own;
     if (!step_is_safe || ahead) && g.walls_left[s] > 0 && !rng.chance(knobs.slack) {
-        let their = g.pawns[target].expect("active");
-        let their_goal = g.goals[target];
-        let theirs = g.board.distance(their, their_goal).unwrap_or(u32::MAX);
         if let Some(wall) = wall_on(g, their, their_goal, theirs, step_is_safe, rng) {
             return Move::Wall(wall);
         }
@@ -144,8 +141,9 @@ fn next_side(g: &Quoridor, s: usize) -> Option<usize> {
 
 /// The wall across the shortest ways of the pawn on `their` that
 /// lengthens its way most and leaves it no move onto `goal` (ties at
-/// random), if one does some good: lengthens the way, or (`must_stop`
-/// false: our step would let it win) merely stops the win.
+/// random), if one does some good: lengthens its way (`now` steps), or,
+/// when our step is not safe (it would let that pawn win), merely stops
+/// the win.
 fn wall_on(
     g: &Quoridor,
     their: Cell,
