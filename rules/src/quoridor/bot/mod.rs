@@ -116,8 +116,7 @@ impl Engine for Quoridor {
         let decision = triage(self)?.decide(settings.blunder, &mut rng);
         let multi = self.active_sides().count() >= 3;
         decision.then_search(|candidates| {
-            let pawns = self.active_sides().count();
-            if multi && settings.rollouts && (pawns >= rollout::ALWAYS || rollout::foreseen(self)) {
+            if multi && settings.rollouts && rollout::plays_out(self) {
                 let roots = root_moves(self, &candidates, settings.walls);
                 let time = think
                     .budget

@@ -42,7 +42,7 @@ use super::super::moves::Move;
 use super::super::options::MAX_PAWNS;
 use super::super::position::Quoridor;
 use super::super::wall::{Orientation, Wall};
-use super::eval::{slots_across, STEP};
+use super::eval::{distances, slots_across, STEP};
 use crate::deepening::SearchResult;
 use crate::game::{Outcome, Side};
 use crate::rng::Rng;
@@ -75,26 +75,14 @@ pub(super) fn policy(g: &Quoridor, knobs: &Policy, habits: &Habits, rng: &mut Rn
         return Move::Pawn(Cell::from_index(win));
     }
     // The step nearest the goal, ties at random.
-    let mut step = None;
-    let mut best = u32::MAX;
-    let mut ties = 0;
+    let mut nearest = Pick::new();
     for t in targets {
-        let d = g
-            .board
-            .distance(Cell::from_index(t), goal)
-            .unwrap_or(u32::MAX);
-        if d < best {
-            best = d;
-            step = Some(Cell::from_index(t));
-            ties = 1;
-        } else if d == best {
-            ties += 1;
-            if rng.below(ties) == 0 {
-                step = Some(Cell::from_index(t));
-            }
-        }
+        let c = Cell::from_index(t);
+        let d = g.board.distance(c, goal).unwrap_or(u32::MAX);
+        nearest.offer(-i64::from(d), c, rng);
     }
-    let Some(next) = next_side(g, s) else {
+    let step = nearest.item;
+    let Some(next) = pawn_after(g, s, 1) else {
         return step.map_or(Move::Pass, Move::Pawn);
     };
     let step_is_safe = step.is_some_and(|c| {
@@ -133,10 +121,46 @@ pub(super) fn policy(g: &Quoridor, knobs: &Policy, habits: &Habits, rng: &mut Rn
     }
 }
 
-/// The pawn after side `s` in turn order, if another is on the board.
-fn next_side(g: &Quoridor, s: usize) -> Option<usize> {
+/// The pawn `k` places after side `s` in turn order (`k` ≥ 1), or the
+/// first on the board after that place; `None` if no other is on the
+/// board.
+fn pawn_after(g: &Quoridor, s: usize, k: usize) -> Option<usize> {
     let n = g.sides as usize;
-    (1..n).map(|k| (s + k) % n).find(|&i| g.pawns[i].is_some())
+    (k..n + k)
+        .map(|j| (s + j) % n)
+        .find(|&i| i != s && g.pawns[i].is_some())
+}
+
+/// The item offered with the highest key, ties broken uniformly at
+/// random (reservoir sampling: the `t`-th tie replaces it with chance
+/// 1/`t`).
+struct Pick<T> {
+    item: Option<T>,
+    key: i64,
+    ties: usize,
+}
+
+impl<T> Pick<T> {
+    fn new() -> Pick<T> {
+        Pick {
+            item: None,
+            key: i64::MIN,
+            ties: 0,
+        }
+    }
+
+    fn offer(&mut self, key: i64, item: T, rng: &mut Rng) {
+        if key > self.key {
+            self.key = key;
+            self.item = Some(item);
+            self.ties = 1;
+        } else if key == self.key {
+            self.ties += 1;
+            if rng.below(self.ties) == 0 {
+                self.item = Some(item);
+            }
+        }
+    }
 }
 
 /// The wall across the shortest ways of the pawn on `their` that
@@ -153,9 +177,7 @@ fn wall_on(
     rng: &mut Rng,
 ) -> Option<Wall> {
     let legal = g.legal_walls_within(slots_across(&g.board, their, goal));
-    let mut best = None;
-    let mut top = 0;
-    let mut ties = 0;
+    let mut longest = Pick::new();
     for o in Orientation::BOTH {
         for slot in legal[o.index()] {
             let wall = Wall::new(Cell::from_index(slot), o);
@@ -164,21 +186,18 @@ fn wall_on(
             if (board.pawn_targets(their, g.occupied) & goal).any() {
                 continue;
             }
-            let d = board.distance(their, goal).unwrap_or(0) + 1;
-            if d > top {
-                top = d;
-                best = Some(wall);
-                ties = 1;
-            } else if d == top {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    best = Some(wall);
-                }
-            }
+            let d = board.distance(their, goal).unwrap_or(0);
+            longest.offer(i64::from(d), wall, rng);
         }
     }
-    let helps = if step_is_safe { top > now + 1 } else { top > 0 };
-    best.filter(|_| helps)
+    // Its way after the best wall, if there is one that leaves no win.
+    let after = longest.item.map(|_| longest.key);
+    let helps = if step_is_safe {
+        after.is_some_and(|d| d > i64::from(now))
+    } else {
+        after.is_some()
+    };
+    longest.item.filter(|_| helps)
 }
 
 /// Whom each pawn walls, as an offset in turn order (1: the pawn after
@@ -222,12 +241,7 @@ impl Habits {
     /// The pawn side `s` walls in `g`: the one at its habit's offset, or
     /// the next on the board after it.
     fn target(&self, g: &Quoridor, s: usize) -> usize {
-        let n = g.sides as usize;
-        let k = usize::from(self.0[s]);
-        (k..n + k)
-            .map(|j| (s + j) % n)
-            .find(|&i| i != s && g.pawns[i].is_some())
-            .unwrap_or(s)
+        pawn_after(g, s, usize::from(self.0[s])).unwrap_or(s)
     }
 }
 
@@ -303,7 +317,7 @@ fn most_hurt(
 /// play-outs under a rough model did better against our own tree search
 /// than the tree search itself (8 pawns: 15.2 % against 12.0 %; 6 pawns:
 /// 17.8 % against 16.9 %; 400 games each, BENCHMARKS.md).
-pub(super) const ALWAYS: usize = 5;
+const ALWAYS: usize = 5;
 
 /// The opponents' moves [`foreseen`] judges the policy by (the last
 /// rounds of up to eight pawns), the fewest it needs, and the share it
@@ -311,6 +325,12 @@ pub(super) const ALWAYS: usize = 5;
 const FORESIGHT_PLIES: usize = 48;
 const FORESIGHT_MIN: usize = 4;
 const FORESIGHT_SHARE: f64 = 0.8;
+
+/// Whether the Master plays out its moves in `game` (three pawns or
+/// more): always from [`ALWAYS`] pawns, else where [`foreseen`].
+pub(super) fn plays_out(game: &Quoridor) -> bool {
+    game.active_sides().count() >= ALWAYS || foreseen(game)
+}
 
 /// Whether the play-outs can be trusted in `game`: the policy foresaw at
 /// least [`FORESIGHT_SHARE`] of the opponents' recent moves. Against
@@ -322,15 +342,6 @@ pub(super) fn foreseen(game: &Quoridor) -> bool {
     let habits = Habits::seen(game);
     let (share, judged) = foresight(game, &habits, FORESIGHT_PLIES);
     judged >= FORESIGHT_MIN && share >= FORESIGHT_SHARE
-}
-
-/// Every pawn's distance to its goal (`None` off the board).
-fn distances(g: &Quoridor) -> [Option<u32>; MAX_PAWNS] {
-    let mut d = [None; MAX_PAWNS];
-    for (i, slot) in d.iter_mut().enumerate().take(g.sides as usize) {
-        *slot = g.pawns[i].and_then(|c| g.board.distance(c, g.goals[i]));
-    }
-    d
 }
 
 /// Plays `g` out with the policy; what it was worth to `me` (a win 1, a
