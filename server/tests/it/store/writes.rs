@@ -49,20 +49,31 @@ async fn assert_good_request_stored(store: &Store, room: &RoomRow, i: u32) {
     assert_eq!(games[0].number, 1);
 }
 
+/// `n` new rooms (codes starting `prefix`), each with its game 1 stored
+/// and that game's first `moves` entries.
+async fn rooms_playing(
+    store: &Store,
+    n: usize,
+    prefix: &str,
+    moves: u32,
+) -> Vec<(RoomRow, LiveGame)> {
+    let mut rooms = Vec::new();
+    for _ in 0..n {
+        let room = new_room(store, prefix).await;
+        let game = live_game(room.table, 1, crossyray_options());
+        let mut writes = vec![Write::GameStarted(game.clone())];
+        writes.extend((0..moves).map(|s| Write::Entry(entry(&game, s))));
+        store.write(&room.code, writes).await.expect("game stored");
+        rooms.push((room, game));
+    }
+    rooms
+}
+
 /// 300 rooms play at once: each stores its game, then three requests of
 /// moves (two entries, then one, then two). Batches carry many rooms'
 /// entries in one statement; every room gets its own five, in order.
 async fn many_rooms_moves_in_batches(store: &Store) {
-    let mut rooms = Vec::new();
-    for _ in 0..300 {
-        let room = new_room(store, "mv").await;
-        let game = live_game(room.table, 1, crossyray_options());
-        store
-            .write(&room.code, vec![Write::GameStarted(game.clone())])
-            .await
-            .expect("game stored");
-        rooms.push((room, game));
-    }
+    let rooms = rooms_playing(store, 300, "mv", 0).await;
     let mut set = JoinSet::new();
     for (room, game) in &rooms {
         let (store, code, game) = (store.clone(), room.code.clone(), game.clone());
@@ -94,20 +105,7 @@ async fn many_rooms_moves_in_batches(store: &Store) {
 /// would fail (its game is gone), and one of game 2 stored before it
 /// started too.
 async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
-    let mut rooms = Vec::new();
-    for _ in 0..60 {
-        let room = new_room(store, "or").await;
-        let first = live_game(room.table, 1, crossyray_options());
-        let writes = vec![
-            Write::GameStarted(first.clone()),
-            Write::Entry(entry(&first, 0)),
-        ];
-        store
-            .write(&room.code, writes)
-            .await
-            .expect("game 1 stored");
-        rooms.push((room, first));
-    }
+    let rooms = rooms_playing(store, 60, "or", 1).await;
     let mut set = JoinSet::new();
     for (room, first) in &rooms {
         let (store, code, first) = (store.clone(), room.code.clone(), first.clone());
@@ -143,17 +141,7 @@ async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
 /// alone and the others are stored, each exactly once.
 async fn a_bad_move_among_moves_fails_alone(store: &Store) {
     const ROOMS: usize = 50;
-    let mut rooms = Vec::new();
-    for _ in 0..ROOMS {
-        let room = new_room(store, "bm").await;
-        let game = live_game(room.table, 1, crossyray_options());
-        let writes = vec![
-            Write::GameStarted(game.clone()),
-            Write::Entry(entry(&game, 0)),
-        ];
-        store.write(&room.code, writes).await.expect("game stored");
-        rooms.push((room, game));
-    }
+    let rooms = rooms_playing(store, ROOMS, "bm", 1).await;
     let bad_at = ROOMS / 2;
     let mut set = JoinSet::new();
     for (i, (room, game)) in rooms.iter().enumerate() {
