@@ -113,8 +113,7 @@ pub(super) async fn create_room(
         .create(&req.game, &req.options, &token, req.solo)
         .await
     {
-        Ok(room) => {
-            let code = room.code();
+        Ok(code) => {
             let link = format!("{base}/r/{code}");
             tracing::info!(room = code, game = %req.game, "room created");
             (

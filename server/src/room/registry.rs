@@ -10,7 +10,9 @@
 //! On several nodes ([`Owner`], `owner.rs`), a room runs on the node that holds its
 //! lease (`store/lease.rs`): [`Registry::route`] either runs the room
 //! here, taking a free or expired lease, or names the node that owns it,
-//! for the connection to be forwarded there (`cluster/`). The registry
+//! for the connection to be forwarded there (`cluster/`). A new room has
+//! no lease until the first node asked for it takes one, so a proxy that
+//! sends a room code's requests to one node keeps the room there. The registry
 //! renews its rooms' leases, stops a room whose lease another node took,
 //! and lets its leases go when a room goes idle or the node shuts down.
 
@@ -110,15 +112,21 @@ impl Registry {
         &self.inner.store
     }
 
-    /// Creates a room with a fresh code, stores it and starts its task.
+    /// Creates a room with a fresh code and stores it; answers its code.
     /// `host_token` (the creator's browser token) is kept only as a hash.
+    ///
+    /// On one node the room's task starts here. On several, no node takes
+    /// the room yet: the first node asked for it ([`Registry::route`], a
+    /// socket or `GET /api/rooms/CODE`) takes its lease and loads it, so a
+    /// proxy that sends a room code's requests to one node (the shipped
+    /// `deploy/nginx.conf` hashes it) keeps the room's sockets on its owner.
     pub async fn create(
         &self,
         game: &str,
         options: &Value,
         host_token: &str,
         solo: bool,
-    ) -> Result<RoomHandle, RegistryError> {
+    ) -> Result<String, RegistryError> {
         let kind = GameKind::parse(game).map_err(RegistryError::BadOptions)?;
         let options = GameOptions::parse(kind, options).map_err(RegistryError::BadOptions)?;
         self.check_capacity()?;
@@ -134,8 +142,11 @@ impl Registry {
             state.solo = solo;
             match self.inner.store.insert_room(&state.row()).await {
                 Ok(()) => {
-                    let fence = self.first_lease(&state.code).await?;
-                    return Ok(self.spawn(state, Vec::new(), fence));
+                    let code = state.code.clone();
+                    if self.inner.owner.is_none() {
+                        self.spawn(state, Vec::new(), None);
+                    }
+                    return Ok(code);
                 }
                 Err(StoreError::Conflict) => continue,
                 Err(e) => return Err(e.into()),
@@ -148,6 +159,9 @@ impl Registry {
     /// `rated`, whose first game starts as soon as all of them are online
     /// (`room/seated.rs`): for players who found each other (quick
     /// pairing, a challenge). Its members are stored before it answers.
+    /// On several nodes, as [`Registry::create`], the room is left for the
+    /// first node asked for it: the members are written under a lease
+    /// taken and let go at once.
     pub async fn create_seated(
         &self,
         options: &GameOptions,
@@ -170,7 +184,12 @@ impl Registry {
                     let code = state.code.clone();
                     let fence = self.first_lease(&code).await?;
                     self.inner.store.write_as(&code, fence, writes).await?;
-                    self.spawn(state, Vec::new(), fence);
+                    match fence {
+                        None => {
+                            self.spawn(state, Vec::new(), None);
+                        }
+                        Some(fence) => self.inner.store.release(&code, fence).await?,
+                    }
                     return Ok(code);
                 }
                 Err(StoreError::Conflict) => continue,
@@ -180,7 +199,8 @@ impl Registry {
         Err(RegistryError::Full)
     }
 
-    /// On several nodes, the lease of a room this node just created.
+    /// On several nodes, a lease on a room this node just created, for
+    /// writing its first rows.
     async fn first_lease(&self, code: &str) -> Result<Option<Fence>, RegistryError> {
         match &self.inner.owner {
             None => Ok(None),

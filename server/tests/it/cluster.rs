@@ -38,7 +38,21 @@ async fn nats_up() -> bool {
 struct Pair {
     a: Proc,
     b: Proc,
+    /// B's node id.
+    b_id: String,
     schema: postgres::Schema,
+}
+
+impl Pair {
+    /// A new room (`body`) created on A and taken by A: a new room runs on
+    /// the first node asked for it (here A's `GET /api/rooms/CODE`), so
+    /// sockets opened through B are relayed to A. Its code and host token.
+    async fn room_on_a(&self, body: Value) -> (String, String) {
+        let (code, token) = self.a.s().new_room(body).await;
+        let (status, info) = self.a.s().get(&format!("/api/rooms/{code}")).await;
+        assert_eq!(status, 200, "{info}");
+        (code, token)
+    }
 }
 
 async fn node(url: &str, id: &str) -> Proc {
@@ -69,8 +83,9 @@ async fn pair() -> Option<Pair> {
     // Node ids are unique per test: the tests share one NATS server.
     let run = &server::model::new_token()[..10];
     let a = node(&schema.url, &format!("a-{run}")).await;
-    let b = node(&schema.url, &format!("b-{run}")).await;
-    Some(Pair { a, b, schema })
+    let b_id = format!("b-{run}");
+    let b = node(&schema.url, &b_id).await;
+    Some(Pair { a, b, b_id, schema })
 }
 
 /// A Jungle room created on node A, with the host on A, the guest and a
@@ -92,11 +107,10 @@ const OPTIONS: &str = r#"{"clock": {"minutes": 10, "increment": 5}}"#;
 
 async fn start_game(p: &Pair) -> Game {
     let options: Value = serde_json::from_str(OPTIONS).unwrap();
-    let (code, host_token) =
-        p.a.s()
-            .new_room(json!({"game": "jungle", "options": options}))
-            .await;
-    // The room, created on A, is opened through B.
+    let (code, host_token) = p
+        .room_on_a(json!({"game": "jungle", "options": options}))
+        .await;
+    // The room, run by A, is opened through B.
     let (status, info) = p.b.s().get(&format!("/api/rooms/{code}")).await;
     assert_eq!(status, 200, "{info}");
     let info: Value = serde_json::from_str(&info).unwrap();
@@ -274,10 +288,7 @@ async fn players_and_a_spectator_on_two_nodes_see_every_event_in_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_plays_for_a_player_on_another_node() {
     let Some(p) = pair().await else { return };
-    let (code, token) =
-        p.a.s()
-            .new_room(json!({"game": "jungle", "options": {}}))
-            .await;
+    let (code, token) = p.room_on_a(json!({"game": "jungle", "options": {}})).await;
     // The host (owner of the room's lease: A) plays from B.
     let (mut host, _, _) = p.b.s().join(&code, Some(&token), Some("Minh")).await;
     host.ok(json!({"type": "sit", "seat": 0})).await;
@@ -545,6 +556,7 @@ async fn a_session_ended_on_one_node_closes_its_socket_on_the_other() {
         a,
         b,
         schema: _schema,
+        ..
     }) = pair().await
     else {
         return;
@@ -573,9 +585,8 @@ async fn a_session_ended_on_one_node_closes_its_socket_on_the_other() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn members_per_address_are_capped_through_the_other_node_too() {
     let Some(p) = pair().await else { return };
-    let (status, room) = p.a.s().create_room(json!({"game": "crossyray"})).await;
-    assert_eq!(status, 201, "{room}");
-    let code = room["code"].as_str().unwrap();
+    let (code, _) = p.room_on_a(json!({"game": "crossyray"})).await;
+    let code = code.as_str();
     // The default cap is 20: twenty named guests through B (all from
     // 127.0.0.1, relayed to A, the owner) get in, the next is refused.
     let mut ours = Vec::new();
@@ -588,5 +599,43 @@ async fn members_per_address_are_capped_through_the_other_node_too() {
         .command(json!({"type": "hello", "name": "one too many"}))
         .await;
     assert_eq!(answer["code"], "room_full", "{answer}");
+    p.schema.drop().await;
+}
+
+/// A new room is taken by the first node asked for it, not by the node
+/// that created it: a proxy that sends every request of a room code to
+/// one node (`deploy/nginx.conf` hashes the code) keeps all the room's
+/// sockets on its owner, with nothing relayed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_room_runs_on_the_first_node_asked_for_it() {
+    let Some(p) = pair().await else { return };
+    let store = p.schema.open().await;
+    let (code, token) = p.a.s().new_room(json!({"game": "crossyray"})).await;
+    assert_eq!(
+        store.lease(&code).await.unwrap(),
+        None,
+        "no node took the room when it was created"
+    );
+    let (mut host, _, snap) = p.b.s().join(&code, Some(&token), Some("Minh")).await;
+    assert_eq!(snap["you"]["host"], true, "{snap}");
+    let lease = store.lease(&code).await.unwrap().expect("a lease");
+    assert_eq!(lease.node, p.b_id, "the first node asked took the room");
+    let (mut guest, _, _) = p.b.s().join(&code, None, Some("Lan")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.ok(json!({"type": "sit", "seat": 1})).await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = next_match_of(&mut guest, "start").await;
+    let local = local_game("crossyray", &json!({}));
+    let mv = keep_going(&local, &start["match"]["legal"], 0);
+    host.ok(json!({"type": "move", "move": mv})).await;
+    let seen = next_match_of(&mut guest, "move").await;
+    assert_eq!(seen["move"], mv.as_str());
+    // Asked through A, the room answers from B, and stays there.
+    let (status, info) = p.a.s().get(&format!("/api/rooms/{code}")).await;
+    assert_eq!(status, 200, "{info}");
+    let info: Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(info["players"], 2, "{info}");
+    let still = store.lease(&code).await.unwrap().expect("a lease");
+    assert_eq!((still.node, still.token), (p.b_id.clone(), lease.token));
     p.schema.drop().await;
 }

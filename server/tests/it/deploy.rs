@@ -94,6 +94,10 @@ fn the_compose_file_runs_postgres_nats_two_nodes_and_a_proxy() {
             // The Host with its port: the Origin of the browser's pages.
             "proxy_set_header Host $http_host",
             "proxy_next_upstream error timeout",
+            // A room's sockets meet on one node, the one that runs it
+            // (e2e/compose.test.mjs checks where they land).
+            "hash $room_code consistent",
+            "location ~ \"^/(ws|api/rooms)/[A-Z0-9]{6}(/|$)\"",
         ],
     );
     assert!(!nginx.contains("$host;"), "$host drops the port");

@@ -284,13 +284,32 @@ async fn seekers_on_two_nodes_pair_each_exactly_once() {
     }
     let bases: Vec<String> = nodes.iter().map(|n| n.s().base.clone()).collect();
     // One seeker on each node: paired across them.
-    let mut a = lobby_at(&bases[0], None, None, Some("Minh")).await;
-    let mut b = lobby_at(&bases[1], None, None, Some("Lan")).await;
+    let (ta, tb) = ("lobby-browser-minh-02", "lobby-browser-lan-0002");
+    let mut a = lobby_at(&bases[0], None, Some(ta), Some("Minh")).await;
+    let mut b = lobby_at(&bases[1], None, Some(tb), Some("Lan")).await;
     a.ok(seek("quoridor", "60s")).await;
     b.ok(seek("quoridor", "60s")).await;
     let pa = a.next_of("paired").await;
     let pb = b.next_of("paired").await;
     assert_eq!(pa["code"], pb["code"]);
+    // The paired room is left to the first node asked for it (here B,
+    // whichever node paired them), and its game starts there once both
+    // are in.
+    let code = pa["code"].as_str().unwrap();
+    let store = schema.open().await;
+    let first = store
+        .lease(code)
+        .await
+        .unwrap()
+        .expect("the lease its members were written under");
+    assert_eq!(first.expires_at, 0, "let go at once: {first:?}");
+    let (mut ra, _, snap) = nodes[1].s().join(code, Some(ta), None).await;
+    assert!(snap["you"]["seat"].is_number(), "seated by token: {snap}");
+    let lease = store.lease(code).await.unwrap().expect("a lease");
+    assert_eq!(lease.node, format!("b-{run}"));
+    let (_rb, _, snap) = nodes[1].s().join(code, Some(tb), None).await;
+    assert!(snap["room"]["tables"][0]["match"].is_object(), "{snap}");
+    assert_eq!(ra.next_match().await["kind"], "start");
     pair_many(&bases, 60).await;
     drop(nodes);
     schema.drop().await;

@@ -72,10 +72,13 @@ async fn a_room_task_that_panics_is_started_again_from_the_store() {
         public_url: None,
     };
     let registry = Registry::new(store, settings, 10);
-    let room = registry
+    let code = registry
         .create("crossyray", &Value::Null, HOST, false)
         .await
         .unwrap();
+    let room = registry
+        .running(&code)
+        .expect("a new room runs on one node");
     let (mut c, first) = attach(&room, 1).await;
     assert_eq!(first["you"]["host"], true);
     let sit = Command::Sit(cmd::Sit { seat: 0 });
