@@ -362,6 +362,15 @@ impl RoomState {
             .collect()
     }
 
+    /// The members in a seat (the computer's included): their pages get
+    /// each event before the spectators' (`fanout.rs`).
+    pub(super) fn seated_members(&self) -> impl Iterator<Item = MemberId> + '_ {
+        self.members
+            .iter()
+            .filter(|m| m.seat.is_some())
+            .map(|m| m.id)
+    }
+
     pub fn spectator_count(&self) -> usize {
         self.members
             .iter()

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::{debug, error, info};
@@ -289,8 +290,9 @@ impl RoomTask {
     }
 
     /// Carries out a call's effects: the writes first (one transaction,
-    /// awaited), then the events, then `answer` to the command's sender,
-    /// then the searches. If the writes fail, nothing is sent but an
+    /// awaited), then the events and searches, with `answer` to the
+    /// command's sender after its own events (players first:
+    /// [`RoomTask::deliver_answering`]). If the writes fail, nothing is sent but an
     /// `internal` error, and the room restarts from the store.
     async fn carry_out(
         &mut self,
@@ -308,10 +310,8 @@ impl RoomTask {
             }
             return Err(failed);
         }
-        self.deliver(rest);
-        if let Some((conn, _, text)) = answer {
-            self.send_to(conn, text);
-        }
+        let answer = answer.map(|(conn, _, text)| (conn, Utf8Bytes::from(text)));
+        self.deliver_answering(rest, answer);
         Ok(())
     }
 

@@ -13,8 +13,10 @@
 //! - `props.rs` (with `sim.rs`): random command sequences against the
 //!   room's invariants.
 //! - `wire.rs`: events and snapshots read back as they were written.
+//! - `fanout.rs`: whose queue a real room task fills first.
 
 mod away;
+mod fanout;
 mod game;
 mod game_cmds;
 mod hint;
@@ -53,6 +55,55 @@ pub fn token(i: usize) -> String {
 
 pub fn config() -> RoomConfig {
     RoomConfig::default()
+}
+
+/// Sends `hello` (id 1) for connection `conn` of a real room task, with
+/// `token` and `name`; the connection's queue and close signal.
+pub async fn hello_real(
+    room: &RoomHandle,
+    conn: u64,
+    token: &str,
+    name: Option<&str>,
+) -> (Queue, Closer) {
+    let (outbox, rx) = outbox(64);
+    let closer = Closer::new();
+    room.attach(Attach {
+        conn: ConnId(conn),
+        id: 1,
+        token: Some(token.to_string()),
+        name: name.map(str::to_string),
+        outbox,
+        closer: closer.clone(),
+        base_url: "http://example.test".to_string(),
+        account: None,
+        ratings: Vec::new(),
+        since: None,
+        addr: None,
+    })
+    .await
+    .expect("the room takes the hello");
+    (rx, closer)
+}
+
+/// A registry of one node on a fresh SQLite store in `dir` (room tasks
+/// that are real, for the tests that need one), and a new CrossyRay
+/// room's running handle, hosted by `host` (a browser token).
+pub async fn real_room(dir: &std::path::Path, host: &str) -> (Registry, RoomHandle) {
+    let store = crate::store::Store::open(None, dir).await.unwrap();
+    let settings = RoomSettings {
+        config: RoomConfig::default(),
+        idle_after: std::time::Duration::from_secs(600),
+        public_url: None,
+    };
+    let registry = Registry::new(store, settings, 10);
+    let code = registry
+        .create("crossyray", &Value::Null, host, false)
+        .await
+        .unwrap();
+    let room = registry
+        .running(&code)
+        .expect("a new room runs on one node");
+    (registry, room)
 }
 
 /// A Quoridor team game of three started at 0 ms, in seat order: the

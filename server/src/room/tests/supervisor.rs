@@ -7,8 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::super::cmd::{self, Command};
-use crate::room::{close, Attach, Closer, ConnId, Registry, RoomConfig, RoomHandle, RoomSettings};
-use crate::store::Store;
+use crate::room::{close, Closer, ConnId, RoomHandle};
 
 const HOST: &str = "host-token-0123456789abcdef";
 
@@ -38,23 +37,7 @@ impl Conn {
 }
 
 async fn attach(room: &RoomHandle, conn: u64) -> (Conn, Value) {
-    let (outbox, rx) = crate::room::outbox(64);
-    let closer = Closer::new();
-    room.attach(Attach {
-        conn: ConnId(conn),
-        id: 1,
-        token: Some(HOST.to_string()),
-        name: Some("Minh".to_string()),
-        outbox,
-        closer: closer.clone(),
-        base_url: "http://example.test".to_string(),
-        account: None,
-        ratings: Vec::new(),
-        since: None,
-        addr: None,
-    })
-    .await
-    .expect("the room takes the hello");
+    let (rx, closer) = super::hello_real(room, conn, HOST, Some("Minh")).await;
     let mut c = Conn { rx, closer };
     assert_eq!(c.answer(1).await["type"], "ack");
     let snapshot = c.next().await;
@@ -65,20 +48,7 @@ async fn attach(room: &RoomHandle, conn: u64) -> (Conn, Value) {
 #[tokio::test]
 async fn a_room_task_that_panics_is_started_again_from_the_store() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(None, dir.path()).await.unwrap();
-    let settings = RoomSettings {
-        config: RoomConfig::default(),
-        idle_after: Duration::from_secs(600),
-        public_url: None,
-    };
-    let registry = Registry::new(store, settings, 10);
-    let code = registry
-        .create("crossyray", &Value::Null, HOST, false)
-        .await
-        .unwrap();
-    let room = registry
-        .running(&code)
-        .expect("a new room runs on one node");
+    let (registry, room) = super::real_room(dir.path(), HOST).await;
     let (mut c, first) = attach(&room, 1).await;
     assert_eq!(first["you"]["host"], true);
     let sit = Command::Sit(cmd::Sit { seat: 0 });
