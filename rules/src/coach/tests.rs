@@ -87,7 +87,7 @@ fn a_move_that_lets_the_opponent_win_at_once_is_a_blunder() {
     // that chose it: another, timed, may reach another depth and prefer
     // another move).
     let before = assess(&g, BUDGET, None).unwrap();
-    let best = before.best.clone().unwrap().to_string();
+    let best = before.best.unwrap().to_string();
     assert_eq!(drop_after(&g, &before, &best), 0.0);
 }
 
