@@ -109,7 +109,7 @@ for round in $(seq "$ROUNDS"); do
   run "two nodes, --peer (A owner, B relay, nats)" "$PA" "$PB" "$NATS_PID" -- --url http://127.0.0.1:8293 --peer http://127.0.0.1:8294 "$@"
   kill $PA $PB; wait $PA $PB 2>/dev/null
 
-  [ -n "$NGINX" ] || { echo "(no nginx: the runs behind the proxy are left out)"; continue; }
+  [ -n "$NGINX" ] && [ "$NGINX" != none ] || { echo "(no nginx, or NGINX=none: the runs behind the proxy are left out)"; continue; }
   URL=$(fresh)
   $BIN --addr 127.0.0.1:8291 --data-dir "$TMP/n1-$round" --database-url "$URL" $FLAGS --trusted-proxy 127.0.0.1 2>/dev/null & P1=$!
   wait_up 8291

@@ -3,6 +3,8 @@
 //! frames arrive on `bg.node.N.room`, its messages leave for the relaying
 //! node's `bg.node.R.conn`.
 
+use std::sync::Arc;
+
 use async_nats::{HeaderMap, Subscriber};
 use axum::extract::ws::{Message, Utf8Bytes};
 use bytes::Bytes;
@@ -139,6 +141,7 @@ fn open(cluster: &Cluster, app: &App, headers: &HeaderMap) -> Bytes {
     let sink = to_relay(outbox, conn);
     let cluster = cluster.clone();
     let app = app.clone();
+    let via: Arc<str> = Arc::from(relay);
     tokio::spawn(async move {
         // The relay checked the session cookie; the account is read here.
         // Frames wait in the inbox meanwhile.
@@ -155,6 +158,7 @@ fn open(cluster: &Cluster, app: &App, headers: &HeaderMap) -> Bytes {
             closer: Closer::new(),
             ping: None,
             client,
+            via: Some(via),
         };
         serve(stream, sink, app, room, base_url, account, link).await;
         cluster.inner.hosted.remove(&id);

@@ -72,6 +72,7 @@ impl Cluster {
             closer,
             ping,
             client,
+            via: _,
         } = link;
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);

@@ -90,6 +90,8 @@ pub struct Conn {
     pub member: MemberId,
     pub outbox: Outbox,
     pub closer: Closer,
+    /// For a client relayed from another node, that node's id.
+    pub via: Option<std::sync::Arc<str>>,
 }
 
 /// A room task that ends (idle, or dying) closes its connections; those

@@ -62,6 +62,8 @@ pub struct Attach {
     /// The client's address (`limits::client_ip`), for the per-address
     /// cap on new members (a relayed socket's comes over NATS).
     pub addr: Option<std::net::IpAddr>,
+    /// For a client relayed from another node, that node's id.
+    pub via: Option<std::sync::Arc<str>>,
 }
 
 /// Why the task ended.

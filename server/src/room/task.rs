@@ -28,6 +28,7 @@ use crate::store::Write;
 use crate::store::{Fence, Store, StoreError};
 
 mod attach;
+mod handover;
 
 pub(super) struct RoomTask {
     pub(super) state: RoomState,
@@ -57,6 +58,9 @@ pub(super) struct RoomTask {
     /// The room's lobby line as last stored (`None`: not known yet, so
     /// the next write stores it; see `lobby.rs`).
     lobby: Option<Option<LobbyEntry>>,
+    /// Since when every connection has come from this other node
+    /// (`task/handover.rs`).
+    relayed_since: Option<(std::sync::Arc<str>, Instant)>,
 }
 
 /// Events kept for reconnecting clients.
@@ -98,6 +102,7 @@ impl RoomTask {
             // deleted when the host lists it and takes it off again);
             // a public one's is stored afresh at its first write.
             lobby: (!state_public).then_some(None),
+            relayed_since: None,
         }
     }
 
@@ -139,10 +144,15 @@ impl RoomTask {
                 .conns
                 .is_empty()
                 .then(|| self.empty_since + self.settings.idle_after);
-            let wake = [timer.map(|(at, _)| self.instant_of(at)), idle_at]
-                .into_iter()
-                .flatten()
-                .min();
+            let handover_at = self.handover_at();
+            let wake = [
+                timer.map(|(at, _)| self.instant_of(at)),
+                idle_at,
+                handover_at,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             tokio::select! {
                 msg = inbox.recv() => {
                     let Some(msg) = msg else { return Exit::Idle };
@@ -167,6 +177,12 @@ impl RoomTask {
                         if let Err(failed) = self.carry_out(effects, None).await {
                             return failed.exit();
                         }
+                    }
+                    if self.handover_due() {
+                        info!(room = %code, "every socket comes from another node; the room moves there");
+                        self.close_all(close::RESTART, "The room is moving to the server you are on; reconnecting.");
+                        drain(inbox);
+                        return Exit::Idle;
                     }
                     if self.conns.is_empty()
                         && self.state.may_unload()

@@ -2,6 +2,7 @@
 //! then commands to the room; its answers go into the writer's queue.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -33,6 +34,8 @@ pub struct Link {
     /// The client's address (`limits::client_ip`, on the node that holds
     /// the WebSocket: a relayed socket's comes over NATS).
     pub client: Option<IpAddr>,
+    /// For a relayed client, the node that holds its WebSocket.
+    pub via: Option<Arc<str>>,
 }
 
 /// One client of a room running here: read its frames from `stream`
@@ -57,6 +60,7 @@ pub(crate) async fn serve<St, Si>(
         closer,
         ping,
         client,
+        via,
     } = link;
     let conn = next_conn();
     let (outbox, queue) = crate::room::outbox(SEND_QUEUE);
@@ -173,6 +177,7 @@ pub(crate) async fn serve<St, Si>(
                     ratings: ratings.clone(),
                     since: since.clone(),
                     addr: client,
+                    via: via.clone(),
                 };
                 if Box::pin(room.attach(attach())).await.is_err() {
                     // The room went idle between the upgrade and now.

@@ -84,6 +84,7 @@ pub async fn upgrade(
                 closer,
                 ping: app.config.ping_every(),
                 client: Some(client),
+                via: None,
             };
             match (route, app.cluster.clone()) {
                 (Route::Local(room), _) => {

@@ -38,6 +38,8 @@ async fn nats_up() -> bool {
 struct Pair {
     a: Proc,
     b: Proc,
+    /// A's node id.
+    a_id: String,
     /// B's node id.
     b_id: String,
     schema: postgres::Schema,
@@ -82,10 +84,17 @@ async fn pair() -> Option<Pair> {
     let schema = postgres::schema().await?;
     // Node ids are unique per test: the tests share one NATS server.
     let run = &server::model::new_token()[..10];
-    let a = node(&schema.url, &format!("a-{run}")).await;
+    let a_id = format!("a-{run}");
+    let a = node(&schema.url, &a_id).await;
     let b_id = format!("b-{run}");
     let b = node(&schema.url, &b_id).await;
-    Some(Pair { a, b, b_id, schema })
+    Some(Pair {
+        a,
+        b,
+        a_id,
+        b_id,
+        schema,
+    })
 }
 
 /// A Jungle room created on node A, with the host on A, the guest and a
@@ -637,5 +646,45 @@ async fn a_new_room_runs_on_the_first_node_asked_for_it() {
     assert_eq!(info["players"], 2, "{info}");
     let still = store.lease(&code).await.unwrap().expect("a lease");
     assert_eq!((still.node, still.token), (p.b_id.clone(), lease.token));
+    p.schema.drop().await;
+}
+
+/// A room whose every socket comes through one other node (it was taken
+/// over while the proxy's node for it was down, say) moves to that node
+/// between games: it lets its lease go and closes its sockets with 1012,
+/// and they reconnect there. Never during a game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_moves_to_the_node_all_its_sockets_come_from_between_games() {
+    let Some(p) = pair().await else { return };
+    let store = p.schema.open().await;
+    let (code, host_token) = p.room_on_a(json!({"game": "jungle", "options": {}})).await;
+    let (mut host, _, _) = p.b.s().join(&code, Some(&host_token), Some("Minh")).await;
+    let (mut guest, guest_token, _) = p.b.s().join(&code, None, Some("Lan")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.ok(json!({"type": "sit", "seat": 1})).await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut guest, "start").await;
+    // A game under way: the room stays on A past the hand-over delay (10 s).
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    host.ok(json!({"type": "ping"})).await;
+    assert_eq!(store.lease(&code).await.unwrap().unwrap().node, p.a_id);
+    // Over, with no countdown to the next game (none moves either):
+    // within the delay and a little, A lets the room go.
+    host.ok(json!({"type": "autostart", "enabled": false}))
+        .await;
+    guest.ok(json!({"type": "resign"})).await;
+    let ended = Instant::now();
+    let ending = host.ending(Duration::from_secs(15)).await;
+    assert_eq!(ending.code(), Some(1012), "{ending:?}");
+    assert!(
+        ended.elapsed() < Duration::from_secs(14),
+        "{:?}",
+        ended.elapsed()
+    );
+    let (_host, snap) = rejoin(&p.b, &code, &host_token).await;
+    assert_eq!(snap["you"]["seat"], 0, "{snap}");
+    let (_guest, _) = rejoin(&p.b, &code, &guest_token).await;
+    let lease = store.lease(&code).await.unwrap().expect("a lease");
+    assert_eq!(lease.node, p.b_id, "the room runs where its sockets are");
     p.schema.drop().await;
 }

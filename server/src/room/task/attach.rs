@@ -60,6 +60,7 @@ impl RoomTask {
             member,
             outbox: a.outbox,
             closer: a.closer,
+            via: a.via,
         };
         self.conns.insert(a.conn, conn);
         debug!(room = %self.state.code, %member, conn = a.conn.0, "attached");

@@ -79,6 +79,7 @@ pub async fn hello_real(
         ratings: Vec::new(),
         since: None,
         addr: None,
+        via: None,
     })
     .await
     .expect("the room takes the hello");
