@@ -29,9 +29,10 @@ impl RoomTask {
     /// The other node every connection of this room comes from, if there
     /// is one and the room may move (several nodes, nothing under way).
     fn relayed_from_one_node(&self) -> Option<Arc<str>> {
-        let busy =
-            !self.state.may_unload() || self.state.countdown.is_some() || !self.hints.is_empty();
-        if self.fence.is_none() || busy {
+        if self.fence.is_none() {
+            return None;
+        }
+        if !self.state.may_unload() || self.state.countdown.is_some() || !self.hints.is_empty() {
             return None;
         }
         let mut from: Option<&Arc<str>> = None;
