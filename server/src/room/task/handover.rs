@@ -29,9 +29,8 @@ impl RoomTask {
     /// The other node every connection of this room comes from, if there
     /// is one and the room may move (several nodes, nothing under way).
     fn relayed_from_one_node(&self) -> Option<Arc<str>> {
-        if self.fence.is_none() {
-            return None;
-        }
+        // One node (no lease): nowhere to move.
+        self.fence?;
         if !self.state.may_unload() || self.state.countdown.is_some() || !self.hints.is_empty() {
             return None;
         }
