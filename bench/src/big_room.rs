@@ -2,7 +2,8 @@
 //! spectators join, the server's memory per socket, and how long each
 //! move takes to reach every spectator (from the moment the move was due
 //! on the players' open-loop schedule, a move every `--every-ms`, to the
-//! moment each spectator has read its event).
+//! moment each spectator has read its event), and how long the player
+//! who is to move next waits for it.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -65,6 +66,7 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     // first game started, whatever the latency.
     let cpu = target.cpu_mark();
     let mut timeline = Timeline::default();
+    let mut opponent = Latency::new();
     timeline.starts.push(players[0].start().await?);
     let mut event = players[0].next_match().await?;
     let mut schedule = Schedule::every(
@@ -80,8 +82,22 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
         };
         let at = schedule.next_due();
         sent.lock().unwrap().push(at);
-        timeline.record(at_due(at, players[who].play(&mv)).await?);
-        event = players[0].next_match().await?;
+        if who == 1 {
+            // The first player reads the second's move while it is
+            // played: the opponent's copy, due → read.
+            let (first, second) = players.split_at_mut(1);
+            let read = async {
+                let seen = first[0].next_match().await;
+                (seen, at.elapsed())
+            };
+            let (played, (seen, took)) = tokio::join!(at_due(at, second[0].play(&mv)), read);
+            timeline.record(played?);
+            opponent.record(took);
+            event = seen?;
+        } else {
+            timeline.record(at_due(at, players[who].play(&mv)).await?);
+            event = players[0].next_match().await?;
+        }
         players[1].forget();
     }
     let mut runs = [RoomRun::new(code, timeline, Ok(()), None)];
@@ -111,6 +127,10 @@ pub async fn run(target: Target, args: Args) -> anyhow::Result<()> {
     println!(
         "move fan-out (due → read by each spectator): {}",
         latency.line()
+    );
+    println!(
+        "the opponent's copy (due → read by the first player, the second player's moves): {}",
+        opponent.line()
     );
     let summary = print_rooms(&mut runs, &sat, true, Instant::now(), None);
     if let Some(line) = target.cpu_per_move_line(&cpu, summary.moves) {
