@@ -115,8 +115,9 @@ impl Query {
         self
     }
 
-    /// Runs it; the number of rows it changed.
-    pub(super) async fn execute(self, db: &mut impl Db) -> StoreResult<u64> {
+    /// Runs it. On the PostgreSQL writer it is only sent with the rest of
+    /// the batch (`pg.rs`): its failure fails the batch's commit.
+    pub(super) async fn execute(self, db: &mut impl Db) -> StoreResult<()> {
         db.execute(self).await
     }
 
@@ -223,7 +224,7 @@ impl Row {
 
 /// A connection inside a write transaction.
 pub(super) trait Db {
-    fn execute(&mut self, query: Query) -> impl Future<Output = StoreResult<u64>>;
+    fn execute(&mut self, query: Query) -> impl Future<Output = StoreResult<()>>;
     fn fetch_all(&mut self, query: Query) -> impl Future<Output = StoreResult<Vec<Row>>>;
     /// Stores move entries (nearly all of a busy site's writes) in the
     /// way that is quickest on this driver.
@@ -287,8 +288,9 @@ pub(super) fn entry_values(e: &EntryRow) -> [Arg; 5] {
 }
 
 impl Db for AnyConnection {
-    async fn execute(&mut self, query: Query) -> StoreResult<u64> {
-        Ok(query.sqlx().execute(&mut *self).await?.rows_affected())
+    async fn execute(&mut self, query: Query) -> StoreResult<()> {
+        query.sqlx().execute(&mut *self).await?;
+        Ok(())
     }
 
     async fn fetch_all(&mut self, query: Query) -> StoreResult<Vec<Row>> {

@@ -231,10 +231,11 @@ fn bind(statement: &mut rusqlite::Statement<'_>, args: &[Arg]) -> StoreResult<()
 }
 
 impl Db for Lite<'_> {
-    async fn execute(&mut self, query: Query) -> StoreResult<u64> {
+    async fn execute(&mut self, query: Query) -> StoreResult<()> {
         let mut statement = self.0.prepare_cached(&query.sql)?;
         bind(&mut statement, &query.args)?;
-        Ok(statement.raw_execute()? as u64)
+        statement.raw_execute()?;
+        Ok(())
     }
 
     async fn fetch_all(&mut self, query: Query) -> StoreResult<Vec<Row>> {

@@ -18,8 +18,9 @@
 //! transaction is aborted and the COMMIT sent behind it rolls it back;
 //! the error comes back as [`StoreError::Fenced`]. A batch's other
 //! writes (a game's end and the next one's start, chat, members) run
-//! through [`Db`], the statements of `write.rs` as on the other drivers,
-//! one after another: what was sent before them is awaited first.
+//! through [`Db`], the statements of `write.rs` as on the other drivers;
+//! those that only write join the same pipeline, and one that reads
+//! first waits for what was sent before it.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -169,11 +170,11 @@ impl Conn {
                     )));
                 }
                 Step::Other(code, write) => {
-                    settle(&mut sent).await?;
                     let mut tx = Tx {
                         client,
                         insert_entries,
                         prepared: &mut *prepared,
+                        sent: &mut sent,
                     };
                     apply(&mut tx, code, write).await?;
                 }
@@ -272,11 +273,16 @@ async fn insert(
     Ok(())
 }
 
-/// The connection inside a batch's transaction, for `write.rs`.
-struct Tx<'a> {
+/// The connection inside a batch's transaction, for `write.rs`. A
+/// statement that only writes joins the batch's pipeline (`sent`) and
+/// goes out with it: a game's end, the next one's start and the batch's
+/// moves cost the writer one wait, not one a statement. A read first
+/// waits for what is in the pipeline, as it may read what that wrote.
+struct Tx<'a, 's> {
     client: &'a Client,
     insert_entries: &'a Statement,
-    prepared: &'a mut Prepared,
+    prepared: &'s mut Prepared,
+    sent: &'s mut Vec<Sent<'a>>,
 }
 
 /// A query's values as tokio-postgres binds them, with their types.
@@ -286,7 +292,7 @@ fn typed(args: &[Arg]) -> Vec<(&(dyn ToSql + Sync), Type)> {
         .collect()
 }
 
-impl Tx<'_> {
+impl Tx<'_, '_> {
     /// The statement of a query written out in the source, prepared on
     /// its first use; `None` for one built at run time, which is parsed
     /// with its values each time (its SQL varies).
@@ -304,19 +310,28 @@ impl Tx<'_> {
     }
 }
 
-impl Db for Tx<'_> {
-    async fn execute(&mut self, query: Query) -> StoreResult<u64> {
-        let values = typed(&query.args);
-        Ok(match self.prepared(&query).await? {
-            Some(statement) => {
-                let params: Vec<_> = values.into_iter().map(|(v, _)| v).collect();
-                self.client.execute(&statement, &params).await?
+impl Db for Tx<'_, '_> {
+    async fn execute(&mut self, query: Query) -> StoreResult<()> {
+        let statement = self.prepared(&query).await?;
+        let client = self.client;
+        self.sent.push(Box::pin(async move {
+            let values = typed(&query.args);
+            match statement {
+                Some(statement) => {
+                    let params: Vec<_> = values.into_iter().map(|(v, _)| v).collect();
+                    client.execute(&statement, &params).await?;
+                }
+                None => {
+                    client.execute_typed(&query.sql, &values).await?;
+                }
             }
-            None => self.client.execute_typed(&query.sql, &values).await?,
-        })
+            Ok(())
+        }));
+        Ok(())
     }
 
     async fn fetch_all(&mut self, query: Query) -> StoreResult<Vec<Row>> {
+        settle(self.sent).await?;
         let values = typed(&query.args);
         let rows = match self.prepared(&query).await? {
             Some(statement) => {
@@ -330,7 +345,9 @@ impl Db for Tx<'_> {
 
     async fn insert_entries(&mut self, entries: &[&EntryRow]) -> StoreResult<()> {
         if !entries.is_empty() {
-            insert(self.client, self.insert_entries, Columns::of(entries)).await?;
+            let columns = Columns::of(entries);
+            self.sent
+                .push(Box::pin(insert(self.client, self.insert_entries, columns)));
         }
         Ok(())
     }

@@ -148,7 +148,7 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
         }
         Write::GameStarted(g) => {
             // The table's previous game (finished, kept for display) goes.
-            forget_tables(tx, code, |table| table == g.table.to_string()).await?;
+            forget_table(tx, code, &g.table.to_string()).await?;
             query(
                 "INSERT INTO live_games
                  (id, room_code, table_id, number, game, options, sides, play_order, started_at,
@@ -210,6 +210,25 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
         }
     }
     Ok(())
+}
+
+/// Deletes the live game (and its log) of one of the room's tables, in
+/// two statements that read nothing back (on PostgreSQL they go out with
+/// the rest of the batch, `pg.rs`).
+async fn forget_table(tx: &mut impl Db, code: &str, table: &str) -> StoreResult<()> {
+    query(
+        "DELETE FROM live_entries WHERE game_key IN
+             (SELECT game_key FROM live_games WHERE room_code = $1 AND table_id = $2)",
+    )
+    .bind(code)
+    .bind(table)
+    .execute(tx)
+    .await?;
+    query("DELETE FROM live_games WHERE room_code = $1 AND table_id = $2")
+        .bind(code)
+        .bind(table)
+        .execute(tx)
+        .await
 }
 
 /// Deletes the live games (and their logs) of the room's tables that

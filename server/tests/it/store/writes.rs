@@ -103,7 +103,10 @@ async fn many_rooms_moves_in_batches(store: &Store) {
 /// batches mix the rooms' entries, but each room's writes land in the
 /// order it made them: a move of game 1 stored after game 2 started
 /// would fail (its game is gone), and one of game 2 stored before it
-/// started too.
+/// started too. Three chat lines come between them, each numbered from
+/// the lines before it: on PostgreSQL a batch's writes are sent without
+/// waiting (`store/pg.rs`), so that read must first wait for them, or
+/// the second line would take the first one's number and fail.
 async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
     let rooms = rooms_playing(store, 60, "or", 1).await;
     let mut set = JoinSet::new();
@@ -113,9 +116,12 @@ async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
         set.spawn(async move {
             let writes = vec![
                 Write::Entry(entry(&first, 1)),
+                Write::Chat(chat(1, "one", 1)),
                 Write::GameEnded(finished(&code, &first, &["m0", "m1"])),
+                Write::Chat(chat(1, "two", 2)),
                 Write::GameStarted(second.clone()),
                 Write::Entry(entry(&second, 0)),
+                Write::Chat(chat(1, "three", 3)),
                 Write::Entry(entry(&second, 1)),
             ];
             store.write(&code, writes).await.expect("stored in order");
@@ -129,6 +135,8 @@ async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
             &back.live,
             &[(&second, vec![entry(&second, 0), entry(&second, 1)])],
         );
+        let texts: Vec<&str> = back.chat.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["one", "two", "three"], "room {code}");
         let games = store.games(&code).await.expect("games");
         assert_eq!(games.len(), 1, "{games:?}");
         assert_eq!(games[0].id, Some(first.id.to_string()));
