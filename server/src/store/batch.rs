@@ -211,8 +211,8 @@ pub(super) enum Step<'a> {
     Other(&'a str, &'a Write),
 }
 
-/// The fences of `jobs`, in room-code order: the order the lease renewal
-/// locks the lease rows in, so the two never deadlock.
+/// The fences of `jobs`, in room-code order (a batch with several stale
+/// rooms is refused for the first of them).
 fn fences(jobs: &[Job]) -> Vec<(&str, Fence)> {
     let mut fences: Vec<(&str, Fence)> = jobs
         .iter()

@@ -71,9 +71,10 @@ impl Store {
         now: u64,
         ttl_ms: u64,
     ) -> StoreResult<Vec<(String, Fence)>> {
-        // On PostgreSQL the rows are locked in room-code order, the order
-        // in which the group-commit writer locks them too (`batch.rs`), so
-        // the two never deadlock.
+        // On PostgreSQL the rows are locked in room-code order, so two
+        // renewals (or a renewal and a takeover) never deadlock; the
+        // group-commit writer's fence check locks no rows
+        // (`check_fences`, migration `fence_locks`).
         let sql = match self.backend {
             Backend::Sqlite => {
                 "UPDATE room_leases SET expires_at = $1 WHERE node = $2 AND expires_at > $3
@@ -128,8 +129,8 @@ impl Store {
 /// token: one statement for the whole batch, on SQLite, where the
 /// writer's transaction holds the database's write lock (BEGIN
 /// IMMEDIATE) until it ends, so no node takes a room over in between.
-/// On PostgreSQL the database function `check_fences` does the same and
-/// locks the lease rows (`pg.rs`). `fences` is sorted by code.
+/// On PostgreSQL the database function `check_fences` does the same
+/// under advisory locks (`pg.rs`). `fences` is sorted by code.
 pub(super) async fn check_fences(tx: &mut impl Db, fences: &[(&str, Fence)]) -> StoreResult<()> {
     if fences.is_empty() {
         return Ok(());

@@ -13,10 +13,12 @@
 //!
 //! Safety is unchanged. Nothing is answered before its COMMIT has
 //! answered. The fence check is the database function `check_fences`
-//! (migration `check_fences`): the same lease rows locked FOR UPDATE in
-//! room-code order, and a stale token fails the statement, so the
-//! transaction is aborted and the COMMIT sent behind it rolls it back;
-//! the error comes back as [`StoreError::Fenced`]. A batch's other
+//! (migrations `check_fences` and `fence_locks`): it holds a shared
+//! advisory lock on each room's bucket, under which no token can change
+//! (a token changes only under the bucket's exclusive lock, which a
+//! trigger on `room_leases` takes), and a stale token fails the
+//! statement, so the transaction is aborted and the COMMIT sent behind
+//! it rolls it back; the error comes back as [`StoreError::Fenced`]. A batch's other
 //! writes (a game's end and the next one's start, chat, members) run
 //! through [`Db`], the statements of `write.rs` as on the other drivers;
 //! those that only write join the same pipeline, and one that reads
@@ -151,7 +153,11 @@ impl Conn {
             prepared,
         } = self;
         let (client, check_fences, insert_entries) = (&*client, &*check_fences, &*insert_entries);
-        let mut sent: Vec<Sent<'_>> = vec![Box::pin(client.batch_execute("BEGIN"))];
+        // Read committed whatever the database's default: the fence check
+        // reads the lease tokens after it has taken its locks
+        // (migration `fence_locks`), which needs a snapshot per statement.
+        let begin = client.batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED");
+        let mut sent: Vec<Sent<'_>> = vec![Box::pin(begin)];
         if !fences.is_empty() {
             let codes: Vec<&str> = fences.iter().map(|(code, _)| *code).collect();
             let tokens: Vec<i64> = fences.iter().map(|(_, fence)| fence.0).collect();

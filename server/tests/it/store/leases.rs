@@ -191,3 +191,77 @@ on_both!(
     a_fenced_room_among_moves_fails_alone,
     tokio::test(flavor = "multi_thread", worker_threads = 2)
 );
+
+/// PostgreSQL: the fence check and a takeover wait for each other. The
+/// writer's check locks no lease rows (migration `fence_locks`), so this
+/// pins what the locks it takes instead must give: a node taking a room
+/// over waits for a batch that has checked the old token and not yet
+/// committed, and a batch waits for a token change under way, then is
+/// refused, storing nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeover_and_a_fenced_batch_wait_for_each_other() {
+    use sqlx::Connection;
+    use std::time::Duration;
+    let Some(schema) = crate::common::postgres::schema().await else {
+        return;
+    };
+    let store = schema.open().await;
+    let room = new_room(&store, "tw").await;
+    let code = room.code.clone();
+    let t0 = 1_000_000u64;
+    let a = acquire(&store, &code, "node-a", t0).await.expect("taken");
+    let mut other = sqlx::PgConnection::connect(&schema.url)
+        .await
+        .expect("a second connection");
+
+    // A batch of node-a's has checked its fence and is still open.
+    let mut batch = other.begin().await.expect("begin");
+    sqlx::query("SELECT check_fences($1, $2)")
+        .bind(vec![code.clone()])
+        .bind(vec![a.0])
+        .execute(&mut *batch)
+        .await
+        .expect("node-a's fence holds");
+    // node-a's lease has run out; node-b takes the room over.
+    let take = tokio::spawn({
+        let (store, code) = (store.clone(), code.clone());
+        async move { store.acquire(&code, "node-b", t0 + 5_000, 3_000).await }
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(!take.is_finished(), "the takeover waits for the open batch");
+    batch.commit().await.expect("commit");
+    let b = take
+        .await
+        .expect("task")
+        .expect("acquire")
+        .expect("taken over once the batch is done");
+    assert!(b.0 > a.0, "{a:?} then {b:?}");
+
+    // Now a token change is under way (node-c taking the room), not yet
+    // committed: node-b's write waits for it, then is refused.
+    let mut change = other.begin().await.expect("begin");
+    sqlx::query("UPDATE room_leases SET token = token + 1, node = 'node-c' WHERE room_code = $1")
+        .bind(&code)
+        .execute(&mut *change)
+        .await
+        .expect("the token changes");
+    let write = tokio::spawn({
+        let (store, code) = (store.clone(), code.clone());
+        async move {
+            store
+                .write_as(&code, Some(b), vec![Write::Chat(chat(1, "by b", 1))])
+                .await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(!write.is_finished(), "the batch waits for the token change");
+    change.commit().await.expect("commit");
+    let refused = write.await.expect("task");
+    assert!(
+        matches!(refused, Err(StoreError::Fenced(_))),
+        "node-b no longer owns the room: {refused:?}"
+    );
+    assert!(saved(&store, &code).await.chat.is_empty(), "nothing stored");
+    store.close().await;
+    schema.drop().await;
+}
