@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::db::{query, to_json, Arg, Db};
+use super::db::{query, query_built, to_json, Arg, Db};
 use super::StoreResult;
 use crate::model::bracket::Bracket;
 use crate::model::records::{
@@ -194,19 +194,12 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
             // The logs of earlier rounds' tables are history now (their
             // games are in `games`); the room's own table and the current
             // round's stay.
-            let mut keep: Vec<String> = bracket
+            let keep: Vec<String> = bracket
                 .as_ref()
                 .and_then(|b| b.current())
                 .map(|r| r.pairings.iter().map(|p| p.table.to_string()).collect())
                 .unwrap_or_default();
-            let own = query("SELECT table_id FROM rooms WHERE code = $1")
-                .bind(code)
-                .fetch_optional(tx)
-                .await?;
-            if let Some(own) = own {
-                keep.extend(own.text("table_id")?);
-            }
-            forget_tables(tx, code, |table| !keep.iter().any(|k| k == table)).await?;
+            forget_tables_but(tx, code, &keep).await?;
         }
     }
     Ok(())
@@ -231,31 +224,30 @@ async fn forget_table(tx: &mut impl Db, code: &str, table: &str) -> StoreResult<
         .await
 }
 
-/// Deletes the live games (and their logs) of the room's tables that
-/// `gone` picks.
-async fn forget_tables(
-    tx: &mut impl Db,
-    code: &str,
-    gone: impl Fn(&str) -> bool,
-) -> StoreResult<()> {
-    let games = query("SELECT game_key, table_id FROM live_games WHERE room_code = $1")
-        .bind(code)
-        .fetch_all(tx)
-        .await?;
-    for row in games {
-        let table = row.text("table_id")?.unwrap_or_default();
-        if !gone(&table) {
-            continue;
+/// Deletes the live games (and their logs) of the room's tables but its
+/// own and those in `keep`, in two statements that read nothing back.
+async fn forget_tables_but(tx: &mut impl Db, code: &str, keep: &[String]) -> StoreResult<()> {
+    // Only placeholders are spliced in; the tables are bound.
+    let kept: String = (0..keep.len())
+        .map(|i| format!(" AND table_id <> ${}", i + 2))
+        .collect();
+    let tables = format!(
+        "room_code = $1 AND table_id NOT IN
+             (SELECT table_id FROM rooms WHERE code = $1 AND table_id IS NOT NULL){kept}"
+    );
+    let statements = [
+        format!(
+            "DELETE FROM live_entries WHERE game_key IN
+                 (SELECT game_key FROM live_games WHERE {tables})"
+        ),
+        format!("DELETE FROM live_games WHERE {tables}"),
+    ];
+    for sql in statements {
+        let mut delete = query_built(sql).bind(code);
+        for table in keep {
+            delete = delete.bind(table);
         }
-        let key = row.int("game_key")?;
-        query("DELETE FROM live_entries WHERE game_key = $1")
-            .bind(key)
-            .execute(tx)
-            .await?;
-        query("DELETE FROM live_games WHERE game_key = $1")
-            .bind(key)
-            .execute(tx)
-            .await?;
+        delete.execute(tx).await?;
     }
     Ok(())
 }

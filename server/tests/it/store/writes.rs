@@ -143,6 +143,55 @@ async fn a_rooms_writes_keep_their_order_in_a_batch(store: &Store) {
     }
 }
 
+/// A tournament's next round forgets the live games of the tables that
+/// are not in it: the room's own table and the round's stay, with their
+/// logs; an earlier round's table goes, with its log.
+async fn a_new_round_forgets_the_earlier_rounds_tables(store: &Store) {
+    use server::model::bracket::{Bracket, Pairing, PairingState, Round, Status};
+    use server::model::TableId;
+    let room = new_room(store, "kr").await;
+    let (earlier, current) = (TableId::new(), TableId::new());
+    let games: Vec<LiveGame> = [room.table, earlier, current]
+        .iter()
+        .zip(1..)
+        .map(|(&table, number)| live_game(table, number, crossyray_options()))
+        .collect();
+    let mut writes = Vec::new();
+    for g in &games {
+        writes.push(Write::GameStarted(g.clone()));
+        writes.push(Write::Entry(entry(g, 0)));
+    }
+    store.write(&room.code, writes).await.expect("three tables");
+    let round = Round {
+        number: 2,
+        pairings: vec![Pairing {
+            table: current,
+            players: [MemberId(1), MemberId(2)],
+            games: Vec::new(),
+            state: PairingState::Playing,
+        }],
+        bye: None,
+    };
+    let bracket = Bracket {
+        entrants: Vec::new(),
+        rounds: vec![round],
+        byes: Vec::new(),
+        status: Status::Playing,
+    };
+    store
+        .write(&room.code, vec![Write::Tournament(Some(bracket))])
+        .await
+        .expect("the next round");
+    let back = saved(store, &room.code).await;
+    assert_live_eq(
+        &back.live,
+        &[
+            (&games[0], vec![entry(&games[0], 0)]),
+            (&games[2], vec![entry(&games[2], 0)]),
+        ],
+    );
+}
+
 /// 50 rooms store a move each at once, one of them a move already
 /// stored (a repeated entry number). On SQLite the batch runs on the
 /// writer's own connection (`store/lite.rs`); the bad one still fails
@@ -397,6 +446,8 @@ on_both!(
     a_rooms_writes_keep_their_order_in_a_batch,
     tokio::test(flavor = "multi_thread", worker_threads = 2)
 );
+
+on_both!(a_new_round_forgets_the_earlier_rounds_tables);
 
 on_both!(a_move_of_no_live_game_is_refused);
 
