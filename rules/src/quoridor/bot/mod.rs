@@ -23,7 +23,11 @@
 //! it leads you) foresaw its opponents' recent moves; where it foresaw
 //! most of them, or always with five pawns or more, the Master plays each
 //! candidate out to the end many times under that policy instead of
-//! searching (`rollout.rs`).
+//! searching (`rollout.rs`). Where instead each opponent's recent moves
+//! were exactly those of our Professional (other computer players at the
+//! table), the Master plays each candidate, lets the opponents answer as
+//! that search foresees and searches the position it is then to move in
+//! (`model.rs`).
 //!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
 //! the caller gives another); the other levels take their share of it.
@@ -41,6 +45,7 @@
 //! ```
 
 mod eval;
+mod model;
 mod rollout;
 mod score;
 mod search;
@@ -116,16 +121,34 @@ impl Engine for Quoridor {
         let decision = triage(self)?.decide(settings.blunder, &mut rng);
         let multi = self.active_sides().count() >= 3;
         decision.then_search(|candidates| {
-            if multi && settings.rollouts && rollout::plays_out(self) {
-                let roots = root_moves(self, &candidates, settings.walls);
-                let time = think
+            let time = |start: Instant| {
+                think
                     .budget
                     .mul_f64(settings.time_share)
-                    .saturating_sub(start.elapsed());
+                    .saturating_sub(start.elapsed())
+            };
+            let policy_fits = multi && settings.rollouts && rollout::foreseen(self);
+            if multi
+                && settings.rollouts
+                && !policy_fits
+                && model::fits(self, think.budget, time(start) / 2, think.cancel)
+            {
+                let roots = root_moves(self, &candidates, settings.walls);
+                if let Some(result) =
+                    model::choose(self, &roots, think.budget, time(start), think.cancel)
+                {
+                    return (result.best, result);
+                }
+            }
+            if multi
+                && settings.rollouts
+                && (policy_fits || self.active_sides().count() >= rollout::ALWAYS)
+            {
+                let roots = root_moves(self, &candidates, settings.walls);
                 let result = rollout::choose(
                     self,
                     &roots,
-                    time,
+                    time(start),
                     think.cancel,
                     &rollout::POLICY,
                     rng.next_u64(),
@@ -139,10 +162,7 @@ impl Engine for Quoridor {
                     settings.max_depth
                 },
                 // The triage's time counts too.
-                time: think
-                    .budget
-                    .mul_f64(settings.time_share)
-                    .saturating_sub(start.elapsed()),
+                time: time(start),
                 walls: settings.walls,
                 wall_value: settings.wall_value,
                 noise: settings.noise,

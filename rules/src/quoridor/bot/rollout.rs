@@ -317,7 +317,7 @@ fn most_hurt(
 /// play-outs under a rough model did better against our own tree search
 /// than the tree search itself (8 pawns: 15.2 % against 12.0 %; 6 pawns:
 /// 17.8 % against 16.9 %; 400 games each, BENCHMARKS.md).
-const ALWAYS: usize = 5;
+pub(super) const ALWAYS: usize = 5;
 
 /// The opponents' moves [`foreseen`] judges the policy by (the last
 /// rounds of up to eight pawns), the fewest it needs, and the share it
@@ -325,12 +325,6 @@ const ALWAYS: usize = 5;
 const FORESIGHT_PLIES: usize = 48;
 const FORESIGHT_MIN: usize = 4;
 const FORESIGHT_SHARE: f64 = 0.8;
-
-/// Whether the Master plays out its moves in `game` (three pawns or
-/// more): always from [`ALWAYS`] pawns, else where [`foreseen`].
-pub(super) fn plays_out(game: &Quoridor) -> bool {
-    game.active_sides().count() >= ALWAYS || foreseen(game)
-}
 
 /// Whether the play-outs can be trusted in `game`: the policy foresaw at
 /// least [`FORESIGHT_SHARE`] of the opponents' recent moves. Against
