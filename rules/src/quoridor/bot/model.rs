@@ -19,17 +19,20 @@
 //! exact or not used: against any other player the fit fails and the
 //! Master keeps its other methods.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, STEP};
 use super::score::{INF, WIN, WIN_BOUND};
 use super::search::{Limits, Searcher};
+use super::tt;
 use super::{root_moves, settings, triage};
-use crate::deepening::SearchResult;
+use crate::deepening::{iterate, Root, SearchResult};
 use crate::game::{Outcome, Side};
 use crate::level::{Level, Think};
 use crate::quoridor::{Move, Quoridor};
+use crate::rng::Rng;
 use crate::triage::Decision;
 
 /// The level whose moves the model foresees.
@@ -84,9 +87,11 @@ pub(super) fn fits(game: &Quoridor, budget: Duration, time: Duration, cancel: &A
 }
 
 /// Picks among `candidates` (legal in `game`, at least one) by playing
-/// each, the opponents answering as `MODEL` would, and searching the
-/// position we are then to move in; `None` when no candidate was scored
-/// within `time`.
+/// each, the opponents answering as `MODEL` would and we by our own short
+/// search, for one round, then two, and so on while `time` lasts
+/// ([`iterate`]: a round cut short still counts for the candidates it
+/// finished, tried best first), and searching the position we are left to
+/// move in; `None` when not one candidate was scored.
 pub(super) fn choose(
     game: &Quoridor,
     candidates: &[Move],
@@ -96,43 +101,175 @@ pub(super) fn choose(
 ) -> Option<SearchResult<Move>> {
     let start = Instant::now();
     let me = Side(game.to_move);
+    let mut lines = Lines {
+        game: game.clone(),
+        me,
+        budget,
+        cancel,
+        deadline: start + time,
+        foreseen: HashMap::new(),
+        ours: HashMap::new(),
+        searched: 0,
+    };
+    // A first order: the race right after each candidate.
     let wall_value = settings(Level::Master).wall_value;
-    let mut g = game.clone();
-    // A first look: the race right after each candidate.
     let mut order: Vec<(i32, Move)> = candidates
         .iter()
         .map(|&mv| {
-            let undo = g.make(mv);
-            let v = leaf_score(&g, me, wall_value);
-            g.unmake(mv, undo);
+            let undo = lines.game.make(mv);
+            let v = leaf_score(&lines.game, me, wall_value);
+            lines.game.unmake(mv, undo);
             (v, mv)
         })
         .collect();
     order.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
-    let out_of_time = || cancel.load(Ordering::Relaxed) || start.elapsed() >= time;
-    let mut best: Option<(i32, Move)> = None;
-    let mut scored = 0;
-    for &(_, mv) in &order {
-        if out_of_time() {
-            break;
-        }
-        let Some(v) = line_value(&mut g, mv, me, budget, cancel) else {
-            break;
-        };
+    let ordered: Vec<Move> = order.into_iter().map(|(_, mv)| mv).collect();
+    let root = Root {
+        max_depth: MAX_ROUNDS,
+        noise: 0,
+        seed: 0,
+        win_bound: WIN_BOUND,
+    };
+    let mut scored = 0u64;
+    let found = iterate(&ordered, &root, |&mv, rounds, _| {
+        let v = lines.value(mv, rounds)?;
         scored += 1;
-        if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, mv));
-        }
-    }
-    let (score, best) = best?;
-    Some(SearchResult {
-        best,
-        score,
-        depth: 1,
-        previous: None,
-        nodes: scored,
+        Some(v)
+    });
+    (scored > 0).then(|| SearchResult {
+        best: found.best,
+        score: found.score,
+        depth: found.depth,
+        previous: found.previous,
+        nodes: lines.searched,
         elapsed: start.elapsed(),
     })
+}
+
+/// The most rounds a line is played for (a line also ends with the game).
+const MAX_ROUNDS: u32 = 32;
+
+/// The lines of one choice, with every position's foreseen move and our
+/// own search's verdict kept: the line of `r + 1` rounds begins with the
+/// line of `r`.
+struct Lines<'a> {
+    game: Quoridor,
+    me: Side,
+    budget: Duration,
+    cancel: &'a AtomicBool,
+    deadline: Instant,
+    /// The opponent's foreseen move in a position.
+    foreseen: HashMap<u64, Move>,
+    /// Our search's score and move in a position.
+    ours: HashMap<u64, (i32, Option<Move>)>,
+    /// Searches run (the model's and ours).
+    searched: u64,
+}
+
+impl Lines<'_> {
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    /// `mv`'s worth for us: played, then the opponents answering as
+    /// foreseen and we as our search says until we have moved `rounds`
+    /// times in all, then our search's score of the position. The game is
+    /// left as it was; `None` when the time is up.
+    fn value(&mut self, mv: Move, rounds: u32) -> Option<i32> {
+        let mut line = vec![(mv, self.game.make(mv))];
+        let mut value = None;
+        let mut ours_left = rounds - 1;
+        loop {
+            let plies = line.len() as i32;
+            if let Some(outcome) = &self.game.outcome {
+                value = Some(match outcome {
+                    Outcome::Win { winner, .. } if *winner == self.me => WIN - plies,
+                    Outcome::Win { .. } => plies - WIN,
+                    _ => 0,
+                });
+                break;
+            }
+            if self.stopped() {
+                break;
+            }
+            let key = position_key(&self.game);
+            if self.game.to_move == self.me.0 {
+                let Some((v, best)) = self.our_search(key) else {
+                    break;
+                };
+                match best {
+                    Some(ours) if ours_left > 0 => {
+                        ours_left -= 1;
+                        line.push((ours, self.game.make(ours)));
+                        continue;
+                    }
+                    // A forced result found deeper is as far again.
+                    _ if v >= WIN_BOUND => value = Some(v - plies),
+                    _ if v <= -WIN_BOUND => value = Some(v + plies),
+                    _ => value = Some(v),
+                }
+                break;
+            }
+            let reply = match self.foreseen.get(&key) {
+                Some(&reply) => reply,
+                None => {
+                    self.searched += 1;
+                    let Some(reply) = foreseen_move(&self.game, self.budget, self.cancel) else {
+                        break;
+                    };
+                    self.foreseen.insert(key, reply);
+                    reply
+                }
+            };
+            line.push((reply, self.game.make(reply)));
+        }
+        while let Some((mv, undo)) = line.pop() {
+            self.game.unmake(mv, undo);
+        }
+        value
+    }
+
+    /// Our best-reply search of [`LEAF_DEPTH`] layers from the position,
+    /// us to move: its score and move (`None` when cancelled).
+    fn our_search(&mut self, key: u64) -> Option<(i32, Option<Move>)> {
+        if let Some(&found) = self.ours.get(&key) {
+            return Some(found);
+        }
+        self.searched += 1;
+        let g = &self.game;
+        let master = settings(Level::Master);
+        let found = match triage(g)?.decide(0.0, &mut Rng::new(0)) {
+            Decision::Over => (leaf_score(g, self.me, master.wall_value), None),
+            Decision::Play(mv) => (forced_value(g, mv, master.wall_value), Some(mv)),
+            Decision::Search(candidates) => {
+                let limits = Limits {
+                    max_depth: LEAF_DEPTH,
+                    time: self.deadline.saturating_duration_since(Instant::now()),
+                    walls: master.walls,
+                    wall_value: master.wall_value,
+                    noise: 0,
+                    seed: 0,
+                    tt_bits: 12,
+                };
+                let roots = root_moves(g, &candidates, master.walls);
+                let found = Searcher::new(g, &limits, self.cancel).run(&roots);
+                if found.depth < LEAF_DEPTH {
+                    return None;
+                }
+                (found.score.clamp(-INF, INF), Some(found.best))
+            }
+        };
+        self.ours.insert(key, found);
+        Some(found)
+    }
+}
+
+/// A position's key for the lines' memory: the pieces and walls, the side
+/// to move and the ply (the move limit).
+fn position_key(g: &Quoridor) -> u64 {
+    tt::key(g, false)
+        ^ (u64::from(g.to_move) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (g.ply as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 /// The race for `me` in `g`, a win or loss beyond any race.
@@ -145,82 +282,8 @@ fn leaf_score(g: &Quoridor, me: Side, wall_value: i32) -> i32 {
     }
 }
 
-/// `mv`'s worth for `me`: played, the opponents answering as foreseen
-/// until it is our turn again, then our own short search. `g` is left as
-/// it was; `None` when cancelled.
-fn line_value(
-    g: &mut Quoridor,
-    mv: Move,
-    me: Side,
-    budget: Duration,
-    cancel: &AtomicBool,
-) -> Option<i32> {
-    let mut line = vec![(mv, g.make(mv))];
-    let mut value = None;
-    let mut plies = 1;
-    loop {
-        if let Some(outcome) = &g.outcome {
-            value = Some(match outcome {
-                Outcome::Win { winner, .. } if *winner == me => WIN - plies,
-                Outcome::Win { .. } => plies - WIN,
-                _ => 0,
-            });
-            break;
-        }
-        if g.to_move == me.0 {
-            value = own_search(g, cancel).map(|v| {
-                // A forced result found deeper is as far again.
-                if v >= WIN_BOUND {
-                    v - plies
-                } else if v <= -WIN_BOUND {
-                    v + plies
-                } else {
-                    v
-                }
-            });
-            break;
-        }
-        let Some(reply) = foreseen_move(g, budget, cancel) else {
-            break;
-        };
-        line.push((reply, g.make(reply)));
-        plies += 1;
-    }
-    while let Some((mv, undo)) = line.pop() {
-        g.unmake(mv, undo);
-    }
-    value
-}
-
-/// Our best-reply search of [`LEAF_DEPTH`] layers from `g`, us to move
-/// (`None` when cancelled).
-fn own_search(g: &Quoridor, cancel: &AtomicBool) -> Option<i32> {
-    let master = settings(Level::Master);
-    let t = triage(g)?;
-    let candidates = match t.decide(0.0, &mut crate::rng::Rng::new(0)) {
-        Decision::Over => return Some(leaf_score(g, Side(g.to_move), master.wall_value)),
-        Decision::Play(mv) => return Some(mv_value(g, mv, master.wall_value)),
-        Decision::Search(c) => c,
-    };
-    let limits = Limits {
-        max_depth: LEAF_DEPTH,
-        time: Duration::from_secs(3600),
-        walls: master.walls,
-        wall_value: master.wall_value,
-        noise: 0,
-        seed: 0,
-        tt_bits: 12,
-    };
-    let roots = root_moves(g, &candidates, master.walls);
-    let found = Searcher::new(g, &limits, cancel).run(&roots);
-    if cancel.load(Ordering::Relaxed) {
-        return None;
-    }
-    Some(found.score.clamp(-INF, INF))
-}
-
 /// The worth of a forced move (a win at once, or the only safe one).
-fn mv_value(g: &Quoridor, mv: Move, wall_value: i32) -> i32 {
+fn forced_value(g: &Quoridor, mv: Move, wall_value: i32) -> i32 {
     let me = Side(g.to_move);
     let mut after = g.clone();
     after.make(mv);
@@ -318,36 +381,67 @@ mod tests {
         let g = played(12, racer, professional);
         let cancel = AtomicBool::new(false);
         let roots = g.legal_moves();
-        let found = choose(&g, &roots, BUDGET, Duration::from_secs(60), &cancel).unwrap();
-        assert!(roots.contains(&found.best));
-        // Every candidate scored by its line, none dropped.
-        assert_eq!(found.nodes, roots.len() as u64);
-        // The chosen line is worth what its replies and our search say.
-        let mut line = g.clone();
-        let value = line_value(&mut line, found.best, Side(0), BUDGET, &cancel).unwrap();
-        assert_eq!(value, found.score);
-        assert_eq!(line, g);
-        // No candidate's line is worth more.
-        for &mv in &roots {
-            let v = line_value(&mut line, mv, Side(0), BUDGET, &cancel).unwrap();
-            assert!(v <= found.score, "{mv}: {v} > {}", found.score);
+        // Three rounds for every candidate: the time is ample.
+        let lines = |g: &Quoridor| Lines {
+            game: g.clone(),
+            me: Side(0),
+            budget: BUDGET,
+            cancel: &cancel,
+            deadline: Instant::now() + Duration::from_secs(600),
+            foreseen: HashMap::new(),
+            ours: HashMap::new(),
+            searched: 0,
+        };
+        let mut memo = lines(&g);
+        let one: Vec<i32> = roots.iter().map(|&mv| memo.value(mv, 1).unwrap()).collect();
+        assert_eq!(memo.game, g);
+        // A line of one round: the two opponents' foreseen replies, then
+        // our search's score of the position.
+        let mv = roots[0];
+        let mut after = g.clone();
+        after.play(&mv).unwrap();
+        for _ in 0..2 {
+            let reply = professional(&after);
+            after.play(&reply).unwrap();
         }
+        assert_eq!(after.to_move, 0);
+        let fresh = lines(&after).our_search(position_key(&after)).unwrap();
+        assert_eq!(one[0], fresh.0);
+        // A second round starts with the first: the same value again
+        // from the memory, and a deeper one differs somewhere.
+        let searched = memo.searched;
+        assert_eq!(memo.value(mv, 1), Some(one[0]));
+        assert_eq!(memo.searched, searched);
+        let two: Vec<i32> = roots.iter().map(|&mv| memo.value(mv, 2).unwrap()).collect();
+        assert!(memo.searched > searched);
+        assert_ne!(one, two);
+        // Memory does not change a value: a fresh memory gives the same.
+        assert_eq!(lines(&g).value(roots[3], 2), Some(two[3]));
 
-        // Through the engine: the Master takes this path (one layer,
-        // its safe candidates scored) and answers within its budget.
+        // Through the engine: the Master takes this path. Here its lines
+        // find a win under the model within a few rounds, which ends the
+        // deepening, so the choice does not depend on the clock.
+        let safe = match triage(&g).unwrap().decide(0.0, &mut Rng::new(0)) {
+            Decision::Search(safe) => safe,
+            other => panic!("{other:?}"),
+        };
+        let walls = settings(Level::Master).walls;
+        let roots = root_moves(&g, &safe, walls);
+        let long = Duration::from_secs(600);
+        let alone = choose(&g, &roots, BUDGET, long, &cancel).unwrap();
+        assert!(alone.score >= WIN_BOUND, "{alone:?}");
         let think = Think {
             level: Level::Master,
-            budget: BUDGET * 3,
+            budget: Duration::from_secs(60),
             cancel: &cancel,
             seed: 1,
         };
-        let started = Instant::now();
         let (mv, found) = g.analyse(&think).unwrap();
-        assert!(started.elapsed() < BUDGET * 6);
         let found = found.unwrap();
-        assert!(g.legal_moves().contains(&mv));
-        assert_eq!(found.depth, 1);
-        assert!(found.nodes >= 1, "{found:?}");
+        assert_eq!(
+            (mv, found.score, found.depth),
+            (alone.best, alone.score, alone.depth)
+        );
     }
 
     #[test]
