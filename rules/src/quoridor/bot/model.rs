@@ -6,13 +6,16 @@
 //! time. Where the Master sees that each of its opponents' recent moves is
 //! the one that search picks ([`fits`]), it no longer has to guess how they
 //! treat one another (best-reply lets every opponent wall us; play-outs
-//! assume a cheap policy): it plays each of its candidates, lets every
-//! opponent answer with the move the search foresees for it, and scores
-//! the position it then has to move in with its own short best-reply search
-//! ([`choose`]). Candidates are tried in the order of a one-ply look at the
-//! race, so a short budget still scores the likely ones; where the clock
-//! stops before the first candidate is scored, the caller's tree search
-//! decides.
+//! assume a cheap policy). It plays each candidate and follows the line:
+//! every opponent answers with the move the search foresees for it, we with
+//! our own depth-2 best-reply search's move, for one round, then two, and
+//! so on while the time lasts; a line is worth its end (a win, a loss) or
+//! our search's score of the position we are left to move in ([`choose`]).
+//! Each position's foreseen move and our verdict are kept, so the line of
+//! `r + 1` rounds costs one round more than the line of `r`. Candidates are
+//! tried first in the order of a one-ply look at the race, then best first;
+//! where the clock stops before one candidate is scored, the caller's other
+//! methods decide.
 //!
 //! This is opponent-model search (Carmel & Markovitch, "Incorporating
 //! Opponent Models into Adversary Search", 1996) with a model that is either
