@@ -46,7 +46,9 @@
 //! against greedy players holding all the others (`greedy.rs`: a win, else
 //! a step along the shortest way, else a wall on the next pawn); with
 //! `--game quoridor --players 4` it is issue 28's test of the
-//! free-for-all.
+//! free-for-all. `--match mixed` plays Master holding one pawn against a
+//! greedy player on the seat after it and our Professionals on the others
+//! (Quoridor with 3+ pawns: a table the Master foresees side by side).
 //!
 //! `--match think` runs one search per level from the start position with
 //! Master's budget `--ms` and prints the depth reached, nodes and speed.
@@ -89,6 +91,9 @@ enum Player {
     Random,
     /// Quoridor's greedy player (`greedy.rs`); a random mover elsewhere.
     Greedy,
+    /// A greedy player on the seat after the stronger player's, our
+    /// Professional on every other (`--match mixed`).
+    Mixed,
 }
 
 impl Player {
@@ -97,6 +102,7 @@ impl Player {
             Player::Bot(level) => level.name(),
             Player::Random => "random",
             Player::Greedy => "greedy",
+            Player::Mixed => "professionals and a greedy player",
         }
     }
 }
@@ -255,7 +261,7 @@ impl Contest for CrossyRay {
     }
 }
 
-const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|titanium|animalchess|greedy] [--peer PATH] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
+const USAGE: &str = "usage: ladder [--game jungle|quoridor|crossyray|all] [--match ladder|real|think|engine|titanium|animalchess|greedy|mixed] [--peer PATH] [--games 100] [--ms 50] [--threads N] [--seed S] [--size 9|11|13] [--players 2..8]";
 
 /// `--peer PATH`, else the environment variable `var`, for `--match kind`.
 fn peer_path(flags: &Flags, var: &str, kind: &str, what: &str) -> Result<String, String> {
@@ -292,12 +298,13 @@ fn run(args: &[String]) -> Result<(), String> {
         "think",
         "engine",
         "greedy",
+        "mixed",
         "titanium",
         "animalchess",
     ];
     if !kinds.contains(&kind.as_str()) {
         return Err(format!(
-            "--match is ladder, real, think, engine, titanium, animalchess or greedy, not {kind:?}"
+            "--match is ladder, real, think, engine, titanium, animalchess, greedy or mixed, not {kind:?}"
         ));
     }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -395,6 +402,8 @@ fn run_game<G: Contest>(run: &Run) {
     }
     let pairings: Vec<(Player, Player)> = if run.kind == "real" {
         vec![(Player::Bot(Level::Master), Player::Bot(Level::Professional))]
+    } else if run.kind == "mixed" {
+        vec![(Player::Bot(Level::Master), Player::Mixed)]
     } else if run.kind == "greedy" {
         vec![
             (Player::Bot(Level::Master), Player::Greedy),
@@ -518,13 +527,22 @@ fn play_game<G: Contest>(
         if game.ply() >= MAX_PLIES {
             break;
         }
-        let player = if side == strong_side { strong } else { weak };
+        let mut player = if side == strong_side { strong } else { weak };
+        if player == Player::Mixed {
+            let after = (strong_side.0 as usize + 1) % game.sides();
+            player = if side.index() == after {
+                Player::Greedy
+            } else {
+                Player::Bot(Level::Professional)
+            };
+        }
         let mv = match player {
             Player::Random => {
                 let moves = game.legal_moves();
                 moves[rng.below(moves.len())].clone()
             }
             Player::Greedy => game.greedy(&mut rng),
+            Player::Mixed => unreachable!("a seat of the mixed table plays as one of its kinds"),
             Player::Bot(level) => G::choose_move(
                 &game,
                 &Think {

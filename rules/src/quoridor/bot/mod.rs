@@ -128,15 +128,19 @@ impl Engine for Quoridor {
                     .saturating_sub(start.elapsed())
             };
             let policy_fits = multi && settings.rollouts && rollout::foreseen(self);
-            if multi
-                && settings.rollouts
-                && !policy_fits
-                && model::fits(self, think.budget, time(start) / 2, think.cancel)
-            {
+            let table = (multi && settings.rollouts && !policy_fits)
+                .then(|| model::read(self, think.budget, time(start) / 2, think.cancel))
+                .flatten();
+            if let Some(table) = table {
                 let roots = root_moves(self, &candidates, settings.walls);
-                if let Some(result) =
-                    model::choose(self, &roots, think.budget, time(start), think.cancel)
-                {
+                if let Some(result) = model::choose(
+                    self,
+                    &table,
+                    &roots,
+                    think.budget,
+                    time(start),
+                    think.cancel,
+                ) {
                     return (result.best, result);
                 }
             }

@@ -3,30 +3,34 @@
 //! A room of several pawns often holds other computer players, and a
 //! Professional's move is a pure function of the position: its best-reply
 //! search has no noise, no random move and ends at depth 3 long before its
-//! time. Where the Master sees that each of its opponents' recent moves is
-//! the one that search picks ([`fits`]), it no longer has to guess how they
+//! time. Where the Master sees that an opponent's moves of its last two
+//! turns were the ones that search picks, and that every other opponent
+//! played mostly as the play-outs' policy does (a person racing and
+//! walling, a greedy player) ([`read`]), it no longer has to guess how they
 //! treat one another (best-reply lets every opponent wall us; play-outs
-//! assume a cheap policy). It plays each candidate and follows the line:
-//! every opponent answers with the move the search foresees for it, we with
-//! our own depth-2 best-reply search's move, for one round, then two, and
-//! so on while the time lasts; a line is worth its end (a win, a loss) or
-//! our search's score of the position we are left to move in ([`choose`]).
-//! Each position's foreseen move and our verdict are kept, so the line of
-//! `r + 1` rounds costs one round more than the line of `r`. Candidates are
-//! tried first in the order of a one-ply look at the race, then best first;
-//! where the clock stops before one candidate is scored, the caller's other
-//! methods decide.
+//! assume the cheap policy for all). It plays each candidate and follows
+//! the line: every opponent answers with the move foreseen for it (the
+//! search's, or the policy's), we with our own depth-2 best-reply search's
+//! move, for one round, then two, and so on while the time lasts; a line
+//! is worth its end (a win, a loss) or our search's score of the position
+//! we are left to move in ([`choose`]). Each position's foreseen move and
+//! our verdict are kept, so the line of `r + 1` rounds costs one round more
+//! than the line of `r`. Candidates are tried first in the order of a
+//! one-ply look at the race, then best first; where the clock stops before
+//! one candidate is scored, the caller's other methods decide.
 //!
 //! This is opponent-model search (Carmel & Markovitch, "Incorporating
-//! Opponent Models into Adversary Search", 1996) with a model that is either
-//! exact or not used: against any other player the fit fails and the
-//! Master keeps its other methods.
+//! Opponent Models into Adversary Search", 1996) with models that are
+//! seen to hold or not used: where an opponent fits neither, the Master
+//! keeps its other methods.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::super::options::MAX_PAWNS;
 use super::eval::{evaluate, STEP};
+use super::rollout::{foresight_by_side, policy, Habits, Policy, FORESIGHT_PLIES, POLICY};
 use super::score::{INF, WIN, WIN_BOUND};
 use super::search::{Limits, Searcher};
 use super::tt;
@@ -41,10 +45,14 @@ use crate::triage::Decision;
 /// The level whose moves the model foresees.
 const MODEL: Level = Level::Professional;
 
-/// The opponents' latest moves the fit is judged on (two rounds), and the
-/// fewest it needs; every one of them must be foreseen.
+/// The opponents' latest moves the fit is judged on (two rounds): each
+/// of them must be the model's for an opponent to count as foreseen by it.
 const FIT_ROUNDS: usize = 2;
-const FIT_MIN: usize = 3;
+
+/// An opponent foreseen by the policy of the play-outs must have had at
+/// least this many of its recent moves judged, and this share foreseen.
+const POLICY_MIN: usize = 4;
+const POLICY_SHARE: f64 = 0.8;
 
 /// The depth of the Master's own search from the position it is left to
 /// move in, in layers.
@@ -63,30 +71,88 @@ pub(super) fn foreseen_move(g: &Quoridor, budget: Duration, cancel: &AtomicBool)
     (!cancel.load(Ordering::Relaxed)).then_some(mv)
 }
 
-/// Whether `MODEL` foresaw every one of the opponents' moves of the last
-/// [`FIT_ROUNDS`] rounds in `game` (at least [`FIT_MIN`] of them), judged
-/// within `time` (a verdict it cannot reach in time is no).
-pub(super) fn fits(game: &Quoridor, budget: Duration, time: Duration, cancel: &AtomicBool) -> bool {
+/// How the lines foresee one opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Foresee {
+    /// By `MODEL`'s move: it played exactly that in each of its last
+    /// [`FIT_ROUNDS`] turns.
+    Search,
+    /// By the play-outs' policy, which foresaw most of its recent moves.
+    Policy,
+}
+
+/// The opponents at a table, each foreseen one way or another.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Table {
+    pub(super) by_side: [Option<Foresee>; MAX_PAWNS],
+    habits: Habits,
+}
+
+/// How the opponents of the side to move in `game` can be foreseen: a
+/// table where at least one of them played exactly `MODEL`'s moves in its
+/// last [`FIT_ROUNDS`] turns and every other one played mostly as the
+/// play-outs' policy does; `None` otherwise, or where that cannot be
+/// judged within `time`.
+pub(super) fn read(
+    game: &Quoridor,
+    budget: Duration,
+    time: Duration,
+    cancel: &AtomicBool,
+) -> Option<Table> {
     let start = Instant::now();
     let me = game.to_move;
-    let pawns = game.active_sides().count();
-    let wanted = FIT_ROUNDS * pawns.saturating_sub(1);
+    let mut by_side = [None; MAX_PAWNS];
+    // The model's verdict on each opponent's latest turns.
+    let mut judged = [0usize; MAX_PAWNS];
+    let mut missed = [false; MAX_PAWNS];
+    let opponents: Vec<usize> = game
+        .active_sides()
+        .filter(|s| s.0 != me)
+        .map(|s| s.index())
+        .collect();
     let mut g = game.clone();
-    let mut judged = 0;
-    while judged < wanted {
+    while opponents.iter().any(|&s| judged[s] < FIT_ROUNDS) {
         let Some((mv, undo)) = g.undo.pop() else {
             break;
         };
         g.unmake(mv, undo);
-        if g.to_move == me {
+        let s = g.to_move as usize;
+        if g.to_move == me || judged[s] >= FIT_ROUNDS || missed[s] {
             continue;
         }
-        if start.elapsed() >= time || foreseen_move(&g, budget, cancel) != Some(mv) {
-            return false;
+        if start.elapsed() >= time {
+            return None;
         }
-        judged += 1;
+        judged[s] += 1;
+        if foreseen_move(&g, budget, cancel) != Some(mv) {
+            missed[s] = true;
+        }
     }
-    judged >= FIT_MIN
+    for &s in &opponents {
+        if judged[s] >= FIT_ROUNDS && !missed[s] {
+            by_side[s] = Some(Foresee::Search);
+        }
+    }
+    if by_side.iter().all(Option::is_none) {
+        return None;
+    }
+    let habits = Habits::seen(game);
+    if opponents.iter().any(|&s| by_side[s].is_none()) {
+        let counts = foresight_by_side(game, &habits, FORESIGHT_PLIES);
+        for &s in &opponents {
+            let (agreed, seen) = counts[s];
+            if by_side[s].is_none()
+                && seen >= POLICY_MIN
+                && agreed as f64 >= POLICY_SHARE * seen as f64
+            {
+                by_side[s] = Some(Foresee::Policy);
+            }
+        }
+    }
+    opponents
+        .iter()
+        .all(|&s| by_side[s].is_some())
+        .then_some(Table { by_side, habits })
 }
 
 /// Picks among `candidates` (legal in `game`, at least one) by playing
@@ -97,6 +163,7 @@ pub(super) fn fits(game: &Quoridor, budget: Duration, time: Duration, cancel: &A
 /// move in; `None` when not one candidate was scored.
 pub(super) fn choose(
     game: &Quoridor,
+    table: &Table,
     candidates: &[Move],
     budget: Duration,
     time: Duration,
@@ -110,6 +177,7 @@ pub(super) fn choose(
         budget,
         cancel,
         deadline: start + time,
+        table,
         foreseen: HashMap::new(),
         ours: HashMap::new(),
         searched: 0,
@@ -149,6 +217,13 @@ pub(super) fn choose(
     })
 }
 
+/// The play-outs' policy without its slack: what a policy-foreseen
+/// opponent plays in a line.
+const STRICT: Policy = Policy {
+    slack: 0.0,
+    ..POLICY
+};
+
 /// The most rounds a line is played for (a line also ends with the game).
 const MAX_ROUNDS: u32 = 32;
 
@@ -161,6 +236,7 @@ struct Lines<'a> {
     budget: Duration,
     cancel: &'a AtomicBool,
     deadline: Instant,
+    table: &'a Table,
     /// The opponent's foreseen move in a position.
     foreseen: HashMap<u64, Move>,
     /// Our search's score and move in a position.
@@ -213,8 +289,14 @@ impl Lines<'_> {
                 }
                 break;
             }
+            let side = self.game.to_move as usize;
             let reply = match self.foreseen.get(&key) {
                 Some(&reply) => reply,
+                None if self.table.by_side[side] == Some(Foresee::Policy) => {
+                    let reply = policy(&self.game, &STRICT, &self.table.habits, &mut Rng::new(key));
+                    self.foreseen.insert(key, reply);
+                    reply
+                }
                 None => {
                     self.searched += 1;
                     let Some(reply) = foreseen_move(&self.game, self.budget, self.cancel) else {
@@ -326,6 +408,10 @@ mod tests {
         g
     }
 
+    fn is_read(g: &Quoridor, budget: Duration, time: Duration, cancel: &AtomicBool) -> bool {
+        read(g, budget, time, cancel).is_some()
+    }
+
     fn professional(g: &Quoridor) -> Move {
         foreseen_move(g, BUDGET, &AtomicBool::new(false)).unwrap()
     }
@@ -343,7 +429,11 @@ mod tests {
         let long = Duration::from_secs(60);
         let pros = played(12, racer, professional);
         assert_eq!(pros.to_move, 0);
-        assert!(fits(&pros, BUDGET, long, &cancel));
+        let table = read(&pros, BUDGET, long, &cancel).unwrap();
+        assert_eq!(
+            table.by_side[..3],
+            [None, Some(Foresee::Search), Some(Foresee::Search)]
+        );
         // One opponent's move that is not the Professional's: no fit.
         let seed = std::cell::Cell::new(0u64);
         let mixed = played(12, racer, |g| {
@@ -361,22 +451,22 @@ mod tests {
             }
             professional(g)
         });
-        assert!(!fits(&mixed, BUDGET, long, &cancel));
+        assert!(!is_read(&mixed, BUDGET, long, &cancel));
         // Players who move at random are not Professionals.
         let rng = std::cell::RefCell::new(Rng::new(4));
         let random = played(12, racer, |g| {
             let legal = g.legal_moves();
             legal[rng.borrow_mut().below(legal.len())]
         });
-        assert!(!fits(&random, BUDGET, long, &cancel));
+        assert!(!is_read(&random, BUDGET, long, &cancel));
         // Too little seen, or no time to judge: no.
-        assert!(!fits(
+        assert!(!is_read(
             &played(3, racer, professional),
             BUDGET,
             long,
             &cancel
         ));
-        assert!(!fits(&pros, BUDGET, Duration::ZERO, &cancel));
+        assert!(!is_read(&pros, BUDGET, Duration::ZERO, &cancel));
     }
 
     #[test]
@@ -385,17 +475,19 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let roots = g.legal_moves();
         // Three rounds for every candidate: the time is ample.
-        let lines = |g: &Quoridor| Lines {
+        let lines = |g: &Quoridor, table| Lines {
             game: g.clone(),
             me: Side(0),
             budget: BUDGET,
             cancel: &cancel,
             deadline: Instant::now() + Duration::from_secs(600),
+            table,
             foreseen: HashMap::new(),
             ours: HashMap::new(),
             searched: 0,
         };
-        let mut memo = lines(&g);
+        let table = read(&g, BUDGET, Duration::from_secs(60), &cancel).unwrap();
+        let mut memo = lines(&g, &table);
         let one: Vec<i32> = roots.iter().map(|&mv| memo.value(mv, 1).unwrap()).collect();
         assert_eq!(memo.game, g);
         // A line of one round: the two opponents' foreseen replies, then
@@ -408,7 +500,9 @@ mod tests {
             after.play(&reply).unwrap();
         }
         assert_eq!(after.to_move, 0);
-        let fresh = lines(&after).our_search(position_key(&after)).unwrap();
+        let fresh = lines(&after, &table)
+            .our_search(position_key(&after))
+            .unwrap();
         assert_eq!(one[0], fresh.0);
         // A second round starts with the first: the same value again
         // from the memory, and a deeper one differs somewhere.
@@ -419,7 +513,7 @@ mod tests {
         assert!(memo.searched > searched);
         assert_ne!(one, two);
         // Memory does not change a value: a fresh memory gives the same.
-        assert_eq!(lines(&g).value(roots[3], 2), Some(two[3]));
+        assert_eq!(lines(&g, &table).value(roots[3], 2), Some(two[3]));
 
         // Through the engine: the Master takes this path. Here its lines
         // find a win under the model within a few rounds, which ends the
@@ -431,7 +525,7 @@ mod tests {
         let walls = settings(Level::Master).walls;
         let roots = root_moves(&g, &safe, walls);
         let long = Duration::from_secs(600);
-        let alone = choose(&g, &roots, BUDGET, long, &cancel).unwrap();
+        let alone = choose(&g, &table, &roots, BUDGET, long, &cancel).unwrap();
         assert!(alone.score >= WIN_BOUND, "{alone:?}");
         let think = Think {
             level: Level::Master,
@@ -448,11 +542,75 @@ mod tests {
     }
 
     #[test]
+    fn a_table_of_a_professional_and_a_policy_player_is_read_side_by_side() {
+        let cancel = AtomicBool::new(false);
+        let long = Duration::from_secs(60);
+        let by_policy = |g: &Quoridor| policy(g, &STRICT, &Habits::seen(g), &mut Rng::new(1));
+        let g = played(21, racer, |g| {
+            if g.to_move == 1 {
+                professional(g)
+            } else {
+                by_policy(g)
+            }
+        });
+        let table = read(&g, BUDGET, long, &cancel).unwrap();
+        assert_eq!(
+            table.by_side[..3],
+            [None, Some(Foresee::Search), Some(Foresee::Policy)]
+        );
+        // In a line, side 2 answers as the policy, side 1 as the search.
+        let mut lines = Lines {
+            game: g.clone(),
+            me: Side(0),
+            budget: BUDGET,
+            cancel: &cancel,
+            deadline: Instant::now() + long,
+            table: &table,
+            foreseen: HashMap::new(),
+            ours: HashMap::new(),
+            searched: 0,
+        };
+        // A move after which the next pawn cannot win at once.
+        let mv = triage(&g).unwrap().safe[0];
+        let v = lines.value(mv, 1).unwrap();
+        let mut after = g.clone();
+        after.play(&mv).unwrap();
+        let reply = professional(&after);
+        after.play(&reply).unwrap();
+        let reply = policy(
+            &after,
+            &STRICT,
+            &table.habits,
+            &mut Rng::new(position_key(&after)),
+        );
+        after.play(&reply).unwrap();
+        assert_eq!(lines.foreseen.len(), 2);
+        let mut fresh = Lines {
+            game: after.clone(),
+            ours: HashMap::new(),
+            ..lines
+        };
+        assert_eq!(fresh.our_search(position_key(&after)).unwrap().0, v);
+        // A random player beside the Professional: not foreseen at all.
+        let rng = std::cell::RefCell::new(Rng::new(4));
+        let random = played(15, racer, |g| {
+            if g.to_move == 1 {
+                professional(g)
+            } else {
+                let legal = g.legal_moves();
+                legal[rng.borrow_mut().below(legal.len())]
+            }
+        });
+        assert!(!is_read(&random, BUDGET, long, &cancel));
+    }
+
+    #[test]
     fn a_cancelled_choice_scores_nothing() {
         let g = played(12, racer, professional);
         let cancel = AtomicBool::new(true);
         let roots = g.legal_moves();
-        assert!(choose(&g, &roots, BUDGET, Duration::from_secs(60), &cancel).is_none());
-        assert!(!fits(&g, BUDGET, Duration::from_secs(60), &cancel));
+        let table = read(&g, BUDGET, Duration::from_secs(60), &AtomicBool::new(false)).unwrap();
+        assert!(choose(&g, &table, &roots, BUDGET, Duration::from_secs(60), &cancel).is_none());
+        assert!(!is_read(&g, BUDGET, Duration::from_secs(60), &cancel));
     }
 }

@@ -250,6 +250,24 @@ impl Habits {
 /// kind it would have played (a step as short, or a wall on the same
 /// pawn), and how many moves were judged.
 pub(super) fn foresight(game: &Quoridor, habits: &Habits, plies: usize) -> (f64, usize) {
+    let by_side = foresight_by_side(game, habits, plies);
+    let agreed: usize = by_side.iter().map(|&(a, _)| a).sum();
+    let judged: usize = by_side.iter().map(|&(_, j)| j).sum();
+    let share = if judged == 0 {
+        0.0
+    } else {
+        agreed as f64 / judged as f64
+    };
+    (share, judged)
+}
+
+/// [`foresight`] for each opponent apart: the moves of its the policy
+/// foresaw, and its moves judged.
+pub(super) fn foresight_by_side(
+    game: &Quoridor,
+    habits: &Habits,
+    plies: usize,
+) -> [(usize, usize); MAX_PAWNS] {
     let me = game.to_move as usize;
     let knobs = Policy {
         slack: 0.0,
@@ -257,7 +275,7 @@ pub(super) fn foresight(game: &Quoridor, habits: &Habits, plies: usize) -> (f64,
     };
     let mut rng = Rng::new(0);
     let mut g = game.clone();
-    let (mut agreed, mut judged) = (0, 0);
+    let mut counts = [(0, 0); MAX_PAWNS];
     let mut after = distances(&g);
     for _ in 0..plies {
         let Some((mv, undo)) = g.undo.pop() else {
@@ -268,7 +286,6 @@ pub(super) fn foresight(game: &Quoridor, habits: &Habits, plies: usize) -> (f64,
         let mover = g.to_move as usize;
         if mover != me {
             let guess = policy(&g, &knobs, habits, &mut rng);
-            judged += 1;
             let same = match (mv, guess) {
                 (Move::Pawn(_), Move::Pawn(c)) => {
                     g.board.distance(c, g.goals[mover]) == after[mover]
@@ -282,18 +299,14 @@ pub(super) fn foresight(game: &Quoridor, habits: &Habits, plies: usize) -> (f64,
                 (Move::Pass, Move::Pass) => true,
                 _ => false,
             };
+            counts[mover].1 += 1;
             if same {
-                agreed += 1;
+                counts[mover].0 += 1;
             }
         }
         after = before;
     }
-    let share = if judged == 0 {
-        0.0
-    } else {
-        f64::from(agreed) / judged as f64
-    };
-    (share, judged)
+    counts
 }
 
 /// The offset in turn order from `mover` of the pawn whose way grew most
@@ -322,7 +335,7 @@ pub(super) const ALWAYS: usize = 5;
 /// The opponents' moves [`foreseen`] judges the policy by (the last
 /// rounds of up to eight pawns), the fewest it needs, and the share it
 /// must have foreseen.
-const FORESIGHT_PLIES: usize = 48;
+pub(super) const FORESIGHT_PLIES: usize = 48;
 const FORESIGHT_MIN: usize = 4;
 const FORESIGHT_SHARE: f64 = 0.8;
 
