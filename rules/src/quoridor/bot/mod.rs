@@ -23,11 +23,13 @@
 //! it leads you) foresaw its opponents' recent moves; where it foresaw
 //! most of them, or always with five pawns or more, the Master plays each
 //! candidate out to the end many times under that policy instead of
-//! searching (`rollout.rs`). Where instead each opponent's recent moves
-//! were exactly those of our Professional (other computer players at the
-//! table), the Master plays each candidate, lets the opponents answer as
-//! that search foresees and searches the position it is then to move in
-//! (`model.rs`).
+//! searching (`rollout.rs`). Where the policy does not fit them all but
+//! an opponent's recent moves were exactly those of our Professional
+//! (other computer players at the table) and every other one's mostly
+//! the policy's, the Master instead follows each candidate's line, each
+//! opponent answering as foreseen and the Master by its own short
+//! search, round after round while the time lasts (`model.rs`); this
+//! comes before the play-outs of five pawns or more.
 //!
 //! The budget is Master's time per move ([`DEFAULT_BUDGET`], 2 s, unless
 //! the caller gives another); the other levels take their share of it.

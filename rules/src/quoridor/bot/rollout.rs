@@ -261,8 +261,8 @@ pub(super) fn foresight(game: &Quoridor, habits: &Habits, plies: usize) -> (f64,
     (share, judged)
 }
 
-/// [`foresight`] for each opponent apart: the moves of its the policy
-/// foresaw, and its moves judged.
+/// [`foresight`] for each opponent apart: how many of its moves the
+/// policy foresaw, and how many were judged.
 pub(super) fn foresight_by_side(
     game: &Quoridor,
     habits: &Habits,
