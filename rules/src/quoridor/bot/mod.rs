@@ -129,8 +129,10 @@ impl Engine for Quoridor {
                     .mul_f64(settings.time_share)
                     .saturating_sub(start.elapsed())
             };
-            let policy_fits = multi && settings.rollouts && rollout::foreseen(self);
-            let table = (multi && settings.rollouts && !policy_fits)
+            // The Master's ways of reading a table of three pawns or more.
+            let reads = multi && settings.rollouts;
+            let policy_fits = reads && rollout::foreseen(self);
+            let table = (reads && !policy_fits)
                 .then(|| model::read(self, think.budget, time(start) / 2, think.cancel))
                 .flatten();
             if let Some(table) = table {
@@ -146,10 +148,7 @@ impl Engine for Quoridor {
                     return (result.best, result);
                 }
             }
-            if multi
-                && settings.rollouts
-                && (policy_fits || self.active_sides().count() >= rollout::ALWAYS)
-            {
+            if reads && (policy_fits || self.active_sides().count() >= rollout::ALWAYS) {
                 let roots = root_moves(self, &candidates, settings.walls);
                 let result = rollout::choose(
                     self,

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use super::super::options::MAX_PAWNS;
 use super::eval::{evaluate, STEP};
 use super::rollout::{foresight_by_side, policy, Habits, Policy, FORESIGHT_PLIES, POLICY};
-use super::score::{INF, WIN, WIN_BOUND};
+use super::score::{from_node, INF, WIN, WIN_BOUND};
 use super::search::{Limits, Searcher};
 use super::tt;
 use super::{root_moves, settings, triage};
@@ -260,12 +260,9 @@ impl Lines<'_> {
         let mut ours_left = rounds - 1;
         loop {
             let plies = line.len() as i32;
-            if let Some(outcome) = &self.game.outcome {
-                value = Some(match outcome {
-                    Outcome::Win { winner, .. } if *winner == self.me => WIN - plies,
-                    Outcome::Win { .. } => plies - WIN,
-                    _ => 0,
-                });
+            if self.game.outcome.is_some() {
+                // Over: a win, a loss or a draw (no wall is worth anything).
+                value = Some(from_node(leaf_score(&self.game, self.me, 0), plies));
                 break;
             }
             if self.stopped() {
@@ -276,17 +273,12 @@ impl Lines<'_> {
                 let Some((v, best)) = self.our_search(key) else {
                     break;
                 };
-                match best {
-                    Some(ours) if ours_left > 0 => {
-                        ours_left -= 1;
-                        line.push((ours, self.game.make(ours)));
-                        continue;
-                    }
-                    // A forced result found deeper is as far again.
-                    _ if v >= WIN_BOUND => value = Some(v - plies),
-                    _ if v <= -WIN_BOUND => value = Some(v + plies),
-                    _ => value = Some(v),
+                if let (Some(ours), 1..) = (best, ours_left) {
+                    ours_left -= 1;
+                    line.push((ours, self.game.make(ours)));
+                    continue;
                 }
+                value = Some(from_node(v, plies));
                 break;
             }
             let side = self.game.to_move as usize;

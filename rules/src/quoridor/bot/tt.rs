@@ -4,7 +4,7 @@
 //! not searched again, and a deeper iteration tries last time's best move
 //! first.
 
-use super::score::WIN_BOUND;
+use super::score::{from_node, to_node};
 use crate::quoridor::{Move, Quoridor};
 use crate::rng::mix;
 
@@ -34,11 +34,7 @@ impl Entry {
     /// The score as seen `ply` layers from the root (a win's distance is
     /// stored from the node, so it reads right wherever the node recurs).
     pub fn score(&self, ply: i32) -> i32 {
-        match self.score {
-            s if s >= WIN_BOUND => s - ply,
-            s if s <= -WIN_BOUND => s + ply,
-            s => s,
-        }
+        from_node(self.score, ply)
     }
 }
 
@@ -86,11 +82,7 @@ impl Table {
         } else {
             Bound::Exact
         };
-        let score = match score {
-            s if s >= WIN_BOUND => s + ply,
-            s if s <= -WIN_BOUND => s - ply,
-            s => s,
-        };
+        let score = to_node(score, ply);
         self.entries[slot] = Some(Entry {
             key,
             depth,
