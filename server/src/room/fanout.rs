@@ -35,6 +35,17 @@ struct Gone {
     dropped: Vec<(ConnId, TrySendError<Utf8Bytes>)>,
 }
 
+/// How a pass hands its messages to the connections: `ByRoom` written by
+/// the room's task into the sockets their writers lent it (the players':
+/// flushed after the pass), `ByWriter` queued for their writers (everyone else's,
+/// so that thousands of spectators are written by their own tasks, on
+/// every core, after the players).
+#[derive(Clone, Copy)]
+enum Delivery {
+    ByRoom,
+    ByWriter,
+}
+
 impl Gone {
     fn full(&mut self, conn: ConnId, error: TrySendError<Utf8Bytes>) {
         self.skip.insert(conn);
@@ -76,15 +87,27 @@ impl RoomTask {
                 Some(conn) == answering || seated.contains(&member)
             };
             let mut gone = Gone::default();
-            self.send_pass(&outgoing, first, &mut gone);
+            self.send_pass(&outgoing, first, Delivery::ByRoom, &mut gone);
             if let Some((conn, text)) = answer.take() {
                 if let (false, Some(c)) = (gone.skip.contains(&conn), self.conns.get(&conn)) {
-                    if let Err(e) = c.outbox.try_send(text) {
+                    if let Err(e) = c.outbox.feed(text) {
                         gone.full(conn, e);
                     }
                 }
             }
-            self.send_pass(&outgoing, |conn, member| !first(conn, member), &mut gone);
+            // What the first pass wrote into lent sockets goes out, one
+            // write a connection.
+            for (&conn, c) in &self.conns {
+                if first(conn, c.member) && !gone.skip.contains(&conn) {
+                    c.outbox.flush();
+                }
+            }
+            self.send_pass(
+                &outgoing,
+                |conn, member| !first(conn, member),
+                Delivery::ByWriter,
+                &mut gone,
+            );
             let now = self.now();
             for conn in gone.closed {
                 effects.extend(self.drop_conn(conn, now));
@@ -187,6 +210,7 @@ impl RoomTask {
         &self,
         outgoing: &[Outgoing],
         this_pass: impl Fn(ConnId, MemberId) -> bool,
+        how: Delivery,
         gone: &mut Gone,
     ) {
         for message in outgoing {
@@ -206,7 +230,11 @@ impl RoomTask {
                     }
                     _ => continue,
                 };
-                if let Err(e) = c.outbox.try_send(text) {
+                let sent = match how {
+                    Delivery::ByRoom => c.outbox.feed(text),
+                    Delivery::ByWriter => c.outbox.try_send(text),
+                };
+                if let Err(e) = sent {
                     gone.full(conn, e);
                 }
             }
@@ -218,7 +246,9 @@ impl RoomTask {
         let Some(c) = self.conns.get(&conn) else {
             return;
         };
-        if let Err(e) = c.outbox.try_send(text.into()) {
+        let sent = c.outbox.feed(text.into());
+        c.outbox.flush();
+        if let Err(e) = sent {
             self.close_conn(conn, &e);
             let effects = self.drop_conn(conn, self.now());
             self.deliver(effects);

@@ -51,7 +51,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 pub use cmd::{Command, Hello, SayHello};
-pub use conn::{close, outbox, Closer, Outbox, Queue};
+pub use conn::{close, outbox, socket_outbox, Closer, Outbox, Queue, Shelf, SocketSink};
 pub use encoded::Encoded;
 pub use event::{Direct, DrawKind, Effect, Event, MatchKind, NoticeKind, Stamped, WireEvent};
 pub use msg::Attach;

@@ -107,7 +107,14 @@ async fn serve(
     let (sink, mut stream) = socket.split();
     let (outbox, queue) = crate::room::outbox(SEND_QUEUE);
     let ping = app.config.ping_every();
-    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping, Lag::shared()));
+    let writer = tokio::spawn(write_loop(
+        sink,
+        queue,
+        None,
+        closer.clone(),
+        ping,
+        Lag::shared(),
+    ));
     let mut silence = Silence::new(ping);
     let hello_deadline = tokio::time::sleep(app.config.hello_timeout());
     tokio::pin!(hello_deadline);

@@ -63,9 +63,27 @@ pub(crate) async fn serve<St, Si>(
         via,
     } = link;
     let conn = next_conn();
-    let (outbox, queue) = crate::room::outbox(SEND_QUEUE);
+    // A socket of this node lends itself to the room while its writer
+    // is idle (`room::Outbox`); a relayed one has its own batching.
+    let (outbox, queue, shelf) = match via {
+        None => {
+            let (outbox, queue, shelf) = crate::room::socket_outbox(SEND_QUEUE);
+            (outbox, queue, Some(shelf))
+        }
+        Some(_) => {
+            let (outbox, queue) = crate::room::outbox(SEND_QUEUE);
+            (outbox, queue, None)
+        }
+    };
     let lag = Lag::shared();
-    let writer = tokio::spawn(write_loop(sink, queue, closer.clone(), ping, lag.clone()));
+    let writer = tokio::spawn(write_loop(
+        sink,
+        queue,
+        shelf,
+        closer.clone(),
+        ping,
+        lag.clone(),
+    ));
     let mut silence = Silence::new(ping);
     let hello_timeout = app.config.hello_timeout();
     let hello_deadline = tokio::time::sleep(hello_timeout);

@@ -59,17 +59,20 @@ pub async fn upgrade(
     };
     let signed_in = signed_in_account(&app, &headers).await;
     // Buffers sized to the protocol: a client's command is a few hundred
-    // bytes, so the read buffer starts at 1 KiB (it grows for a larger
-    // frame). Messages queued together (a move's answer and its event)
-    // are gathered up to 4 KiB and written at once by `write_loop`,
-    // which flushes as soon as its queue is empty. Measured with `bench
-    // idle`: 31.6 KiB of server memory per idle socket with 8 KiB
-    // buffers, 25.5 KiB with a 2 KiB read buffer (bench/HISTORY.md,
-    // "Memory per socket"); 11.7 KiB with 1 KiB, the queue and the task
-    // made small (BENCHMARKS.md, "Memory per socket, and a cheaper move").
+    // bytes, so the read buffer starts at 512 bytes (a larger frame
+    // grows it, and costs one read more). Messages queued together (a
+    // move's answer and its event) are gathered up to 4 KiB and written
+    // at once, by the room into a lent socket or by `write_loop`, which
+    // flushes as soon as its queue is empty. Measured with `bench idle`:
+    // 31.6 KiB of server memory per idle socket with 8 KiB buffers, 25.5
+    // KiB with a 2 KiB read buffer (bench/HISTORY.md, "Memory per
+    // socket"); 11.7 KiB with 1 KiB, the queue and the task made small
+    // (BENCHMARKS.md, "Memory per socket, and a cheaper move"); 11.3-11.5
+    // with 512 bytes and the socket's shelf (`room::Outbox`; "Players'
+    // messages written by the room").
     ws.max_message_size(LIBRARY_FRAME_BYTES)
         .max_frame_size(LIBRARY_FRAME_BYTES)
-        .read_buffer_size(1024)
+        .read_buffer_size(512)
         .write_buffer_size(WRITE_GATHER)
         .max_write_buffer_size(256 * 1024)
         .on_upgrade(move |socket| async move {
