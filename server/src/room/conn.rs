@@ -128,8 +128,7 @@ impl Outbox {
                     s.fed = true;
                     if fed.is_err() {
                         // A broken socket: the writer finds out and ends.
-                        s.lent = false;
-                        return self.queue.try_send(Utf8Bytes::default());
+                        return self.hand_back(&mut s);
                     }
                     return Ok(());
                 }
@@ -158,9 +157,15 @@ impl Outbox {
             s.fed = false;
             return;
         }
+        let _ = self.hand_back(&mut s);
+    }
+
+    /// Ends the loan of a socket the room wrote into and wakes the writer
+    /// to finish it: an empty text in its queue, which is empty while the
+    /// socket is lent, so it fits.
+    fn hand_back(&self, s: &mut Shelf) -> Result<(), TrySendError<Utf8Bytes>> {
         s.lent = false;
-        // The queue is empty while the socket is lent: this fits.
-        let _ = self.queue.try_send(Utf8Bytes::default());
+        self.queue.try_send(Utf8Bytes::default())
     }
 }
 
