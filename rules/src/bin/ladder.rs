@@ -34,6 +34,9 @@
 //! (default 10) as `--match engine` plays them. An answer our rules refuse,
 //! or a pass by Master, stops that game unscored and is reported.
 //! With `--match engine` too, such a game is stopped and reported, not scored.
+//! With `LADDER_MOVES` set in the environment, `--match engine` and
+//! `--match titanium` print each game's moves (the random opening
+//! included), to be replayed or analysed elsewhere.
 //!
 //! `--match animalchess --peer PATH` (or env `ANIMAL_CHESS=PATH`) plays
 //! Jungle's Master against netcan/AnimalChess's alpha-beta through a text
@@ -834,6 +837,9 @@ mod engine {
                 Stop::Unscored(format!("illegal move {mv} after {}: {e}", moves.join(" ")))
             })?;
             moves.push(mv.to_string());
+        }
+        if std::env::var_os("LADDER_MOVES").is_some() {
+            println!("game {:>3} moves: {}", i + 1, moves.join(" "));
         }
         Ok(scored(&game, master_side))
     }

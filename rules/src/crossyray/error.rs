@@ -2,7 +2,7 @@
 
 use super::{Cell, Edge, Number};
 
-/// A move [`super::CrossyRay::play`] refused. The state is unchanged.
+/// A move CrossyRay's [`play`](crate::game::Game::play) refused. The state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
     #[error("the game is over")]

@@ -10,7 +10,7 @@ use crate::game::NotationError;
 /// A CrossyRay move. Serialised as its notation string.
 ///
 /// Reading a move only checks its syntax: whether it is legal here is
-/// [`super::CrossyRay::play`]'s question.
+/// [`Game::play`](crate::game::Game::play)'s question.
 ///
 /// ```
 /// use rules::crossyray::{Cell, Edge, Move};
