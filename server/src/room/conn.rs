@@ -103,11 +103,16 @@ impl Outbox {
     }
 
     /// Queues `text`, waiting while the queue is full (the reader's own
-    /// replies: a client that does not read stops being read).
+    /// replies: a client that does not read stops being read). The loan
+    /// ends under the shelf's lock with the push, as in
+    /// [`Outbox::try_send`]; a full queue is waited on without the lock
+    /// (the writer lends nothing while its queue holds a message).
     pub async fn send_async(&self, text: Utf8Bytes) -> Result<(), flume::SendError<Utf8Bytes>> {
-        if let Some(shelf) = &self.shelf {
-            lock(shelf).lent = false;
-        }
+        let text = match self.try_send(text) {
+            Ok(()) => return Ok(()),
+            Err(TrySendError::Disconnected(text)) => return Err(flume::SendError(text)),
+            Err(TrySendError::Full(text)) => text,
+        };
         self.queue.send_async(text).await
     }
 

@@ -64,16 +64,12 @@ pub(crate) async fn write_loop<Si>(
         };
         // What else is queued already goes out in the same write.
         let sent = async {
-            if !text.is_empty() {
-                sink.feed(Message::Text(text)).await?;
-            }
+            feed_queued(sink, text).await?;
             for _ in 0..GATHER_MESSAGES {
                 let Ok(text) = queue.try_recv() else {
                     break;
                 };
-                if !text.is_empty() {
-                    sink.feed(Message::Text(text)).await?;
-                }
+                feed_queued(sink, text).await?;
             }
             sink.flush().await
         };
@@ -88,7 +84,7 @@ pub(crate) async fn write_loop<Si>(
     };
     let flush = async {
         while let Ok(text) = queue.try_recv() {
-            if !text.is_empty() && sink.feed(Message::Text(text)).await.is_err() {
+            if feed_queued(sink, text).await.is_err() {
                 return;
             }
         }
@@ -101,6 +97,15 @@ pub(crate) async fn write_loop<Si>(
     });
     let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(Message::Close(frame))).await;
     let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.close()).await;
+}
+
+/// Feeds a queued text into the socket; an empty one is no message, only
+/// the room's request to flush what it left there (`room::Outbox`).
+async fn feed_queued(sink: &mut SocketSink, text: Utf8Bytes) -> Result<(), axum::Error> {
+    if text.is_empty() {
+        return Ok(());
+    }
+    sink.feed(Message::Text(text)).await
 }
 
 /// The writer's socket, taken back from the shelf if it was lent.
