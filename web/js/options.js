@@ -204,7 +204,8 @@ const FORMS = {
     summary(o) {
       const q = { ...Q_DEFAULTS, ...o };
       const mode = q.mode === 'ffa' ? `${t('quoridor.mode.ffa')} (${q.players})` : modeText(q.mode);
-      return t('quoridor.summary', {
+      // A turn-based game has no turn timer: its days are its time.
+      return t(o.days ? 'quoridor.summary_days' : 'quoridor.summary', {
         mode,
         size: q.size,
         goal: t(`quoridor.goal.${q.goal}`),

@@ -61,31 +61,36 @@ fn bad_link() -> Response {
     )
 }
 
-/// Sends the link that confirms `email` for the account. `Ok(false)`
-/// when the account was sent enough of them this hour.
+/// Sends the link that confirms `email` for the account; with `change`,
+/// `email` becomes the account's unconfirmed address in the same
+/// transaction. `Ok(false)`, and nothing changed, when the account was
+/// sent enough of them this hour.
 async fn send_confirmation(
     app: &App,
     base: &str,
     account_id: i64,
     username: &str,
     email: &str,
+    change: bool,
 ) -> Result<bool, Response> {
     let secret = new_token();
     let now = now_millis();
-    let stored = app
-        .registry
-        .store()
-        .add_link(NewLink {
-            purpose: LinkPurpose::Confirm,
-            account_id,
-            email,
-            secret: &secret,
-            now,
-            expires_at: now + CONFIRM_TTL_MS,
-            per_hour: LINKS_PER_HOUR,
-        })
-        .await
-        .map_err(internal)?;
+    let link = NewLink {
+        purpose: LinkPurpose::Confirm,
+        account_id,
+        email,
+        secret: &secret,
+        now,
+        expires_at: now + CONFIRM_TTL_MS,
+        per_hour: LINKS_PER_HOUR,
+    };
+    let store = app.registry.store();
+    let stored = if change {
+        store.change_email(link).await
+    } else {
+        store.add_link(link).await
+    }
+    .map_err(internal)?;
     if stored {
         let link = format!("{base}/account#confirm={secret}");
         let mail = Mail {
@@ -110,7 +115,7 @@ pub async fn confirm_new_account(
     username: &str,
     email: &str,
 ) {
-    if let Err(e) = send_confirmation(app, base, account_id, username, email).await {
+    if let Err(e) = send_confirmation(app, base, account_id, username, email, false).await {
         tracing::warn!(status = %e.status(), "could not send the confirmation link");
     }
 }
@@ -141,10 +146,10 @@ pub async fn set_email(
     if let Err(wait) = app.limits.mail.take(ip) {
         return too_many(wait, "Too many mails asked for from your address");
     }
-    if let Err(e) = store.set_email(me.account.id, Some(&email)).await {
-        return internal(e);
-    }
-    match send_confirmation(&app, &base, me.account.id, &me.account.username, &email).await {
+    // The address changes only with its link stored: a refusal for the
+    // hour's links changes nothing.
+    let (id, username) = (me.account.id, &me.account.username);
+    match send_confirmation(&app, &base, id, username, &email, true).await {
         Ok(true) => (
             StatusCode::ACCEPTED,
             Json(json!({"email": email, "email_confirmed": false})),

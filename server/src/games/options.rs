@@ -39,13 +39,34 @@ pub fn parse_days(value: Option<&Value>) -> Result<Option<u8>, String> {
 }
 
 /// A room's options for its game, as the game understood them (defaults
-/// filled in). Serialised untagged, as the game's own options plus `mode`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
+/// filled in). Serialised untagged, as the game's own options plus `mode`
+/// (and `days`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameOptions {
     CrossyRay(Moded<crossyray::Options>),
     Quoridor(Moded<quoridor::Options>),
     Jungle(Moded<jungle::Options>),
+}
+
+impl Serialize for GameOptions {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            GameOptions::CrossyRay(o) => o.serialize(s),
+            GameOptions::Jungle(o) => o.serialize(s),
+            // A turn-based Quoridor game has no turn timer: its
+            // `turn_seconds` is left out, as `parse` drops it (PROTOCOL.md,
+            // "Turn-based games"); a CrossyRay or Jungle one shows
+            // `"clock":null`.
+            GameOptions::Quoridor(o) if o.days.is_some() => {
+                let mut v = serde_json::to_value(o).map_err(serde::ser::Error::custom)?;
+                if let Some(map) = v.as_object_mut() {
+                    map.remove("turn_seconds");
+                }
+                v.serialize(s)
+            }
+            GameOptions::Quoridor(o) => o.serialize(s),
+        }
+    }
 }
 
 impl GameOptions {

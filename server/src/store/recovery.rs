@@ -64,43 +64,31 @@ impl Store {
     /// links of that purpose in the last hour: then `false`.
     pub async fn add_link(&self, link: NewLink<'_>) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
-        // A write to the account's row first: concurrent requests for one
-        // account take turns (PostgreSQL's row lock, SQLite's write lock),
-        // so none counts before another's link is in.
-        sqlx::query("UPDATE accounts SET email_confirmed = email_confirmed WHERE id = $1")
+        if !room_for_link(&mut tx, &link).await? {
+            return Ok(false);
+        }
+        insert_link(&mut tx, &link).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Makes `link.email` the account's unconfirmed address and stores
+    /// `link` to confirm it, in one transaction: links to confirm an
+    /// earlier address stop working. When the account was already sent
+    /// `per_hour` confirmation links in the last hour, `false`, and
+    /// nothing changes (the address stays as it was).
+    pub async fn change_email(&self, link: NewLink<'_>) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        if !room_for_link(&mut tx, &link).await? {
+            return Ok(false);
+        }
+        sqlx::query("UPDATE accounts SET email = $1, email_confirmed = 0 WHERE id = $2")
+            .bind(link.email)
             .bind(link.account_id)
             .execute(&mut *tx)
             .await?;
-        let recent: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM email_tokens
-             WHERE account_id = $1 AND purpose = $2 AND created_at > $3",
-        )
-        .bind(link.account_id)
-        .bind(link.purpose.as_str())
-        .bind(link.now.saturating_sub(HOUR_MS) as i64)
-        .fetch_one(&mut *tx)
-        .await?;
-        if recent >= link.per_hour {
-            return Ok(false);
-        }
-        // Links that expired an hour ago (voided ones when they stop
-        // counting) go on the way.
-        sqlx::query("DELETE FROM email_tokens WHERE expires_at <= $1")
-            .bind(link.now.saturating_sub(HOUR_MS) as i64)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO email_tokens (token_hash, account_id, purpose, email, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(TokenHash::of(link.secret).as_str())
-        .bind(link.account_id)
-        .bind(link.purpose.as_str())
-        .bind(link.email)
-        .bind(link.now as i64)
-        .bind(link.expires_at as i64)
-        .execute(&mut *tx)
-        .await?;
+        void_links(&mut tx, link.account_id, link.purpose).await?;
+        insert_link(&mut tx, &link).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -172,6 +160,50 @@ impl Store {
         tx.commit().await?;
         Ok(account.map(|a| (a, id)))
     }
+}
+
+/// Whether the account may be sent `link` now: fewer than `per_hour`
+/// links of its purpose in the hour before it. A write to the account's
+/// row first: concurrent requests for one account take turns
+/// (PostgreSQL's row lock, SQLite's write lock), so none counts before
+/// another's link is in.
+async fn room_for_link(tx: &mut sqlx::AnyConnection, link: &NewLink<'_>) -> StoreResult<bool> {
+    sqlx::query("UPDATE accounts SET email_confirmed = email_confirmed WHERE id = $1")
+        .bind(link.account_id)
+        .execute(&mut *tx)
+        .await?;
+    let recent: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM email_tokens
+         WHERE account_id = $1 AND purpose = $2 AND created_at > $3",
+    )
+    .bind(link.account_id)
+    .bind(link.purpose.as_str())
+    .bind(link.now.saturating_sub(HOUR_MS) as i64)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(recent < link.per_hour)
+}
+
+/// Stores `link`; links that expired an hour ago (voided ones when they
+/// stop counting) go on the way.
+async fn insert_link(tx: &mut sqlx::AnyConnection, link: &NewLink<'_>) -> StoreResult<()> {
+    sqlx::query("DELETE FROM email_tokens WHERE expires_at <= $1")
+        .bind(link.now.saturating_sub(HOUR_MS) as i64)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO email_tokens (token_hash, account_id, purpose, email, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(TokenHash::of(link.secret).as_str())
+    .bind(link.account_id)
+    .bind(link.purpose.as_str())
+    .bind(link.email)
+    .bind(link.now as i64)
+    .bind(link.expires_at as i64)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// Voids the account's links of `purpose`: they stop working at once

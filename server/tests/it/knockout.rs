@@ -494,6 +494,13 @@ async fn the_host_stops_a_tournament_between_rounds_and_no_round_follows() {
         .ok(json!({"type": "resign", "table": p["table"]}))
         .await;
     wait_for(&mut clients[0], status_is(1, "between_rounds")).await;
+    // A knockout room plays its bracket: no rematch, between rounds
+    // either, for the winner as for the loser (PROTOCOL.md).
+    for c in [0, 1, 2] {
+        clients[c]
+            .refused(json!({"type": "rematch"}), "no_game")
+            .await;
+    }
     clients[1]
         .refused(json!({"type": "stop"}), "not_host")
         .await;

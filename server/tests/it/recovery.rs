@@ -240,3 +240,36 @@ async fn an_email_is_changed_by_confirming_the_new_one_and_removed() {
         401
     );
 }
+
+#[tokio::test]
+async fn a_change_of_address_refused_for_the_hour_changes_nothing() {
+    let (server, mut smtp) = site().await;
+    let mut b = Browser::new(&server);
+    // Registering with an address sent the account its first link.
+    register(&mut b, "khoa", "khoa0@example.org").await;
+    smtp.next().await;
+    for n in 1..3 {
+        let email = format!("khoa{n}@example.org");
+        let a = b.post("/api/email", json!({"email": email})).await;
+        assert_eq!(a.status, 202, "{}", a.body);
+    }
+    smtp.next().await;
+    let last = link_token(&smtp.next().await, "/account#confirm=");
+    // A fourth link this hour: refused, and the address stays the last
+    // one, whose link still works.
+    let a = b
+        .post("/api/email", json!({"email": "khoa3@example.org"}))
+        .await;
+    assert_eq!(a.status, 429, "{}", a.body);
+    assert_eq!(a.body["error"], "rate_limited");
+    assert!(smtp.nothing_for(300).await, "no mail for a refused change");
+    let me = b.get("/api/me").await.body;
+    assert_eq!(me["email"], "khoa2@example.org", "{me}");
+    assert_eq!(me["email_confirmed"], false);
+    confirm(&mut b, &last).await;
+    let me = b.get("/api/me").await.body;
+    assert_eq!(
+        (me["email"].as_str(), me["email_confirmed"].as_bool()),
+        (Some("khoa2@example.org"), Some(true))
+    );
+}

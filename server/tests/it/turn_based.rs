@@ -107,6 +107,48 @@ async fn a_deadline_passes_after_a_restart_with_nobody_connected_and_the_game_is
 }
 
 #[tokio::test]
+async fn turn_based_options_drop_the_games_own_clock_and_turn_timer() {
+    let p = Proc::launch(tempfile::tempdir().unwrap()).await;
+    let mut b = Browser::new(p.s());
+    for (game, gone) in [
+        ("crossyray", "clock"),
+        ("jungle", "clock"),
+        ("quoridor", "turn_seconds"),
+    ] {
+        let options = json!({"days": 2, gone: null});
+        let query = format!(
+            "/api/position?game={game}&options={}",
+            urlencode(&options.to_string())
+        );
+        let a = b.get(&query).await;
+        assert_eq!(a.status, 200, "{}", a.body);
+        let echoed = &a.body["options"];
+        assert_eq!(echoed["days"], 2, "{echoed}");
+        // CrossyRay and Jungle show `"clock":null`, Quoridor no `turn_seconds`.
+        if game == "quoridor" {
+            assert!(echoed.get("turn_seconds").is_none(), "{echoed}");
+        } else {
+            assert!(
+                echoed["clock"].is_null() && echoed.get("clock").is_some(),
+                "{echoed}"
+            );
+        }
+        // A live game keeps them.
+        let live = b.get(&format!("/api/position?game={game}")).await.body;
+        assert!(live["options"].get(gone).is_some(), "{live}");
+    }
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|c| match c {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (c as char).to_string(),
+            _ => format!("%{c:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
 async fn the_test_clock_is_not_there_without_its_flag() {
     let p = Proc::launch(tempfile::tempdir().unwrap()).await;
     let mut b = Browser::new(p.s());

@@ -11,12 +11,19 @@ use crate::protocol::{Code, Refusal};
 impl RoomState {
     pub(super) fn ask_rematch(&mut self, member: MemberId, now: u64) -> Applied {
         self.refuse_if_running()?;
+        // A knockout room plays its bracket, not rematches: `no_game`,
+        // between rounds too (PROTOCOL.md).
+        if self.options.is_knockout() {
+            return Err(Refusal::new(
+                Code::NoGame,
+                "A knockout room plays its bracket; there are no rematches.",
+            ));
+        }
         self.refuse_if_tournament()?;
         let last = self
             .tables
             .first()
             .and_then(|t| t.current.as_ref())
-            .filter(|_| !self.options.is_knockout())
             .ok_or_else(|| Refusal::new(Code::NoGame, "There is no game to play again."))?;
         if last.side_of(member).is_none() {
             return Err(Refusal::new(
