@@ -96,6 +96,23 @@ fn refuse(code: Code, message: impl Into<String>, id: Option<i64>) -> String {
     Refusal::new(code, message).to_message(id)
 }
 
+/// The `ack` to a lobby message: its `id`, or `"id":null` for a message
+/// sent without one (the `id` is optional here), as a refusal has.
+fn lobby_ack(id: Option<i64>, extra: Option<serde_json::Value>) -> String {
+    match id {
+        Some(id) => ack(id, extra),
+        None => {
+            let mut msg = json!({"type": "ack", "id": null});
+            if let (Some(serde_json::Value::Object(extra)), Some(map)) =
+                (extra, msg.as_object_mut())
+            {
+                map.extend(extra);
+            }
+            msg.to_string()
+        }
+    }
+}
+
 /// One lobby socket's life.
 async fn serve(
     socket: WebSocket,
@@ -218,8 +235,8 @@ async fn serve(
                             account: account.as_ref().map(crate::lobby::pairing_account),
                             addr: Some(client),
                         });
-                        ack(
-                            id.unwrap_or(0),
+                        lobby_ack(
+                            id,
                             Some(json!({"token": token, "signed_in": account.is_some()})),
                         )
                     }
@@ -227,12 +244,12 @@ async fn serve(
             }
             LobbyCommand::Hello { .. } => refuse(Code::BadMessage, "You already said hello.", id),
             _ if me.is_none() => refuse(Code::HelloFirst, "Send hello first.", id),
-            LobbyCommand::Ping => ack(id.unwrap_or(0), None),
+            LobbyCommand::Ping => lobby_ack(id, None),
             LobbyCommand::Cancel => match seek.take() {
                 None => refuse(Code::NoSeek, "You have no open seek.", id),
                 Some(handle) => {
                     drop(handle);
-                    ack(id.unwrap_or(0), None)
+                    lobby_ack(id, None)
                 }
             },
             LobbyCommand::Seek { .. } if seek.is_some() => {
@@ -251,7 +268,7 @@ async fn serve(
                     };
                     match app.lobby.seek(seeker, &request).await {
                         Ok(handle) => {
-                            let answer = ack(id.unwrap_or(0), Some(json!({"seek": handle.id()})));
+                            let answer = lobby_ack(id, Some(json!({"seek": handle.id()})));
                             seek = Some(handle);
                             answer
                         }

@@ -140,6 +140,18 @@ async fn bad_seeks_are_refused_with_their_codes() {
     a.ok(seek("jungle", "none")).await;
     a.refused(seek("jungle", "none"), "seek_open").await;
     a.refused(json!({"type": "nonsense"}), "bad_message").await;
+    // The `id` is optional: without one, the answer's is null.
+    a.send_text(json!({"type": "ping"}).to_string()).await;
+    let answer = a.answer(None).await;
+    assert_eq!(answer["type"], "ack", "{answer}");
+    assert!(
+        answer["id"].is_null() && answer.get("id").is_some(),
+        "{answer}"
+    );
+    a.send_text(json!({"type": "cancel"}).to_string()).await;
+    assert_eq!(a.answer(None).await["type"], "ack");
+    a.send_text(json!({"type": "cancel"}).to_string()).await;
+    assert_eq!(a.answer(None).await["code"], "no_seek");
     // Without a name a guest watches the lobby but cannot seek.
     let mut nameless = lobby_at(&server.base, None, None, None).await;
     nameless.refused(seek("jungle", "none"), "bad_name").await;
