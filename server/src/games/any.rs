@@ -83,9 +83,10 @@ impl Game for AnyGame {
         each_game!(self, g => g.to_move())
     }
 
-    /// Reads the move in this game's notation (spaces around it allowed).
+    /// Reads the move in this game's notation, as RULES.md writes it: no
+    /// space around it (` e4` and `e4 ` are unreadable).
     fn parse_move(&self, text: &str) -> Result<AnyMove, NotationError> {
-        each_game_move!(self, g, wrap => g.parse_move(text.trim()).map(wrap))
+        each_game_move!(self, g, wrap => g.parse_move(text).map(wrap))
     }
 
     fn legal_moves(&self) -> Vec<AnyMove> {

@@ -33,7 +33,11 @@ fn jungle_rooms_take_the_clock_presets_only() {
 #[test]
 fn a_jungle_move_is_read_from_its_notation() {
     let (_, mut game) = setup(GameKind::Jungle, Value::Null).unwrap();
-    assert_eq!(game.play_text(" 8 a3-a4 ").unwrap(), "8 a3-a4");
+    assert!(matches!(
+        game.play_text(" 8 a3-a4 ").unwrap_err(),
+        MoveError::Notation(_)
+    ));
+    assert_eq!(game.play_text("8 a3-a4").unwrap(), "8 a3-a4");
     assert_eq!(game.to_move(), Some(Side(1)));
     let err = game.play_text("8 a4-a5").unwrap_err();
     assert!(
@@ -108,6 +112,21 @@ fn a_win_scores_one_except_in_quoridor() {
     q.play_text("e8").unwrap();
     q.forfeit(Side(0), EndReason::Resign);
     assert_eq!(q.points(), Some(vec![0, 10]));
+}
+
+#[test]
+fn a_move_with_spaces_around_it_is_unreadable_in_every_game() {
+    for (kind, mv) in [
+        (GameKind::CrossyRay, "f4"),
+        (GameKind::Quoridor, "e2"),
+        (GameKind::Jungle, "8 a3-a4"),
+    ] {
+        let (_, game) = setup(kind, Value::Null).unwrap();
+        assert!(game.parse_move(mv).is_ok(), "{kind:?} {mv}");
+        for text in [format!(" {mv}"), format!("{mv} "), format!("{mv}\n")] {
+            assert!(game.parse_move(&text).is_err(), "{kind:?} {text:?}");
+        }
+    }
 }
 
 #[test]

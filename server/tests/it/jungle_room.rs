@@ -134,6 +134,12 @@ async fn an_illegal_jungle_move_is_refused_and_changes_nothing() {
     t.host
         .refused(json!({"type": "move", "move": "e5"}), "illegal_move")
         .await;
+    // Blue's first move with a space around it is unreadable (RULES.md).
+    for text in [" 8 a3-a4", "8 a3-a4 "] {
+        t.host
+            .refused(json!({"type": "move", "move": text}), "illegal_move")
+            .await;
+    }
     // Red may not move on Blue's turn.
     t.guest
         .refused(json!({"type": "move", "move": "8 g7-g6"}), "not_your_turn")

@@ -280,6 +280,13 @@ async fn a_five_player_quoridor_tournament_is_played_to_a_champion_through_a_res
     })
     .await;
     assert_eq!(toss["players"], pa["players"]);
+    // In order: the table's `match`, one `scores`, the `coin_toss`, the
+    // `tournament` (PROTOCOL.md, "Knockout tournaments").
+    let v = toss["v"].as_i64().unwrap();
+    let scores = wait_for(&mut cup.watcher, |e| e["v"].as_i64() == Some(v - 1)).await;
+    assert_eq!(scores["type"], "scores", "{scores}");
+    let bracket = wait_for(&mut cup.watcher, |e| e["v"].as_i64() == Some(v + 1)).await;
+    assert_eq!(bracket["type"], "tournament", "{bracket}");
     let coin_winner = toss["winner"].clone();
     assert!(pa["players"].as_array().unwrap().contains(&coin_winner));
     for p in pa["players"].as_array().unwrap().clone() {

@@ -136,6 +136,8 @@ impl RoomState {
             .as_ref()
             .and_then(|b| b.pairing_at(table))
             .map(|p| p.players);
+        // The coin's event, sent after the scores (PROTOCOL.md).
+        let mut toss = None;
         match next {
             Next::Decided { winner } => {
                 let loser = players.and_then(|p| p.into_iter().find(|&x| x != winner));
@@ -160,14 +162,11 @@ impl RoomState {
                     for p in players {
                         self.add_score(p, 0, (0, 1, 0), effects);
                     }
-                    self.emit(
-                        effects,
-                        Event::CoinToss {
-                            table,
-                            players,
-                            winner,
-                        },
-                    );
+                    toss = Some(Event::CoinToss {
+                        table,
+                        players,
+                        winner,
+                    });
                 }
             }
         }
@@ -191,9 +190,13 @@ impl RoomState {
                 self.add_score(champion, CHAMPION_POINTS, (0, 0, 0), effects);
             }
         }
-        // One scoreboard and one bracket for everything that changed.
+        // One scoreboard, the coin if it decided, and one bracket for
+        // everything that changed.
         let scores = self.scores_view();
         self.emit(effects, Event::Scores { scores });
+        if let Some(toss) = toss {
+            self.emit(effects, toss);
+        }
         self.emit_tournament(effects);
         if between && !last && self.autostart {
             self.countdown = Some(Countdown::Running {
