@@ -5,7 +5,7 @@
 //! they change), and the socket's one seek (`seek`, `cancel`) until
 //! `paired` names the room. The seek goes with the socket.
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -23,7 +23,7 @@ use crate::room::{close, Closer};
 use crate::store::Account;
 
 use super::lag::Lag;
-use super::reader::TokenBucket;
+use super::reader::{read_error, reply_now, TokenBucket};
 use super::silence::Silence;
 use super::writer::write_loop;
 use super::{MAX_FRAME_BYTES, SEND_QUEUE};
@@ -142,7 +142,10 @@ async fn serve(
     let mut rooms = app.lobby.rooms();
     let mut me: Option<Seeker> = None;
     let mut seek: Option<SeekHandle> = None;
-    let send = |text: String| outbox.try_send(Utf8Bytes::from(text)).is_ok();
+    // Answers wait for room in the queue as a room socket's do (the
+    // socket is not read meanwhile), for up to its write timeout; then the
+    // connection closes with 1008 and a reason, never dropping one.
+    let send = |text: String| reply_now(&outbox, &closer, text);
     loop {
         let frame = tokio::select! {
             biased;
@@ -156,13 +159,13 @@ async fn serve(
                 // Paired: the row is gone already; the handle's drop
                 // only forgets it.
                 drop(handle);
-                if !send(text) { break }
+                if !send(text).await { break }
                 continue;
             }
             changed = rooms.changed(), if me.is_some() => {
                 if changed.is_err() { break }
                 let list = rooms.borrow_and_update().clone();
-                if !send(json!({"type": "rooms", "rooms": *list}).to_string()) { break }
+                if !send(json!({"type": "rooms", "rooms": *list}).to_string()).await { break }
                 continue;
             }
             _ = &mut hello_deadline, if me.is_none() => {
@@ -177,10 +180,17 @@ async fn serve(
         };
         silence.heard();
         let text = match frame {
-            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+            None | Some(Ok(Message::Close(_))) => break,
+            Some(Err(e)) => {
+                // As a room socket: 1007 for bad UTF-8, 1009 for a frame
+                // over the hard limit, 1002 otherwise.
+                let (code, reason) = read_error(&e);
+                closer.close(code, reason);
+                break;
+            }
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
-                if !send(refuse(Code::BadMessage, "Send JSON text frames.", None)) {
+                if !send(refuse(Code::BadMessage, "Send JSON text frames.", None)).await {
                     break;
                 }
                 continue;
@@ -201,7 +211,9 @@ async fn serve(
                 Code::RateLimited,
                 "Too many messages; slow down.",
                 id,
-            )) {
+            ))
+            .await
+            {
                 break;
             }
             continue;
@@ -211,7 +223,7 @@ async fn serve(
             serde_json::from_value::<LobbyCommand>(v).ok()
         });
         let Some(command) = command else {
-            if !send(refuse(Code::BadMessage, "That is not a lobby command.", id)) {
+            if !send(refuse(Code::BadMessage, "That is not a lobby command.", id)).await {
                 break;
             }
             continue;
@@ -259,6 +271,18 @@ async fn serve(
                 let seeker = me.clone().expect("said hello");
                 if seeker.name.is_empty() {
                     refuse(Code::BadName, "Please type a name first.", id)
+                } else if let Err(wait) = app.limits.rooms.take(client) {
+                    // A seek may make a room: it counts against the
+                    // address's room creations (`--room-burst`), as
+                    // `POST /api/rooms` does.
+                    refuse(
+                        Code::RateLimited,
+                        format!(
+                            "Too many games asked for from your address; try again in {} s.",
+                            wait.as_secs().max(1)
+                        ),
+                        id,
+                    )
                 } else {
                     let request = SeekRequest {
                         game: f.game,
@@ -272,12 +296,16 @@ async fn serve(
                             seek = Some(handle);
                             answer
                         }
-                        Err(refusal) => refusal.to_message(id),
+                        Err(refusal) => {
+                            // Refused: no room can come of it.
+                            app.limits.rooms.give_back(client);
+                            refusal.to_message(id)
+                        }
                     }
                 }
             }
         };
-        if !send(answer) {
+        if !send(answer).await {
             break;
         }
     }

@@ -325,7 +325,7 @@ fn reply<'a>(
     Box::pin(reply_now(outbox, closer, text))
 }
 
-async fn reply_now(outbox: &Outbox, closer: &Closer, text: String) -> bool {
+pub(super) async fn reply_now(outbox: &Outbox, closer: &Closer, text: String) -> bool {
     match tokio::time::timeout(WRITE_TIMEOUT, outbox.send_async(Utf8Bytes::from(text))).await {
         Ok(Ok(())) => true,
         Ok(Err(_)) => false,
@@ -340,7 +340,7 @@ async fn reply_now(outbox: &Outbox, closer: &Closer, text: String) -> bool {
 }
 
 /// The close code and reason for a frame the library refused to read.
-fn read_error(e: &axum::Error) -> (u16, &'static str) {
+pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
     let text = e.to_string();
     if text.contains("UTF-8") || text.contains("utf-8") || text.contains("Utf8") {
         (close::BAD_DATA, "Text frames must be valid UTF-8.")

@@ -163,6 +163,28 @@ async fn bad_seeks_are_refused_with_their_codes() {
 }
 
 #[tokio::test]
+async fn seeks_count_against_the_addresss_room_creations() {
+    // The default limit: 10 rooms at once from one address.
+    let server = TestServer::start().await;
+    let mut a = guest(&server, "Minh").await;
+    // A refused seek makes no room and costs nothing.
+    for _ in 0..3 {
+        a.refused(seek("chess", "5+3"), "bad_seek").await;
+    }
+    for _ in 0..10 {
+        a.ok(seek("jungle", "none")).await;
+        a.ok(json!({"type": "cancel"})).await;
+    }
+    let why = a.refused(seek("jungle", "none"), "rate_limited").await;
+    assert!(why.contains("try again in"), "{why}");
+    // The address's room creations are the same budget.
+    let (status, body) = server
+        .create_room(json!({"game": "jungle", "solo": true}))
+        .await;
+    assert_eq!(status, 429, "{body}");
+}
+
+#[tokio::test]
 async fn one_browser_never_pairs_with_itself_and_a_closed_socket_seeks_no_more() {
     let server = TestServer::start().await;
     let token = "same-browser-token-0001";
@@ -248,7 +270,8 @@ async fn pair_many(bases: &[String], n: usize) {
 
 #[tokio::test]
 async fn two_hundred_concurrent_seekers_pair_each_exactly_once() {
-    let server = TestServer::start().await;
+    // All from 127.0.0.1: the seeks' room limit is lifted.
+    let server = TestServer::start_with(|c| c.room_burst = 0).await;
     pair_many(std::slice::from_ref(&server.base), 200).await;
 }
 
@@ -286,6 +309,8 @@ async fn seekers_on_two_nodes_pair_each_exactly_once() {
                     "--max-sockets-per-addr",
                     "0",
                     "--seeks-per-addr",
+                    "0",
+                    "--room-burst",
                     "0",
                     "--message-rate",
                     "0",

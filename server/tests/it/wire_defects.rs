@@ -431,6 +431,31 @@ async fn a_client_with_a_full_window_also_gets_the_close_frame() {
 }
 
 #[tokio::test]
+async fn the_lobby_socket_answers_unread_pings_or_closes_with_1008_and_closes_bad_frames_as_a_room_does(
+) {
+    let server = TestServer::start().await;
+    // `/ws/lobby` over a small receive buffer: its answers back up.
+    let mut client = server.socket_with_small_buffer("lobby", 4096).await;
+    let ack = client
+        .command(json!({"type": "hello", "name": "Lan"}))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let (sent, counts, ending) = pings_without_reading(&mut client, 3000).await;
+    assert!(!sent.is_empty());
+    no_gaps_or_a_close_code(&sent, &counts, &ending);
+    // A text frame that is not UTF-8: 1007; a frame over 64 KiB: 1009.
+    let mut bad = server.socket("lobby").await;
+    let frame = Frame::message(vec![0xff, 0xfe], OpCode::Data(Data::Text), true);
+    bad.ws.send(Message::Frame(frame)).await.expect("sent");
+    let ending = bad.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1007), "{ending:?}");
+    let mut big = server.socket("lobby").await;
+    big.send_text("x".repeat(100 * 1024)).await;
+    let ending = big.ending(Duration::from_secs(5)).await;
+    assert_eq!(ending.code(), Some(1009), "{ending:?}");
+}
+
+#[tokio::test]
 async fn a_reading_client_that_bursts_gets_rate_limited_errors_not_a_close() {
     let server = TestServer::start().await;
     let code = &server.new_room(json!({})).await.0;

@@ -134,7 +134,10 @@ fn only_the_player_to_move_moves_and_a_refused_move_changes_nothing() {
     assert_eq!(code(&mut state, host, elsewhere, 1), Code::NoTable);
 
     // Spaces around a move make it unreadable (RULES.md).
-    assert_eq!(code(&mut state, host, mv(" 8 a3-a4 "), 2), Code::IllegalMove);
+    assert_eq!(
+        code(&mut state, host, mv(" 8 a3-a4 "), 2),
+        Code::IllegalMove
+    );
     let effects = ok(&mut state, host, mv("8 a3-a4"), 2);
     assert_eq!(tags(&effects), ["store:entry", "send:match/move"]);
     let row = &entries(&effects)[0];
