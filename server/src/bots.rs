@@ -29,8 +29,17 @@ use crate::games::{AnyGame, AnyMove};
 /// analysis search (their cancel flags; that position is judged again
 /// later), and an analysis takes a slot only while no live search waits
 /// for one, giving it back if one began waiting meanwhile.
+///
+/// People first among live searches: a game between computers only (a
+/// knockout's matches between the computers its host seated, say) takes
+/// a slot only after one of the slots kept for such games, half of them
+/// (at least one). However many such games anyone starts, at least half
+/// the cores stay for games that a person plays (one in two on two
+/// cores); the computers' games wait their turn, their clocks running.
 pub struct Slots {
     slots: Arc<Semaphore>,
+    /// Searches of games between computers only may run this many at once.
+    among_computers: Arc<Semaphore>,
     /// Live searches waiting for a slot now.
     live_waiting: AtomicUsize,
     /// The cancel flags of the analysis searches holding a slot.
@@ -53,6 +62,7 @@ impl Slots {
     pub fn new(cores: usize) -> Slots {
         Slots {
             slots: Arc::new(Semaphore::new(cores.max(1))),
+            among_computers: Arc::new(Semaphore::new((cores / 2).max(1))),
             live_waiting: AtomicUsize::new(0),
             background: Mutex::new(Vec::new()),
         }
@@ -78,6 +88,15 @@ impl Slots {
             }
         }
         self.slots.clone().acquire_owned().await.ok()
+    }
+
+    /// A slot for a live search in a game between computers only: one of
+    /// the slots kept for such games first, then a slot as [`Slots::live`]
+    /// takes it; both are held for the search.
+    pub async fn among_computers(&self) -> Option<(OwnedSemaphorePermit, OwnedSemaphorePermit)> {
+        let kept = self.among_computers.clone().acquire_owned().await.ok()?;
+        let slot = self.live().await?;
+        Some((kept, slot))
     }
 
     /// A slot for an analysis search whose cancel flag is `cancel`, once
@@ -159,6 +178,39 @@ mod tests {
 #[cfg(test)]
 mod slot_tests {
     use super::*;
+
+    #[tokio::test]
+    async fn games_between_computers_take_half_the_slots_and_leave_the_rest_to_people() {
+        let slots = Slots::new(4);
+        let soon = Duration::from_millis(50);
+        let a = slots.among_computers().await.expect("a slot");
+        let b = slots.among_computers().await.expect("a slot");
+        // Two of four slots run computers' games: a third waits...
+        let third = tokio::time::timeout(soon, slots.among_computers()).await;
+        assert!(third.is_err(), "a third game between computers waits");
+        // ...while a game with a person gets each of the two left at once.
+        let p1 = tokio::time::timeout(soon, slots.live()).await.unwrap();
+        let p2 = tokio::time::timeout(soon, slots.live()).await.unwrap();
+        assert!(p1.is_some() && p2.is_some());
+        drop((p1, p2));
+        // One computers' search done: the next one runs.
+        drop(a);
+        let next = tokio::time::timeout(soon, slots.among_computers()).await;
+        assert!(next.unwrap().is_some());
+        drop(b);
+        // On two cores (or one), one such search at a time.
+        let two = Slots::new(2);
+        let _c = two.among_computers().await.expect("a slot");
+        assert!(tokio::time::timeout(soon, two.among_computers())
+            .await
+            .is_err());
+        assert!(tokio::time::timeout(soon, two.live())
+            .await
+            .unwrap()
+            .is_some());
+        let one = Slots::new(1);
+        assert!(one.among_computers().await.is_some());
+    }
 
     #[tokio::test]
     async fn a_live_search_stops_the_analyses_and_they_wait_for_it() {

@@ -209,6 +209,9 @@ pub enum Effect {
         game: Box<AnyGame>,
         level: Level,
         budget_ms: u64,
+        /// Every side of the game is a computer (`bots::Slots`: such
+        /// games search in at most half the slots).
+        among_computers: bool,
     },
     /// Cancel the computer's search for `table`, if one runs.
     StopThinking {

@@ -150,6 +150,7 @@ impl RoomTask {
                     game,
                     level,
                     budget_ms,
+                    among_computers,
                 } => {
                     let search = think::start(
                         &self.state.code,
@@ -159,6 +160,7 @@ impl RoomTask {
                         *game,
                         level,
                         budget_ms,
+                        among_computers,
                     );
                     self.thinking.insert(table, search);
                 }

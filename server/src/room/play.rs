@@ -318,11 +318,12 @@ impl RoomState {
                 // a tenth of what it has left.
                 budget_ms = budget_ms.min(m.clock.remaining(side, now) / 10);
             }
-            Some((Box::new(m.game.clone()), level, budget_ms))
+            let among_computers = m.sides.iter().flatten().all(|p| p.computer.is_some());
+            Some((Box::new(m.game.clone()), level, budget_ms, among_computers))
         });
         let id = table.id;
         match wanted {
-            Some((game, level, budget_ms)) => {
+            Some((game, level, budget_ms, among_computers)) => {
                 self.thinks_started += 1;
                 let think = self.thinks_started;
                 self.tables[t].thinking = Some(think);
@@ -332,6 +333,7 @@ impl RoomState {
                     game,
                     level,
                     budget_ms,
+                    among_computers,
                 });
             }
             None if was_thinking => effects.push(Effect::StopThinking { table: id }),

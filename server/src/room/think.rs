@@ -29,7 +29,10 @@ impl Drop for Thinking {
 }
 
 /// Starts search `think` for `table`; its move arrives as
-/// [`Msg::BotMove`] unless the search is dropped first.
+/// [`Msg::BotMove`] unless the search is dropped first. A game between
+/// computers only searches in the slots kept for such games
+/// ([`bots::Slots::among_computers`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn start(
     room: &str,
     inbox: mpsc::WeakSender<Msg>,
@@ -38,21 +41,35 @@ pub(super) fn start(
     game: AnyGame,
     level: rules::Level,
     budget_ms: u64,
+    among_computers: bool,
 ) -> Thinking {
     debug!(
         room,
         think,
         level = level.name(),
         budget_ms,
+        among_computers,
         "computer thinking"
     );
-    search(inbox, think, game, level, budget_ms, move |result| {
-        Msg::BotMove {
-            table,
-            think,
-            result,
-        }
+    let ask = Ask {
+        game,
+        level,
+        budget_ms,
+        among_computers,
+    };
+    search(inbox, think, ask, move |result| Msg::BotMove {
+        table,
+        think,
+        result,
     })
+}
+
+/// What a search is asked.
+struct Ask {
+    game: AnyGame,
+    level: rules::Level,
+    budget_ms: u64,
+    among_computers: bool,
 }
 
 /// Starts hint search `hint` for `member`: Master's move for the side to
@@ -66,18 +83,17 @@ pub(super) fn hint(
     budget_ms: u64,
 ) -> Thinking {
     debug!(room, hint, %member, budget_ms, "hint search");
-    search(
-        inbox,
-        hint,
+    let ask = Ask {
         game,
-        rules::Level::Master,
+        level: rules::Level::Master,
         budget_ms,
-        move |result| Msg::Hint {
-            member,
-            hint,
-            result,
-        },
-    )
+        among_computers: false,
+    };
+    search(inbox, hint, ask, move |result| Msg::Hint {
+        member,
+        hint,
+        result,
+    })
 }
 
 /// Searches `game` at `level` for `budget_ms` once a search slot is free;
@@ -85,20 +101,34 @@ pub(super) fn hint(
 fn search(
     inbox: mpsc::WeakSender<Msg>,
     id: u64,
-    game: AnyGame,
-    level: rules::Level,
-    budget_ms: u64,
+    ask: Ask,
     reply: impl FnOnce(Option<AnyMove>) -> Msg + Send + 'static,
 ) -> Thinking {
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
+    let Ask {
+        game,
+        level,
+        budget_ms,
+        among_computers,
+    } = ask;
     let budget = Duration::from_millis(budget_ms);
     let seed: u64 = rand::random();
     tokio::spawn(async move {
-        // Wait for a free core (live play before analyses); a search
-        // cancelled meanwhile never starts.
-        let Some(_slot) = bots::slots().live().await else {
-            return;
+        // Wait for a free core (live play before analyses, games with a
+        // person before games between computers); a search cancelled
+        // meanwhile never starts.
+        let slots = bots::slots();
+        let _slot = if among_computers {
+            let Some(held) = slots.among_computers().await else {
+                return;
+            };
+            (Some(held.0), held.1)
+        } else {
+            let Some(slot) = slots.live().await else {
+                return;
+            };
+            (None, slot)
         };
         if flag.load(Ordering::Relaxed) {
             return;

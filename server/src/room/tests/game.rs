@@ -228,11 +228,13 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
         level,
         budget_ms,
         game,
+        among_computers,
     }) = effects.last()
     else {
         unreachable!()
     };
     assert_eq!((*t, *level, *budget_ms), (table, Level::Amateur, 2_000));
+    assert!(!among_computers, "a person plays this game");
     assert_eq!(game.legal(), current(&state).game.legal());
     let think = *think;
     assert_eq!(state.tables[0].thinking, Some(think));

@@ -194,3 +194,36 @@ pub(super) fn an_entrant_is_never_let_go_while_the_tournament_goes_on() {
         cup.state.deadlines()
     );
 }
+
+#[test]
+pub(super) fn a_match_between_computers_searches_among_computers_only() {
+    // One person and three computers: two matches, one of them between
+    // two computers, whatever the draw.
+    let mut cup = Cup::new(GameKind::Jungle, json!({"mode": "knockout"}), 1, 1);
+    let host = cup.host();
+    for seat in 1..4 {
+        cup.ok(
+            host,
+            Command::Computer(cmd::Computer {
+                seat,
+                level: Some(Level::Beginner),
+            }),
+        );
+    }
+    let started = cup.ok(host, start(Order::Random));
+    let mut flags = Vec::new();
+    for e in &started {
+        if let Effect::Think {
+            table,
+            among_computers,
+            ..
+        } = e
+        {
+            let m = cup.game(*table);
+            let computers = m.sides.iter().flatten().all(|p| p.computer.is_some());
+            assert_eq!(*among_computers, computers);
+            flags.push(*among_computers);
+        }
+    }
+    assert!(flags.contains(&true), "the computers' match: {flags:?}");
+}
