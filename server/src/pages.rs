@@ -137,13 +137,15 @@ impl Pages {
     pub async fn asset(&self, version: &str, req: Request) -> Response {
         let (mut parts, body) = req.into_parts();
         let prefix = format!("/v/{version}");
-        let rest = parts
+        // The path as sent must begin with the version as read: one sent
+        // percent-encoded (`/v/%34f…/`) names no file.
+        let Some(rest) = parts
             .uri
             .path_and_query()
-            .map(|pq| pq.as_str())
-            .unwrap_or("/")
-            .strip_prefix(&prefix)
-            .unwrap_or("/");
+            .and_then(|pq| pq.as_str().strip_prefix(&prefix))
+        else {
+            return StatusCode::NOT_FOUND.into_response();
+        };
         let Ok(uri) = rest.parse::<Uri>() else {
             return StatusCode::NOT_FOUND.into_response();
         };

@@ -141,6 +141,13 @@ async fn pages_are_revalidated_and_name_their_scripts_and_styles_by_version() {
     assert_eq!(status, 404);
     let (status, _) = server.get(&format!("/v/{version}/../Cargo.toml")).await;
     assert_eq!(status, 404);
+    // The version percent-encoded names no file (it once served the page
+    // template, cached for a year).
+    let encoded = format!("%{:02X}{}", version.as_bytes()[0], &version[1..]);
+    let (status, body) = server.get(&format!("/v/{encoded}/js/room.js")).await;
+    assert_eq!(status, 404, "{}", &body[..body.len().min(200)]);
+    let (status, _) = server.get("/v/%00/js/room.js").await;
+    assert_eq!(status, 404);
     server.stop().await;
 }
 
