@@ -64,13 +64,15 @@ pub fn client_ip(peer: SocketAddr, headers: &HeaderMap, trusted: &[TrustedProxy]
     }
     let mut hops = headers.get_all("x-forwarded-for").iter().peekable();
     if hops.peek().is_some() {
-        let entries: Vec<&str> = hops
-            .map(|v| v.to_str().unwrap_or(""))
-            .flat_map(|v| v.split(','))
+        // Split on the raw bytes: a byte the client wrote that is not
+        // visible ASCII spoils its own entry only, not the proxy's
+        // entries to the right of it.
+        let entries: Vec<&[u8]> = hops
+            .flat_map(|v| v.as_bytes().split(|&b| b == b','))
             .collect();
         let mut client = peer;
         for entry in entries.iter().rev() {
-            match parse_hop(entry) {
+            match std::str::from_utf8(entry).ok().and_then(parse_hop) {
                 Some(ip) if trusts(trusted, ip) => client = ip,
                 Some(ip) => return ip,
                 None => return peer,

@@ -205,6 +205,15 @@ fn the_rightmost_untrusted_forwarded_address_is_the_client() {
     // Only trusted hops: the leftmost of them.
     let h = headers(&[("X-Forwarded-For", "10.0.0.8")]);
     assert_eq!(client_ip(from, &h, &trusted), ip("10.0.0.8"));
+    // A byte that is not visible ASCII in the client's own entry (what
+    // nginx's `$proxy_add_x_forwarded_for` passes on) spoils that entry
+    // only: the proxy's entry still names the client.
+    let mut h = HeaderMap::new();
+    h.append(
+        "x-forwarded-for",
+        HeaderValue::from_bytes(b"\x80\xff, 203.0.113.5").unwrap(),
+    );
+    assert_eq!(client_ip(from, &h, &trusted), ip("203.0.113.5"));
 }
 
 #[test]

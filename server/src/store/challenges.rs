@@ -130,6 +130,9 @@ fn challenge_of(row: &AnyRow, now: u64) -> Challenge {
     }
 }
 
+/// The advisory lock under which challenges are counted and stored.
+const CHALLENGE_LOCK: i64 = 0x6267_6368_616c;
+
 impl Store {
     /// Stores a challenge unless its challenger already has `max_open`
     /// open ones (then `None`); its id otherwise.
@@ -138,7 +141,11 @@ impl Store {
         new: &NewChallenge<'_>,
         max_open: i64,
     ) -> StoreResult<Option<i64>> {
-        let mut tx = self.pool.begin().await?;
+        // A count and the insert it allows, as one step: on SQLite a
+        // write transaction from the start (a deferred one that read first
+        // fails, "database is locked", when another connection wrote
+        // meanwhile), on PostgreSQL under an advisory lock.
+        let mut tx = self.turn_taking(CHALLENGE_LOCK).await?;
         let open: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM challenges
              WHERE from_account = $1 AND status = 'open' AND expires_at > $2",
