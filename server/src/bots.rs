@@ -46,6 +46,14 @@ pub struct Slots {
     background: Mutex<Vec<Weak<AtomicBool>>>,
 }
 
+/// A live search's hold on the slots, given back when dropped: a core's
+/// slot, and for a game between computers only one of the slots kept for
+/// such games.
+pub struct Held {
+    _kept: Option<OwnedSemaphorePermit>,
+    _slot: OwnedSemaphorePermit,
+}
+
 /// How often a waiting analysis looks again whether live play waits.
 const BACKGROUND_POLL: Duration = Duration::from_millis(20);
 
@@ -93,10 +101,26 @@ impl Slots {
     /// A slot for a live search in a game between computers only: one of
     /// the slots kept for such games first, then a slot as [`Slots::live`]
     /// takes it; both are held for the search.
-    pub async fn among_computers(&self) -> Option<(OwnedSemaphorePermit, OwnedSemaphorePermit)> {
+    pub async fn among_computers(&self) -> Option<Held> {
         let kept = self.among_computers.clone().acquire_owned().await.ok()?;
         let slot = self.live().await?;
-        Some((kept, slot))
+        Some(Held {
+            _kept: Some(kept),
+            _slot: slot,
+        })
+    }
+
+    /// A slot for a live search: [`Slots::among_computers`] when every
+    /// side of the game is a computer, [`Slots::live`] otherwise.
+    pub async fn for_game(&self, among_computers: bool) -> Option<Held> {
+        if among_computers {
+            return self.among_computers().await;
+        }
+        let slot = self.live().await?;
+        Some(Held {
+            _kept: None,
+            _slot: slot,
+        })
     }
 
     /// A slot for an analysis search whose cancel flag is `cancel`, once

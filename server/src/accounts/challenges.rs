@@ -124,10 +124,10 @@ pub async fn create(
             "You cannot challenge yourself.",
         );
     }
-    if let Err(wait) = app.limits.challenges.take(ip) {
+    if let Err(wait) = app.limits.challenges.take_both(ip, Some(me.account.id)) {
         let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
         return too_many_challenges(
-            format!("Too many challenges from your address; try again in {secs} s."),
+            format!("Too many challenges from your address or account; try again in {secs} s."),
             Some(secs),
         );
     }

@@ -315,9 +315,13 @@ pub async fn login(
         .start_session(opening.at(now_millis()), account.id)
         .await
     {
-        Ok(_) => {
+        Ok((_, evicted)) => {
             tracing::info!(account = account.id, "logged in");
             end_replaced(&app, &current).await;
+            // Past the account's sessions, the least recently used ended.
+            for session in evicted {
+                signout::ended(&app, sockets::Ended::Session(session)).await;
+            }
             let token = browser_token(req.token);
             signed_in(
                 StatusCode::OK,

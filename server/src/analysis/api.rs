@@ -215,7 +215,10 @@ pub async fn events(
         Ok(None) => return no_analysis(&id),
         Err(e) => return internal(e),
     };
-    let Some(slot) = app.sockets.try_open(ip, app.config.max_sockets_per_addr) else {
+    let Some(slot) = app
+        .sockets
+        .try_open(ip, None, app.config.max_sockets_per_addr)
+    else {
         return json_error(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_sockets",
@@ -249,7 +252,7 @@ struct Follow {
     /// The progress last sent (positions, done).
     seen: Option<(i64, bool)>,
     until: tokio::time::Instant,
-    _slot: crate::ws::cap::AddrSlot,
+    _slot: crate::limits::open::Place,
 }
 
 fn follow(state: Follow) -> impl Stream<Item = Result<Event, Infallible>> {

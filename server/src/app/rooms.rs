@@ -100,9 +100,10 @@ pub(super) async fn create_room(
             "Sign in or register to create a room (joining one needs no account).",
         );
     }
-    if let Err(wait) = app.limits.rooms.take(ip) {
-        tracing::debug!(%ip, "room creation rate limited");
-        return too_many(wait, "Too many new rooms from your address");
+    let account = session.signed_in.as_ref().map(|s| s.account.id);
+    if let Err(wait) = app.limits.rooms.take_both(ip, account) {
+        tracing::debug!(%ip, ?account, "room creation rate limited");
+        return too_many(wait, "Too many new rooms from your address or account");
     }
     let token = req
         .token

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 use crate::config::Config;
+use crate::limits::open::OpenPerClient;
 use crate::room::Registry;
-use crate::ws::cap::SocketsPerAddr;
 
 /// Shared by every request: cheap to clone.
 #[derive(Clone)]
@@ -18,8 +18,9 @@ pub struct App {
     pub registry: Registry,
     /// One permit per open WebSocket (`--max-connections`).
     pub connections: Arc<Semaphore>,
-    /// Open WebSockets per client address (`--max-sockets-per-addr`).
-    pub sockets: Arc<SocketsPerAddr>,
+    /// Open WebSockets per client address and per account
+    /// (`--max-sockets-per-addr`).
+    pub sockets: Arc<OpenPerClient>,
     /// Password hashing slots.
     pub accounts: Arc<crate::accounts::hashing::Accounts>,
     /// Per-address limits on room creation, registration and failed

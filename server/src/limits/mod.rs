@@ -1,9 +1,15 @@
-//! Per-client-address limits on the HTTP requests that cost the server
-//! something: creating a room (a slot of `--max-rooms` for
-//! `--room-idle-secs`), registering (an argon2 hash and a database row)
-//! and failing to log in (an argon2 verification, and a password guess).
+//! Per-client limits on the requests that cost the server something:
+//! creating a room (a slot of `--max-rooms` for `--room-idle-secs`),
+//! registering (an argon2 hash and a database row), failing to log in (an
+//! argon2 verification, and a password guess), and the rest below; and on
+//! what a client holds open at once (sockets, seeks: [`open`]).
 //!
-//! Each limit is a token bucket per address: `burst` requests at once,
+//! A client is its address ([`Who::Addr`]) and, when it is signed in, its
+//! account too ([`Who::Account`]): a signed-in request counts against
+//! both ([`Limiter::take_both`]), so neither many addresses behind one
+//! account nor many accounts behind one address get past a limit.
+//!
+//! Each limit is a token bucket per client: `burst` requests at once,
 //! then one more every `interval`. The buckets of one limit live in one
 //! map with a hard bound: when it is full, buckets that have refilled
 //! completely are forgotten (they carry no information), and if none has,
@@ -26,6 +32,7 @@
 
 pub mod address;
 pub mod client_ip;
+pub mod open;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -135,7 +142,22 @@ impl Limits {
     }
 }
 
-/// Token buckets per client address, at most `max_addrs` of them.
+/// Who a limit counts: a client address (an IPv6 address by its /64,
+/// [`address::bucket_key`]) or a signed-in account (by its id).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Who {
+    Addr(IpAddr),
+    Account(i64),
+}
+
+impl From<IpAddr> for Who {
+    fn from(ip: IpAddr) -> Who {
+        Who::Addr(bucket_key(ip))
+    }
+}
+
+/// Token buckets per client (address or account), at most `max_addrs`
+/// of them.
 pub struct Limiter {
     burst: f64,
     /// One token comes back every `interval`.
@@ -145,7 +167,7 @@ pub struct Limiter {
 }
 
 struct Buckets {
-    map: HashMap<IpAddr, Bucket>,
+    map: HashMap<Who, Bucket>,
     /// When the map was last found full with no bucket to forget: no
     /// bucket can be full again before this instant, so new addresses are
     /// refused until then without looking through the map again.
@@ -189,19 +211,40 @@ impl Limiter {
         self.burst < 1.0 || self.interval.is_zero()
     }
 
-    /// Spends one of `ip`'s tokens, or says how long until it has one.
-    pub fn take(&self, ip: IpAddr) -> Result<(), Duration> {
-        self.apply(ip, Instant::now(), Op::Take)
+    /// Spends one of `who`'s tokens, or says how long until it has one.
+    pub fn take(&self, who: impl Into<Who>) -> Result<(), Duration> {
+        self.apply(who, Instant::now(), Op::Take)
+    }
+
+    /// Spends one token of the address `ip` and one of `account` when
+    /// the request is signed in; refused by either, it spends nothing.
+    pub fn take_both(&self, ip: IpAddr, account: Option<i64>) -> Result<(), Duration> {
+        self.take(ip)?;
+        if let Some(account) = account {
+            if let Err(wait) = self.take(Who::Account(account)) {
+                self.give_back(ip);
+                return Err(wait);
+            }
+        }
+        Ok(())
+    }
+
+    /// Returns the tokens [`take_both`](Self::take_both) spent.
+    pub fn give_back_both(&self, ip: IpAddr, account: Option<i64>) {
+        self.give_back(ip);
+        if let Some(account) = account {
+            self.give_back(Who::Account(account));
+        }
     }
 
     /// Whether [`take`](Self::take) would pass now, without spending.
-    pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
-        self.apply(ip, Instant::now(), Op::Check)
+    pub fn check(&self, who: impl Into<Who>) -> Result<(), Duration> {
+        self.apply(who, Instant::now(), Op::Check)
     }
 
-    /// Spends one of `ip`'s tokens if it has one left.
-    pub fn spend(&self, ip: IpAddr) {
-        let _ = self.apply(ip, Instant::now(), Op::Spend);
+    /// Spends one of `who`'s tokens if it has one left.
+    pub fn spend(&self, who: impl Into<Who>) {
+        let _ = self.apply(who, Instant::now(), Op::Spend);
     }
 
     /// Returns a token [`take`](Self::take) spent on a request that, in
@@ -209,13 +252,13 @@ impl Limiter {
     /// giving back after is what keeps concurrent requests from all
     /// passing a limit that only failures spend: each holds its token
     /// while it is decided.
-    pub fn give_back(&self, ip: IpAddr) {
+    pub fn give_back(&self, who: impl Into<Who>) {
         if self.is_off() {
             return;
         }
         let now = Instant::now();
         let mut state = self.lock();
-        if let Some(bucket) = state.map.get_mut(&bucket_key(ip)) {
+        if let Some(bucket) = state.map.get_mut(&who.into()) {
             self.refill(bucket, now);
             bucket.tokens = (bucket.tokens + 1.0).min(self.burst);
         }
@@ -236,11 +279,11 @@ impl Limiter {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn apply(&self, ip: IpAddr, now: Instant, op: Op) -> Result<(), Duration> {
+    fn apply(&self, who: impl Into<Who>, now: Instant, op: Op) -> Result<(), Duration> {
         if self.is_off() {
             return Ok(());
         }
-        let key = bucket_key(ip);
+        let key = who.into();
         let mut state = self.lock();
         if !state.map.contains_key(&key) {
             if state.map.len() >= self.max_addrs {

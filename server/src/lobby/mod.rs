@@ -19,11 +19,9 @@
 mod pairing;
 pub mod presets;
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::extract::State;
@@ -34,6 +32,7 @@ use dashmap::DashMap;
 use tokio::sync::{oneshot, watch};
 use tracing::warn;
 
+use crate::limits::open::OpenPerClient;
 use crate::model::now_millis;
 use crate::room::Registry;
 use crate::store::lobby::LobbyRoom;
@@ -73,8 +72,9 @@ struct Inner {
     node: String,
     /// This node's open seeks, by id: how to tell their sockets.
     seeks: DashMap<String, Waiting>,
-    /// Open seeks per client address (IPv6: /64).
-    per_addr: Mutex<HashMap<IpAddr, usize>>,
+    /// Open seeks per client address (IPv6: /64); an account's are
+    /// counted over every node in the store (`SEEKS_PER_ACCOUNT`).
+    per_addr: Arc<OpenPerClient>,
     /// `--seeks-per-addr` (0: no limit).
     seeks_per_addr: usize,
     rooms: watch::Sender<Arc<Vec<LobbyRoom>>>,
@@ -104,7 +104,7 @@ impl Lobby {
                 registry,
                 node,
                 seeks: DashMap::new(),
-                per_addr: Mutex::default(),
+                per_addr: Arc::default(),
                 seeks_per_addr,
                 rooms,
                 remote: OnceLock::new(),
@@ -190,31 +190,6 @@ async fn read_rooms(inner: std::sync::Weak<Inner>) {
                 });
             }
             Err(e) => warn!(error = %e, "could not read the lobby"),
-        }
-    }
-}
-
-impl Inner {
-    /// One more open seek for `addr`, if it has fewer than the cap.
-    fn take_addr(&self, addr: IpAddr) -> bool {
-        let key = crate::limits::address::bucket_key(addr);
-        let mut open = self.per_addr.lock().unwrap_or_else(PoisonError::into_inner);
-        let n = open.entry(key).or_insert(0);
-        if self.seeks_per_addr > 0 && *n >= self.seeks_per_addr {
-            return false;
-        }
-        *n += 1;
-        true
-    }
-
-    fn give_addr(&self, addr: IpAddr) {
-        let key = crate::limits::address::bucket_key(addr);
-        let mut open = self.per_addr.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(n) = open.get_mut(&key) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&key);
-            }
         }
     }
 }

@@ -17,6 +17,7 @@ use tracing::warn;
 use super::presets::Preset;
 use super::{Lobby, Waiting, SEEKS_PER_ACCOUNT, SEEK_TTL};
 use crate::games::GameKind;
+use crate::limits::open::Place;
 use crate::model::ids::TokenHash;
 use crate::model::now_millis;
 use crate::model::records::AccountRef;
@@ -79,7 +80,8 @@ impl Seeker {
 pub struct SeekHandle {
     id: String,
     lobby: Lobby,
-    addr: Option<IpAddr>,
+    /// The seek's place among its address's (`--seeks-per-addr`).
+    _place: Option<Place>,
     /// The paired room's code arrives here (closed: the pairing failed).
     pub paired: oneshot::Receiver<String>,
 }
@@ -94,9 +96,6 @@ impl Drop for SeekHandle {
     fn drop(&mut self) {
         let inner = &self.lobby.inner;
         inner.seeks.remove(&self.id);
-        if let Some(addr) = self.addr {
-            inner.give_addr(addr);
-        }
         let store = inner.registry.store().clone();
         let id = std::mem::take(&mut self.id);
         tokio::spawn(async move {
@@ -180,20 +179,24 @@ impl Lobby {
                 }
             },
         };
-        if let Some(addr) = seeker.addr {
-            if !inner.take_addr(addr) {
-                return Err(Refusal::new(
-                    Code::TooManySeeks,
-                    "Too many open seeks from this address.",
-                ));
-            }
-        }
+        let place = match seeker.addr {
+            Some(addr) => match inner.per_addr.try_open(addr, None, inner.seeks_per_addr) {
+                Some(place) => Some(place),
+                None => {
+                    return Err(Refusal::new(
+                        Code::TooManySeeks,
+                        "Too many open seeks from this address.",
+                    ))
+                }
+            },
+            None => None,
+        };
         let id = uuid::Uuid::now_v7().simple().to_string();
         let (tx, rx) = oneshot::channel();
         let handle = SeekHandle {
             id: id.clone(),
             lobby: self.clone(),
-            addr: seeker.addr,
+            _place: place,
             paired: rx,
         };
         let new = NewSeek {

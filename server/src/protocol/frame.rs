@@ -282,16 +282,19 @@ impl<'de, E: de::Error> Deserializer<'de> for TextDeserializer<'de, E> {
 }
 
 /// The `ack` answer to command `id`, with optional extra fields.
-pub fn ack(id: i64, extra: Option<Value>) -> String {
+pub fn ack(id: impl Into<Option<i64>>, extra: Option<Value>) -> String {
     // The plain ack (every move's answer) is written directly: building
     // a JSON map for two fields was 1.3 % of the server's samples in
     // `bench many-rooms` (BENCHMARKS.md, "Memory per socket, and a
     // cheaper move").
-    let Some(extra) = extra else {
+    let id = id.into();
+    if let (Some(id), None) = (id, &extra) {
         return format!(r#"{{"id":{id},"type":"ack"}}"#);
-    };
+    }
+    // A lobby message's `id` is optional: its answer then carries
+    // `"id":null`, as a refusal does.
     let mut msg = json!({"type": "ack", "id": id});
-    if let (Value::Object(extra), Value::Object(map)) = (extra, &mut msg) {
+    if let (Some(Value::Object(extra)), Value::Object(map)) = (extra, &mut msg) {
         map.extend(extra);
     }
     msg.to_string()
@@ -313,5 +316,9 @@ mod tests {
             let v: Value = serde_json::from_str(&ack(id, None)).unwrap();
             assert_eq!(v, json!({"type": "ack", "id": id}));
         }
+        let v: Value = serde_json::from_str(&ack(None, None)).unwrap();
+        assert_eq!(v, json!({"type": "ack", "id": null}));
+        let v: Value = serde_json::from_str(&ack(None, Some(json!({"seek": 3})))).unwrap();
+        assert_eq!(v, json!({"type": "ack", "id": null, "seek": 3}));
     }
 }

@@ -152,16 +152,14 @@ impl RoomTask {
                     budget_ms,
                     among_computers,
                 } => {
-                    let search = think::start(
-                        &self.state.code,
-                        self.own_inbox.clone(),
-                        table,
-                        think,
-                        *game,
+                    let ask = think::Ask {
+                        game: *game,
                         level,
                         budget_ms,
                         among_computers,
-                    );
+                    };
+                    let search =
+                        think::start(&self.state.code, self.own_inbox.clone(), table, think, ask);
                     self.thinking.insert(table, search);
                 }
                 Effect::StopThinking { table } => {

@@ -32,31 +32,21 @@ impl Drop for Thinking {
 /// [`Msg::BotMove`] unless the search is dropped first. A game between
 /// computers only searches in the slots kept for such games
 /// ([`bots::Slots::among_computers`]).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn start(
     room: &str,
     inbox: mpsc::WeakSender<Msg>,
     table: TableId,
     think: u64,
-    game: AnyGame,
-    level: rules::Level,
-    budget_ms: u64,
-    among_computers: bool,
+    ask: Ask,
 ) -> Thinking {
     debug!(
         room,
         think,
-        level = level.name(),
-        budget_ms,
-        among_computers,
+        level = ask.level.name(),
+        budget_ms = ask.budget_ms,
+        among_computers = ask.among_computers,
         "computer thinking"
     );
-    let ask = Ask {
-        game,
-        level,
-        budget_ms,
-        among_computers,
-    };
     search(inbox, think, ask, move |result| Msg::BotMove {
         table,
         think,
@@ -65,11 +55,12 @@ pub(super) fn start(
 }
 
 /// What a search is asked.
-struct Ask {
-    game: AnyGame,
-    level: rules::Level,
-    budget_ms: u64,
-    among_computers: bool,
+pub(super) struct Ask {
+    pub game: AnyGame,
+    pub level: rules::Level,
+    pub budget_ms: u64,
+    /// Every side of the game is a computer.
+    pub among_computers: bool,
 }
 
 /// Starts hint search `hint` for `member`: Master's move for the side to
@@ -118,17 +109,8 @@ fn search(
         // Wait for a free core (live play before analyses, games with a
         // person before games between computers); a search cancelled
         // meanwhile never starts.
-        let slots = bots::slots();
-        let _slot = if among_computers {
-            let Some(held) = slots.among_computers().await else {
-                return;
-            };
-            (Some(held.0), held.1)
-        } else {
-            let Some(slot) = slots.live().await else {
-                return;
-            };
-            (None, slot)
+        let Some(_slot) = bots::slots().for_game(among_computers).await else {
+            return;
         };
         if flag.load(Ordering::Relaxed) {
             return;

@@ -16,6 +16,11 @@ pub const SESSION_IDLE_MS: u64 = 30 * 24 * 60 * 60 * 1000;
 /// the account page).
 pub const AGENT_MAX: usize = 200;
 
+/// Open sessions an account keeps: a login past it ends the account's
+/// least recently used session, so an account's logins cannot fill the
+/// store however many there are.
+pub const SESSIONS_PER_ACCOUNT: i64 = 50;
+
 /// A session to open: its secret (the cookie's value) and the browser's
 /// User-Agent.
 #[derive(Clone, Copy)]
@@ -126,22 +131,33 @@ impl Store {
         account_in(&mut conn, id).await
     }
 
-    /// Opens a session for the account (a login) and returns its id.
-    /// Sessions of any account that have been unused for too long are
-    /// swept on the way.
+    /// Opens a session for the account (a login) and returns its id,
+    /// with the ids of the account's sessions it ended: past
+    /// [`SESSIONS_PER_ACCOUNT`], the least recently used. Sessions of any
+    /// account that have been unused for too long are swept on the way.
     pub async fn start_session(
         &self,
         session: NewSession<'_>,
         account_id: i64,
-    ) -> StoreResult<i64> {
+    ) -> StoreResult<(i64, Vec<i64>)> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM sessions WHERE last_seen <= $1")
             .bind(idle_cutoff(session.now))
             .execute(&mut *tx)
             .await?;
         let id = insert_session(&mut tx, session, account_id).await?;
+        let ended = sqlx::query_scalar::<_, i64>(
+            "DELETE FROM sessions WHERE account_id = $1 AND id NOT IN (
+                 SELECT id FROM sessions WHERE account_id = $1
+                 ORDER BY last_seen DESC, id DESC LIMIT $2)
+             RETURNING id",
+        )
+        .bind(account_id)
+        .bind(SESSIONS_PER_ACCOUNT)
+        .fetch_all(&mut *tx)
+        .await?;
         tx.commit().await?;
-        Ok(id)
+        Ok((id, ended))
     }
 
     /// Who the session `secret` signs in at `now`, if it is open and was

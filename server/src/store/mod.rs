@@ -35,7 +35,7 @@ mod write;
 
 use std::path::Path;
 
-pub use accounts::{NewSession, SessionInfo, SignedIn, SESSION_IDLE_MS};
+pub use accounts::{NewSession, SessionInfo, SignedIn, SESSIONS_PER_ACCOUNT, SESSION_IDLE_MS};
 pub use analyses::{Asked, NewAnalysis, StoredAnalysis};
 pub use challenges::{Challenge, NewChallenge, Party};
 pub use coins::{CheckIn, SpendRefused};

@@ -70,7 +70,7 @@ pub async fn upgrade(
             "This page may not open a lobby socket here.",
         );
     }
-    let slot = match super::upgrade::socket_slot(&app, client) {
+    let mut slot = match super::upgrade::socket_slot(&app, client) {
         Ok(slot) => slot,
         Err(refused) => return *refused,
     };
@@ -79,6 +79,9 @@ pub async fn upgrade(
         Err(refused) => return *refused,
     };
     let signed_in = super::upgrade::signed_in_account(&app, &headers).await;
+    if let Err(refused) = super::upgrade::account_place(&app, &mut slot, signed_in.as_ref()) {
+        return *refused;
+    }
     ws.max_message_size(super::LIBRARY_FRAME_BYTES)
         .max_frame_size(super::LIBRARY_FRAME_BYTES)
         .on_upgrade(move |socket| async move {
@@ -94,23 +97,6 @@ pub async fn upgrade(
 
 fn refuse(code: Code, message: impl Into<String>, id: Option<i64>) -> String {
     Refusal::new(code, message).to_message(id)
-}
-
-/// The `ack` to a lobby message: its `id`, or `"id":null` for a message
-/// sent without one (the `id` is optional here), as a refusal has.
-fn lobby_ack(id: Option<i64>, extra: Option<serde_json::Value>) -> String {
-    match id {
-        Some(id) => ack(id, extra),
-        None => {
-            let mut msg = json!({"type": "ack", "id": null});
-            if let (Some(serde_json::Value::Object(extra)), Some(map)) =
-                (extra, msg.as_object_mut())
-            {
-                map.extend(extra);
-            }
-            msg.to_string()
-        }
-    }
 }
 
 /// One lobby socket's life.
@@ -247,7 +233,7 @@ async fn serve(
                             account: account.as_ref().map(crate::lobby::pairing_account),
                             addr: Some(client),
                         });
-                        lobby_ack(
+                        ack(
                             id,
                             Some(json!({"token": token, "signed_in": account.is_some()})),
                         )
@@ -256,12 +242,12 @@ async fn serve(
             }
             LobbyCommand::Hello { .. } => refuse(Code::BadMessage, "You already said hello.", id),
             _ if me.is_none() => refuse(Code::HelloFirst, "Send hello first.", id),
-            LobbyCommand::Ping => lobby_ack(id, None),
+            LobbyCommand::Ping => ack(id, None),
             LobbyCommand::Cancel => match seek.take() {
                 None => refuse(Code::NoSeek, "You have no open seek.", id),
                 Some(handle) => {
                     drop(handle);
-                    lobby_ack(id, None)
+                    ack(id, None)
                 }
             },
             LobbyCommand::Seek { .. } if seek.is_some() => {
@@ -269,16 +255,17 @@ async fn serve(
             }
             LobbyCommand::Seek { seek: f } => {
                 let seeker = me.clone().expect("said hello");
+                let account = seeker.account.as_ref().map(|a| a.id);
                 if seeker.name.is_empty() {
                     refuse(Code::BadName, "Please type a name first.", id)
-                } else if let Err(wait) = app.limits.rooms.take(client) {
+                } else if let Err(wait) = app.limits.rooms.take_both(client, account) {
                     // A seek may make a room: it counts against the
-                    // address's room creations (`--room-burst`), as
-                    // `POST /api/rooms` does.
+                    // address's and the account's room creations
+                    // (`--room-burst`), as `POST /api/rooms` does.
                     refuse(
                         Code::RateLimited,
                         format!(
-                            "Too many games asked for from your address; try again in {} s.",
+                            "Too many games asked for from your address or account; try again in {} s.",
                             wait.as_secs().max(1)
                         ),
                         id,
@@ -292,13 +279,13 @@ async fn serve(
                     };
                     match app.lobby.seek(seeker, &request).await {
                         Ok(handle) => {
-                            let answer = lobby_ack(id, Some(json!({"seek": handle.id()})));
+                            let answer = ack(id, Some(json!({"seek": handle.id()})));
                             seek = Some(handle);
                             answer
                         }
                         Err(refusal) => {
                             // Refused: no room can come of it.
-                            app.limits.rooms.give_back(client);
+                            app.limits.rooms.give_back_both(client, account);
                             refusal.to_message(id)
                         }
                     }

@@ -3,18 +3,18 @@
 //! queue.
 //!
 //! Bounds on a socket that costs a file descriptor and memory while it
-//! does nothing: at most `--max-sockets-per-addr` per client address
-//! ([`cap::SocketsPerAddr`]), `hello` within `--hello-timeout-secs`, and, where
+//! does nothing: at most `--max-sockets-per-addr` per client address and
+//! per account ([`crate::limits::open::OpenPerClient`]), `hello` within
+//! `--hello-timeout-secs`, and, where
 //! the WebSocket is on this node, a ping every `--ping-secs`: a peer that
 //! sends nothing for twice that is gone (`Silence`, `silence.rs`).
 //!
 //! `upgrade.rs` checks and upgrades the request, `reader.rs` reads the
-//! client's frames and `writer.rs` sends the room's messages; `cap.rs`
-//! counts sockets per address and `silence.rs` notices a peer that went
+//! client's frames and `writer.rs` sends the room's messages;
+//! `silence.rs` notices a peer that went
 //! quiet. A socket relayed from another node (`cluster/`) uses the reader,
 //! the writer and the timers here without the upgrade.
 
-pub mod cap;
 pub mod lag;
 pub mod lobby;
 pub mod reader;

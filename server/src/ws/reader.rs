@@ -214,13 +214,18 @@ pub(crate) async fn serve<St, Si>(
                 attached = true;
             }
             Command::Hint
-                if attached && client.is_some_and(|ip| app.limits.hints.take(ip).is_err()) =>
+                if attached
+                    && client.is_some_and(|ip| {
+                        let account = account.as_ref().map(|a| a.id);
+                        app.limits.hints.take_both(ip, account).is_err()
+                    }) =>
             {
-                // A hint is a search: bounded per address, over every
-                // socket and room of it (`limits::HINT_BURST`).
+                // A hint is a search: bounded per address and per
+                // account, over every socket and room of either
+                // (`limits::HINT_BURST`).
                 let text = Refusal::new(
                     Code::RateLimited,
-                    "Too many hints from your address; wait a few seconds.",
+                    "Too many hints from your address or account; wait a few seconds.",
                 )
                 .to_message(Some(id));
                 if !reply(&outbox, &closer, text).await {

@@ -1,5 +1,5 @@
 //! `GET /ws/CODE`: the checks before a socket opens (origin, room, the
-//! per-address cap, a connection permit), the account its session cookie
+//! caps per address and per account, a connection permit), the account its session cookie
 //! signs in, and the hand-over to the reader and writer, or to the node
 //! that runs the room.
 
@@ -14,6 +14,7 @@ use crate::app::error::json_error;
 use crate::app::hosts::Base;
 use crate::app::state::App;
 use crate::limits::client_ip::ClientIp;
+use crate::limits::open::Place;
 use crate::model::now_millis;
 use crate::room::{Closer, RoomHandle, Route};
 use crate::store::{Account, SignedIn};
@@ -45,7 +46,7 @@ pub async fn upgrade(
             format!("There is no room {code}."),
         );
     };
-    let slot = match socket_slot(&app, client) {
+    let mut slot = match socket_slot(&app, client) {
         Ok(slot) => slot,
         Err(refused) => return *refused,
     };
@@ -58,6 +59,9 @@ pub async fn upgrade(
         Err(refused) => return *refused,
     };
     let signed_in = signed_in_account(&app, &headers).await;
+    if let Err(refused) = account_place(&app, &mut slot, signed_in.as_ref()) {
+        return *refused;
+    }
     // Buffers sized to the protocol: a client's command is a few hundred
     // bytes, so the read buffer starts at 512 bytes (a larger frame
     // grows it, and costs one read more). Messages queued together (a
@@ -106,25 +110,41 @@ pub async fn upgrade(
         })
 }
 
-/// A slot of `--max-sockets-per-addr` for `client`, or the `429
+/// A place of `--max-sockets-per-addr` for `client`, or the `429
 /// too_many_sockets` answer: every WebSocket (a room's, the lobby's)
-/// takes one before its upgrade.
-pub(super) fn socket_slot(
-    app: &App,
-    client: std::net::IpAddr,
-) -> Result<super::cap::AddrSlot, Box<Response>> {
+/// takes one before its upgrade, and counts against its account too once
+/// its session is read ([`account_place`]).
+pub(super) fn socket_slot(app: &App, client: std::net::IpAddr) -> Result<Place, Box<Response>> {
     app.sockets
-        .try_open(client, app.config.max_sockets_per_addr)
-        .ok_or_else(|| {
-            Box::new(json_error(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_sockets",
-                format!(
-                    "This address already has {} sockets open; close one first.",
-                    app.config.max_sockets_per_addr
-                ),
-            ))
-        })
+        .try_open(client, None, app.config.max_sockets_per_addr)
+        .ok_or_else(|| too_many_sockets(app, "This address"))
+}
+
+/// Counts `slot` against the socket's account as well: the `429
+/// too_many_sockets` answer when the account holds
+/// `--max-sockets-per-addr` sockets already (from any addresses).
+pub(super) fn account_place(
+    app: &App,
+    slot: &mut Place,
+    signed_in: Option<&SignedIn>,
+) -> Result<(), Box<Response>> {
+    match signed_in {
+        Some(s) if !slot.add_account(s.account.id, app.config.max_sockets_per_addr) => {
+            Err(too_many_sockets(app, "Your account"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn too_many_sockets(app: &App, who: &str) -> Box<Response> {
+    Box::new(json_error(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_sockets",
+        format!(
+            "{who} already has {} sockets open; close one first.",
+            app.config.max_sockets_per_addr
+        ),
+    ))
 }
 
 /// A `--max-connections` permit, or the `503 full` answer.

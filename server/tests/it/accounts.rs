@@ -678,3 +678,34 @@ async fn checking_in_twice_in_one_day_adds_coins_once() {
     b.base = server.base.clone();
     assert_eq!(b.get("/api/me").await.body["coins"], 10);
 }
+
+#[tokio::test]
+async fn a_login_past_fifty_sessions_ends_the_least_recently_used_and_its_sockets() {
+    let server = TestServer::start().await;
+    let mut first = Browser::new(&server);
+    first.register("Thao", "secret-pass").await;
+    let mut socket = first.signed_in_socket(&server).await;
+    let mut latest = Vec::new();
+    for _ in 1..server::store::SESSIONS_PER_ACCOUNT {
+        latest.push(Browser::logged_in(&server, "thao", "secret-pass").await);
+    }
+    // Fifty sessions, the first the least recently used: the next login
+    // ends it, and signs its socket out.
+    let mut next = Browser::logged_in(&server, "thao", "secret-pass").await;
+    assert_eq!(socket.close_code().await, Some(4001));
+    assert_eq!(first.get("/api/me").await.status, 401);
+    assert_eq!(latest[0].get("/api/me").await.status, 200);
+    let listed = next.get("/api/sessions").await;
+    assert_eq!(
+        listed.body["sessions"].as_array().unwrap().len(),
+        server::store::SESSIONS_PER_ACCOUNT as usize,
+        "{}",
+        listed.body
+    );
+    // The one used last but one login ago stays: the next login ends the
+    // least recently used (the second browser's was just used, so the
+    // third's goes).
+    Browser::logged_in(&server, "thao", "secret-pass").await;
+    assert_eq!(latest[0].get("/api/me").await.status, 200);
+    assert_eq!(latest[1].get("/api/me").await.status, 401);
+}

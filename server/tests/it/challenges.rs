@@ -342,3 +342,54 @@ async fn open_challenges_are_capped_per_account_and_per_address() {
     }
     assert_eq!(from_lan, 20 - 12, "20 an hour from one address");
 }
+
+#[tokio::test]
+async fn an_account_sends_twenty_challenges_an_hour_from_any_addresses() {
+    let server = TestServer::start_with(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let (mut minh, minh_token) = player(&server, "Minh").await;
+    player(&server, "Lan").await;
+    let mut body = json!({"to": "Lan", "game": "jungle", "token": minh_token});
+    // Twenty from twenty addresses, each cancelled to stay under the
+    // account's ten open ones.
+    for n in 1..=20 {
+        let a = challenge_from(&mut minh, &body, n).await;
+        assert_eq!(a.status, 201, "challenge {n}: {}", a.body);
+        let id = a.body["id"].as_i64().unwrap();
+        minh.post(&format!("/api/challenges/{id}/cancel"), json!({}))
+            .await;
+    }
+    // The twenty-first, from a fresh address, is the account's one too many.
+    let a = challenge_from(&mut minh, &body, 21).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (429, Some("too_many_challenges")),
+        "{}",
+        a.body
+    );
+    assert!(
+        a.body["message"].as_str().unwrap().contains("account"),
+        "{}",
+        a.body
+    );
+    // Another account at that address is not held back by it.
+    let (mut vy, vy_token) = player(&server, "Vyvy").await;
+    body["token"] = json!(vy_token);
+    let a = challenge_from(&mut vy, &body, 21).await;
+    assert_eq!(a.status, 201, "{}", a.body);
+}
+
+/// `POST /api/challenges` with `body` by `b` from the forwarded client
+/// address 203.0.113.`n`.
+async fn challenge_from(b: &mut Browser, body: &Value, n: usize) -> Answer {
+    let from = format!("203.0.113.{n}");
+    b.send_with(
+        reqwest::Method::POST,
+        "/api/challenges",
+        Some(body.clone()),
+        &[("X-Forwarded-For", from.as_str())],
+    )
+    .await
+}

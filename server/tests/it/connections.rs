@@ -8,6 +8,7 @@ use crate::common;
 
 use std::time::Duration;
 
+use common::browser::{upgrade_from, Browser};
 use common::{postgres, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
@@ -115,6 +116,73 @@ async fn the_socket_cap_per_address_refuses_the_next_and_frees_a_slot_on_close()
         tokio_tungstenite::connect_async(&url).await.is_err(),
         "still three at most"
     );
+    server.stop().await;
+}
+
+/// The `429` body of a refused upgrade.
+fn refused_upgrade(result: Result<common::Client, WsError>) -> Value {
+    match result {
+        Err(WsError::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 429);
+            serde_json::from_slice(response.body().as_deref().expect("a body")).unwrap()
+        }
+        Err(e) => panic!("refused otherwise: {e}"),
+        Ok(_) => panic!("the upgrade should be refused"),
+    }
+}
+
+#[tokio::test]
+async fn the_socket_cap_holds_per_account_over_all_its_addresses() {
+    let server = TestServer::start_with(|c| c.max_sockets_per_addr = 2).await;
+    let code = room(&server).await;
+    let url = ws_url(&server, &code);
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    let session = minh.session.clone();
+    let session = session.as_deref();
+    // The account's two sockets from two addresses...
+    let first = upgrade_from(&url, "127.0.0.2", session).await.expect("one");
+    let _second = upgrade_from(&url, "127.0.0.3", session).await.expect("two");
+    // ...and a third from a fresh address is refused as the account's.
+    let body = refused_upgrade(upgrade_from(&url, "127.0.0.4", session).await);
+    assert_eq!(body["error"], "too_many_sockets", "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("Your account"),
+        "{body}"
+    );
+    // The refusal took nothing from that address: a guest and another
+    // account fill it, and only then is it full.
+    let mut lan = Browser::new(&server);
+    lan.register("lan", "password1").await;
+    let _guest = upgrade_from(&url, "127.0.0.4", None)
+        .await
+        .expect("a guest");
+    let _lan = upgrade_from(&url, "127.0.0.4", lan.session.as_deref())
+        .await
+        .expect("another account");
+    let body = refused_upgrade(upgrade_from(&url, "127.0.0.4", None).await);
+    assert!(
+        body["message"].as_str().unwrap().contains("This address"),
+        "{body}"
+    );
+    // The lobby's sockets count too.
+    let lobby = format!("{}/ws/lobby", server.base.replace("http://", "ws://"));
+    let body = refused_upgrade(upgrade_from(&lobby, "127.0.0.5", session).await);
+    assert_eq!(body["error"], "too_many_sockets", "{body}");
+    // One of the account's sockets closes: its place comes back.
+    let mut first = first;
+    first.ws.close(None).await.expect("close");
+    while first.ws.next().await.is_some() {}
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if upgrade_from(&url, "127.0.0.5", session).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("a place comes back after a close");
     server.stop().await;
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::common;
 
+use common::browser::{upgrade_from, Browser};
 use common::{local_game, next_match_of, table_of, TestServer};
 use serde_json::{json, Value};
 
@@ -89,4 +90,52 @@ async fn hints_are_bounded_per_address_over_all_its_rooms() {
         .refused(json!({"type": "hint"}), "rate_limited")
         .await;
     assert!(message.contains("your address"), "{message}");
+}
+
+/// A room against the computer (`game`) hosted by `browser`'s account (or
+/// a guest's, without a session), joined from the local address `from`
+/// and started: the host's client.
+async fn started_from(
+    server: &TestServer,
+    browser: &mut Browser,
+    game: &str,
+    from: &str,
+) -> common::Client {
+    let created = browser.post("/api/rooms", json!({"game": game})).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let code = created.body["code"].as_str().unwrap();
+    let token = created.body["token"].as_str().unwrap();
+    let socket = upgrade_from(&server.ws_url(code), from, browser.session.as_deref())
+        .await
+        .expect("the socket opens");
+    let (mut host, _, _) = socket.hello(Some(token), Some("Minh")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut host, "start").await;
+    host
+}
+
+#[tokio::test]
+async fn hints_are_bounded_per_account_over_all_its_addresses() {
+    let server = TestServer::start_with(|c| c.bot_ms = 100).await;
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    let mut first = started_from(&server, &mut minh, "crossyray", "127.0.0.2").await;
+    for _ in 0..server::limits::HINT_BURST {
+        first.command(json!({"type": "hint"})).await;
+    }
+    // The account asks from another address: its allowance is spent.
+    let mut second = started_from(&server, &mut minh, "jungle", "127.0.0.3").await;
+    let message = second
+        .refused(json!({"type": "hint"}), "rate_limited")
+        .await;
+    assert!(message.contains("account"), "{message}");
+    // A guest from that address still has the address's own.
+    let mut guest = Browser::new(&server);
+    let mut vy = started_from(&server, &mut guest, "jungle", "127.0.0.3").await;
+    vy.ok(json!({"type": "hint"})).await;
+    let hint = vy.next_of("hint").await;
+    assert!(hint["move"].is_string(), "{hint}");
 }

@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use common::browser::Browser;
 use common::TestServer;
 use serde_json::{json, Value};
 
@@ -167,6 +168,50 @@ async fn registration_allows_five_at_once_then_one_a_minute() {
     // Refused before the account was made.
     let login = post_credentials(&server, "/api/login", "player_5", "correct horse").await;
     assert_eq!(login.status, 401, "{}", login.body);
+}
+
+#[tokio::test]
+async fn one_account_gets_no_more_rooms_from_many_addresses() {
+    let server = rooms_limited(2, 3600, behind_local_proxy).await;
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    assert_eq!(create_as(&mut minh, "203.0.113.1").await.status, 201);
+    assert_eq!(create_as(&mut minh, "203.0.113.2").await.status, 201);
+    // The account's two are spent, whichever address asks next.
+    let refused = create_as(&mut minh, "203.0.113.3").await;
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert_eq!(refused.body["error"], "rate_limited");
+    assert!(
+        refused.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("account"),
+        "{}",
+        refused.body
+    );
+    // That refusal spent nothing of 203.0.113.3's own two.
+    let guest = [("X-Forwarded-For", "203.0.113.3")];
+    assert_eq!(create_from(&server, &guest).await.status, 201);
+    assert_eq!(create_from(&server, &guest).await.status, 201);
+    assert_limited(&create_from(&server, &guest).await, 3600);
+    // Another account from a fresh address has its own.
+    let mut lan = Browser::new(&server);
+    lan.register("lan", "password1").await;
+    let answer = create_as(&mut lan, "203.0.113.4").await;
+    assert_eq!(answer.status, 201, "{}", answer.body);
+}
+
+/// `POST /api/rooms` by `browser` (signed in) from the forwarded client
+/// address `ip`.
+async fn create_as(browser: &mut Browser, ip: &str) -> common::browser::Answer {
+    browser
+        .send_with(
+            reqwest::Method::POST,
+            "/api/rooms",
+            Some(json!({})),
+            &[("X-Forwarded-For", ip)],
+        )
+        .await
 }
 
 #[tokio::test]

@@ -208,6 +208,42 @@ pub async fn a_password_change_closes_the_other_socket(
     (mine, my_socket)
 }
 
+/// The WebSocket upgrade to `url` (a room's or the lobby's) from the local
+/// address `from` (any of 127.0.0.0/8: each is its own client address),
+/// with the session cookie `session` when given: the socket, or the
+/// upgrade's refusal.
+pub async fn upgrade_from(
+    url: &str,
+    from: &str,
+    session: Option<&str>,
+) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+    let mut request = url.into_client_request().expect("ws request");
+    if let Some(secret) = session {
+        request.headers_mut().insert(
+            "cookie",
+            HeaderValue::from_str(&format!("session={secret}")).expect("cookie"),
+        );
+    }
+    let server: std::net::SocketAddr = url
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .and_then(|host| host.parse().ok())
+        .expect("url is ws://host:port/…");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::new(
+            from.parse().expect("an IPv4 address"),
+            0,
+        ))
+        .expect("bind the local address");
+    let tcp = socket.connect(server).await.expect("tcp connects");
+    let (ws, _) =
+        tokio_tungstenite::client_async(request, tokio_tungstenite::MaybeTlsStream::Plain(tcp))
+            .await?;
+    Ok(Client::new(ws))
+}
+
 /// A WebSocket to `url` (a room's or the lobby's), sending the session
 /// cookie `session` when given.
 pub async fn socket(url: &str, session: Option<&str>) -> Client {

@@ -3,7 +3,9 @@
 use super::fixtures::*;
 use server::model::now_millis;
 use server::model::{new_token, TokenHash};
-use server::store::{LinkPurpose, NewLink, NewSession, SignedIn, Store, SESSION_IDLE_MS};
+use server::store::{
+    LinkPurpose, NewLink, NewSession, SignedIn, Store, SESSIONS_PER_ACCOUNT, SESSION_IDLE_MS,
+};
 
 /// Accounts: usernames are unique in any case; credentials; sessions by
 /// their cookie secret, which expire after 30 days unused, end one by one
@@ -100,7 +102,8 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
     let second_id = store
         .start_session(open(&second, t0 + 10), account.id)
         .await
-        .expect("start_session");
+        .expect("start_session")
+        .0;
     assert_ne!(second_id, first_id);
     assert_eq!(
         store
@@ -148,7 +151,8 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
     let fading_id = store
         .start_session(open(&fading, t0 + 40), account.id)
         .await
-        .expect("start_session");
+        .expect("start_session")
+        .0;
     assert_eq!(
         store
             .session_account(&first, t0 + 40 + idle - 1)
@@ -186,7 +190,8 @@ pub(super) async fn accounts_and_sessions(store: &Store) -> Vec<String> {
     let fourth_id = store
         .start_session(open(&fourth, later), account.id)
         .await
-        .expect("start_session");
+        .expect("start_session")
+        .0;
     let ended = store
         .end_other_sessions(account.id, fourth_id)
         .await
@@ -464,3 +469,47 @@ mod accounts_and_sessions {
 }
 
 on_both!(email_links);
+
+/// An account keeps at most `SESSIONS_PER_ACCOUNT` sessions: the login
+/// past it ends the least recently used one, and says which it ended.
+async fn sessions_are_bounded_per_account(store: &Store) {
+    let t0 = now_millis();
+    let name = format!("Lan_{}", &new_token()[..8]);
+    let (first, _) = session_at(t0);
+    let (account, _) = store
+        .create_account(&name, "hash", None, Some(open(&first, t0)), t0)
+        .await
+        .expect("create_account")
+        .expect("a free name");
+    let mut secrets = vec![first];
+    let mut ids = Vec::new();
+    for n in 1..SESSIONS_PER_ACCOUNT as u64 {
+        let secret = new_token();
+        let (id, ended) = store
+            .start_session(open(&secret, t0 + n), account.id)
+            .await
+            .expect("start_session");
+        assert!(ended.is_empty(), "login {n} ended {ended:?}");
+        secrets.push(secret);
+        ids.push(id);
+    }
+    // The first session is used again: the second is now the least
+    // recently used.
+    assert!(!signed_out(store, &secrets[0], t0 + 100).await);
+    let secret = new_token();
+    let (_, ended) = store
+        .start_session(open(&secret, t0 + 101), account.id)
+        .await
+        .expect("start_session");
+    assert_eq!(ended, vec![ids[0]], "the least recently used ended");
+    assert!(signed_out(store, &secrets[1], t0 + 102).await);
+    assert!(!signed_out(store, &secrets[0], t0 + 102).await);
+    assert!(!signed_out(store, &secret, t0 + 102).await);
+    let listed = store
+        .sessions(account.id, t0 + 103)
+        .await
+        .expect("sessions");
+    assert_eq!(listed.len(), SESSIONS_PER_ACCOUNT as usize);
+}
+
+on_both!(sessions_are_bounded_per_account);
