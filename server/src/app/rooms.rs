@@ -206,3 +206,18 @@ pub(super) async fn room_qr(
         Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()),
     }
 }
+
+/// `GET /api/lobby`: the open public rooms, newest change first.
+pub(super) async fn lobby_rooms(State(app): State<App>) -> Response {
+    match app.registry.store().lobby_rooms().await {
+        Ok(rooms) => Json(json!({ "rooms": rooms })).into_response(),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the lobby");
+            json_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Something went wrong on our side.",
+            )
+        }
+    }
+}

@@ -14,7 +14,7 @@ use tower_http::trace::TraceLayer;
 
 use super::error::MAX_BODY;
 use super::hosts;
-use super::rooms::{create_room, limit_lookups, room_info, room_qr, rules_text, site};
+use super::rooms::{create_room, limit_lookups, lobby_rooms, room_info, room_qr, rules_text, site};
 use super::state::App;
 use crate::pages::Pages;
 use crate::ws;
@@ -108,7 +108,7 @@ pub fn router(app: App) -> Router {
         )
         .route("/api/recover", post(crate::accounts::recovery::recover))
         .route("/api/reset", post(crate::accounts::recovery::reset))
-        .route("/api/lobby", get(crate::lobby::list))
+        .route("/api/lobby", get(lobby_rooms))
         .route("/ws/lobby", get(ws::lobby::upgrade))
         // Turn-based games (turns/).
         .route("/api/turns", get(crate::turns::turns))

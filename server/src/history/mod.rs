@@ -39,6 +39,17 @@ fn bad_query(message: impl Into<String>) -> Response {
     json_error(StatusCode::BAD_REQUEST, "bad_query", message)
 }
 
+/// Longer than any username: not looked up.
+const MAX_NAME: usize = 64;
+
+fn no_player(name: &str) -> Response {
+    json_error(
+        StatusCode::NOT_FOUND,
+        "no_player",
+        format!("There is no player {name}."),
+    )
+}
+
 pub(crate) fn no_game(id: &str) -> Response {
     json_error(
         StatusCode::NOT_FOUND,

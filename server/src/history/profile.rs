@@ -5,30 +5,17 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::{bad_query, internal, page_of, summary, BAD_PAGE};
-use crate::app::error::json_error;
+use super::{bad_query, internal, no_player, page_of, summary, BAD_PAGE, MAX_NAME};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::model::now_millis;
 use crate::ratings::{computer_rating, LEADERBOARD_MIN_GAMES};
 use crate::store::PROFILE_GAMES;
 use rules::Level;
-
-/// Longer than any username: not looked up.
-pub(super) const MAX_NAME: usize = 64;
-
-pub(super) fn no_player(name: &str) -> Response {
-    json_error(
-        StatusCode::NOT_FOUND,
-        "no_player",
-        format!("There is no player {name}."),
-    )
-}
 
 /// `GET /api/players/NAME?page=N`: the profile of the account NAME (any
 /// case), for anyone.

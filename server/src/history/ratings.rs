@@ -7,8 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::profile::{no_player, MAX_NAME};
-use super::{bad_query, internal};
+use super::{bad_query, internal, no_player, MAX_NAME};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::model::now_millis;

@@ -24,9 +24,6 @@ use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
 use bytes::Bytes;
 use dashmap::DashMap;
 use tokio::sync::{oneshot, watch};
@@ -130,21 +127,6 @@ impl Lobby {
     /// The open seeks this node holds.
     pub fn local_seeks(&self) -> usize {
         self.inner.seeks.len()
-    }
-}
-
-/// `GET /api/lobby`: the open public rooms, newest change first.
-pub async fn list(State(app): State<crate::app::state::App>) -> Response {
-    match app.registry.store().lobby_rooms().await {
-        Ok(rooms) => Json(serde_json::json!({ "rooms": rooms })).into_response(),
-        Err(e) => {
-            warn!(error = %e, "could not read the lobby");
-            crate::app::error::json_error(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "Something went wrong on our side.",
-            )
-        }
     }
 }
 

@@ -24,6 +24,7 @@ mod conn;
 mod encoded;
 mod event;
 mod fanout;
+mod hints;
 mod knockout;
 mod lobby;
 mod msg;

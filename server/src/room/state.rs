@@ -170,7 +170,7 @@ pub struct RoomState {
     pub(super) chat: VecDeque<ChatLine>,
     pub(super) thinks_started: u64,
     /// Members' hint searches and when they last asked (live only).
-    pub(super) hints: super::cmd::Hints,
+    pub(super) hints: super::hints::Hints,
     /// Presence changes not yet announced (watchers coming and going are
     /// counted, and announced at most once a second).
     pub(super) presence: Presence,

@@ -18,7 +18,7 @@ use super::db::{Backend, Db};
 use super::lease::{check_fences, Fence};
 use super::lite::{Lite, WriteLine};
 use super::pg::PgLine;
-use super::write::{apply, Write};
+use super::write::{apply, Step, Write};
 use super::{StoreError, StoreResult};
 use crate::model::records::EntryRow;
 
@@ -201,14 +201,6 @@ async fn commit(conn: &mut impl Commit, jobs: &[Job]) -> StoreResult<()> {
         return Ok(());
     }
     conn.commit(jobs).await
-}
-
-/// One step of a batch's transaction.
-pub(super) enum Step<'a> {
-    /// Move entries, of any rooms, stored together.
-    Entries(Vec<&'a EntryRow>),
-    /// Any other write, of room `.0`.
-    Other(&'a str, &'a Write),
 }
 
 /// The fences of `jobs`, in room-code order (a batch with several stale

@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row as _};
+use tokio_postgres::types::Type;
 
 use super::{StoreError, StoreResult};
 use crate::model::records::EntryRow;
@@ -187,7 +188,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
-            Row::Pg(row) => super::pg::int(row, column),
+            Row::Pg(row) => pg_int(row, column),
             Row::Lite(row) => match row.get(column)? {
                 (_, Value::Integer(v)) => Ok(*v),
                 (i, other) => Err(Row::mismatch(i, column, other)),
@@ -199,7 +200,7 @@ impl Row {
         use rusqlite::types::Value;
         match self {
             Row::Sqlx(row) => Ok(row.try_get(column)?),
-            Row::Pg(row) => super::pg::real(row, column),
+            Row::Pg(row) => pg_real(row, column),
             Row::Lite(row) => match row.get(column)? {
                 (_, Value::Real(v)) => Ok(*v),
                 (_, Value::Integer(v)) => Ok(*v as f64),
@@ -220,6 +221,30 @@ impl Row {
             },
         }
     }
+}
+
+/// The type of `column` in a PostgreSQL row.
+fn column_type(row: &tokio_postgres::Row, column: &str) -> Option<Type> {
+    let found = row.columns().iter().find(|c| c.name() == column);
+    found.map(|c| c.type_().clone())
+}
+
+/// An integer column of a PostgreSQL row, whatever its width.
+fn pg_int(row: &tokio_postgres::Row, column: &str) -> StoreResult<i64> {
+    Ok(match column_type(row, column) {
+        Some(Type::INT4) => i64::from(row.try_get::<_, i32>(column)?),
+        Some(Type::INT2) => i64::from(row.try_get::<_, i16>(column)?),
+        _ => row.try_get::<_, i64>(column)?,
+    })
+}
+
+/// A floating-point column of a PostgreSQL row (or an integer one).
+fn pg_real(row: &tokio_postgres::Row, column: &str) -> StoreResult<f64> {
+    Ok(match column_type(row, column) {
+        Some(Type::FLOAT4) => f64::from(row.try_get::<_, f32>(column)?),
+        Some(Type::INT8 | Type::INT4 | Type::INT2) => pg_int(row, column)? as f64,
+        _ => row.try_get::<_, f64>(column)?,
+    })
 }
 
 /// A connection inside a write transaction.

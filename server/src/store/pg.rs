@@ -37,10 +37,9 @@ use tokio_postgres::types::{IsNull, ToSql, Type};
 use tokio_postgres::{Client, Config, NoTls, Statement};
 use tokio_util::sync::CancellationToken;
 
-use super::batch::Step;
 use super::db::{Arg, Db, EntryValues, Query, Row};
 use super::lease::Fence;
-use super::write::apply;
+use super::write::{apply, Step};
 use super::{StoreError, StoreResult};
 use crate::model::records::EntryRow;
 
@@ -400,30 +399,6 @@ impl ToSql for Arg {
             Arg::Text(v) => v.to_sql_checked(ty, out),
         }
     }
-}
-
-/// The type of `column` in a row read here.
-fn column_type(row: &tokio_postgres::Row, column: &str) -> Option<Type> {
-    let found = row.columns().iter().find(|c| c.name() == column);
-    found.map(|c| c.type_().clone())
-}
-
-/// An integer column of a row read here, whatever its width.
-pub(super) fn int(row: &tokio_postgres::Row, column: &str) -> StoreResult<i64> {
-    Ok(match column_type(row, column) {
-        Some(Type::INT4) => i64::from(row.try_get::<_, i32>(column)?),
-        Some(Type::INT2) => i64::from(row.try_get::<_, i16>(column)?),
-        _ => row.try_get::<_, i64>(column)?,
-    })
-}
-
-/// A floating-point column of a row read here (or an integer one).
-pub(super) fn real(row: &tokio_postgres::Row, column: &str) -> StoreResult<f64> {
-    Ok(match column_type(row, column) {
-        Some(Type::FLOAT4) => f64::from(row.try_get::<_, f32>(column)?),
-        Some(Type::INT8 | Type::INT4 | Type::INT2) => int(row, column)? as f64,
-        _ => row.try_get::<_, f64>(column)?,
-    })
 }
 
 impl From<tokio_postgres::Error> for StoreError {

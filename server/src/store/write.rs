@@ -34,6 +34,14 @@ pub enum Write {
     Lobby(Option<LobbyEntry>, u64),
 }
 
+/// One step of a batch's transaction (`batch.rs`).
+pub(super) enum Step<'a> {
+    /// Move entries, of any rooms, stored together.
+    Entries(Vec<&'a EntryRow>),
+    /// Any other write, of room `.0`.
+    Other(&'a str, &'a Write),
+}
+
 /// The values of a room's row that change, as `$1` to `$8` of both
 /// statements that write them (the insert and the update): game,
 /// options, host hash, auto-start, games played, next member, table id,

@@ -12,9 +12,12 @@
 use rules::Game;
 
 use super::super::event::{Direct, Effect};
+use super::super::hints::{Asked, Search};
 use super::super::state::{Applied, RoomState};
 use crate::games::AnyMove;
-use crate::model::ids::{GameId, MemberId, TableId};
+use crate::model::ids::MemberId;
+#[cfg(test)]
+use crate::model::ids::{GameId, TableId};
 use crate::protocol::{Code, Refusal};
 
 /// At most one hint per member in this many milliseconds.
@@ -22,30 +25,6 @@ pub const HINT_EVERY_MS: u64 = 2_000;
 
 /// The longest hint search, whatever the computer's own budget.
 pub const HINT_BUDGET_MS: u64 = 1_000;
-
-/// The room's hints: per member who asked lately, when, and the search
-/// still running for them.
-#[derive(Clone, Debug, Default)]
-pub struct Hints(Vec<Asked>);
-
-#[derive(Clone, Debug)]
-struct Asked {
-    member: MemberId,
-    at_ms: u64,
-    search: Option<Search>,
-}
-
-/// A hint search in flight: the position it is for.
-#[derive(Clone, Debug)]
-struct Search {
-    id: u64,
-    table: TableId,
-    game: GameId,
-    ply: usize,
-    /// The match's log entries when asked: a position taken back and
-    /// played again to the same ply has more.
-    entries: u32,
-}
 
 fn no_hint(message: &str) -> Refusal {
     Refusal::new(Code::NoHint, message)

@@ -38,7 +38,7 @@ pub use computer::Computer;
 pub use countdown::PauseCountdown;
 pub use draw::Draw;
 pub use hello::{Hello, SayHello};
-pub use hint::{Hints, HINT_EVERY_MS};
+pub use hint::HINT_EVERY_MS;
 pub use host::GiveHost;
 pub use name::Name;
 pub use options::Options;
