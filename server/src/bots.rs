@@ -10,6 +10,8 @@
 //! Every game has one: a new game gets its computer player with one arm
 //! in [`choose`] (the compiler asks for it).
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::time::Duration;
@@ -18,6 +20,7 @@ pub use rules::{Engine, Level, Think};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::games::{AnyGame, AnyMove};
+use crate::limits::Who;
 
 /// The server's search slots: one per core, shared by the live computer
 /// players (and hints) and the analyses of finished games, live play
@@ -52,6 +55,93 @@ pub struct Slots {
 pub struct Held {
     _kept: Option<OwnedSemaphorePermit>,
     _slot: OwnedSemaphorePermit,
+}
+
+/// Live searches per client: a search is the client's whose game or hint
+/// it is (the address and account of the game's first person, or of the
+/// member who asked for the hint), and a client runs at most `per_client`
+/// at once, in all its rooms: the rest wait here, before they queue for
+/// a slot, so one client's many rooms against the computer hold at most
+/// its share of the cores and everyone else's games still find one. A
+/// signed-in client passes its address's gate and its account's.
+pub struct Gates {
+    per_client: usize,
+    gates: Mutex<HashMap<Who, Arc<Semaphore>>>,
+}
+
+/// Who a search is for: the client its gates count it against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchClient {
+    pub addr: Option<IpAddr>,
+    pub account: Option<i64>,
+}
+
+/// A search's place in its client's gates, given back when dropped.
+pub struct Gate {
+    gates: &'static Gates,
+    held: Vec<(Who, OwnedSemaphorePermit)>,
+}
+
+/// The whole server's gates: half the cores per client (at least one).
+pub fn gates() -> &'static Gates {
+    static GATES: OnceLock<Gates> = OnceLock::new();
+    GATES.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Gates::new((cores / 2).max(1))
+    })
+}
+
+impl Gates {
+    pub fn new(per_client: usize) -> Gates {
+        Gates {
+            per_client: per_client.max(1),
+            gates: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Waits until `client` runs fewer than its share of searches (its
+    /// address's gate, then its account's: always in that order, so two
+    /// searches never wait on each other); `None` if the gates closed.
+    pub async fn enter(&'static self, client: SearchClient) -> Option<Gate> {
+        let mut gate = Gate {
+            gates: self,
+            held: Vec::new(),
+        };
+        let keys = [client.addr.map(Who::from), client.account.map(Who::Account)];
+        for key in keys.into_iter().flatten() {
+            let semaphore = self
+                .lock()
+                .entry(key)
+                .or_insert_with(|| Arc::new(Semaphore::new(self.per_client)))
+                .clone();
+            let permit = semaphore.acquire_owned().await.ok()?;
+            gate.held.push((key, permit));
+        }
+        Some(gate)
+    }
+
+    /// Clients with a search running or waiting now.
+    pub fn clients(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Who, Arc<Semaphore>>> {
+        self.gates.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        for (key, permit) in self.held.drain(..) {
+            drop(permit);
+            // Forget a gate nobody holds or waits for (only the map's
+            // handle is left): the map is bounded by the searches.
+            let mut gates = self.gates.lock();
+            if gates.get(&key).is_some_and(|s| Arc::strong_count(s) == 1) {
+                gates.remove(&key);
+            }
+        }
+    }
 }
 
 /// How often a waiting analysis looks again whether live play waits.
@@ -202,6 +292,61 @@ mod tests {
 #[cfg(test)]
 mod slot_tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_client_runs_its_share_of_searches_and_others_pass_it() {
+        let gates: &'static Gates = Box::leak(Box::new(Gates::new(1)));
+        let soon = Duration::from_millis(50);
+        let addr = |s: &str| Some(s.parse::<IpAddr>().unwrap());
+        let mine = SearchClient {
+            addr: addr("203.0.113.1"),
+            account: Some(7),
+        };
+        let first = gates.enter(mine).await.expect("a gate");
+        // The same client's second search waits...
+        assert!(tokio::time::timeout(soon, gates.enter(mine)).await.is_err());
+        // ...so does its account's from another address (IPv6 by /64 too)...
+        let elsewhere = SearchClient {
+            addr: addr("2001:db8::1"),
+            account: Some(7),
+        };
+        assert!(tokio::time::timeout(soon, gates.enter(elsewhere))
+            .await
+            .is_err());
+        // ...and a guest at that /64 got in and holds it meanwhile.
+        let guest = gates
+            .enter(SearchClient {
+                addr: addr("2001:db8::2"),
+                account: None,
+            })
+            .await
+            .expect("another client passes");
+        let neighbour = SearchClient {
+            addr: addr("2001:db8::ffff"),
+            account: None,
+        };
+        assert!(tokio::time::timeout(soon, gates.enter(neighbour))
+            .await
+            .is_err());
+        // Another client passes at once, and so does a search for nobody.
+        let other = SearchClient {
+            addr: addr("203.0.113.2"),
+            account: Some(8),
+        };
+        let second = tokio::time::timeout(soon, gates.enter(other))
+            .await
+            .unwrap();
+        assert!(second.is_some());
+        let nobody = tokio::time::timeout(soon, gates.enter(SearchClient::default())).await;
+        assert!(nobody.unwrap().is_some());
+        // The first one done: the client's next search runs.
+        drop(first);
+        let next = tokio::time::timeout(soon, gates.enter(mine)).await;
+        let next = next.unwrap();
+        assert!(next.is_some());
+        drop((next, guest, second));
+        assert_eq!(gates.clients(), 0, "no gate kept for nobody");
+    }
 
     #[tokio::test]
     async fn games_between_computers_take_half_the_slots_and_leave_the_rest_to_people() {

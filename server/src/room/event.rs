@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::views::{
     AutostartView, AwayView, ChangeState, MatchBody, MemberView, RemovedView, ScoreView, VoiceView,
 };
+use crate::bots::SearchClient;
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::model::ids::{MemberId, TableId};
 use crate::model::records::ChatLine;
@@ -212,6 +213,8 @@ pub enum Effect {
         /// Every side of the game is a computer (`bots::Slots`: such
         /// games search in at most half the slots).
         among_computers: bool,
+        /// Whose search it is (`bots::Gates`).
+        client: SearchClient,
     },
     /// Cancel the computer's search for `table`, if one runs.
     StopThinking {
@@ -224,6 +227,8 @@ pub enum Effect {
         hint: u64,
         game: Box<AnyGame>,
         budget_ms: u64,
+        /// The asker (`bots::Gates`).
+        client: SearchClient,
     },
     /// Cancel `member`'s hint search, if one runs.
     StopHint {

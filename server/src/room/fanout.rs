@@ -151,12 +151,14 @@ impl RoomTask {
                     level,
                     budget_ms,
                     among_computers,
+                    client,
                 } => {
                     let ask = think::Ask {
                         game: *game,
                         level,
                         budget_ms,
                         among_computers,
+                        client,
                     };
                     let search =
                         think::start(&self.state.code, self.own_inbox.clone(), table, think, ask);
@@ -170,6 +172,7 @@ impl RoomTask {
                     hint,
                     game,
                     budget_ms,
+                    client,
                 } => {
                     let search = think::hint(
                         &self.state.code,
@@ -178,6 +181,7 @@ impl RoomTask {
                         hint,
                         *game,
                         budget_ms,
+                        client,
                     );
                     self.hints.insert(member, search);
                 }

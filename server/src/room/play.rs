@@ -319,11 +319,25 @@ impl RoomState {
                 budget_ms = budget_ms.min(m.clock.remaining(side, now) / 10);
             }
             let among_computers = m.sides.iter().flatten().all(|p| p.computer.is_some());
-            Some((Box::new(m.game.clone()), level, budget_ms, among_computers))
+            // The search is its game's first person's (the host's, in a
+            // game between computers): their share of the cores.
+            let person = m.sides.iter().flatten().find(|p| p.computer.is_none());
+            let person = person.map(|p| p.member);
+            Some((
+                Box::new(m.game.clone()),
+                level,
+                budget_ms,
+                among_computers,
+                person,
+            ))
         });
         let id = table.id;
         match wanted {
-            Some((game, level, budget_ms, among_computers)) => {
+            Some((game, level, budget_ms, among_computers, person)) => {
+                let client = match person {
+                    Some(member) => self.search_client(member),
+                    None => self.host_search_client(),
+                };
                 self.thinks_started += 1;
                 let think = self.thinks_started;
                 self.tables[t].thinking = Some(think);
@@ -334,6 +348,7 @@ impl RoomState {
                     level,
                     budget_ms,
                     among_computers,
+                    client,
                 });
             }
             None if was_thinking => effects.push(Effect::StopThinking { table: id }),

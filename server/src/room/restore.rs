@@ -56,6 +56,7 @@ impl RoomState {
                 stored: true,
                 removed: m.removed,
                 addr: None,
+                seen_from: None,
             })
             .collect();
         if let Some(max) = state.members.iter().map(|m| m.id.0).max() {

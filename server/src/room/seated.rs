@@ -66,6 +66,7 @@ impl RoomState {
                 removed: false,
                 ratings: Vec::new(),
                 addr: None,
+                seen_from: None,
             };
             writes.push(Write::Member(member.row()));
             state.members.push(member);

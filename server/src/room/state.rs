@@ -100,6 +100,9 @@ pub struct Member {
     /// from, for the per-address cap on newcomers. In memory only: `None`
     /// for members restored from the store and the computer.
     pub addr: Option<std::net::IpAddr>,
+    /// The client address of the member's latest page (`hello`), whom
+    /// its searches count against (`bots::Gates`). In memory only.
+    pub seen_from: Option<std::net::IpAddr>,
 }
 
 impl Member {
@@ -314,6 +317,25 @@ impl RoomState {
 
     pub fn member(&self, id: MemberId) -> Option<&Member> {
         self.members.iter().find(|m| m.id == id)
+    }
+
+    /// Whose a search for `member` is (`bots::Gates`): their address, as
+    /// far as the room knows it, and their account.
+    pub(super) fn search_client(&self, member: MemberId) -> crate::bots::SearchClient {
+        self.member(member)
+            .map(|m| crate::bots::SearchClient {
+                addr: m.seen_from,
+                account: m.account.as_ref().map(|a| a.id),
+            })
+            .unwrap_or_default()
+    }
+
+    /// The host's [`RoomState::search_client`] (a game between computers).
+    pub(super) fn host_search_client(&self) -> crate::bots::SearchClient {
+        match self.members.iter().find(|m| m.host) {
+            Some(host) => self.search_client(host.id),
+            None => crate::bots::SearchClient::default(),
+        }
     }
 
     pub fn member_mut(&mut self, id: MemberId) -> Result<&mut Member, Refusal> {

@@ -61,6 +61,8 @@ pub(super) struct Ask {
     pub budget_ms: u64,
     /// Every side of the game is a computer.
     pub among_computers: bool,
+    /// Whose search it is: it waits for its client's gate first.
+    pub client: bots::SearchClient,
 }
 
 /// Starts hint search `hint` for `member`: Master's move for the side to
@@ -72,6 +74,7 @@ pub(super) fn hint(
     hint: u64,
     game: AnyGame,
     budget_ms: u64,
+    client: bots::SearchClient,
 ) -> Thinking {
     debug!(room, hint, %member, budget_ms, "hint search");
     let ask = Ask {
@@ -79,6 +82,7 @@ pub(super) fn hint(
         level: rules::Level::Master,
         budget_ms,
         among_computers: false,
+        client,
     };
     search(inbox, hint, ask, move |result| Msg::Hint {
         member,
@@ -102,13 +106,21 @@ fn search(
         level,
         budget_ms,
         among_computers,
+        client,
     } = ask;
     let budget = Duration::from_millis(budget_ms);
     let seed: u64 = rand::random();
     tokio::spawn(async move {
-        // Wait for a free core (live play before analyses, games with a
-        // person before games between computers); a search cancelled
-        // meanwhile never starts.
+        // Wait for the client's turn (at most its share of the cores,
+        // `bots::Gates`), then for a free core (live play before
+        // analyses, games with a person before games between computers);
+        // a search cancelled meanwhile never starts.
+        let Some(_gate) = bots::gates().enter(client).await else {
+            return;
+        };
+        if flag.load(Ordering::Relaxed) {
+            return;
+        }
         let Some(_slot) = bots::slots().for_game(among_computers).await else {
             return;
         };

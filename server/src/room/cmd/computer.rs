@@ -93,6 +93,7 @@ impl RoomState {
                             stored: true,
                             removed: false,
                             addr: None,
+                            seen_from: None,
                         };
                         let row = m.row();
                         self.members.push(m);

@@ -100,6 +100,7 @@ impl RoomState {
                     removed: false,
                     ratings: Vec::new(),
                     addr: hello.addr,
+                    seen_from: None,
                 };
                 if !newcomer.kept() {
                     let watchers = self.members.iter().filter(|m| !m.stored).count();
@@ -124,6 +125,9 @@ impl RoomState {
         let member = &mut self.members[index];
         let before = member.row();
         let came = member.conns == 0;
+        if hello.addr.is_some() {
+            member.seen_from = hello.addr;
+        }
         if member.name.is_none() {
             member.name = name;
         }

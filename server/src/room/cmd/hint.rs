@@ -91,6 +91,7 @@ impl RoomState {
             hint: id,
             game,
             budget_ms: self.config.bot_budget_ms.min(HINT_BUDGET_MS),
+            client: self.search_client(member),
         }])
     }
 

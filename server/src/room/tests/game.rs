@@ -206,6 +206,52 @@ fn two_guests_with_one_name_keep_two_rows_and_an_account_keeps_one() {
 }
 
 #[test]
+fn the_computers_search_counts_against_its_person_from_their_latest_page() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let account = AccountRef {
+        id: 42,
+        username: "minh".into(),
+        display_name: "Minh".into(),
+    };
+    let first: std::net::IpAddr = "203.0.113.1".parse().unwrap();
+    let mut hello = greeting(HOST, Some("Minh"), Some(account));
+    hello.addr = Some(first);
+    let (host, _) = join_as(&mut state, hello.clone(), 0);
+    ok(&mut state, host, sit(1), 0);
+    let computer = Command::Computer(cmd::Computer {
+        seat: 0,
+        level: Some(Level::Amateur),
+    });
+    ok(&mut state, host, computer, 0);
+    let client_of = |effects: &[Effect]| match effects.last() {
+        Some(Effect::Think { client, .. }) => *client,
+        _ => panic!("no search: {:?}", tags(effects)),
+    };
+    let effects = ok(&mut state, host, start(Order::Seats), 0);
+    let expected = crate::bots::SearchClient {
+        addr: Some(first),
+        account: Some(42),
+    };
+    assert_eq!(client_of(&effects), expected);
+    // The same member's page from another address: its searches count
+    // there from now on.
+    let moved: std::net::IpAddr = "198.51.100.7".parse().unwrap();
+    hello.addr = Some(moved);
+    join_as(&mut state, hello, 1);
+    let table = state.tables[0].id;
+    let think = state.tables[0].thinking.unwrap();
+    // (A search that finds nothing plays the first legal move.)
+    state.bot_move(table, think, None, 2);
+    let answer = current(&state).game.legal()[0].clone();
+    let effects = ok(&mut state, host, mv(&answer), 3);
+    let expected = crate::bots::SearchClient {
+        addr: Some(moved),
+        account: Some(42),
+    };
+    assert_eq!(client_of(&effects), expected);
+}
+
+#[test]
 fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
     let mut state = room(GameKind::Jungle, json!({"clock": [3, 2]}));
     let host = join(&mut state, HOST, Some("Minh"), 0);
@@ -229,6 +275,7 @@ fn the_computer_thinks_when_it_is_to_move_and_only_its_search_counts() {
         budget_ms,
         game,
         among_computers,
+        ..
     }) = effects.last()
     else {
         unreachable!()

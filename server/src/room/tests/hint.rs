@@ -39,6 +39,7 @@ fn search(effects: &[Effect], member: MemberId) -> (u64, crate::games::AnyGame, 
             hint,
             game,
             budget_ms,
+            ..
         }] if *m == member => (*hint, (**game).clone(), *budget_ms),
         other => panic!("one hint search for {member}: {:?}", tags(other)),
     }
