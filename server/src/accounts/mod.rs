@@ -32,6 +32,7 @@ use crate::app::error::{json_error, ApiJson};
 use crate::app::hosts::Base;
 use crate::app::state::App;
 use crate::limits::client_ip::{too_many, ClientIp};
+use crate::limits::Who;
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
 use crate::store::{Account, SignedIn};
@@ -278,8 +279,13 @@ pub async fn login(
     headers: HeaderMap,
     ApiJson(req): ApiJson<Login>,
 ) -> Response {
-    // A token is held while the password is checked, and given back if
-    // it was right: concurrent guesses cannot all pass the check.
+    // Every login is a password check: bounded per address, right or
+    // wrong. A failed-login token is held while the password is checked,
+    // and given back if it was right: concurrent guesses cannot all pass
+    // the check.
+    if let Err(wait) = app.limits.logins.take(ip) {
+        return too_many(wait, "Too many logins from your address");
+    }
     if let Err(wait) = app.limits.failed_logins.take(ip) {
         return too_many(wait, "Too many failed logins from your address");
     }
@@ -301,6 +307,18 @@ pub async fn login(
         Some(c) => (Some(c.account), Some(c.password_hash)),
         None => (None, None),
     };
+    // The same bounds per account, whatever addresses the guesses come
+    // from (an unknown name is checked against a decoy: no account).
+    if let Some(id) = account.as_ref().map(|a| Who::Account(a.id)) {
+        if let Err(wait) = app.limits.logins.take(id) {
+            app.limits.failed_logins.give_back(ip);
+            return too_many(wait, "Too many logins to this account");
+        }
+        if let Err(wait) = app.limits.failed_logins.take(id) {
+            app.limits.failed_logins.give_back(ip);
+            return too_many(wait, "Too many failed logins to this account");
+        }
+    }
     let ok = password_matches(&app, req.password, hash).await;
     let Some(account) = account.filter(|_| ok) else {
         return json_error(
@@ -309,7 +327,9 @@ pub async fn login(
             "Wrong username or password.",
         );
     };
-    app.limits.failed_logins.give_back(ip);
+    app.limits
+        .failed_logins
+        .give_back_both(ip, Some(account.id));
     let opening = Opening::for_browser(&headers);
     match store
         .start_session(opening.at(now_millis()), account.id)

@@ -38,14 +38,18 @@ pub async fn change_password(
         return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
     }
     // Held while checked, as for a login.
-    if let Err(wait) = app.limits.failed_logins.take(ip) {
-        return too_many(wait, "Too many wrong passwords from your address");
+    let both = (ip, Some(me.account.id));
+    if let Err(wait) = app.limits.failed_logins.take_both(both.0, both.1) {
+        return too_many(
+            wait,
+            "Too many wrong passwords from your address or account",
+        );
     }
     let store = app.registry.store();
     let hash = match store.credentials_by_id(me.account.id).await {
         Ok(c) => c.map(|c| c.password_hash),
         Err(e) => {
-            app.limits.failed_logins.give_back(ip);
+            app.limits.failed_logins.give_back_both(both.0, both.1);
             return internal(e);
         }
     };
@@ -58,7 +62,7 @@ pub async fn change_password(
             "That is not your current password.",
         );
     }
-    app.limits.failed_logins.give_back(ip);
+    app.limits.failed_logins.give_back_both(both.0, both.1);
     let Some(hash) = app.accounts.hash(req.new).await else {
         return internal("password hashing failed");
     };

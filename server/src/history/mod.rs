@@ -203,10 +203,26 @@ pub(crate) async fn find(app: &App, id: &str) -> Result<Option<GameRecord>, Stor
     app.registry.store().game(id).await
 }
 
+/// Spends the replay units of `moves` moves from `ip`'s allowance
+/// (`Limits::replays`), or the `429` answer.
+fn replay_allowed(app: &App, ip: std::net::IpAddr, moves: usize) -> Result<(), Box<Response>> {
+    app.limits
+        .replays
+        .take_n(ip, crate::limits::replay_cost(moves))
+        .map_err(|wait| Box::new(too_many(wait, "Too many replays from your address")))
+}
+
 /// `GET /api/games/ID`: one finished game with its moves.
-pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
+pub async fn game(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    Path(id): Path<String>,
+) -> Response {
     match find(&app, &id).await {
         Ok(Some(g)) => {
+            if let Err(refused) = replay_allowed(&app, ip, g.moves.len()) {
+                return *refused;
+            }
             let mut v = [summary(&g, None)];
             if let Err(e) = ratings::with_changes(app.registry.store(), &mut v).await {
                 return internal(e);
@@ -217,9 +233,21 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
             v["leaves"] = json!(g.leaves);
             v["takebacks"] = json!(g.takebacks);
             v["started_at"] = json!(g.started_at);
-            v["positions"] = match GameKind::parse(&g.game) {
+            // Every position played again: off the async workers.
+            let positions = tokio::task::spawn_blocking(move || match GameKind::parse(&g.game) {
                 Ok(kind) => json!(replay::positions(kind, &g.options, &g.moves, &g.leaves)),
                 Err(_) => json!([]),
+            });
+            v["positions"] = match positions.await {
+                Ok(positions) => positions,
+                Err(e) => {
+                    tracing::error!(error = %e, "replay failed");
+                    return json_error(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "internal",
+                        "Something went wrong on our side.",
+                    );
+                }
             };
             Json(v).into_response()
         }
@@ -233,7 +261,11 @@ pub async fn game(State(app): State<App>, Path(id): Path<String>) -> Response {
 /// optional), with the legal moves there and, once the game is over, each
 /// side's scoreboard points: the rules pages draw their diagrams from
 /// these, so every diagram is a position the rules reach.
-pub async fn position(Query(query): Query<HashMap<String, String>>) -> Response {
+pub async fn position(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     let kind = match GameKind::parse(query.get("game").map_or("", String::as_str)) {
         Ok(kind) => kind,
         Err(e) => return bad_query(e),
@@ -258,6 +290,9 @@ pub async fn position(Query(query): Query<HashMap<String, String>>) -> Response 
         .get("moves")
         .map(|m| m.split(',').filter(|m| !m.trim().is_empty()).collect())
         .unwrap_or_default();
+    if let Err(refused) = replay_allowed(&app, ip, moves.len()) {
+        return *refused;
+    }
     let mut played = Vec::with_capacity(moves.len());
     for (i, mv) in moves.iter().enumerate() {
         match replay.play(mv) {

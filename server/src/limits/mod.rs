@@ -49,6 +49,13 @@ use address::{bucket_key, client_ip, trusts, TrustedProxy};
 pub const LOGIN_BURST: u32 = 10;
 pub const LOGIN_INTERVAL: Duration = Duration::from_secs(6);
 
+/// Password checks (logins, right or wrong) an address, or an account,
+/// may ask for at once, and how fast that allowance comes back (one
+/// every 3 s): each is an argon2 verification, tens of milliseconds of a
+/// core, so even right passwords are bounded.
+pub const PASSWORD_CHECK_BURST: u32 = 60;
+pub const PASSWORD_CHECK_INTERVAL: Duration = Duration::from_secs(3);
+
 /// Email links (recovery, confirmation) an address may ask for at once,
 /// and how fast that allowance comes back (one a minute).
 pub const MAIL_BURST: u32 = 5;
@@ -72,6 +79,20 @@ pub const HINT_INTERVAL: Duration = Duration::from_secs(3);
 pub const CHALLENGE_BURST: u32 = 20;
 pub const CHALLENGE_INTERVAL: Duration = Duration::from_secs(180);
 
+/// Replays (`GET /api/games/ID`, `GET /api/position`: every move played
+/// again by the rules) an address may ask for, in units of
+/// [`REPLAY_UNIT_MOVES`] moves (at least one a request): this many at
+/// once, and one more every [`REPLAY_INTERVAL`] (10 a second: about a
+/// hundredth of a core's replaying for one address).
+pub const REPLAY_BURST: u32 = 600;
+pub const REPLAY_INTERVAL: Duration = Duration::from_millis(100);
+pub const REPLAY_UNIT_MOVES: usize = 100;
+
+/// The replay units a request for `moves` moves costs.
+pub fn replay_cost(moves: usize) -> u32 {
+    u32::try_from(moves / REPLAY_UNIT_MOVES + 1).unwrap_or(u32::MAX)
+}
+
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
@@ -80,8 +101,12 @@ pub struct Limits {
     pub rooms: Limiter,
     /// `POST /api/accounts`.
     pub registrations: Limiter,
-    /// `POST /api/login` answered `bad_login`.
+    /// `POST /api/login` answered `bad_login` (and wrong current
+    /// passwords), per address and per account.
     pub failed_logins: Limiter,
+    /// Every `POST /api/login`, right or wrong, per address and per
+    /// account.
+    pub logins: Limiter,
     /// `POST /api/recover` and `POST /api/email`: mail sent on request.
     pub mail: Limiter,
     /// Room lookups by code: `GET /api/rooms/CODE`, its `qr.svg` and
@@ -93,6 +118,8 @@ pub struct Limits {
     pub challenges: Limiter,
     /// The room command `hint`, over every socket of an address.
     pub hints: Limiter,
+    /// Replays of games and positions, by their length.
+    pub replays: Limiter,
 }
 
 impl Limits {
@@ -111,6 +138,7 @@ impl Limits {
                 max,
             ),
             failed_logins: Limiter::new(LOGIN_BURST, LOGIN_INTERVAL, max),
+            logins: Limiter::new(PASSWORD_CHECK_BURST, PASSWORD_CHECK_INTERVAL, max),
             mail: Limiter::new(MAIL_BURST, MAIL_INTERVAL, max),
             lookups: Limiter::new(
                 config.lookup_burst,
@@ -123,6 +151,7 @@ impl Limits {
             imports: Limiter::new(IMPORT_BURST, IMPORT_INTERVAL, max),
             challenges: Limiter::new(CHALLENGE_BURST, CHALLENGE_INTERVAL, max),
             hints: Limiter::new(HINT_BURST, HINT_INTERVAL, max),
+            replays: Limiter::new(REPLAY_BURST, REPLAY_INTERVAL, max),
         }
     }
 
@@ -216,6 +245,14 @@ impl Limiter {
         self.apply(who, Instant::now(), Op::Take)
     }
 
+    /// Spends `n` of `who`'s tokens (at most the whole burst: a request
+    /// dearer than that costs the burst), or says how long until it has
+    /// them; refused, it spends nothing.
+    pub fn take_n(&self, who: impl Into<Who>, n: u32) -> Result<(), Duration> {
+        let n = f64::from(n.max(1)).min(self.burst);
+        self.apply_n(who, Instant::now(), Op::Take, n)
+    }
+
     /// Spends one token of the address `ip` and one of `account` when
     /// the request is signed in; refused by either, it spends nothing.
     pub fn take_both(&self, ip: IpAddr, account: Option<i64>) -> Result<(), Duration> {
@@ -280,6 +317,10 @@ impl Limiter {
     }
 
     fn apply(&self, who: impl Into<Who>, now: Instant, op: Op) -> Result<(), Duration> {
+        self.apply_n(who, now, op, 1.0)
+    }
+
+    fn apply_n(&self, who: impl Into<Who>, now: Instant, op: Op, n: f64) -> Result<(), Duration> {
         if self.is_off() {
             return Ok(());
         }
@@ -305,13 +346,13 @@ impl Limiter {
             return Ok(());
         };
         self.refill(bucket, now);
-        if bucket.tokens >= 1.0 {
+        if bucket.tokens >= n {
             if op != Op::Check {
-                bucket.tokens -= 1.0;
+                bucket.tokens -= n;
             }
             Ok(())
         } else {
-            Err(self.interval.mul_f64(1.0 - bucket.tokens))
+            Err(self.interval.mul_f64(n - bucket.tokens))
         }
     }
 

@@ -319,3 +319,22 @@ fn a_token_given_back_can_be_taken_again_but_never_past_the_burst() {
     assert!(limiter.take(a).is_ok());
     assert!(limiter.take(a).is_err(), "no more than the burst");
 }
+
+#[test]
+fn a_dear_request_spends_its_cost_or_nothing() {
+    let limiter = Limiter::new(10, Duration::from_secs(1), 100);
+    let a = ip("192.0.2.1");
+    assert!(limiter.take_n(a, 6).is_ok());
+    // 4 left: a request of 6 is refused, spends nothing, and says when
+    // the two missing come back.
+    let wait = limiter.take_n(a, 6).unwrap_err();
+    assert!(wait > Duration::from_millis(1900) && wait <= Duration::from_secs(2));
+    assert!(limiter.take_n(a, 4).is_ok());
+    // Dearer than the whole burst: it costs the burst.
+    let b = ip("192.0.2.2");
+    assert!(limiter.take_n(b, 1000).is_ok());
+    assert!(limiter.take(b).is_err());
+    assert_eq!(super::replay_cost(0), 1);
+    assert_eq!(super::replay_cost(99), 1);
+    assert_eq!(super::replay_cost(1000), 11);
+}

@@ -709,3 +709,74 @@ async fn a_login_past_fifty_sessions_ends_the_least_recently_used_and_its_socket
     assert_eq!(latest[0].get("/api/me").await.status, 200);
     assert_eq!(latest[1].get("/api/me").await.status, 401);
 }
+
+/// `POST /api/login` with `body` from the forwarded client address `from`.
+async fn login_from(server: &TestServer, body: &Value, from: &str) -> (u16, Value) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/login", server.base))
+        .header("X-Forwarded-For", from)
+        .json(body)
+        .send()
+        .await
+        .expect("request");
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn failed_logins_to_one_account_are_limited_from_any_addresses() {
+    let server = TestServer::start_with(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    registered(&server, "hoa", "password1").await;
+    registered(&server, "lan", "password1").await;
+    let wrong = json!({"username": "hoa", "password": "wrong-one"});
+    // One guess from each of many addresses: the account's ten, then a
+    // refusal (a slow machine may earn a refill while it hashes).
+    let mut refused_at = None;
+    for n in 1..=30 {
+        let (status, body) = login_from(&server, &wrong, &format!("203.0.113.{n}")).await;
+        if status == 429 {
+            assert_eq!(body["error"], "rate_limited", "{body}");
+            assert!(
+                body["message"].as_str().unwrap().contains("this account"),
+                "{body}"
+            );
+            refused_at = Some(n);
+            break;
+        }
+        assert_eq!(status, 401, "{body}");
+    }
+    let refused_at = refused_at.expect("failed logins per account are limited");
+    assert!((11..=13).contains(&refused_at), "refused at {refused_at}");
+    // The account waits, the right password too; another account at the
+    // same address does not, and that address's own allowance is whole.
+    let right = json!({"username": "hoa", "password": "password1"});
+    assert_eq!(login_from(&server, &right, "203.0.113.99").await.0, 429);
+    let lan = json!({"username": "lan", "password": "password1"});
+    assert_eq!(login_from(&server, &lan, "203.0.113.1").await.0, 200);
+}
+
+#[tokio::test]
+async fn logins_with_the_right_password_are_bounded_per_address_too() {
+    let server = TestServer::start().await;
+    registered(&server, "hoa", "password1").await;
+    let right = json!({"username": "hoa", "password": "password1"});
+    let mut refused_at = None;
+    for attempt in 1..=80 {
+        let (status, body) = post(&server, "/api/login", right.clone()).await;
+        if status == 429 {
+            assert_eq!(body["error"], "rate_limited", "{body}");
+            refused_at = Some(attempt);
+            break;
+        }
+        assert_eq!(status, 200, "{body}");
+    }
+    let refused_at = refused_at.expect("logins are bounded");
+    let burst = server::limits::PASSWORD_CHECK_BURST as usize;
+    assert!(
+        (burst + 1..=burst + 5).contains(&refused_at),
+        "refused at {refused_at}"
+    );
+}

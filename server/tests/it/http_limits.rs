@@ -484,3 +484,43 @@ async fn an_import_of_more_than_1000_moves_is_413_before_any_replay() {
     assert_eq!(answer.status, 200, "{}", answer.body);
     assert_eq!(answer.body["moves"], json!(["e5"]));
 }
+
+#[tokio::test]
+async fn replays_are_limited_per_address_by_their_length() {
+    let server = TestServer::start().await;
+    // 120 moves (pawns stepping back and forth to the game's last ply):
+    // 2 units of the address's 600.
+    let moves = vec!["e2,e8,e1,e9"; 30].join(",");
+    let path = format!("/api/position?game=quoridor&moves={moves}");
+    let client = reqwest::Client::new();
+    let mut answered = 0;
+    let refused = loop {
+        let resp = client
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .expect("request");
+        if resp.status() == 429 {
+            break resp;
+        }
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(body["moves"].as_array().map(Vec::len), Some(120), "{body}");
+        answered += 1;
+        assert!(answered <= 400, "never limited");
+    };
+    // 600 / 2 at once, and what came back meanwhile (10 units a second).
+    assert!((300..=340).contains(&answered), "{answered} answered");
+    assert_eq!(refused.status(), 429);
+    let wait: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=2).contains(&wait), "Retry-After {wait}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "rate_limited", "{body}");
+    // A short one costs one unit: it passes once a unit is back.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (status, _) = server.get("/api/position?game=jungle").await;
+    assert_eq!(status, 200);
+}
