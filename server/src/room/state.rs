@@ -181,6 +181,9 @@ pub struct RoomState {
     pub(super) rematch: Vec<MemberId>,
     /// Who is in voice chat (not stored: voice is live only).
     pub(super) voice: Vec<super::voice::Voice>,
+    /// Signalling budgets per member and per address, kept when a member
+    /// leaves voice (live only).
+    pub(super) signal_budgets: super::voice::SignalBudgets,
     /// Members the host muted in voice, kept when they leave voice, so
     /// leaving and joining again does not lift the host's mute (live
     /// only, like voice; at most one entry per member).
@@ -238,6 +241,7 @@ impl RoomState {
             presence: Presence::default(),
             rematch: Vec::new(),
             voice: Vec::new(),
+            signal_budgets: Default::default(),
             voice_host_muted: Vec::new(),
         }
     }

@@ -9,11 +9,16 @@
 //! room of N in voice would otherwise send N entries to N pages for each
 //! mute. The snapshot carries the whole list (`room.voice`).
 //!
-//! A member's signalling is budgeted here, per sender: a token bucket in
-//! the room's own clock (`now`, milliseconds), which keeps the room's state
-//! a pure function of its commands (the room's simulation tests replay
-//! them); the per-connection limit in `ws/reader.rs` does not bound a member
-//! with many pages.
+//! Signalling is budgeted here ([`SignalBudgets`]), per sender and per
+//! sender's address: token buckets in the room's own clock (`now`,
+//! milliseconds), which keeps the room's state a pure function of its
+//! commands (the room's simulation tests replay them); the per-connection
+//! limit in `ws/reader.rs` does not bound a member with many pages. The
+//! budgets outlive a member's stay in voice: leaving and joining again
+//! does not refill them.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
 
 use super::views::VoiceView;
 use crate::model::ids::MemberId;
@@ -28,39 +33,97 @@ pub const MAX_SPEAKERS: usize = 8;
 pub const SIGNAL_BURST: f64 = 60.0;
 pub const SIGNAL_RATE: f64 = 10.0;
 
+/// The same for all the members of one client address together (IPv6:
+/// its /64) in a room: three members' worth, so a household can join at
+/// once, and the 20 members one address may add cannot send 20 budgets.
+pub const ADDR_SIGNAL_BURST: f64 = 3.0 * SIGNAL_BURST;
+pub const ADDR_SIGNAL_RATE: f64 = 3.0 * SIGNAL_RATE;
+
+/// Who a signalling budget is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sender {
+    Member(MemberId),
+    Addr(IpAddr),
+}
+
+/// The room's signalling budgets (live only, like voice). A budget that
+/// has refilled is forgotten (it holds nothing a fresh one does not), so
+/// the map holds only the members and addresses that signalled lately.
+#[derive(Clone, Debug, Default)]
+pub struct SignalBudgets(HashMap<Sender, Bucket>);
+
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    at: u64,
+}
+
+impl SignalBudgets {
+    /// Spends one message of `member`'s budget and of its address's (when
+    /// known) at `now`; refused by either, it spends nothing.
+    pub fn take(&mut self, member: MemberId, addr: Option<IpAddr>, now: u64) -> bool {
+        let senders = [
+            Some((Sender::Member(member), SIGNAL_BURST, SIGNAL_RATE)),
+            addr.map(|a| {
+                let a = crate::limits::address::bucket_key(a);
+                (Sender::Addr(a), ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE)
+            }),
+        ];
+        let mut refilled = Vec::new();
+        for (sender, burst, rate) in senders.into_iter().flatten() {
+            let bucket = self.0.get(&sender).copied().unwrap_or(Bucket {
+                tokens: burst,
+                at: now,
+            });
+            let elapsed = now.saturating_sub(bucket.at) as f64 / 1000.0;
+            let tokens = (bucket.tokens + elapsed * rate).min(burst);
+            if tokens < 1.0 {
+                return false;
+            }
+            refilled.push((sender, tokens - 1.0, bucket.at.max(now)));
+        }
+        for (sender, tokens, at) in refilled {
+            self.0.insert(sender, Bucket { tokens, at });
+        }
+        if self.0.len() > 64 {
+            self.forget_full(now);
+        }
+        true
+    }
+
+    /// Forgets the budgets that have refilled by `now`.
+    fn forget_full(&mut self, now: u64) {
+        self.0.retain(|sender, b| {
+            let (burst, rate) = match sender {
+                Sender::Member(_) => (SIGNAL_BURST, SIGNAL_RATE),
+                Sender::Addr(_) => (ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE),
+            };
+            let elapsed = now.saturating_sub(b.at) as f64 / 1000.0;
+            b.tokens + elapsed * rate < burst
+        });
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Voice {
     pub member: MemberId,
     pub speaker: bool,
     pub muted: bool,
     pub host_muted: bool,
-    /// Signalling this member may still send, as of `signals_at` (ms).
-    pub signals: f64,
-    pub signals_at: u64,
 }
 
 impl Voice {
-    pub fn new(member: MemberId, speaker: bool, now: u64) -> Voice {
+    pub fn new(member: MemberId, speaker: bool) -> Voice {
         Voice {
             member,
             speaker,
             muted: false,
             host_muted: false,
-            signals: SIGNAL_BURST,
-            signals_at: now,
-        }
-    }
-
-    /// Spends one signalling message of the budget at `now`, if any is left.
-    pub fn take_signal(&mut self, now: u64) -> bool {
-        let elapsed = now.saturating_sub(self.signals_at) as f64 / 1000.0;
-        self.signals_at = self.signals_at.max(now);
-        self.signals = (self.signals + elapsed * SIGNAL_RATE).min(SIGNAL_BURST);
-        if self.signals >= 1.0 {
-            self.signals -= 1.0;
-            true
-        } else {
-            false
         }
     }
 
@@ -71,5 +134,38 @@ impl Voice {
             muted: self.muted,
             host_muted: self.host_muted,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_refilled_are_forgotten_and_an_address_budget_is_shared() {
+        let mut budgets = SignalBudgets::default();
+        let addr: IpAddr = "2001:db8::1".parse().unwrap();
+        let same_64: IpAddr = "2001:db8::2".parse().unwrap();
+        // Three members of one /64 spend the address's 180 between them.
+        let mut passed = 0;
+        for m in 1..=4 {
+            for _ in 0..60 {
+                passed += usize::from(budgets.take(
+                    MemberId(m),
+                    Some(if m % 2 == 0 { addr } else { same_64 }),
+                    0,
+                ));
+            }
+        }
+        assert_eq!(passed, 180);
+        // A member with no address known has its own budget only.
+        assert!(budgets.take(MemberId(9), None, 0));
+        // Many members later: once refilled, their budgets are forgotten.
+        for m in 100..200 {
+            budgets.take(MemberId(m), None, 60_000);
+        }
+        assert_eq!(budgets.len(), 100, "the earlier ones, refilled, forgotten");
+        budgets.take(MemberId(7), None, 120_000);
+        assert_eq!(budgets.len(), 1, "only the latest sender's is kept");
     }
 }

@@ -6,6 +6,7 @@ use crate::common;
 
 use std::time::Duration;
 
+use common::browser::upgrade_from;
 use common::{Client, TestServer};
 use serde_json::{json, Value};
 
@@ -524,4 +525,60 @@ async fn the_hosts_mute_takes_the_speakers_place_back_and_a_resumed_page_converg
         .collect();
     assert_eq!(replayed.len(), 8);
     assert_eq!(replayed, expected);
+}
+
+/// A member named `name` joining room `code` from the local address
+/// `from`, in voice: its client.
+async fn in_voice_from(server: &TestServer, code: &str, name: &str, from: &str) -> Client {
+    let socket = upgrade_from(&server.ws_url(code), from, None)
+        .await
+        .expect("the socket opens");
+    let (mut client, _, _) = socket.hello(None, Some(name)).await;
+    client.ok(json!({"type": "voice", "join": true})).await;
+    client
+}
+
+/// Sends `n` signals from `client` to `to`: how many passed (the rest
+/// were `rate_limited`).
+async fn signals(client: &mut Client, to: &Value, n: usize) -> usize {
+    let signal = json!({"type": "signal", "to": to, "kind": "candidate", "candidate": "candidate:1 1 udp 1 10.0.0.1 9 typ host"});
+    let mut passed = 0;
+    for _ in 0..n {
+        let answer = client.command(signal.clone()).await;
+        match answer["type"].as_str() {
+            Some("ack") => passed += 1,
+            _ => assert_eq!(answer["code"], "rate_limited", "{answer}"),
+        }
+    }
+    passed
+}
+
+#[tokio::test]
+async fn leaving_voice_keeps_the_signalling_budget_and_an_address_shares_one() {
+    // Without the per-connection rate: the room's budgets are measured.
+    let server = TestServer::start_with(|c| c.message_rate = 0.0).await;
+    let (code, mut c) = room(&server, &["Minh", "Lan"]).await;
+    for (client, _) in c.iter_mut() {
+        client.ok(json!({"type": "voice", "join": true})).await;
+    }
+    let lan = c[1].1.clone();
+    // Khoa spends his 60, leaves voice and joins again: nothing refilled
+    // but the little the time gave back.
+    let mut khoa = in_voice_from(&server, &code, "Khoa", "127.0.0.2").await;
+    let first = signals(&mut khoa, &lan, 70).await;
+    assert!((60..=64).contains(&first), "{first} passed");
+    khoa.ok(json!({"type": "voice", "join": false})).await;
+    khoa.ok(json!({"type": "voice", "join": true})).await;
+    let again = signals(&mut khoa, &lan, 30).await;
+    assert!(again <= 5, "{again} passed after joining again");
+    // Four members from one address share three members' worth (180).
+    let mut total = 0;
+    for name in ["Vy", "Thu", "Hai", "Tuan"] {
+        let mut member = in_voice_from(&server, &code, name, "127.0.0.3").await;
+        total += signals(&mut member, &lan, 60).await;
+    }
+    assert!(
+        (180..=200).contains(&total),
+        "{total} passed from one address"
+    );
 }

@@ -161,7 +161,7 @@ impl RoomState {
             Command::Unseat(Unseat { member: who }) => self.unseat(member, who),
             Command::Remove(Remove { member: who }) => self.remove(member, who),
             Command::Readmit(Readmit { member: who }) => self.readmit(member, who),
-            Command::Voice(JoinVoice { join }) => self.voice(member, join, now),
+            Command::Voice(JoinVoice { join }) => self.voice(member, join),
             Command::Mute(Mute { muted }) => self.mute(member, muted),
             Command::VoiceMute(VoiceMute { member: who, muted }) => {
                 self.voice_mute(member, who, muted)

@@ -53,9 +53,9 @@ impl RoomState {
                 "Two listeners have no voice to exchange.",
             ));
         }
-        // The budget is spent last: a refused message costs nothing.
-        let from = self.voice.iter_mut().find(|v| v.member == member);
-        if !from.is_some_and(|v| v.take_signal(now)) {
+        // The budgets are spent last: a refused message costs nothing.
+        let addr = self.member(member).and_then(|m| m.seen_from);
+        if !self.signal_budgets.take(member, addr, now) {
             return Err(Refusal::new(
                 Code::RateLimited,
                 "Too much signalling; slow down.",

@@ -35,7 +35,7 @@ pub struct VoiceMute {
 }
 
 impl RoomState {
-    pub(super) fn voice(&mut self, member: MemberId, join: bool, now: u64) -> Applied {
+    pub(super) fn voice(&mut self, member: MemberId, join: bool) -> Applied {
         let mut effects = Vec::new();
         if !join {
             self.in_voice(member).ok_or_else(not_in_voice)?;
@@ -57,7 +57,7 @@ impl RoomState {
         }
         let speakers = self.voice.iter().filter(|v| v.speaker).count();
         let host_muted = self.voice_host_muted.contains(&member);
-        let mut voice = Voice::new(member, speakers < MAX_SPEAKERS && !host_muted, now);
+        let mut voice = Voice::new(member, speakers < MAX_SPEAKERS && !host_muted);
         voice.host_muted = host_muted;
         self.voice.push(voice);
         self.emit_voice(member, &mut effects);
