@@ -15,10 +15,10 @@
 //! process, its cores and its memory figures). With `--url`, traffic only
 //! goes to that address, which should be on this machine, and `--pid`
 //! names the server's process for its memory and CPU; start that server
-//! with `--room-burst 0 --lookup-burst 0 --message-rate 0
+//! with `--room-burst 0 --game-burst 0 --lookup-burst 0 --message-rate 0
 //! --max-sockets-per-addr 0 --guest-hosts`, or the limits meant for
-//! people (rooms an address may create, room lookups, 50 sockets an
-//! address, 20 messages a second a connection) are what the scenario
+//! people (rooms and games an address may start, room lookups, 50 sockets
+//! an address, 20 messages a second a connection) are what the scenario
 //! measures. Every loop is bounded by
 //! the scenario's arguments.
 

@@ -76,6 +76,7 @@ impl Target {
         config.abandon_secs = 3600;
         if lift_limits {
             config.room_burst = 0;
+            config.game_burst = 0;
             config.lookup_burst = 0;
             config.message_rate = 0.0;
         } else {

@@ -240,6 +240,16 @@ pub struct Config {
     #[arg(long, env = "ROOM_EVERY_SECS", default_value_t = 6)]
     pub room_every_secs: u64,
 
+    /// Games one client address (and one account) may start at once with
+    /// `start` or `rematch` (each is a stored game once it ends); then
+    /// one more every `--game-every-secs`. 0 turns the limit off.
+    #[arg(long, env = "GAME_BURST", default_value_t = 60)]
+    pub game_burst: u32,
+
+    /// Seconds for one more game start to come back to an address.
+    #[arg(long, env = "GAME_EVERY_SECS", default_value_t = 2)]
+    pub game_every_secs: u64,
+
     /// Room lookups one client address may make at once: `GET
     /// /api/rooms/CODE` (and its `qr.svg` and `games`) and the WebSocket
     /// upgrade `/ws/CODE`, found or not; then `--lookup-rate` more a

@@ -177,18 +177,11 @@ pub async fn room_games(
         Ok(None) => return no_room(),
         Err(e) => return internal(e),
     }
-    let mut games = match store.games(&norm).await {
-        Ok(games) => games,
+    let (games, total) = match store.games_page(&norm, page).await {
+        Ok(page) => page,
         Err(e) => return internal(e),
     };
-    games.reverse();
-    let total = games.len() as u64;
-    let mut list: Vec<Value> = games
-        .iter()
-        .skip((page as usize - 1) * PAGE_SIZE as usize)
-        .take(PAGE_SIZE as usize)
-        .map(|g| summary(g, None))
-        .collect();
+    let mut list: Vec<Value> = games.iter().map(|g| summary(g, None)).collect();
     if let Err(e) = ratings::with_changes(store, &mut list).await {
         return internal(e);
     }

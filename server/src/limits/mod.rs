@@ -120,6 +120,8 @@ pub struct Limits {
     pub hints: Limiter,
     /// Replays of games and positions, by their length.
     pub replays: Limiter,
+    /// The room commands `start` and `rematch` (`--game-burst`).
+    pub games: Limiter,
 }
 
 impl Limits {
@@ -152,6 +154,11 @@ impl Limits {
             challenges: Limiter::new(CHALLENGE_BURST, CHALLENGE_INTERVAL, max),
             hints: Limiter::new(HINT_BURST, HINT_INTERVAL, max),
             replays: Limiter::new(REPLAY_BURST, REPLAY_INTERVAL, max),
+            games: Limiter::new(
+                config.game_burst,
+                Duration::from_secs(config.game_every_secs),
+                max,
+            ),
         }
     }
 

@@ -308,6 +308,26 @@ impl Store {
         self.writer.write(code, fence, writes).await
     }
 
+    /// Page `page` (from 1) of a room's finished games, newest first,
+    /// [`super::PAGE_SIZE`] a page, with how many it has in all: only the
+    /// page is read, however many games the room has.
+    pub async fn games_page(&self, code: &str, page: u32) -> StoreResult<(Vec<GameRecord>, u64)> {
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE room_code = $1")
+            .bind(code)
+            .fetch_one(&self.pool)
+            .await?;
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE room_code = $1 ORDER BY number DESC LIMIT $2 OFFSET $3",
+        )
+        .bind(code)
+        .bind(i64::from(super::PAGE_SIZE))
+        .bind(i64::from(page.max(1) - 1) * i64::from(super::PAGE_SIZE))
+        .fetch_all(&self.pool)
+        .await?;
+        let games = rows.iter().map(super::history::record_of).collect();
+        Ok((games, u64::try_from(total).unwrap_or(0)))
+    }
+
     /// The finished games of a room, oldest first.
     pub async fn games(&self, code: &str) -> StoreResult<Vec<GameRecord>> {
         let rows = sqlx::query("SELECT * FROM games WHERE room_code = $1 ORDER BY number")

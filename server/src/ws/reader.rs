@@ -232,6 +232,24 @@ pub(crate) async fn serve<St, Si>(
                     break;
                 }
             }
+            Command::Start(_) | Command::Rematch
+                if attached
+                    && client.is_some_and(|ip| {
+                        let account = account.as_ref().map(|a| a.id);
+                        app.limits.games.take_both(ip, account).is_err()
+                    }) =>
+            {
+                // Every game ends as a stored row: new games are bounded
+                // per address and per account (`--game-burst`).
+                let text = Refusal::new(
+                    Code::RateLimited,
+                    "Too many new games from your address or account; wait a few seconds.",
+                )
+                .to_message(Some(id));
+                if !reply(&outbox, &closer, text).await {
+                    break;
+                }
+            }
             mut command if attached => {
                 // A move carries the connection's lag, for the clock.
                 if let Command::Move(m) = &mut command {

@@ -90,3 +90,43 @@ async fn a_frame_over_the_hard_cap_closes_the_connection() {
         .await
         .expect("the server closes the socket");
 }
+
+/// A room against the computer hosted from the local address `from`,
+/// its host seated: the host's client.
+async fn solo_from(server: &TestServer, from: &str) -> common::Client {
+    let (code, token) = server.new_room(json!({"game": "jungle"})).await;
+    let socket = common::browser::upgrade_from(&server.ws_url(&code), from, None)
+        .await
+        .expect("the socket opens");
+    let (mut host, _, _) = socket.hello(Some(&token), Some("Minh")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    host
+}
+
+#[tokio::test]
+async fn new_games_are_bounded_per_address_over_all_its_rooms() {
+    let server = TestServer::start_with(|c| {
+        c.game_burst = 3;
+        c.game_every_secs = 3600;
+    })
+    .await;
+    let mut first = solo_from(&server, "127.0.0.2").await;
+    first.ok(json!({"type": "start", "order": "seats"})).await;
+    first.ok(json!({"type": "resign"})).await;
+    // A refused start (a game runs, or none is over) spends one too.
+    first.ok(json!({"type": "start", "order": "seats"})).await;
+    first
+        .refused(json!({"type": "rematch"}), "game_running")
+        .await;
+    // The address's three are spent, in this room or another.
+    let mut second = solo_from(&server, "127.0.0.2").await;
+    let message = second
+        .refused(json!({"type": "start", "order": "seats"}), "rate_limited")
+        .await;
+    assert!(message.contains("new games"), "{message}");
+    // Another address starts its own.
+    let mut other = solo_from(&server, "127.0.0.3").await;
+    other.ok(json!({"type": "start", "order": "seats"})).await;
+}
