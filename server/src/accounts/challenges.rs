@@ -24,6 +24,7 @@ use crate::limits::client_ip::ClientIp;
 use crate::model::records::AccountRef;
 use crate::model::{is_valid_token, now_millis};
 use crate::room::Invitee;
+use crate::store::challenges::Inserted;
 use crate::store::{Challenge, NewChallenge, Party};
 
 /// Open challenges one account may have made at a time.
@@ -142,12 +143,19 @@ pub async fn create(
         now,
     };
     match store.insert_challenge(&new, MAX_OPEN).await {
-        Ok(Some(id)) => {
+        Ok(Inserted::Id(id)) => {
             tracing::info!(id, game = new.game, "challenge made");
             (StatusCode::CREATED, Json(json!({"id": id}))).into_response()
         }
-        Ok(None) => too_many_challenges(
+        Ok(Inserted::TooMany) => too_many_challenges(
             format!("You have {MAX_OPEN} open challenges already: cancel one or wait for answers."),
+            None,
+        ),
+        Ok(Inserted::AlreadyOpen) => too_many_challenges(
+            format!(
+                "You have a challenge open to {} already: cancel it or wait for an answer.",
+                to.username
+            ),
             None,
         ),
         Err(e) => internal(e),

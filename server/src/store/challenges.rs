@@ -83,14 +83,18 @@ macro_rules! recent {
     };
 }
 
+/// The newest of the account's own and of those it received, each
+/// bounded apart: challenges it receives never push its own out.
 const LIST: &str = select!(
     "WHERE c.id IN (
-        SELECT c.id FROM challenges c WHERE c.from_account = $1 AND ",
+        SELECT id FROM (SELECT c.id FROM challenges c WHERE c.from_account = $1 AND ",
     recent!(),
-    " UNION
-        SELECT c.id FROM challenges c WHERE c.to_account = $1 AND ",
+    " ORDER BY c.id DESC LIMIT $4) AS made
+        UNION
+        SELECT id FROM (SELECT c.id FROM challenges c WHERE c.to_account = $1 AND ",
     recent!(),
-    ") ORDER BY c.id DESC LIMIT $4"
+    " ORDER BY c.id DESC LIMIT $4) AS received
+    ) ORDER BY c.id DESC"
 );
 
 const ANSWER: [&str; 2] = [
@@ -130,17 +134,27 @@ fn challenge_of(row: &AnyRow, now: u64) -> Challenge {
     }
 }
 
+/// What [`Store::insert_challenge`] did.
+#[derive(Debug, PartialEq)]
+pub enum Inserted {
+    Id(i64),
+    /// The challenger has its most open challenges.
+    TooMany,
+    /// The challenger has one open to the same player.
+    AlreadyOpen,
+}
+
 /// The advisory lock under which challenges are counted and stored.
 const CHALLENGE_LOCK: i64 = 0x6267_6368_616c;
 
 impl Store {
     /// Stores a challenge unless its challenger already has `max_open`
-    /// open ones (then `None`); its id otherwise.
+    /// open ones, or one open to the same player.
     pub async fn insert_challenge(
         &self,
         new: &NewChallenge<'_>,
         max_open: i64,
-    ) -> StoreResult<Option<i64>> {
+    ) -> StoreResult<Inserted> {
         // A count and the insert it allows, as one step: on SQLite a
         // write transaction from the start (a deferred one that read first
         // fails, "database is locked", when another connection wrote
@@ -155,7 +169,19 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         if open >= max_open {
-            return Ok(None);
+            return Ok(Inserted::TooMany);
+        }
+        let to_them: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM challenges
+             WHERE from_account = $1 AND to_account = $2 AND status = 'open' AND expires_at > $3",
+        )
+        .bind(new.from)
+        .bind(new.to)
+        .bind(new.now as i64)
+        .fetch_one(&mut *tx)
+        .await?;
+        if to_them > 0 {
+            return Ok(Inserted::AlreadyOpen);
         }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO challenges (from_account, to_account, game, options, rated,
@@ -173,7 +199,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(Some(id))
+        Ok(Inserted::Id(id))
     }
 
     /// The challenge `id`, as it is at `now`.

@@ -139,12 +139,14 @@ async fn decline_and_cancel_are_told_to_the_other_and_an_unrated_challenge_makes
     let one = challenge(&mut minh, &minh_token, body.clone()).await.body["id"]
         .as_i64()
         .unwrap();
-    let two = challenge(&mut minh, &minh_token, body.clone()).await.body["id"]
-        .as_i64()
-        .unwrap();
-    let three = challenge(&mut minh, &minh_token, body).await.body["id"]
-        .as_i64()
-        .unwrap();
+    // One open challenge to a player at a time.
+    let again = challenge(&mut minh, &minh_token, body.clone()).await;
+    assert_eq!(
+        (again.status, again.body["error"].as_str()),
+        (429, Some("too_many_challenges")),
+        "{}",
+        again.body
+    );
     let d = lan
         .post(&format!("/api/challenges/{one}/decline"), json!({}))
         .await;
@@ -152,6 +154,9 @@ async fn decline_and_cancel_are_told_to_the_other_and_an_unrated_challenge_makes
         (d.status, d.body["status"].as_str()),
         (200, Some("declined"))
     );
+    let two = challenge(&mut minh, &minh_token, body.clone()).await.body["id"]
+        .as_i64()
+        .unwrap();
     // Only the challenger cancels.
     let c = lan
         .post(&format!("/api/challenges/{two}/cancel"), json!({}))
@@ -161,6 +166,9 @@ async fn decline_and_cancel_are_told_to_the_other_and_an_unrated_challenge_makes
         .post(&format!("/api/challenges/{two}/cancel"), json!({}))
         .await;
     assert_eq!(c.body["status"], "cancelled");
+    let three = challenge(&mut minh, &minh_token, body).await.body["id"]
+        .as_i64()
+        .unwrap();
     let mine = minh.get("/api/challenges").await;
     assert_eq!(find(&mine.body, "outgoing", one)["status"], "declined");
     assert_eq!(find(&mine.body, "outgoing", two)["status"], "cancelled");
@@ -298,17 +306,23 @@ async fn every_bad_challenge_is_refused_with_its_reason_and_changes_nothing() {
 
 #[tokio::test]
 async fn open_challenges_are_capped_per_account_and_per_address() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_with(|c| c.register_burst = 0).await;
     let (mut minh, minh_token) = player(&server, "Minh").await;
     let (mut lan, lan_token) = player(&server, "Lan").await;
-    let body = json!({"to": "Lan", "game": "jungle"});
+    let mut others = Vec::new();
+    for n in 0..10 {
+        let name = format!("Player{n}");
+        player(&server, &name).await;
+        others.push(name);
+    }
+    let to = |name: &str| json!({"to": name, "game": "jungle"});
     let mut made = Vec::new();
-    for _ in 0..10 {
-        let a = challenge(&mut minh, &minh_token, body.clone()).await;
+    for name in &others {
+        let a = challenge(&mut minh, &minh_token, to(name)).await;
         assert_eq!(a.status, 201, "{}", a.body);
         made.push(a.body["id"].as_i64().unwrap());
     }
-    let a = challenge(&mut minh, &minh_token, body.clone()).await;
+    let a = challenge(&mut minh, &minh_token, to("Lan")).await;
     assert_eq!(
         (a.status, a.body["error"].as_str()),
         (429, Some("too_many_challenges"))
@@ -316,15 +330,14 @@ async fn open_challenges_are_capped_per_account_and_per_address() {
     // Cancelling one frees a place.
     minh.post(&format!("/api/challenges/{}/cancel", made[0]), json!({}))
         .await;
-    let a = challenge(&mut minh, &minh_token, body.clone()).await;
+    let a = challenge(&mut minh, &minh_token, to(&others[0])).await;
     assert_eq!(a.status, 201, "{}", a.body);
     // 12 spent from this address (the one the account cap refused too:
     // the address counts every attempt that passed the other checks).
     // Lan, at the same address, has the rest of the hour's 20.
-    let back = json!({"to": "Minh", "game": "jungle"});
     let mut from_lan = 0;
     loop {
-        let a = challenge(&mut lan, &lan_token, back.clone()).await;
+        let a = challenge(&mut lan, &lan_token, to(&others[from_lan])).await;
         if a.status != 201 {
             assert_eq!(
                 (a.status, a.body["error"].as_str()),
@@ -338,7 +351,7 @@ async fn open_challenges_are_capped_per_account_and_per_address() {
             break;
         }
         from_lan += 1;
-        assert!(from_lan <= 10);
+        assert!(from_lan < 10);
     }
     assert_eq!(from_lan, 20 - 12, "20 an hour from one address");
 }
