@@ -44,7 +44,7 @@ pub struct Config {
     /// QR image, mailed links), e.g. `https://games.example.org`. Without
     /// it (and without `--allowed-host`), links point at `http://` and
     /// `--addr`, and mail is not sent (each link goes to the log).
-    #[arg(long, env = "PUBLIC_URL")]
+    #[arg(long, env = "PUBLIC_URL", value_parser = without_trailing_slash)]
     pub public_url: Option<String>,
 
     /// A `host[:port]` whose name a request's `Host` header may give the
@@ -305,6 +305,13 @@ pub struct Config {
     pub test_clock: bool,
 }
 
+/// `--public-url` as links are written from it: without the slashes it
+/// may end with (`https://games.example.org/` gives
+/// `https://games.example.org/r/CODE`, not `…org//r/CODE`).
+fn without_trailing_slash(url: &str) -> Result<String, String> {
+    Ok(url.trim_end_matches('/').to_string())
+}
+
 impl Config {
     /// A configuration for tests: ephemeral port, the given data folder,
     /// guests may host (the tests of hosting turn that off).
@@ -419,6 +426,20 @@ mod ice_tests {
         );
         for bad in ["http://x", "stun:", "turn:x,onlyuser", "turn:x,,pass", ""] {
             assert!(bad.parse::<IceServer>().is_err(), "{bad}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_public_url_ending_in_a_slash_is_read_without_it() {
+        for given in ["https://games.example.org/", "https://games.example.org//"] {
+            let config = Config::parse_from(["server", "--public-url", given]);
+            let url = config.public_url.as_deref();
+            assert_eq!(url, Some("https://games.example.org"));
         }
     }
 }

@@ -67,6 +67,24 @@ impl Running {
     }
 }
 
+/// The log filter for `RUST_LOG` (`info`, quieter for the HTTP and SQL
+/// libraries, when unset or unreadable). Whatever it asks, the WebSocket
+/// and HTTP libraries never log below `info`: at `trace` they write whole
+/// frames and headers, browser tokens and session cookies with them, and
+/// none is ever logged (PROTOCOL.md).
+pub fn log_filter(rust_log: Option<String>) -> tracing_subscriber::EnvFilter {
+    use tracing_subscriber::EnvFilter;
+    let base = rust_log.unwrap_or_default();
+    let base = if base.trim().is_empty() {
+        "info,tower_http=warn,sqlx=warn".to_string()
+    } else {
+        base
+    };
+    let quiet = "tungstenite=info,tokio_tungstenite=info,hyper=info,hyper_util=info,h2=info";
+    EnvFilter::try_new(format!("{base},{quiet}"))
+        .unwrap_or_else(|_| EnvFilter::new(format!("info,tower_http=warn,sqlx=warn,{quiet}")))
+}
+
 /// Opens the store, binds the address and starts serving.
 pub async fn start(mut config: Config) -> anyhow::Result<Running> {
     config.max_connections = serve::connections_for_fd_limit(config.max_connections)?;
@@ -154,5 +172,49 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {},
         _ = term => {},
+    }
+}
+
+#[cfg(test)]
+mod log_tests {
+    use std::sync::{Arc, Mutex};
+
+    /// Everything logged, as text.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn even_at_trace_the_socket_and_http_libraries_log_no_frames() {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(super::log_filter(Some("trace".into())))
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::trace!(target: "tungstenite::protocol", "frame with a SECRET-TOKEN");
+            tracing::trace!(target: "hyper::proto::h1", "header cookie: SECRET-COOKIE");
+            tracing::trace!(target: "server::room", "ours at trace");
+            tracing::info!(target: "tungstenite::protocol", "a library's info");
+        });
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        assert!(!text.contains("SECRET"), "{text}");
+        assert!(text.contains("ours at trace"), "{text}");
+        assert!(text.contains("a library's info"), "{text}");
+        // Unset, or unreadable: the default.
+        let filter = super::log_filter(None).to_string();
+        assert!(filter.contains("info") && filter.contains("tungstenite=info"));
+        let filter = super::log_filter(Some("not a [filter".into())).to_string();
+        assert!(filter.contains("tungstenite=info"), "{filter}");
     }
 }
