@@ -28,7 +28,7 @@ NATS_URL=${NATS_URL:-nats://127.0.0.1:4222}
 NATS_PID=${NATS_PID:-$(pgrep -o nats-server)}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-FLAGS="--room-burst 0 --game-burst 0 --lookup-burst 0 --message-rate 0 --max-sockets-per-addr 0 --guest-hosts"
+FLAGS="--room-burst 0 --game-burst 0 --lookup-burst 0 --message-rate 0 --max-sockets-per-addr 0 --max-connections-per-addr 0 --guest-hosts"
 
 NGINX=${NGINX:-$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null)}
 

@@ -16,7 +16,7 @@
 //! goes to that address, which should be on this machine, and `--pid`
 //! names the server's process for its memory and CPU; start that server
 //! with `--room-burst 0 --game-burst 0 --lookup-burst 0 --message-rate 0
-//! --max-sockets-per-addr 0 --guest-hosts`, or the limits meant for
+//! --max-sockets-per-addr 0 --max-connections-per-addr 0 --guest-hosts`, or the limits meant for
 //! people (rooms and games an address may start, room lookups, 50 sockets
 //! an address, 20 messages a second a connection) are what the scenario
 //! measures. Every loop is bounded by

@@ -112,6 +112,14 @@ pub struct Config {
     #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
     pub max_connections: usize,
 
+    /// TCP connections one peer address (an IPv6 /64) may hold open at
+    /// once before its requests are read (plain HTTP, and WebSockets until
+    /// their upgrade); the next is closed at once. Not counted for a
+    /// `--trusted-proxy` peer, which carries everyone's. 0 turns the limit
+    /// off (for load tests).
+    #[arg(long, env = "MAX_CONNECTIONS_PER_ADDR", default_value_t = 500)]
+    pub max_connections_per_addr: usize,
+
     /// WebSockets one client address (an IPv6 /64) may hold open at once
     /// on this node; the next upgrade is refused with
     /// `429 too_many_sockets`. 0 turns the limit off (for load tests).
@@ -321,6 +329,7 @@ impl Config {
         // The tests open many sockets from 127.0.0.1; those of the cap
         // set it.
         config.max_sockets_per_addr = 0;
+        config.max_connections_per_addr = 0;
         config.seeks_per_addr = 0;
         config
     }

@@ -137,9 +137,14 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
     tracing::info!("listening on http://{addr}");
     let (shutdown, rx) = oneshot::channel::<()>();
     let header_timeout = app.config.header_timeout();
+    let cap = serve::PeerCap {
+        open: Arc::default(),
+        max: app.config.max_connections_per_addr,
+        limits: app.limits.clone(),
+    };
     let router = app::routes::router(app);
     let task = tokio::spawn(async move {
-        let served = serve::run(listener, router, header_timeout, rx).await;
+        let served = serve::run(listener, router, header_timeout, cap, rx).await;
         sweep.abort();
         turn_sweep.abort();
         for worker in analysts {

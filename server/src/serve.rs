@@ -36,6 +36,8 @@
 //! [`ACCEPT_LOG_EVERY`].
 
 use std::io;
+use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -51,6 +53,9 @@ use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
 use tower_http::timeout::DeadlineBody;
 
+use crate::limits::open::{OpenPerClient, Place};
+use crate::limits::Limits;
+
 /// How long accepting pauses after an error that is not one connection's.
 pub const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 /// At most one log line per this while `accept` keeps failing.
@@ -61,12 +66,35 @@ pub const ACCEPT_LOG_EVERY: Duration = Duration::from_secs(10);
 /// requests in progress.
 pub const FD_HEADROOM: u64 = 256;
 
+/// `--max-connections-per-addr`: the TCP connections each peer address
+/// holds, counted from `accept` until the connection ends or is upgraded
+/// to a WebSocket (which `--max-sockets-per-addr` counts from then on).
+pub struct PeerCap {
+    pub open: Arc<OpenPerClient>,
+    /// 0: no limit.
+    pub max: usize,
+    /// Whose peers are `--trusted-proxy`s (not counted).
+    pub limits: Arc<Limits>,
+}
+
+impl PeerCap {
+    /// The connection's place, `Some(None)` when it is not counted, or
+    /// `None`: the peer holds its most already.
+    fn place(&self, peer: IpAddr) -> Option<Option<Place>> {
+        if self.max == 0 || self.limits.is_trusted_proxy(peer) {
+            return Some(None);
+        }
+        self.open.try_open(peer, None, self.max).map(Some)
+    }
+}
+
 /// Serves `router` on `listener` until `shutdown` fires (or its sender is
 /// dropped), then drains as described in the module doc.
 pub async fn run(
     listener: TcpListener,
     router: Router,
     header_timeout: Duration,
+    cap: PeerCap,
     mut shutdown: oneshot::Receiver<()>,
 ) -> io::Result<()> {
     // Told to stop, and every connection's task.
@@ -91,6 +119,12 @@ pub async fn run(
                 }
                 continue;
             }
+        };
+        let Some(place) = cap.place(peer.ip()) else {
+            // Closed at once: the peer holds its most connections.
+            tracing::debug!(%peer, "too many connections from this address; closed");
+            drop(tcp);
+            continue;
         };
         // Game messages are small and latency-bound: send them at once
         // instead of letting Nagle's algorithm wait for more bytes.
@@ -122,6 +156,7 @@ pub async fn run(
             if let Err(e) = ended {
                 tracing::debug!(%peer, error = %e, "connection ended");
             }
+            drop(place);
         });
     }
     drop(listener);

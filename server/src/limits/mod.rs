@@ -172,6 +172,12 @@ impl Limits {
                 .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"))
     }
 
+    /// Whether `peer` is a `--trusted-proxy` (its connections carry
+    /// everyone's requests).
+    pub fn is_trusted_proxy(&self, peer: IpAddr) -> bool {
+        trusts(&self.trusted_proxies, peer)
+    }
+
     /// The client's address for a request from `peer` with `headers`.
     pub fn client_ip(&self, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
         client_ip(peer, headers, &self.trusted_proxies)

@@ -549,3 +549,60 @@ async fn out_of_file_descriptors_the_open_connections_carry_on_and_accepting_res
     rlimit::setrlimit(rlimit::Resource::NOFILE, hard, hard).unwrap();
     server.stop().await;
 }
+
+/// A TCP connection to `server` from the local address `from`.
+async fn tcp_from(server: &TestServer, from: &str) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::new(from.parse().unwrap(), 0))
+        .expect("bind");
+    let addr = server.base.trim_start_matches("http://").parse().unwrap();
+    socket.connect(addr).await.expect("connects")
+}
+
+#[tokio::test]
+async fn one_address_holds_a_bounded_number_of_connections_until_their_upgrade() {
+    let server = TestServer::start_with(|c| c.max_connections_per_addr = 3).await;
+    let soon = Duration::from_millis(500);
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(tcp_from(&server, "127.0.0.2").await);
+    }
+    // The fourth is closed at once; another address is not.
+    let mut fourth = tcp_from(&server, "127.0.0.2").await;
+    assert!(
+        closed_within(&mut fourth, soon).await,
+        "the fourth is closed"
+    );
+    let mut other = tcp_from(&server, "127.0.0.3").await;
+    assert!(
+        !closed_within(&mut other, soon).await,
+        "another address's stays"
+    );
+    // One closes: its place comes back.
+    drop(held.pop());
+    let mut again = tcp_from(&server, "127.0.0.2").await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again_retry = None;
+    if closed_within(&mut again, Duration::from_millis(200)).await {
+        // The server may not have seen the close yet: once more.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        again_retry = Some(tcp_from(&server, "127.0.0.2").await);
+    }
+    if let Some(mut retry) = again_retry {
+        assert!(!closed_within(&mut retry, soon).await, "a place came back");
+    }
+    // WebSockets count until their upgrade only (then the socket cap does).
+    let code = room(&server).await;
+    let url = ws_url(&server, &code);
+    let mut sockets = Vec::new();
+    for _ in 0..4 {
+        let ws = upgrade_from(&url, "127.0.0.4", None)
+            .await
+            .expect("upgraded");
+        sockets.push(ws);
+    }
+    let mut plain = tcp_from(&server, "127.0.0.4").await;
+    assert!(!closed_within(&mut plain, soon).await, "upgraded ones left");
+    server.stop().await;
+}
