@@ -59,7 +59,8 @@ pub struct Held {
 
 /// Live searches per client: a search is the client's whose game or hint
 /// it is (the address and account of the game's first person, or of the
-/// member who asked for the hint), and a client runs at most `per_client`
+/// member who asked for the hint; a game between computers only is
+/// nobody's, bounded by [`Slots::among_computers`] instead), and a client runs at most `per_client`
 /// at once, in all its rooms: the rest wait here, before they queue for
 /// a slot, so one client's many rooms against the computer hold at most
 /// its share of the cores and everyone else's games still find one. A

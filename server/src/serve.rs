@@ -56,6 +56,11 @@ use tower_http::timeout::DeadlineBody;
 use crate::limits::open::{OpenPerClient, Place};
 use crate::limits::Limits;
 
+/// The most a request's line and headers may take (hyper's read buffer;
+/// its default, about 400 KiB, let half-sent headers hold that much each
+/// for the whole header timeout). Browsers send a few KiB.
+pub const MAX_HEAD_BYTES: usize = 32 * 1024;
+
 /// How long accepting pauses after an error that is not one connection's.
 pub const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 /// At most one log line per this while `accept` keeps failing.
@@ -140,6 +145,7 @@ pub async fn run(
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(header_timeout)
+            .max_buf_size(MAX_HEAD_BYTES)
             .serve_connection(TokioIo::new(tcp), service)
             .with_upgrades();
         let stopping = stopping.clone();

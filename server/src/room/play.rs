@@ -319,8 +319,10 @@ impl RoomState {
                 budget_ms = budget_ms.min(m.clock.remaining(side, now) / 10);
             }
             let among_computers = m.sides.iter().flatten().all(|p| p.computer.is_some());
-            // The search is its game's first person's (the host's, in a
-            // game between computers): their share of the cores.
+            // The search is its game's first person's: their share of the
+            // cores. A game between computers only is nobody's (not the
+            // host's: the host role can be given to anyone); the slots
+            // kept for such games bound it (`bots::Slots`).
             let person = m.sides.iter().flatten().find(|p| p.computer.is_none());
             let person = person.map(|p| p.member);
             Some((
@@ -336,7 +338,7 @@ impl RoomState {
             Some((game, level, budget_ms, among_computers, person)) => {
                 let client = match person {
                     Some(member) => self.search_client(member),
-                    None => self.host_search_client(),
+                    None => crate::bots::SearchClient::default(),
                 };
                 self.thinks_started += 1;
                 let think = self.thinks_started;

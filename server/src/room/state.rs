@@ -334,14 +334,6 @@ impl RoomState {
             .unwrap_or_default()
     }
 
-    /// The host's [`RoomState::search_client`] (a game between computers).
-    pub(super) fn host_search_client(&self) -> crate::bots::SearchClient {
-        match self.members.iter().find(|m| m.host) {
-            Some(host) => self.search_client(host.id),
-            None => crate::bots::SearchClient::default(),
-        }
-    }
-
     pub fn member_mut(&mut self, id: MemberId) -> Result<&mut Member, Refusal> {
         self.members
             .iter_mut()

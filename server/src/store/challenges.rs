@@ -84,7 +84,9 @@ macro_rules! recent {
 }
 
 /// The newest of the account's own and of those it received, each
-/// bounded apart: challenges it receives never push its own out.
+/// bounded apart: challenges it receives never push its own out; of
+/// those received, the open ones come first, so answered or cancelled
+/// ones never push an open one out.
 const LIST: &str = select!(
     "WHERE c.id IN (
         SELECT id FROM (SELECT c.id FROM challenges c WHERE c.from_account = $1 AND ",
@@ -93,7 +95,7 @@ const LIST: &str = select!(
         UNION
         SELECT id FROM (SELECT c.id FROM challenges c WHERE c.to_account = $1 AND ",
     recent!(),
-    " ORDER BY c.id DESC LIMIT $4) AS received
+    " ORDER BY CASE WHEN c.status = 'open' THEN 0 ELSE 1 END, c.id DESC LIMIT $4) AS received
     ) ORDER BY c.id DESC"
 );
 

@@ -606,3 +606,22 @@ async fn one_address_holds_a_bounded_number_of_connections_until_their_upgrade()
     assert!(!closed_within(&mut plain, soon).await, "upgraded ones left");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn request_headers_past_32_kib_are_refused_and_the_connection_closed() {
+    let server = TestServer::start().await;
+    let mut tcp = tcp_from(&server, "127.0.0.1").await;
+    let filler = "x".repeat(40 * 1024);
+    let head = format!("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: {filler}\r\n");
+    // Sent without the blank line that would end the headers: refused
+    // as soon as the buffer is full, not after the header timeout.
+    let _ = tcp.write_all(head.as_bytes()).await;
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(3), tcp.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "closed at once, not after the header timeout");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 431"), "{text}");
+    // A request with headers of a usual size is answered.
+    let (status, _) = server.get("/healthz").await;
+    assert_eq!(status, 200);
+}

@@ -139,6 +139,34 @@ async fn the_list_bounds_made_and_received_apart(store: &Store) {
     assert!(list.iter().any(|c| c.id == mine), "my own is listed");
     let received = list.iter().filter(|c| c.to.id == me.id).count();
     assert_eq!(received, 50, "received, at most 50");
+    // A friend's open one, then 60 challenged and cancelled: the open
+    // one stays listed.
+    let friendly = store
+        .insert_challenge(&challenge(friend.id, me.id), 10)
+        .await
+        .unwrap();
+    let Inserted::Id(friendly) = friendly else {
+        panic!("stored");
+    };
+    for n in 0..60 {
+        let sender = new_account(store, &format!("C{n}_"), now).await;
+        let Inserted::Id(id) = store
+            .insert_challenge(&challenge(sender.id, me.id), 10)
+            .await
+            .unwrap()
+        else {
+            panic!("stored");
+        };
+        store
+            .answer_challenge(id, sender.id, "cancelled", now)
+            .await
+            .unwrap();
+    }
+    let list = store.challenges_of(me.id, now).await.unwrap();
+    assert!(
+        list.iter().any(|c| c.id == friendly),
+        "the open one is listed"
+    );
 }
 
 on_both!(the_list_bounds_made_and_received_apart);
