@@ -39,6 +39,35 @@ fn bad_query(message: impl Into<String>) -> Response {
     json_error(StatusCode::BAD_REQUEST, "bad_query", message)
 }
 
+/// Reads whose cost grows with an account's games (a profile, a history,
+/// a rating history) run at most this many at once on a node, so however
+/// many are asked for they never hold every connection of the store from
+/// the rest of the site (logins, rooms, moves).
+const HEAVY_READS: usize = 2;
+
+/// A place among the [`HEAVY_READS`] for a request from `ip`, after
+/// spending one of its `Limits::profiles`; or the `429` answer.
+async fn heavy_read(
+    app: &App,
+    ip: std::net::IpAddr,
+) -> Result<tokio::sync::SemaphorePermit<'static>, Box<Response>> {
+    static READS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    if let Err(wait) = app.limits.profiles.take(ip) {
+        return Err(Box::new(too_many(
+            wait,
+            "Too many profile and history reads from your address",
+        )));
+    }
+    let reads = READS.get_or_init(|| tokio::sync::Semaphore::new(HEAVY_READS));
+    reads.acquire().await.map_err(|_| {
+        Box::new(json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "internal",
+            "The server is stopping.",
+        ))
+    })
+}
+
 /// Longer than any username: not looked up.
 const MAX_NAME: usize = 64;
 
@@ -94,6 +123,7 @@ fn summary(g: &GameRecord, result: Option<&str>) -> Value {
 /// the browser's, and the account's when the session cookie signs one in.
 pub async fn history(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     session: crate::accounts::session::Session,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
@@ -104,6 +134,10 @@ pub async fn history(
             "no_token",
             "Send your browser token in an Authorization: Bearer TOKEN header.",
         );
+    };
+    let _read = match heavy_read(&app, ip).await {
+        Ok(read) => read,
+        Err(refused) => return *refused,
     };
     let game = match query.get("game") {
         None => None,

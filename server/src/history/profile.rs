@@ -9,9 +9,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::{bad_query, internal, no_player, page_of, summary, BAD_PAGE, MAX_NAME};
+use super::{bad_query, heavy_read, internal, no_player, page_of, summary, BAD_PAGE, MAX_NAME};
 use crate::app::state::App;
 use crate::games::GameKind;
+use crate::limits::client_ip::ClientIp;
 use crate::model::now_millis;
 use crate::ratings::{computer_rating, LEADERBOARD_MIN_GAMES};
 use crate::store::PROFILE_GAMES;
@@ -21,6 +22,7 @@ use rules::Level;
 /// case), for anyone.
 pub async fn profile(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     Path(name): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -30,6 +32,10 @@ pub async fn profile(
     if name.len() > MAX_NAME {
         return no_player(&name);
     }
+    let _read = match heavy_read(&app, ip).await {
+        Ok(read) => read,
+        Err(refused) => return *refused,
+    };
     let found = match app.registry.store().profile(&name, page).await {
         Ok(Some(p)) => p,
         Ok(None) => return no_player(&name),

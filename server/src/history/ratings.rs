@@ -7,9 +7,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::{bad_query, internal, no_player, MAX_NAME};
+use super::{bad_query, heavy_read, internal, no_player, MAX_NAME};
 use crate::app::state::App;
 use crate::games::GameKind;
+use crate::limits::client_ip::ClientIp;
 use crate::model::now_millis;
 use crate::store::{RatingChange, Store, StoreResult, RATING_POINTS};
 
@@ -59,6 +60,7 @@ pub async fn with_changes(store: &Store, games: &mut [Value]) -> StoreResult<()>
 /// with its current rating (`null` before its first rated game).
 pub async fn rating_history(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     Path((name, game)): Path<(String, String)>,
 ) -> Response {
     let kind = match GameKind::parse(&game) {
@@ -68,6 +70,10 @@ pub async fn rating_history(
     if name.len() > MAX_NAME {
         return no_player(&name);
     }
+    let _read = match heavy_read(&app, ip).await {
+        Ok(read) => read,
+        Err(refused) => return *refused,
+    };
     let store = app.registry.store();
     let account = match store.credentials(&name).await {
         Ok(Some(c)) => c.account,

@@ -93,6 +93,12 @@ pub fn replay_cost(moves: usize) -> u32 {
     u32::try_from(moves / REPLAY_UNIT_MOVES + 1).unwrap_or(u32::MAX)
 }
 
+/// Reads whose cost grows with an account's games (`GET /api/players/NAME`,
+/// `GET /api/games`, a rating history) an address may make at once, and
+/// how fast that allowance comes back (two a second).
+pub const PROFILE_BURST: u32 = 60;
+pub const PROFILE_INTERVAL: Duration = Duration::from_millis(500);
+
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
@@ -122,6 +128,8 @@ pub struct Limits {
     pub replays: Limiter,
     /// The room commands `start` and `rematch` (`--game-burst`).
     pub games: Limiter,
+    /// Profiles, histories and rating histories.
+    pub profiles: Limiter,
 }
 
 impl Limits {
@@ -159,6 +167,7 @@ impl Limits {
                 Duration::from_secs(config.game_every_secs),
                 max,
             ),
+            profiles: Limiter::new(PROFILE_BURST, PROFILE_INTERVAL, max),
         }
     }
 

@@ -524,3 +524,26 @@ async fn replays_are_limited_per_address_by_their_length() {
     let (status, _) = server.get("/api/position?game=jungle").await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test]
+async fn profile_and_history_reads_are_limited_per_address() {
+    let server = TestServer::start().await;
+    let mut minh = Browser::new(&server);
+    minh.register("minh", "password1").await;
+    let mut answered = 0;
+    let refused = loop {
+        let (status, body) = server.get("/api/players/minh").await;
+        if status == 429 {
+            break body;
+        }
+        assert_eq!(status, 200, "{body}");
+        answered += 1;
+        assert!(answered <= 100, "never limited");
+    };
+    let burst = server::limits::PROFILE_BURST as usize;
+    assert!((burst..=burst + 10).contains(&answered), "{answered}");
+    assert!(refused.contains("rate_limited"), "{refused}");
+    // Histories and rating histories spend from the same allowance.
+    let (status, _) = server.get("/api/players/minh/ratings/jungle").await;
+    assert_eq!(status, 429);
+}
