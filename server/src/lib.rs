@@ -120,6 +120,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         registry: registry.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         sockets: Arc::default(),
+        streams: Arc::default(),
         accounts: Arc::new(accounts::hashing::Accounts::new()),
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),

@@ -33,6 +33,14 @@ use rules::Game;
 /// How often an event stream looks at the store for progress.
 const POLL: Duration = Duration::from_millis(250);
 
+/// An event stream sends at most one event this often: each carries the
+/// whole analysis (up to a few hundred KiB for a long game), so a stream
+/// costs at most that a second, however fast the positions are judged.
+const EVENT_EVERY: Duration = Duration::from_secs(1);
+
+/// Event streams one client address may follow at once.
+pub const STREAMS_PER_ADDR: usize = 4;
+
 /// An event stream ends after this long even if the job has not (the
 /// browser's `EventSource` reconnects).
 const STREAM_FOR: Duration = Duration::from_secs(15 * 60);
@@ -225,6 +233,13 @@ pub async fn events(
             "Your address has too many connections open.",
         );
     };
+    let Some(stream) = app.streams.try_open(ip, None, STREAMS_PER_ADDR) else {
+        return json_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_sockets",
+            format!("Your address follows {STREAMS_PER_ADDR} analyses already; close one first."),
+        );
+    };
     let sides = sides(&first.game, &first.options);
     let state = Follow {
         app,
@@ -233,7 +248,8 @@ pub async fn events(
         next: Some(first),
         seen: None,
         until: tokio::time::Instant::now() + STREAM_FOR,
-        _slot: slot,
+        sent_at: None,
+        _slot: (slot, stream),
     };
     // nginx passes the events on as they come, not when its buffer fills.
     (
@@ -252,7 +268,9 @@ struct Follow {
     /// The progress last sent (positions, done).
     seen: Option<(i64, bool)>,
     until: tokio::time::Instant,
-    _slot: crate::limits::open::Place,
+    /// When the last event went ([`EVENT_EVERY`]).
+    sent_at: Option<tokio::time::Instant>,
+    _slot: (crate::limits::open::Place, crate::limits::open::Place),
 }
 
 fn follow(state: Follow) -> impl Stream<Item = Result<Event, Infallible>> {
@@ -260,6 +278,18 @@ fn follow(state: Follow) -> impl Stream<Item = Result<Event, Infallible>> {
         let mut s = state?;
         loop {
             if let Some(a) = s.next.take() {
+                // At most one event a second: the next waits, and what
+                // it carries is read when it goes.
+                if let Some(at) = s.sent_at {
+                    let due = at + EVENT_EVERY;
+                    if tokio::time::Instant::now() < due && a.status != "done" {
+                        tokio::time::sleep_until(due).await;
+                        let store = s.app.registry.store();
+                        s.next = Some(store.analysis(&s.id).await.ok().flatten().unwrap_or(a));
+                        continue;
+                    }
+                }
+                s.sent_at = Some(tokio::time::Instant::now());
                 let done = a.status == "done";
                 s.seen = Some((a.positions.len() as i64, done));
                 let event = Event::default()

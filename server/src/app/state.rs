@@ -21,6 +21,9 @@ pub struct App {
     /// Open WebSockets per client address and per account
     /// (`--max-sockets-per-addr`).
     pub sockets: Arc<OpenPerClient>,
+    /// Analysis event streams per client address
+    /// (`analysis::api::STREAMS_PER_ADDR`).
+    pub streams: Arc<OpenPerClient>,
     /// Password hashing slots.
     pub accounts: Arc<crate::accounts::hashing::Accounts>,
     /// Per-address limits on room creation, registration and failed

@@ -156,7 +156,8 @@ async fn a_finished_game_of_every_game_is_analysed_graded_and_cached() {
 
 #[tokio::test]
 async fn an_analysis_is_followed_as_events_until_it_is_done() {
-    let server = TestServer::start_with(|c| c.analysis_ms = 150).await;
+    // Positions judged in 400 ms each; events go at most once a second.
+    let server = TestServer::start_with(|c| c.analysis_ms = 400).await;
     let (game, moves, resign) = GAMES[1];
     let id = finished(&server, game, moves, resign).await;
     server
@@ -352,4 +353,39 @@ async fn an_imported_game_is_analysed_under_the_hash_of_its_game() {
     assert_eq!(again, a);
     let (status, bad) = post("[Game \"jungle\"]\n\n1. 8 a3-a9\n").await;
     assert_eq!((status, bad["error"].clone()), (400, json!("bad_import")));
+}
+
+#[tokio::test]
+async fn an_address_follows_at_most_four_analyses_at_once() {
+    let server = TestServer::start_with(|c| c.analysis_ms = 2_000).await;
+    let (game, moves, resign) = GAMES[1];
+    let id = finished(&server, game, moves, resign).await;
+    server
+        .post(&format!("/api/games/{id}/analysis"), Value::Null)
+        .await;
+    let url = format!("{}/api/analysis/{id}/events", server.base);
+    let mut open = Vec::new();
+    for _ in 0..server::analysis::api::STREAMS_PER_ADDR {
+        let resp = reqwest::get(&url).await.unwrap();
+        assert_eq!(resp.status(), 200);
+        open.push(resp);
+    }
+    let refused = reqwest::get(&url).await.unwrap();
+    assert_eq!(refused.status(), 429);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "too_many_sockets", "{body}");
+    // One closes: its place comes back.
+    drop(open.pop());
+    let again = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let resp = reqwest::get(&url).await.unwrap();
+            if resp.status() == 200 {
+                return resp;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("a place comes back");
+    open.push(again);
 }
