@@ -173,6 +173,18 @@ pub(crate) async fn serve<St, Si>(
             }
         };
         let id = envelope.id;
+        // A command bounded per client (its address and account, over
+        // every socket and room of either) once that is spent.
+        let spent = attached
+            .then(|| per_client_limit(&app, &envelope.command, client, account.as_ref()))
+            .flatten();
+        if let Some(message) = spent {
+            let text = Refusal::new(Code::RateLimited, message).to_message(Some(id));
+            if !reply(&outbox, &closer, text).await {
+                break;
+            }
+            continue;
+        }
         match envelope.command {
             Command::Hello(SayHello { token, name, since }) if !attached => {
                 let ratings = match &account {
@@ -213,43 +225,6 @@ pub(crate) async fn serve<St, Si>(
                 }
                 attached = true;
             }
-            Command::Hint
-                if attached
-                    && client.is_some_and(|ip| {
-                        let account = account.as_ref().map(|a| a.id);
-                        app.limits.hints.take_both(ip, account).is_err()
-                    }) =>
-            {
-                // A hint is a search: bounded per address and per
-                // account, over every socket and room of either
-                // (`limits::HINT_BURST`).
-                let text = Refusal::new(
-                    Code::RateLimited,
-                    "Too many hints from your address or account; wait a few seconds.",
-                )
-                .to_message(Some(id));
-                if !reply(&outbox, &closer, text).await {
-                    break;
-                }
-            }
-            Command::Start(_) | Command::Rematch
-                if attached
-                    && client.is_some_and(|ip| {
-                        let account = account.as_ref().map(|a| a.id);
-                        app.limits.games.take_both(ip, account).is_err()
-                    }) =>
-            {
-                // Every game ends as a stored row: new games are bounded
-                // per address and per account (`--game-burst`).
-                let text = Refusal::new(
-                    Code::RateLimited,
-                    "Too many new games from your address or account; wait a few seconds.",
-                )
-                .to_message(Some(id));
-                if !reply(&outbox, &closer, text).await {
-                    break;
-                }
-            }
             mut command if attached => {
                 // A move carries the connection's lag, for the clock.
                 if let Command::Move(m) = &mut command {
@@ -278,6 +253,33 @@ pub(crate) async fn serve<St, Si>(
 
 /// The end of a connection: the room lets it go, the client's close frame
 /// is awaited, and the writer sends what is queued.
+/// The refusal of a command that a limit per client bounds, when the
+/// socket's address (or account) has spent it: a hint is a search
+/// (`limits::HINT_BURST`), and every new game ends as a stored row
+/// (`--game-burst`). `None` for any other command, or one still allowed
+/// (which this spends).
+fn per_client_limit(
+    app: &App,
+    command: &Command,
+    client: Option<IpAddr>,
+    account: Option<&Account>,
+) -> Option<&'static str> {
+    let (limiter, message) = match command {
+        Command::Hint => (
+            &app.limits.hints,
+            "Too many hints from your address or account; wait a few seconds.",
+        ),
+        Command::Start(_) | Command::Rematch => (
+            &app.limits.games,
+            "Too many new games from your address or account; wait a few seconds.",
+        ),
+        _ => return None,
+    };
+    let ip = client?;
+    let account = account.map(|a| a.id);
+    limiter.take_both(ip, account).is_err().then_some(message)
+}
+
 async fn finish<St>(
     mut stream: St,
     outbox: Outbox,

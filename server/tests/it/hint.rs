@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::common;
 
-use common::browser::{upgrade_from, Browser};
+use common::browser::{against_the_computer_from, Browser};
 use common::{local_game, next_match_of, table_of, TestServer};
 use serde_json::{json, Value};
 
@@ -92,26 +92,14 @@ async fn hints_are_bounded_per_address_over_all_its_rooms() {
     assert!(message.contains("your address"), "{message}");
 }
 
-/// A room against the computer (`game`) hosted by `browser`'s account (or
-/// a guest's, without a session), joined from the local address `from`
-/// and started: the host's client.
+/// [`against_the_computer_from`], its game started.
 async fn started_from(
     server: &TestServer,
     browser: &mut Browser,
     game: &str,
     from: &str,
 ) -> common::Client {
-    let created = browser.post("/api/rooms", json!({"game": game})).await;
-    assert_eq!(created.status, 201, "{}", created.body);
-    let code = created.body["code"].as_str().unwrap();
-    let token = created.body["token"].as_str().unwrap();
-    let socket = upgrade_from(&server.ws_url(code), from, browser.session.as_deref())
-        .await
-        .expect("the socket opens");
-    let (mut host, _, _) = socket.hello(Some(token), Some("Minh")).await;
-    host.ok(json!({"type": "sit", "seat": 0})).await;
-    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
-        .await;
+    let mut host = against_the_computer_from(server, browser, game, from).await;
     host.ok(json!({"type": "start", "order": "seats"})).await;
     next_match_of(&mut host, "start").await;
     host

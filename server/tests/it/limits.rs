@@ -91,18 +91,11 @@ async fn a_frame_over_the_hard_cap_closes_the_connection() {
         .expect("the server closes the socket");
 }
 
-/// A room against the computer hosted from the local address `from`,
-/// its host seated: the host's client.
+/// A guest's room of Jungle against the computer, hosted from the local
+/// address `from`, its host seated: the host's client.
 async fn solo_from(server: &TestServer, from: &str) -> common::Client {
-    let (code, token) = server.new_room(json!({"game": "jungle"})).await;
-    let socket = common::browser::upgrade_from(&server.ws_url(&code), from, None)
-        .await
-        .expect("the socket opens");
-    let (mut host, _, _) = socket.hello(Some(&token), Some("Minh")).await;
-    host.ok(json!({"type": "sit", "seat": 0})).await;
-    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
-        .await;
-    host
+    let mut guest = common::browser::Browser::new(server);
+    common::browser::against_the_computer_from(server, &mut guest, "jungle", from).await
 }
 
 #[tokio::test]

@@ -244,6 +244,30 @@ pub async fn upgrade_from(
     Ok(Client::new(ws))
 }
 
+/// A room of `game` against the computer, created by `browser` (its
+/// account's, or a guest's without a session), its host "Minh" joining
+/// from the local address `from` with the browser's session, seated
+/// against the Beginner: the host's client (no game started).
+pub async fn against_the_computer_from(
+    server: &TestServer,
+    browser: &mut Browser,
+    game: &str,
+    from: &str,
+) -> Client {
+    let created = browser.post("/api/rooms", json!({"game": game})).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let code = created.body["code"].as_str().unwrap();
+    let token = created.body["token"].as_str().unwrap();
+    let socket = upgrade_from(&server.ws_url(code), from, browser.session.as_deref())
+        .await
+        .expect("the socket opens");
+    let (mut host, _, _) = socket.hello(Some(token), Some("Minh")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    host.ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    host
+}
+
 /// A WebSocket to `url` (a room's or the lobby's), sending the session
 /// cookie `session` when given.
 pub async fn socket(url: &str, session: Option<&str>) -> Client {
