@@ -58,33 +58,53 @@ struct Bucket {
     at: u64,
 }
 
+impl Sender {
+    /// The budget's burst and its rate (messages a second).
+    fn budget(self) -> (f64, f64) {
+        match self {
+            Sender::Member(_) => (SIGNAL_BURST, SIGNAL_RATE),
+            Sender::Addr(_) => (ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE),
+        }
+    }
+}
+
+impl Bucket {
+    /// The messages `sender`'s bucket holds at `now`.
+    fn tokens_at(self, sender: Sender, now: u64) -> f64 {
+        let (burst, rate) = sender.budget();
+        let elapsed = now.saturating_sub(self.at) as f64 / 1000.0;
+        (self.tokens + elapsed * rate).min(burst)
+    }
+}
+
 impl SignalBudgets {
     /// Spends one message of `member`'s budget and of its address's (when
     /// known) at `now`; refused by either, it spends nothing.
     pub fn take(&mut self, member: MemberId, addr: Option<IpAddr>, now: u64) -> bool {
         let senders = [
-            Some((Sender::Member(member), SIGNAL_BURST, SIGNAL_RATE)),
-            addr.map(|a| {
-                let a = crate::limits::address::bucket_key(a);
-                (Sender::Addr(a), ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE)
-            }),
+            Some(Sender::Member(member)),
+            addr.map(|a| Sender::Addr(crate::limits::address::bucket_key(a))),
         ];
-        let mut refilled = Vec::new();
-        for (sender, burst, rate) in senders.into_iter().flatten() {
+        let mut spent = Vec::new();
+        for sender in senders.into_iter().flatten() {
             let bucket = self.0.get(&sender).copied().unwrap_or(Bucket {
-                tokens: burst,
+                tokens: sender.budget().0,
                 at: now,
             });
-            let elapsed = now.saturating_sub(bucket.at) as f64 / 1000.0;
-            let tokens = (bucket.tokens + elapsed * rate).min(burst);
+            let tokens = bucket.tokens_at(sender, now);
             if tokens < 1.0 {
                 return false;
             }
-            refilled.push((sender, tokens - 1.0, bucket.at.max(now)));
+            let at = bucket.at.max(now);
+            spent.push((
+                sender,
+                Bucket {
+                    tokens: tokens - 1.0,
+                    at,
+                },
+            ));
         }
-        for (sender, tokens, at) in refilled {
-            self.0.insert(sender, Bucket { tokens, at });
-        }
+        self.0.extend(spent);
         if self.0.len() > 64 {
             self.forget_full(now);
         }
@@ -93,14 +113,8 @@ impl SignalBudgets {
 
     /// Forgets the budgets that have refilled by `now`.
     fn forget_full(&mut self, now: u64) {
-        self.0.retain(|sender, b| {
-            let (burst, rate) = match sender {
-                Sender::Member(_) => (SIGNAL_BURST, SIGNAL_RATE),
-                Sender::Addr(_) => (ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE),
-            };
-            let elapsed = now.saturating_sub(b.at) as f64 / 1000.0;
-            b.tokens + elapsed * rate < burst
-        });
+        self.0
+            .retain(|&sender, b| b.tokens_at(sender, now) < sender.budget().0);
     }
 
     #[cfg(test)]
@@ -146,7 +160,7 @@ mod tests {
         let mut budgets = SignalBudgets::default();
         let addr: IpAddr = "2001:db8::1".parse().unwrap();
         let same_64: IpAddr = "2001:db8::2".parse().unwrap();
-        // Three members of one /64 spend the address's 180 between them.
+        // Four members of one /64 spend the address's 180 between them.
         let mut passed = 0;
         for m in 1..=4 {
             for _ in 0..60 {
