@@ -121,6 +121,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         connections: Arc::new(Semaphore::new(config.max_connections)),
         sockets: Arc::default(),
         streams: Arc::default(),
+        histories: Arc::default(),
         accounts: Arc::new(accounts::hashing::Accounts::new()),
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),

@@ -39,32 +39,111 @@ fn bad_query(message: impl Into<String>) -> Response {
     json_error(StatusCode::BAD_REQUEST, "bad_query", message)
 }
 
-/// Reads whose cost grows with an account's games (a profile, a history,
-/// a rating history) run at most this many at once on a node, so however
-/// many are asked for they never hold every connection of the store from
-/// the rest of the site (logins, rooms, moves).
-const HEAVY_READS: usize = 2;
+/// Histories (`GET /api/games`) read at once on a node. A history's
+/// cost grows with the caller's games (an account's come from
+/// `account_games`' narrow rows, a browser's guest games from `games`
+/// itself), so however many are asked for they never hold every
+/// connection of the store from the rest of the site (logins, rooms,
+/// moves).
+const HISTORIES_AT_ONCE: usize = 2;
 
-/// A place among the [`HEAVY_READS`] for a request from `ip`, after
-/// spending one of its `Limits::profiles`; or the `429` answer.
-async fn heavy_read(
-    app: &App,
-    ip: std::net::IpAddr,
-) -> Result<tokio::sync::SemaphorePermit<'static>, Box<Response>> {
-    static READS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    if let Err(wait) = app.limits.profiles.take(ip) {
-        return Err(Box::new(too_many(
+/// Histories one client (address, and account when signed in) has
+/// running or waiting at once; past it, `429`.
+const HISTORIES_PER_CLIENT: usize = 2;
+
+/// How long a history waits for its turn before the answer is `503`.
+const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The node's histories under way ([`HISTORIES_AT_ONCE`]) and who asked
+/// for them ([`HISTORIES_PER_CLIENT`]): so the queue holds at most two a
+/// client, each for at most [`HISTORY_WAIT`].
+pub struct Histories {
+    running: tokio::sync::Semaphore,
+    per_client: std::sync::Arc<crate::limits::open::OpenPerClient>,
+}
+
+impl Default for Histories {
+    fn default() -> Histories {
+        Histories {
+            running: tokio::sync::Semaphore::new(HISTORIES_AT_ONCE),
+            per_client: std::sync::Arc::default(),
+        }
+    }
+}
+
+/// What a history holds while it runs.
+pub struct HistoryTurn<'a> {
+    _running: tokio::sync::SemaphorePermit<'a>,
+    _place: crate::limits::open::Place,
+}
+
+/// Why a history gets no turn.
+#[derive(Debug, PartialEq, Eq)]
+enum NoTurn {
+    /// Its client has [`HISTORIES_PER_CLIENT`] running or waiting.
+    PerClient,
+    /// It waited [`HISTORY_WAIT`] (or the server is stopping).
+    Busy,
+}
+
+impl Histories {
+    /// A turn for a history the client `ip` (and `account`) asks for.
+    async fn turn(
+        &self,
+        ip: std::net::IpAddr,
+        account: Option<i64>,
+    ) -> Result<HistoryTurn<'_>, NoTurn> {
+        let place = self
+            .per_client
+            .try_open(ip, account, HISTORIES_PER_CLIENT)
+            .ok_or(NoTurn::PerClient)?;
+        match tokio::time::timeout(HISTORY_WAIT, self.running.acquire()).await {
+            Ok(Ok(running)) => Ok(HistoryTurn {
+                _running: running,
+                _place: place,
+            }),
+            Ok(Err(_)) | Err(_) => Err(NoTurn::Busy),
+        }
+    }
+}
+
+/// One of `Limits::profiles` spent for a read from `ip`, or the `429`
+/// answer (a profile, a rating history and a history each spend one).
+fn take_read(app: &App, ip: std::net::IpAddr) -> Result<(), Box<Response>> {
+    app.limits.profiles.take(ip).map_err(|wait| {
+        Box::new(too_many(
             wait,
             "Too many profile and history reads from your address",
-        )));
-    }
-    let reads = READS.get_or_init(|| tokio::sync::Semaphore::new(HEAVY_READS));
-    reads.acquire().await.map_err(|_| {
-        Box::new(json_error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "internal",
-            "The server is stopping.",
         ))
+    })
+}
+
+/// A turn among the [`Histories`] for the client `ip` (and `account`),
+/// after spending one of its reads; or the `429` or `503` answer.
+async fn history_turn(
+    app: &App,
+    ip: std::net::IpAddr,
+    account: Option<i64>,
+) -> Result<HistoryTurn<'_>, Box<Response>> {
+    take_read(app, ip)?;
+    app.histories.turn(ip, account).await.map_err(|no| {
+        Box::new(match no {
+            NoTurn::PerClient => too_many(
+                std::time::Duration::from_secs(1),
+                "Your address or account is already reading two histories",
+            ),
+            NoTurn::Busy => {
+                let mut answer = json_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    "Too many histories are being read; try again in a few seconds.",
+                );
+                answer
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+                answer
+            }
+        })
     })
 }
 
@@ -135,8 +214,9 @@ pub async fn history(
             "Send your browser token in an Authorization: Bearer TOKEN header.",
         );
     };
-    let _read = match heavy_read(&app, ip).await {
-        Ok(read) => read,
+    let account = session.signed_in.map(|s| s.account.id);
+    let _turn = match history_turn(&app, ip, account).await {
+        Ok(turn) => turn,
         Err(refused) => return *refused,
     };
     let game = match query.get("game") {
@@ -156,7 +236,6 @@ pub async fn history(
         return bad_query(BAD_PAGE);
     };
     let store = app.registry.store();
-    let account = session.signed_in.map(|s| s.account.id);
     let q = HistoryQuery {
         account,
         token: TokenHash::of(&token),
@@ -457,4 +536,53 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<String> {
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, t)| t.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addr(last: u8) -> std::net::IpAddr {
+        std::net::IpAddr::from([203, 0, 113, last])
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_client_holds_two_histories_and_the_queue_waits_five_seconds() {
+        let histories = Histories::default();
+        // Two clients' histories run (the node's two at once).
+        let first = histories.turn(addr(1), None).await.unwrap();
+        let _second = histories.turn(addr(2), Some(7)).await.unwrap();
+        // The first client's second waits its turn, and gets it when
+        // the first history ends.
+        let waiting = histories.turn(addr(1), None);
+        tokio::pin!(waiting);
+        assert!(futures_util::poll!(waiting.as_mut()).is_pending());
+        // Its third is refused at once: two are running or waiting.
+        assert_eq!(
+            histories.turn(addr(1), None).await.err(),
+            Some(NoTurn::PerClient)
+        );
+        // So is a third of account 7's, from another address.
+        {
+            let w = histories.turn(addr(3), Some(7));
+            tokio::pin!(w);
+            assert!(futures_util::poll!(w.as_mut()).is_pending());
+            assert_eq!(
+                histories.turn(addr(4), Some(7)).await.err(),
+                Some(NoTurn::PerClient)
+            );
+        }
+        drop(first);
+        assert!(waiting.await.is_ok());
+        // With both turns held, another client waits five seconds, then
+        // is told the node is busy; its place is given back.
+        let _a = histories.turn(addr(5), None).await.unwrap();
+        let started = tokio::time::Instant::now();
+        assert_eq!(
+            histories.turn(addr(6), None).await.err(),
+            Some(NoTurn::Busy)
+        );
+        assert_eq!(started.elapsed(), HISTORY_WAIT);
+        assert_eq!(histories.per_client.open(addr(6)), 0);
+    }
 }

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::{bad_query, heavy_read, internal, no_player, page_of, summary, BAD_PAGE, MAX_NAME};
+use super::{bad_query, internal, no_player, page_of, summary, take_read, BAD_PAGE, MAX_NAME};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::ClientIp;
@@ -32,10 +32,9 @@ pub async fn profile(
     if name.len() > MAX_NAME {
         return no_player(&name);
     }
-    let _read = match heavy_read(&app, ip).await {
-        Ok(read) => read,
-        Err(refused) => return *refused,
-    };
+    if let Err(refused) = take_read(&app, ip) {
+        return *refused;
+    }
     let found = match app.registry.store().profile(&name, page).await {
         Ok(Some(p)) => p,
         Ok(None) => return no_player(&name),

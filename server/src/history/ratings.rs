@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::{bad_query, heavy_read, internal, no_player, MAX_NAME};
+use super::{bad_query, internal, no_player, take_read, MAX_NAME};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::ClientIp;
@@ -70,10 +70,9 @@ pub async fn rating_history(
     if name.len() > MAX_NAME {
         return no_player(&name);
     }
-    let _read = match heavy_read(&app, ip).await {
-        Ok(read) => read,
-        Err(refused) => return *refused,
-    };
+    if let Err(refused) = take_read(&app, ip) {
+        return *refused;
+    }
     let store = app.registry.store();
     let account = match store.credentials(&name).await {
         Ok(Some(c)) => c.account,

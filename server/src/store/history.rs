@@ -37,60 +37,50 @@ pub struct HistoryPage {
     pub total: u64,
 }
 
-/// Rows `h`: the games of the CTE `mine` (`game_id`, `side`), which the
-/// `WITH` list `$with` defines, each with the result for that side (win,
-/// loss, draw or aborted), then the query `$tail…` over them. `$dialect`
-/// (`sqlite` or `postgres`) picks how the outcome's JSON is read, which
-/// each database spells its own way. (A macro so the queries stay
-/// literals.) The history and the profile both count results this way.
-macro_rules! results {
-    ($with:literal, sqlite, $($tail:literal),*) => {
-        results!(@ $with, "json_extract(g.outcome, '$.kind')",
-            "json_extract(g.outcome, '$.winner')", $($tail),*)
+/// Rows `h` (`game_id`, `game`, `result`, `ended_at`, `seq`): the
+/// caller's games with their result, filtered by game and result, then
+/// the query `$tail…` over them. The account's games come from
+/// `account_games`, which holds each one's result (the side it played
+/// first); only the games of the browser's memberships that the account
+/// did not record (a guest's, or games before signing in) are read from
+/// `games`, their result worked out from the outcome's JSON, which
+/// `$dialect` (`sqlite` or `postgres`) reads its own way. A long history
+/// is thus an index's narrow rows, and the page's 20 `games` rows are
+/// read last. (A macro so the queries stay literals.)
+macro_rules! mine {
+    (sqlite, $tail:literal) => {
+        mine!(@ "json_extract(g.outcome, '$.kind')",
+            "json_extract(g.outcome, '$.winner')", $tail)
     };
-    ($with:literal, postgres, $($tail:literal),*) => {
-        results!(@ $with, "(g.outcome::jsonb ->> 'kind')",
-            "(g.outcome::jsonb ->> 'winner')::bigint", $($tail),*)
+    (postgres, $tail:literal) => {
+        mine!(@ "(g.outcome::jsonb ->> 'kind')",
+            "(g.outcome::jsonb ->> 'winner')::bigint", $tail)
     };
-    (@ $with:literal, $kind:literal, $winner:literal, $($tail:literal),*) => {
+    (@ $kind:literal, $winner:literal, $tail:literal) => {
         concat!(
             "
-WITH ",
-            $with,
-            ", h AS (
-    SELECT g.*, CASE ",
+WITH guest AS (
+    SELECT p.game_id, MIN(p.side) AS side FROM room_members rm
+      JOIN game_players p ON p.room_code = rm.room_code AND p.member = rm.id
+     WHERE (rm.token_hash = $2 OR rm.account_id = $1)
+       AND NOT EXISTS (SELECT 1 FROM account_games a
+                        WHERE a.account_id = $1 AND a.game_id = p.game_id)
+     GROUP BY p.game_id
+), played AS (
+    SELECT game_id, game, result, ended_at, seq FROM account_games WHERE account_id = $1
+    UNION ALL
+    SELECT g.game_id, g.game, CASE ",
             $kind,
             "
         WHEN 'win' THEN CASE WHEN ",
             $winner,
-            " = mine.side THEN 'win' ELSE 'loss' END
+            " = guest.side THEN 'win' ELSE 'loss' END
         WHEN 'draw' THEN 'draw'
-        ELSE 'aborted' END AS result
-      FROM games g JOIN mine ON mine.game_id = g.game_id
-)",
-            $($tail),*
-        )
-    };
-}
-pub(super) use results;
-
-/// The caller's games with the side they played (the first, if several):
-/// those of their account and of their browser's memberships, filtered
-/// by game and result.
-macro_rules! mine {
-    ($dialect:ident, $tail:literal) => {
-        results!(
-            "played AS (
-    SELECT game_id, side FROM game_players WHERE account_id = $1
-    UNION
-    SELECT p.game_id, p.side FROM room_members rm
-      JOIN game_players p ON p.room_code = rm.room_code AND p.member = rm.id
-     WHERE rm.token_hash = $2 OR rm.account_id = $1
-), mine AS (
-    SELECT game_id, MIN(side) AS side FROM played GROUP BY game_id
-)",
-            $dialect,
-            " SELECT * FROM h WHERE ($3 IS NULL OR game = $3) AND ($4 IS NULL OR result = $4)",
+        ELSE 'aborted' END AS result, g.ended_at, g.id AS seq
+      FROM games g JOIN guest ON guest.game_id = g.game_id
+), h AS (
+    SELECT * FROM played WHERE ($3 IS NULL OR game = $3) AND ($4 IS NULL OR result = $4)
+) ",
             $tail
         )
     };
@@ -98,19 +88,22 @@ macro_rules! mine {
 
 /// The history's two queries (how many, which) in each dialect.
 const COUNT: [&str; 2] = [
-    concat!("SELECT COUNT(*) FROM (", mine!(sqlite, ""), ") AS n"),
-    concat!("SELECT COUNT(*) FROM (", mine!(postgres, ""), ") AS n"),
+    mine!(sqlite, "SELECT COUNT(*) FROM h"),
+    mine!(postgres, "SELECT COUNT(*) FROM h"),
 ];
-const LIST: [&str; 2] = [
-    mine!(
-        sqlite,
-        " ORDER BY ended_at DESC, id DESC LIMIT $5 OFFSET $6"
-    ),
-    mine!(
-        postgres,
-        " ORDER BY ended_at DESC, id DESC LIMIT $5 OFFSET $6"
-    ),
-];
+/// The page's rows of `h`, then their `games` rows.
+macro_rules! page {
+    ($dialect:ident) => {
+        mine!(
+            $dialect,
+            "SELECT g.*, p.result FROM
+    (SELECT * FROM h ORDER BY ended_at DESC, seq DESC LIMIT $5 OFFSET $6) p
+    JOIN games g ON g.game_id = p.game_id
+    ORDER BY p.ended_at DESC, p.seq DESC"
+        )
+    };
+}
+const LIST: [&str; 2] = [page!(sqlite), page!(postgres)];
 
 impl Store {
     /// A page of the games the caller played, newest first.
@@ -193,5 +186,35 @@ pub(super) async fn record_players(
             .await?;
         }
     }
+    // One `account_games` row per account, at the first side it played
+    // (the sides go in order, so a later side's row is a conflict).
+    for (side, team) in f.sides.iter().enumerate() {
+        for account in team.iter().filter_map(|p| p.account) {
+            query(
+                "INSERT INTO account_games (account_id, game_id, game, side, result, ended_at, seq)
+                 SELECT $1, $2, $3, $4, $5, $6, id FROM games WHERE game_id = $2
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(account)
+            .bind(f.id.to_string())
+            .bind(f.game.name())
+            .bind(side as i64)
+            .bind(result_of(&f.outcome, side))
+            .bind(f.ended_at as i64)
+            .execute(tx)
+            .await?;
+        }
+    }
     Ok(())
+}
+
+/// The result of a finished game for the player of `side`, as the
+/// history and the profile name it (the `results!` queries' `CASE`).
+fn result_of(outcome: &rules::Outcome, side: usize) -> &'static str {
+    match outcome {
+        rules::Outcome::Win { winner, .. } if winner.index() == side => "win",
+        rules::Outcome::Win { .. } => "loss",
+        rules::Outcome::Draw { .. } => "draw",
+        rules::Outcome::Aborted { .. } => "aborted",
+    }
 }

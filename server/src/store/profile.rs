@@ -1,11 +1,13 @@
 //! An account's public profile: its games per game with the results, and
-//! its recent games. Only what `game_players` recorded under the account
+//! its recent games. Only what `account_games` recorded under the account
 //! counts (the games it played signed in), never a browser's guest games.
+//! Both read that table's indexes, never every `games` row of the account:
+//! a profile costs the same at 40 000 games as at 40.
 
 use sqlx::Row;
 
-use super::history::{record_of, results};
-use super::{Account, Backend, Store, StoreResult};
+use super::history::record_of;
+use super::{Account, Store, StoreResult};
 use crate::model::records::GameRecord;
 
 /// Recent games on a profile page.
@@ -36,42 +38,17 @@ pub struct Profile {
     pub total: u64,
 }
 
-/// The account's games (`mine`: the side it played, the first if it
-/// played several) with its result in each, as rows `h`
-/// (`results!` in `history.rs`).
-macro_rules! played {
-    ($dialect:ident, $tail:literal) => {
-        results!(
-            "mine AS (
-    SELECT game_id, MIN(side) AS side FROM game_players WHERE account_id = $1 GROUP BY game_id
-)",
-            $dialect,
-            " ",
-            $tail
-        )
-    };
-}
-
-const TALLY: [&str; 2] = [
-    played!(
-        sqlite,
-        "SELECT game, result, COUNT(*) AS n FROM h GROUP BY game, result"
-    ),
-    played!(
-        postgres,
-        "SELECT game, result, COUNT(*) AS n FROM h GROUP BY game, result"
-    ),
-];
-const RECENT: [&str; 2] = [
-    played!(
-        sqlite,
-        "SELECT * FROM h ORDER BY ended_at DESC, id DESC LIMIT $2 OFFSET $3"
-    ),
-    played!(
-        postgres,
-        "SELECT * FROM h ORDER BY ended_at DESC, id DESC LIMIT $2 OFFSET $3"
-    ),
-];
+/// The account's games per game and result (`account_games`, one row a
+/// game, an index's range: no `games` row is read).
+const TALLY: &str = "SELECT game, result, COUNT(*) AS n FROM account_games
+    WHERE account_id = $1 GROUP BY game, result";
+/// A page of the account's games, newest first, with its result in each:
+/// the page's rows of `account_games` by its index, then their `games`.
+const RECENT: &str = "SELECT g.*, a.result FROM
+    (SELECT game_id, result, ended_at, seq FROM account_games WHERE account_id = $1
+      ORDER BY ended_at DESC, seq DESC LIMIT $2 OFFSET $3) a
+    JOIN games g ON g.game_id = a.game_id
+    ORDER BY a.ended_at DESC, a.seq DESC";
 
 impl Store {
     /// The profile of the account named `username` (any case), with page
@@ -89,12 +66,8 @@ impl Store {
         };
         let account = super::accounts::account_of(&row);
         let created_at: i64 = row.get("created_at");
-        let dialect = match self.backend {
-            Backend::Sqlite => 0,
-            Backend::Postgres => 1,
-        };
         let mut tallies: Vec<GameTally> = Vec::new();
-        for row in sqlx::query(TALLY[dialect])
+        for row in sqlx::query(TALLY)
             .bind(account.id)
             .fetch_all(&self.pool)
             .await?
@@ -123,7 +96,7 @@ impl Store {
         }
         tallies.sort_by(|a, b| a.game.cmp(&b.game));
         let total = tallies.iter().map(|t| t.played).sum();
-        let recent = sqlx::query(RECENT[dialect])
+        let recent = sqlx::query(RECENT)
             .bind(account.id)
             .bind(i64::from(PROFILE_GAMES))
             .bind(i64::from(page.max(1) - 1) * i64::from(PROFILE_GAMES))

@@ -31,6 +31,11 @@ impl RoomState {
         now: u64,
     ) -> Applied {
         let (t, side, m) = self.playing(member, table, Code::NoGame)?;
+        // A draw where the rules have none is refused whoever is away
+        // (PROTOCOL.md: `no_draws`, before the claim time is looked at).
+        if action == ClaimAction::Draw && (m.sides.len() != 2 || !m.game.draw_by_agreement()) {
+            return Err(Refusal::new(Code::NoDraws, "This game has no draws."));
+        }
         let wait = self.config.claim_after_ms;
         let mut away = Vec::new();
         let mut soonest: Option<u64> = None;
@@ -61,14 +66,9 @@ impl RoomState {
                 sides: away,
                 reason: EndReason::Abandon,
             },
-            ClaimAction::Draw => {
-                if m.sides.len() != 2 || !m.game.draw_by_agreement() {
-                    return Err(Refusal::new(Code::NoDraws, "This game has no draws."));
-                }
-                Change::Draw {
-                    reason: EndReason::Abandon,
-                }
-            }
+            ClaimAction::Draw => Change::Draw {
+                reason: EndReason::Abandon,
+            },
         };
         self.change(t, change, now)
     }

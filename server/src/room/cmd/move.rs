@@ -34,6 +34,10 @@ impl RoomState {
         now: u64,
     ) -> Applied {
         let (t, side, m) = self.playing(member, table, Code::NotYourTurn)?;
+        // The edge: the move's text is read once, in this position, and
+        // before the turn is checked (PROTOCOL.md: unreadable notation is
+        // `illegal_move` even off one's turn, a teammate's turn too).
+        let mv = m.game.parse_move(&text).map_err(MoveError::from)?;
         // A teammate is due: the side's turn, not this member's. Whether
         // it is the side's turn at all the game's log checks.
         if let Some(due) = m
@@ -45,8 +49,6 @@ impl RoomState {
                 format!("It is {}'s turn for your team.", due.name),
             ));
         }
-        // The edge: the move's text is read once, in this position.
-        let mv = m.game.parse_move(&text).map_err(MoveError::from)?;
         self.change(t, Change::Move { side, mv, lag_ms }, now)
     }
 }

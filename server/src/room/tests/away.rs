@@ -175,6 +175,17 @@ fn a_player_may_claim_the_win_once_the_opponent_has_been_away_for_the_claim_time
         "{}",
         refusal.message
     );
+    // A draw where the rules have none is `no_draws` before the claim
+    // time is looked at (PROTOCOL.md).
+    assert_eq!(
+        code(
+            &mut state,
+            host,
+            claim(crate::protocol::ClaimAction::Draw),
+            20_000
+        ),
+        Code::NoDraws
+    );
     assert_eq!(
         code(&mut state, guest, claim(win), 25_000),
         Code::NoClaim,

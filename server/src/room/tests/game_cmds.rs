@@ -188,6 +188,9 @@ fn in_a_team_the_member_due_moves_not_a_teammate() {
     let refusal = refused(&mut state, mate, mv("e2"), 1);
     assert_eq!(refusal.code, Code::NotYourTurn);
     assert!(refusal.message.contains("Minh"), "{}", refusal.message);
+    // Unreadable notation is read first: `illegal_move` from the
+    // teammate who is not due too (PROTOCOL.md).
+    assert_eq!(code(&mut state, mate, mv("E2"), 1), Code::IllegalMove);
     ok(&mut state, host, mv("e2"), 1);
     ok(&mut state, other, mv("e8"), 2);
     assert_eq!(code(&mut state, host, mv("e3"), 3), Code::NotYourTurn);

@@ -154,3 +154,141 @@ async fn history_of_a_member(store: &Store) {
 on_both!(ratings_change_with_the_stored_game);
 
 on_both!(history_of_a_member);
+
+/// An account's games (`account_games`, written with each game): the
+/// profile counts each game once, at the first side the account played;
+/// a history joins them to the browser's guest games, each once, with
+/// the account's result where the account played.
+async fn an_accounts_games_and_a_browsers_guest_games(store: &Store) {
+    let now = now_millis();
+    let a = new_account(store, "Acc_g", now).await.id;
+    let room = new_room(store, "ag").await;
+    let code = room.code.clone();
+    let minh = member(1, "Minh");
+    let token = minh.token.clone().expect("a guest's token");
+    let mut writes = vec![Write::Member(minh), Write::Member(member(2, "Lan"))];
+    // (account on side 0, account on side 1, outcome): side 1 wins
+    // unless drawn.
+    let draw = Outcome::Draw {
+        reason: EndReason::Agreement,
+    };
+    let games = [
+        (Some(a), None, None),    // 1: the account loses on side 0
+        (Some(a), Some(a), None), // 2: both sides: counted once, side 0
+        (None, None, Some(draw)), // 3: a guest game of the browser
+        (None, Some(a), None),    // 4: the account wins on side 1
+    ];
+    let mut ids = Vec::new();
+    for (i, (first, second, outcome)) in games.into_iter().enumerate() {
+        let g = live_game(room.table, i as u32 + 1, crossyray_options());
+        let mut f = finished(&code, &g, &["m0"]);
+        f.sides[0][0].account = first;
+        f.sides[1][0].account = second;
+        if let Some(outcome) = outcome {
+            f.outcome = outcome;
+        }
+        ids.push(g.id.to_string());
+        writes.push(Write::GameStarted(g));
+        writes.push(Write::GameEnded(f));
+    }
+    store.write(&code, writes).await.expect("write");
+    let username = store
+        .account(a)
+        .await
+        .expect("account")
+        .expect("exists")
+        .username;
+    let p = store
+        .profile(&username, 1)
+        .await
+        .expect("profile")
+        .expect("found");
+    assert_eq!(p.total, 3);
+    assert_eq!(p.tallies.len(), 1);
+    let t = &p.tallies[0];
+    assert_eq!(
+        (
+            t.game.as_str(),
+            t.played,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.aborted
+        ),
+        ("crossyray", 3, 1, 0, 2, 0)
+    );
+    let recent: Vec<(String, &str)> = p
+        .recent
+        .iter()
+        .map(|(g, r)| (g.id.clone().expect("an id"), r.as_str()))
+        .collect();
+    let want = |rows: &[(usize, &'static str)]| -> Vec<(String, &'static str)> {
+        rows.iter().map(|&(n, r)| (ids[n - 1].clone(), r)).collect()
+    };
+    assert_eq!(recent, want(&[(4, "win"), (2, "loss"), (1, "loss")]));
+    assert!(store
+        .profile(&username, 2)
+        .await
+        .expect("profile")
+        .expect("found")
+        .recent
+        .is_empty());
+
+    let history = |account: Option<i64>, result: Option<&str>| HistoryQuery {
+        account,
+        token: token.clone(),
+        game: None,
+        result: result.map(str::to_string),
+        page: 1,
+    };
+    let listed = |page: server::store::HistoryPage| -> (u64, Vec<(String, String)>) {
+        let rows = page
+            .games
+            .into_iter()
+            .map(|(g, r)| (g.id.expect("an id"), r))
+            .collect();
+        (page.total, rows)
+    };
+    let owned = |rows: Vec<(String, &str)>| -> Vec<(String, String)> {
+        rows.into_iter().map(|(g, r)| (g, r.to_string())).collect()
+    };
+    // Signed in: the account's three and the browser's guest game.
+    let signed_in = listed(
+        store
+            .history(&history(Some(a), None))
+            .await
+            .expect("history"),
+    );
+    assert_eq!(
+        signed_in,
+        (
+            4,
+            owned(want(&[(4, "win"), (3, "draw"), (2, "loss"), (1, "loss")]))
+        )
+    );
+    let losses = listed(
+        store
+            .history(&history(Some(a), Some("loss")))
+            .await
+            .expect("history"),
+    );
+    assert_eq!(losses, (2, owned(want(&[(2, "loss"), (1, "loss")]))));
+    let draws = listed(
+        store
+            .history(&history(Some(a), Some("draw")))
+            .await
+            .expect("history"),
+    );
+    assert_eq!(draws, (1, owned(want(&[(3, "draw")]))));
+    // The browser alone: its member's side 0 in all four.
+    let guest = listed(store.history(&history(None, None)).await.expect("history"));
+    assert_eq!(
+        guest,
+        (
+            4,
+            owned(want(&[(4, "loss"), (3, "draw"), (2, "loss"), (1, "loss")]))
+        )
+    );
+}
+
+on_both!(an_accounts_games_and_a_browsers_guest_games);

@@ -238,6 +238,68 @@ async fn sqlite_a_game_from_before_leaves_were_kept_has_none() {
     store.close().await;
 }
 
+/// The `account_games` migration fills the table from the games stored
+/// before it: a profile reads the same after it as with the rows written
+/// with each game.
+#[tokio::test]
+async fn sqlite_the_account_games_migration_fills_the_table_from_stored_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sqlite(dir.path()).await;
+    let now = server::model::now_millis();
+    let account = new_account(&store, "Mig_g", now).await;
+    let room = new_room(&store, "accg").await;
+    let mut writes = Vec::new();
+    for number in 1..=3 {
+        let g = live_game(TableId::new(), number, crossyray_options());
+        let mut f = finished(&room.code, &g, &["e5"]);
+        // Side 1 wins: the account wins games 1 and 3, loses game 2; in
+        // game 3 it played both sides (counted once, at side 0: a loss).
+        let side = usize::from(number != 2);
+        f.sides[side][0].account = Some(account.id);
+        if number == 3 {
+            f.sides[0][0].account = Some(account.id);
+        }
+        writes.push(Write::GameStarted(g));
+        writes.push(Write::GameEnded(f));
+    }
+    store.write(&room.code, writes).await.expect("games");
+    let before = store
+        .profile(&account.username, 1)
+        .await
+        .expect("profile")
+        .expect("found");
+    assert_eq!((before.total, before.tallies[0].wins), (3, 1));
+    store.close().await;
+
+    // The table as the migration finds it, then its statement.
+    let migration = include_str!("../../../../migrations/sqlite/20261212000001_account_games.sql");
+    let fill = &migration[migration.find("INSERT INTO").expect("the fill")..];
+    let mut conn = raw_connection(dir.path()).await;
+    sqlx::query("DELETE FROM account_games")
+        .execute(&mut conn)
+        .await
+        .expect("empty");
+    let filled = sqlx::query(fill).execute(&mut conn).await.expect("fill");
+    assert_eq!(filled.rows_affected(), 3);
+    conn.close().await.expect("close");
+
+    let store = sqlite(dir.path()).await;
+    let after = store
+        .profile(&account.username, 1)
+        .await
+        .expect("profile")
+        .expect("found");
+    assert_eq!(after.tallies, before.tallies);
+    let ids = |p: &server::store::Profile| -> Vec<(Option<String>, String)> {
+        p.recent
+            .iter()
+            .map(|(g, r)| (g.id.clone(), r.clone()))
+            .collect()
+    };
+    assert_eq!(ids(&after), ids(&before));
+    store.close().await;
+}
+
 // ---------------------------------------------------------------------
 // PostgreSQL: the same checks on this machine's server (`TEST_DATABASE_URL`,
 // by default postgres://postgres@127.0.0.1:5432/test), each in a schema of
