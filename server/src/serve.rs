@@ -61,6 +61,46 @@ use crate::limits::Limits;
 /// for the whole header timeout). Browsers send a few KiB.
 pub const MAX_HEAD_BYTES: usize = 32 * 1024;
 
+/// The size of a request's head as sent: its request line and header
+/// lines (each with its line end), and the blank line.
+fn head_bytes(req: &axum::extract::Request) -> usize {
+    // "GET " + target + " HTTP/1.1\r\n"
+    let line = req.method().as_str().len() + 1 + req.uri().to_string().len() + 11;
+    let headers: usize = req
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + 2 + value.len() + 2)
+        .sum();
+    line + headers + 2
+}
+
+/// A request whose head is over [`MAX_HEAD_BYTES`] is answered `431`
+/// (in the API's JSON shape, with every answer's headers) and its
+/// connection closed. hyper's own buffer limit (the same number) reads
+/// in chunks and refuses only some way past it; this makes the limit the
+/// one PROTOCOL.md states wherever the head's last chunk ends.
+pub async fn head_limit(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if head_bytes(&req) <= MAX_HEAD_BYTES {
+        return next.run(req).await;
+    }
+    let mut answer = crate::app::error::json_error(
+        axum::http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+        "too_large",
+        format!(
+            "A request's line and headers can take at most {} KiB.",
+            MAX_HEAD_BYTES / 1024
+        ),
+    );
+    answer.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    answer
+}
+
 /// How long accepting pauses after an error that is not one connection's.
 pub const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 /// At most one log line per this while `accept` keeps failing.

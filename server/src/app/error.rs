@@ -53,11 +53,56 @@ where
     type Rejection = Response;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Response> {
+        // Only an object is a body: serde reads a struct from an array
+        // too (`[]` as a struct whose fields are all left out), which
+        // would let `[]` pass for `{}`.
+        let (parts, body) = req.into_parts();
+        let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+            Ok(bytes) => bytes,
+            Err(e) => return Err(read_error(&e)),
+        };
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            // The content type is still checked first, as `Json` does.
+            let req = Request::from_parts(parts, axum::body::Body::from(bytes));
+            return Err(
+                match Json::<serde_json::Value>::from_request(req, &()).await {
+                    Err(e) => body_error(e),
+                    Ok(_) => json_error(
+                        StatusCode::BAD_REQUEST,
+                        "bad_message",
+                        "The body must be a JSON object.",
+                    ),
+                },
+            );
+        }
+        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
         match Json::<T>::from_request(req, state).await {
             Ok(Json(body)) => Ok(ApiJson(body)),
             Err(e) => Err(body_error(e)),
         }
     }
+}
+
+/// A body that could not be read whole: `413 too_large` past
+/// [`MAX_BODY`], `400 bad_message` otherwise (it came too late, or the
+/// connection broke).
+pub fn read_error(e: &axum::Error) -> Response {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if err.is::<http_body_util::LengthLimitError>() {
+            return json_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
+            );
+        }
+        source = err.source();
+    }
+    json_error(
+        StatusCode::BAD_REQUEST,
+        "bad_message",
+        format!("The request body could not be read: {e}"),
+    )
 }
 
 pub fn registry_error(e: RegistryError) -> Response {

@@ -5,14 +5,14 @@
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Path, Request};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
-use super::error::MAX_BODY;
+use super::error::{json_error, MAX_BODY};
 use super::hosts;
 use super::rooms::{create_room, limit_lookups, lobby_rooms, room_info, room_qr, rules_text, site};
 use super::state::App;
@@ -131,7 +131,16 @@ pub fn router(app: App) -> Router {
         .route("/reset", page(&pages, "reset.html"))
         .route("/rules", page(&pages, "rules.html"))
         .route("/rules.md", get(rules_text))
-        .route("/rules/{game}", page(&pages, "rules.html"))
+        .route("/rules/{game}", {
+            // Only the games this server hosts have a rules page.
+            let pages = pages.clone();
+            get(move |Path(game): Path<String>, req: Request| async move {
+                match crate::games::GameKind::parse(&game) {
+                    Ok(_) => pages.page("rules.html", &req),
+                    Err(_) => pages.file(req).await,
+                }
+            })
+        })
         .route("/v/{version}/{*path}", {
             let pages = pages.clone();
             get(
@@ -142,8 +151,20 @@ pub fn router(app: App) -> Router {
         })
         // For tests only (`--test-clock`): otherwise not routed (404).
         .merge(crate::turns::test_routes(app.config.test_clock))
-        .fallback(move |req: Request| async move { pages.file(req).await })
+        .fallback(move |req: Request| async move {
+            if req.uri().path().starts_with("/api/") {
+                return json_error(
+                    StatusCode::NOT_FOUND,
+                    "not_found",
+                    "There is no such API endpoint.",
+                );
+            }
+            pages.file(req).await
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // Heads past 32 KiB that hyper's buffer still took (it reads in
+        // chunks, so it refuses only somewhat past its limit).
+        .layer(axum::middleware::from_fn(crate::serve::head_limit))
         // Foreign origins may change nothing; HSTS over TLS.
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),

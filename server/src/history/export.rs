@@ -110,9 +110,13 @@ fn parse_leave(line: &str) -> Option<(Side, EndReason)> {
     let rest = line.strip_prefix("side ")?;
     let (side, reason) = rest.strip_suffix(')')?.split_once(" leaves (")?;
     let reason: EndReason = serde_json::from_value(Value::String(reason.to_string())).ok()?;
-    matches!(reason, EndReason::Resign | EndReason::Abandon)
-        .then_some(())
-        .and(Some((Side(side.parse().ok()?), reason)))
+    // A turn-based game's missed deadline is a leave too (`timeout`).
+    matches!(
+        reason,
+        EndReason::Resign | EndReason::Abandon | EndReason::Timeout
+    )
+    .then_some(())
+    .and(Some((Side(side.parse().ok()?), reason)))
 }
 
 /// `side 0 wins (goal)`, `draw (repetition)`, `aborted (abandon)`.
@@ -210,7 +214,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             let (side, reason) = parse_leave(line).ok_or_else(|| {
                 bad(
                     n,
-                    "expected \"side N leaves (resign)\" or \"side N leaves (abandon)\"",
+                    "expected \"side N leaves (resign)\", \"(abandon)\" or \"(timeout)\"",
                 )
             })?;
             // A leave after the game ended belongs to the leave that ended
@@ -370,6 +374,25 @@ mod tests {
         let text = "[Game \"jungle\"]\n[Side0 \"Minh\"]\n\n1. 8 a3-a4\n\n2. 8 g7-g6\nside 0 leaves (resign)\n";
         assert_eq!(move_lines(text), 2);
         assert_eq!(move_lines("[Game \"jungle\"]\n"), 0);
+    }
+
+    /// A turn-based game lost on time stores its leave with reason
+    /// `timeout`, and its text imports again.
+    #[test]
+    fn a_leave_on_time_reads_back() {
+        let text = "[Game \"jungle\"]\n[Result \"side 0 wins (timeout)\"]\n\n1. 8 a3-a4\nside 1 leaves (timeout)\n";
+        let imported = import(text).expect("imports");
+        assert_eq!(imported.leaves.len(), 1);
+        assert_eq!(imported.leaves[0].reason, EndReason::Timeout);
+        assert_eq!(imported.leaves[0].sides, [Side(1)]);
+        assert_eq!(
+            imported.outcome,
+            Outcome::Win {
+                winner: Side(0),
+                reason: EndReason::Timeout
+            }
+        );
+        assert!(import(&text.replace("(timeout)\n", "(goal)\n")).is_err());
     }
 
     #[test]

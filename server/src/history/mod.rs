@@ -499,6 +499,14 @@ pub(crate) fn read_import(
                 format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
             )))
         }
+        // The body came too late, or not whole: as for every body.
+        Err(StringRejection::FailedToBufferBody(e)) => {
+            return Err(Box::new(json_error(
+                StatusCode::BAD_REQUEST,
+                "bad_message",
+                e.body_text(),
+            )))
+        }
         Err(e) => {
             return Err(Box::new(json_error(
                 StatusCode::BAD_REQUEST,

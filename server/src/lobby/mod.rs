@@ -124,6 +124,15 @@ impl Lobby {
         rx
     }
 
+    /// Reads the public rooms now, so a socket's first `rooms` after
+    /// `hello` is the list as `GET /api/lobby` would give it at that
+    /// moment (the reader's list may be a second old, or, when nobody
+    /// listened, much older). One small query a `hello`: a socket costs
+    /// more to open.
+    pub async fn refresh(&self) {
+        read_rooms_once(&self.inner).await;
+    }
+
     /// The open seeks this node holds.
     pub fn local_seeks(&self) -> usize {
         self.inner.seeks.len()
@@ -161,17 +170,22 @@ async fn read_rooms(inner: std::sync::Weak<Inner>) {
         if inner.rooms.receiver_count() == 0 {
             continue;
         }
-        match inner.registry.store().lobby_rooms().await {
-            Ok(rooms) => {
-                inner.rooms.send_if_modified(|old| {
-                    if **old == rooms {
-                        return false;
-                    }
-                    *old = Arc::new(rooms);
-                    true
-                });
-            }
-            Err(e) => warn!(error = %e, "could not read the lobby"),
+        read_rooms_once(&inner).await;
+    }
+}
+
+/// Reads the public rooms and tells the listeners if they changed.
+async fn read_rooms_once(inner: &Inner) {
+    match inner.registry.store().lobby_rooms().await {
+        Ok(rooms) => {
+            inner.rooms.send_if_modified(|old| {
+                if **old == rooms {
+                    return false;
+                }
+                *old = Arc::new(rooms);
+                true
+            });
         }
+        Err(e) => warn!(error = %e, "could not read the lobby"),
     }
 }

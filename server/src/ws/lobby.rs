@@ -227,6 +227,8 @@ async fn serve(
                 match name {
                     Err(m) => refuse(Code::BadName, m, id),
                     Ok(name) => {
+                        // The first `rooms` follows: the list as of now.
+                        app.lobby.refresh().await;
                         me = Some(Seeker {
                             token: token.clone(),
                             name,

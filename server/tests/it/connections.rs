@@ -252,20 +252,25 @@ async fn slow_silent_and_idle_http_connections_are_closed_after_the_header_timeo
         "an idle keep-alive connection is closed"
     );
 
-    // A body that stops halfway: refused once the deadline passes.
-    let mut body = TcpStream::connect(addr).await.unwrap();
-    body.write_all(
+    // A body that stops halfway, JSON or an import's text: refused once
+    // the deadline passes.
+    let stalled: [&[u8]; 2] = [
         b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
           Content-Length: 100\r\n\r\n{\"game\":",
-    )
-    .await
-    .unwrap();
-    let mut answer = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(8), body.read_to_end(&mut answer)).await;
-    assert!(read.is_ok(), "a stalled body is cut off");
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
-    assert!(answer.contains("bad_message"), "{answer}");
+        b"POST /api/games/import HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n\
+          Content-Length: 100\r\n\r\n[Game",
+    ];
+    for request in stalled {
+        let mut body = TcpStream::connect(addr).await.unwrap();
+        body.write_all(request).await.unwrap();
+        let mut answer = Vec::new();
+        let read =
+            tokio::time::timeout(Duration::from_secs(8), body.read_to_end(&mut answer)).await;
+        assert!(read.is_ok(), "a stalled body is cut off");
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+        assert!(answer.contains("bad_message"), "{answer}");
+    }
 
     // A request sent in time is answered as before.
     let (status, body) = server.get("/healthz").await;
@@ -621,6 +626,35 @@ async fn request_headers_past_32_kib_are_refused_and_the_connection_closed() {
     assert!(read.is_ok(), "closed at once, not after the header timeout");
     let text = String::from_utf8_lossy(&answer);
     assert!(text.starts_with("HTTP/1.1 431"), "{text}");
+    // A whole head past 32 KiB sent at once (hyper's buffer takes up to
+    // about 48 KiB in its reads): the API's 431, with every answer's
+    // headers, and the connection closed.
+    for size in [33 * 1024, 40 * 1024, 47 * 1024] {
+        let mut tcp = tcp_from(&server, "127.0.0.1").await;
+        let filler = "x".repeat(size);
+        let head =
+            format!("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: {filler}\r\n\r\n");
+        let _ = tcp.write_all(head.as_bytes()).await;
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(3), tcp.read_to_end(&mut answer)).await;
+        assert!(read.is_ok(), "{size}: closed at once");
+        let text = String::from_utf8_lossy(&answer).to_lowercase();
+        assert!(text.starts_with("http/1.1 431"), "{size}: {text}");
+        // At 40 KiB hyper takes the whole head: the answer is ours.
+        if size == 40 * 1024 {
+            assert!(text.contains("content-security-policy"), "{text}");
+            assert!(text.contains("\"too_large\""), "{text}");
+        }
+    }
+    // Just under 32 KiB in all is answered.
+    let mut tcp = tcp_from(&server, "127.0.0.1").await;
+    let filler = "x".repeat(31 * 1024);
+    let head = format!("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Filler: {filler}\r\n\r\n");
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(3), tcp.read_to_end(&mut answer)).await;
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     // A request with headers of a usual size is answered.
     let (status, _) = server.get("/healthz").await;
     assert_eq!(status, 200);

@@ -304,11 +304,19 @@ async fn an_oversized_body_is_413_too_large_on_every_post() {
         assert_eq!(answer.status, 413, "{path}: {}", answer.body);
         assert_eq!(answer.body["error"], "too_large", "{path}");
         assert!(answer.body["message"].is_string(), "{path}");
-        // Malformed JSON under the limit is still 400.
-        let answer = post_with(&server, path, "{not json".into(), &[]).await;
-        assert_eq!(answer.status, 400, "{path}: {}", answer.body);
-        assert_eq!(answer.body["error"], "bad_message", "{path}");
+        // Malformed JSON under the limit is still 400, and so is JSON
+        // that is not an object (serde would read `[]` as `{}`).
+        for bad in ["{not json", "[]", "[\"Minh\", \"x\"]", "\"text\"", "null"] {
+            let answer = post_with(&server, path, bad.into(), &[]).await;
+            assert_eq!(answer.status, 400, "{path} {bad}: {}", answer.body);
+            assert_eq!(answer.body["error"], "bad_message", "{path} {bad}");
+        }
     }
+    // A path under /api/ that names nothing: the API's 404, not a page's.
+    let (status, body) = server.get("/api/nonexistent").await;
+    assert_eq!(status, 404);
+    let body: serde_json::Value = serde_json::from_str(&body).expect("a JSON 404");
+    assert_eq!(body["error"], "not_found");
     // Just under the limit is read (and judged on its content).
     let fits = json!({"token": "x".repeat(15 * 1024)}).to_string();
     let answer = post_with(&server, "/api/login", fits, &[]).await;

@@ -351,3 +351,29 @@ async fn seekers_on_two_nodes_pair_each_exactly_once() {
     drop(nodes);
     schema.drop().await;
 }
+
+/// The first `rooms` after `hello` is the list as of that moment, also
+/// when nobody was watching the lobby (its reader then reads nothing)
+/// and right after a room was listed.
+#[tokio::test]
+async fn the_first_rooms_after_hello_is_the_list_as_of_now() {
+    let server = TestServer::start().await;
+    // A watcher comes and goes: the reader read the empty list then.
+    let mut early = guest(&server, "Lan").await;
+    assert_eq!(early.next_of("rooms").await["rooms"], json!([]));
+    drop(early);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (code, token) = server.new_room(json!({"game": "jungle"})).await;
+    let (mut host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    host.ok(json!({"type": "public", "on": true})).await;
+    let mut late = guest(&server, "Hoa").await;
+    let first = late.next_of("rooms").await;
+    assert_eq!(first["rooms"][0]["code"], code.as_str(), "{first}");
+    // And with a watcher listening, a room listed just now.
+    host.ok(json!({"type": "public", "on": false})).await;
+    host.ok(json!({"type": "public", "on": true})).await;
+    let mut next = guest(&server, "Tam").await;
+    let first = next.next_of("rooms").await;
+    assert_eq!(first["rooms"][0]["code"], code.as_str(), "{first}");
+}
