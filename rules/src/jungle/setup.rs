@@ -136,6 +136,7 @@ impl FromStr for Setup {
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = RANKS - 1 - i as u8;
             let mut file = 0u8;
+            let mut after_run = false;
             for c in rank_text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if !(1..=7).contains(&d) {
@@ -144,6 +145,14 @@ impl FromStr for Setup {
                             rank + 1
                         )));
                     }
+                    // One digit a run (RULES.md §3): `16` is not `7`.
+                    if after_run {
+                        return Err(err(format!(
+                            "rank {}: one digit for each run of empty squares",
+                            rank + 1
+                        )));
+                    }
+                    after_run = true;
                     file += d as u8;
                 } else {
                     let piece = Piece::from_char(c).ok_or_else(|| {
@@ -165,6 +174,7 @@ impl FromStr for Setup {
                     *seen = true;
                     board.put(sq, piece);
                     file += 1;
+                    after_run = false;
                 }
                 if file > FILES {
                     return Err(err(format!("rank {} has more than 7 squares", rank + 1)));
@@ -186,18 +196,14 @@ impl FromStr for Setup {
             "r" => Color::Red,
             _ => return Err(err(format!("the side to move is b or r, not {turn:?}"))),
         };
-        let no_capture: u16 = no_capture
-            .parse()
-            .ok()
+        let no_capture: u16 = plain_number(no_capture)
             .filter(|n| *n <= super::NO_CAPTURE_LIMIT)
             .ok_or_else(|| {
                 err(format!(
                     "moves without a capture must be a number from 0 to 100, not {no_capture:?}"
                 ))
             })?;
-        let move_number: u32 = move_number
-            .parse()
-            .ok()
+        let move_number: u32 = plain_number(move_number)
             .filter(|n| (1..=100_000).contains(n))
             .ok_or_else(|| {
                 err(format!(
@@ -211,6 +217,15 @@ impl FromStr for Setup {
             move_number,
         })
     }
+}
+
+/// A number as RULES.md writes them: decimal digits, no sign, no
+/// leading zero (`05` is not 5).
+fn plain_number<T: FromStr>(text: &str) -> Option<T> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    plain.then(|| text.parse().ok()).flatten()
 }
 
 /// Refuses a piece where the rules never let it stand.
@@ -276,6 +291,22 @@ mod tests {
             (
                 "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T2C1L b 0 1",
                 "own den",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/16/7/7/E1W1P1R/1C3D1/T5L b 0 1",
+                "one digit for each run",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 05 1",
+                "0 to 100",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b +5 1",
+                "0 to 100",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 01",
+                "move number",
             ),
         ];
         for (text, needle) in cases {

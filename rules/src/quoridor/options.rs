@@ -291,9 +291,15 @@ impl<'de> Deserialize<'de> for WallStock {
             Number(u8),
             Text(String),
         }
+        // On the wire only `"auto"` itself or a number (RULES.md §2): not
+        // `"Auto"`, nor a number in a string, which `FromStr` (for
+        // command lines) takes.
         match Repr::deserialize(d)? {
             Repr::Number(n) => Ok(WallStock::Fixed(n)),
-            Repr::Text(t) => t.parse().map_err(serde::de::Error::custom),
+            Repr::Text(t) if t == "auto" => Ok(WallStock::Auto),
+            Repr::Text(t) => Err(serde::de::Error::custom(format!(
+                "walls must be \"auto\" or a number, not {t:?}"
+            ))),
         }
     }
 }

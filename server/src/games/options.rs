@@ -112,8 +112,15 @@ impl GameOptions {
                 }
             }
         }
-        // A team game and a tournament match are two-pawn games.
+        // A team game and a tournament match are two-pawn games; a
+        // `players` given is still read, and refused out of 2..8 as in
+        // any mode (RULES.md §2).
         if kind == GameKind::Quoridor && matches!(mode, Mode::Teams | Mode::Knockout) {
+            if engine.contains_key("players") {
+                read::<rules::quoridor::Options>(&Value::Object(engine.clone()))?
+                    .validate()
+                    .map_err(|e| e.to_string())?;
+            }
             engine.insert("players".to_string(), Value::from(2));
         }
         let engine = Value::Object(engine);

@@ -88,6 +88,27 @@ fn quoridor_modes_set_the_seats_and_never_reach_the_engine() {
     assert_eq!(crossy.seating().seats(), 32);
     assert_eq!(crossy.to_json()["mode"], "knockout");
     assert!(setup(GameKind::Jungle, json!({"mode": "teams"})).is_err());
+    // A `players` out of 2..8 is refused in every mode (RULES.md §2),
+    // though teams and tournaments play two pawns whatever it says.
+    for mode in ["teams", "knockout"] {
+        for players in [0, 1, 9, 100] {
+            let options = json!({"mode": mode, "players": players});
+            assert!(
+                setup(GameKind::Quoridor, options.clone()).is_err(),
+                "{options}"
+            );
+        }
+    }
+    // `walls` on the wire: "auto" itself or a number.
+    for walls in [json!("Auto"), json!("AUTO"), json!("3"), json!("10")] {
+        let options = json!({"walls": walls});
+        assert!(
+            setup(GameKind::Quoridor, options.clone()).is_err(),
+            "{options}"
+        );
+    }
+    assert!(setup(GameKind::Quoridor, json!({"walls": "auto"})).is_ok());
+    assert!(setup(GameKind::Quoridor, json!({"walls": 10})).is_ok());
     assert!(setup(GameKind::Quoridor, json!({"colour": "red"})).is_err());
     assert!(setup(GameKind::Quoridor, json!([1])).is_err());
     assert_eq!(

@@ -534,6 +534,24 @@ async fn a_client_that_says_where_it_stood_gets_the_events_it_missed() {
     let snap = stale.next_of("snapshot").await;
     assert_eq!(snap["room"]["tables"][0]["match"]["moves"], json!(played));
 
+    // A watcher without a name is forgotten when it leaves: back with
+    // `since`, it is a new member, so a snapshot (with its new `you`),
+    // not a resume.
+    let (quiet, quiet_token, snap) = server.join(&t.code, None, None).await;
+    let epoch = snap["epoch"].as_str().expect("an epoch").to_string();
+    let v = snap["v"].as_u64().unwrap();
+    let was = snap["you"]["member"].clone();
+    quiet.close().await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut again = server.socket(&t.code).await;
+    let ack = again
+        .command(json!({"type": "hello", "token": quiet_token, "since": {"epoch": epoch, "v": v}}))
+        .await;
+    assert_eq!(ack["resumed"], false, "{ack}");
+    let snap = again.next_of("snapshot").await;
+    assert_ne!(snap["you"]["member"], was, "{snap}");
+    assert_eq!(snap["you"]["member"], ack["member"]);
+
     // A `since` that is not {epoch, v}: refused, and nothing attached.
     let mut bad = server.socket(&t.code).await;
     let answer = bad

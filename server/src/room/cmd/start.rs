@@ -193,6 +193,13 @@ impl RoomState {
                 view,
             },
         );
+        // A side offline from the start (a knockout entrant who left
+        // between rounds): everyone sees its countdowns, as when a side
+        // leaves during a game.
+        let away = self.away_view(&self.tables[t], now);
+        if !away.is_empty() {
+            self.emit(effects, Event::Away { table, away });
+        }
         self.think(t, now, effects);
         Ok(())
     }

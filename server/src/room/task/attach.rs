@@ -29,6 +29,9 @@ impl RoomTask {
             ratings: a.ratings,
             addr: a.addr.map(crate::limits::address::bucket_key),
         };
+        // A member made by this hello (a watcher the room forgot when it
+        // left) is new to the room: it gets a snapshot, never a resume.
+        let members_before = self.state.next_member;
         let (member, effects) = match self.state.hello(hello, now) {
             Ok(done) => done,
             Err(refusal) => {
@@ -66,9 +69,11 @@ impl RoomTask {
         debug!(room = %self.state.code, %member, conn = a.conn.0, "attached");
         // A client that says where it stood gets the events it missed, if
         // this run of the room still has them all; otherwise a snapshot.
+        let new_member = self.state.next_member != members_before;
         let missed = a
             .since
             .as_ref()
+            .filter(|_| !new_member)
             .and_then(|since| self.missed(since, member));
         let resumed = missed.is_some();
         let ack = protocol::ack(

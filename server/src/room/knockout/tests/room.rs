@@ -308,9 +308,14 @@ pub(super) fn a_player_offline_past_the_grace_time_loses_the_match_and_the_tourn
     cup.disconnect(stays);
     let left = cup.now;
     let at = cup.countdown_at();
-    cup.fire(Timer::Countdown, at);
+    let effects = cup.fire(Timer::Countdown, at);
     let f = cup.round().pairings[0].clone();
     assert_eq!(cup.round().number, 2);
+    // Everyone sees the finalist away from the final's start.
+    let sent = tags(&effects);
+    let start = sent.iter().position(|t| t == "send:match/start");
+    let away = sent.iter().position(|t| t == "send:away");
+    assert!(start.is_some() && away > start, "{sent:?}");
     let side = Side(if cup.sides_at(f.table)[0] == stays {
         0
     } else {
