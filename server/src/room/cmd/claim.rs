@@ -57,6 +57,9 @@ impl RoomState {
                         "Your opponent has not been away long enough: you may claim in {} s.",
                         (at - now).div_ceil(1_000)
                     ),
+                    None if m.options.days().is_some() => {
+                        "A turn-based game has no claims: a missed deadline ends it.".to_string()
+                    }
                     None => "Your opponent is here.".to_string(),
                 },
             ));

@@ -113,6 +113,20 @@ fn players_away_neither_abandon_nor_pass_and_a_restored_room_keeps_its_deadline(
     room.ok(guest, sit(1), 0);
     room.ok(host, start(Order::Seats), 1_000);
     room.play("f4", 5_000);
+    // The opponent offline for a day: still no claim, and the refusal
+    // says why.
+    room.state.disconnect(guest, 6_000);
+    let claim = Command::Claim(crate::room::cmd::Claim {
+        action: crate::protocol::ClaimAction::Win,
+        table: None,
+    });
+    let refusal = refused(&mut room.state, host, claim, 6_000 + DAY_MS);
+    assert_eq!(refusal.code, Code::NoClaim);
+    assert!(
+        refusal.message.contains("turn-based"),
+        "{}",
+        refusal.message
+    );
     let deadline = 5_000 + 3 * DAY_MS;
     // Restored a day later with everyone offline: only the stored deadline
     // is pending (no abandon, no claim), not three days from the restore.
