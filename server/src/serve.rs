@@ -74,7 +74,8 @@ fn head_bytes(req: &axum::extract::Request) -> usize {
     line + headers + 2
 }
 
-/// A request whose head is over [`MAX_HEAD_BYTES`] is answered `431`
+/// A request announcing a body over `MAX_BODY` is answered `413` at
+/// once; one whose head is over [`MAX_HEAD_BYTES`] is answered `431`
 /// (in the API's JSON shape, with every answer's headers) and its
 /// connection closed. hyper's own buffer limit (the same number) reads
 /// in chunks and refuses only some way past it; this makes the limit the
@@ -83,6 +84,29 @@ pub async fn head_limit(
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
+    // A body announced larger than any the server reads is refused at
+    // once, not after waiting the body's deadline for bytes it would
+    // refuse anyway.
+    let announced = req
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > crate::app::error::MAX_BODY as u64) {
+        let mut answer = crate::app::error::json_error(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "A request body can have at most {} KiB.",
+                crate::app::error::MAX_BODY / 1024
+            ),
+        );
+        answer.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+        return answer;
+    }
     if head_bytes(&req) <= MAX_HEAD_BYTES {
         return next.run(req).await;
     }

@@ -60,6 +60,9 @@ const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 pub struct Histories {
     running: tokio::sync::Semaphore,
     per_client: std::sync::Arc<crate::limits::open::OpenPerClient>,
+    /// Histories running or waiting per browser token: a guest's
+    /// history is its token's, which many addresses may ask for.
+    per_token: std::sync::Mutex<HashMap<String, usize>>,
 }
 
 impl Default for Histories {
@@ -67,6 +70,7 @@ impl Default for Histories {
         Histories {
             running: tokio::sync::Semaphore::new(HISTORIES_AT_ONCE),
             per_client: std::sync::Arc::default(),
+            per_token: std::sync::Mutex::default(),
         }
     }
 }
@@ -75,6 +79,30 @@ impl Default for Histories {
 pub struct HistoryTurn<'a> {
     _running: tokio::sync::SemaphorePermit<'a>,
     _place: crate::limits::open::Place,
+    _token: TokenPlace<'a>,
+}
+
+/// A place among a token's [`HISTORIES_PER_CLIENT`], given back when
+/// dropped.
+struct TokenPlace<'a> {
+    histories: &'a Histories,
+    token: String,
+}
+
+impl Drop for TokenPlace<'_> {
+    fn drop(&mut self) {
+        let mut open = self
+            .histories
+            .per_token
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = open.get_mut(&self.token) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.token);
+            }
+        }
+    }
 }
 
 /// Why a history gets no turn.
@@ -87,12 +115,26 @@ enum NoTurn {
 }
 
 impl Histories {
-    /// A turn for a history the client `ip` (and `account`) asks for.
+    /// A turn for a history the client `ip` (and `account`) asks for,
+    /// of the browser `token`.
     async fn turn(
         &self,
         ip: std::net::IpAddr,
         account: Option<i64>,
+        token: &TokenHash,
     ) -> Result<HistoryTurn<'_>, NoTurn> {
+        let token = {
+            let mut open = self.per_token.lock().unwrap_or_else(|p| p.into_inner());
+            let n = open.entry(token.as_str().to_string()).or_insert(0);
+            if *n >= HISTORIES_PER_CLIENT {
+                return Err(NoTurn::PerClient);
+            }
+            *n += 1;
+            TokenPlace {
+                histories: self,
+                token: token.as_str().to_string(),
+            }
+        };
         let place = self
             .per_client
             .try_open(ip, account, HISTORIES_PER_CLIENT)
@@ -101,6 +143,7 @@ impl Histories {
             Ok(Ok(running)) => Ok(HistoryTurn {
                 _running: running,
                 _place: place,
+                _token: token,
             }),
             Ok(Err(_)) | Err(_) => Err(NoTurn::Busy),
         }
@@ -120,17 +163,18 @@ fn take_read(app: &App, ip: std::net::IpAddr) -> Result<(), Box<Response>> {
 
 /// A turn among the [`Histories`] for the client `ip` (and `account`),
 /// after spending one of its reads; or the `429` or `503` answer.
-async fn history_turn(
-    app: &App,
+async fn history_turn<'a>(
+    app: &'a App,
     ip: std::net::IpAddr,
     account: Option<i64>,
-) -> Result<HistoryTurn<'_>, Box<Response>> {
+    token: &TokenHash,
+) -> Result<HistoryTurn<'a>, Box<Response>> {
     take_read(app, ip)?;
-    app.histories.turn(ip, account).await.map_err(|no| {
+    app.histories.turn(ip, account, token).await.map_err(|no| {
         Box::new(match no {
             NoTurn::PerClient => too_many(
                 std::time::Duration::from_secs(1),
-                "Your address or account is already reading two histories",
+                "Your address, account or browser is already reading two histories",
             ),
             NoTurn::Busy => {
                 let mut answer = json_error(
@@ -215,7 +259,7 @@ pub async fn history(
         );
     };
     let account = session.signed_in.map(|s| s.account.id);
-    let _turn = match history_turn(&app, ip, account).await {
+    let _turn = match history_turn(&app, ip, account, &TokenHash::of(&token)).await {
         Ok(turn) => turn,
         Err(refused) => return *refused,
     };
@@ -550,6 +594,10 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn tok(n: u8) -> TokenHash {
+        TokenHash::of(&format!("browser-{n}"))
+    }
+
     fn addr(last: u8) -> std::net::IpAddr {
         std::net::IpAddr::from([203, 0, 113, last])
     }
@@ -558,25 +606,27 @@ mod tests {
     async fn a_client_holds_two_histories_and_the_queue_waits_five_seconds() {
         let histories = Histories::default();
         // Two clients' histories run (the node's two at once).
-        let first = histories.turn(addr(1), None).await.unwrap();
-        let _second = histories.turn(addr(2), Some(7)).await.unwrap();
+        let first = histories.turn(addr(1), None, &tok(1)).await.unwrap();
+        let _second = histories.turn(addr(2), Some(7), &tok(2)).await.unwrap();
         // The first client's second waits its turn, and gets it when
         // the first history ends.
-        let waiting = histories.turn(addr(1), None);
+        let first_token = tok(1);
+        let waiting = histories.turn(addr(1), None, &first_token);
         tokio::pin!(waiting);
         assert!(futures_util::poll!(waiting.as_mut()).is_pending());
         // Its third is refused at once: two are running or waiting.
         assert_eq!(
-            histories.turn(addr(1), None).await.err(),
+            histories.turn(addr(1), None, &tok(1)).await.err(),
             Some(NoTurn::PerClient)
         );
         // So is a third of account 7's, from another address.
         {
-            let w = histories.turn(addr(3), Some(7));
+            let third = tok(3);
+            let w = histories.turn(addr(3), Some(7), &third);
             tokio::pin!(w);
             assert!(futures_util::poll!(w.as_mut()).is_pending());
             assert_eq!(
-                histories.turn(addr(4), Some(7)).await.err(),
+                histories.turn(addr(4), Some(7), &tok(4)).await.err(),
                 Some(NoTurn::PerClient)
             );
         }
@@ -584,13 +634,25 @@ mod tests {
         assert!(waiting.await.is_ok());
         // With both turns held, another client waits five seconds, then
         // is told the node is busy; its place is given back.
-        let _a = histories.turn(addr(5), None).await.unwrap();
+        let _a = histories.turn(addr(5), None, &tok(5)).await.unwrap();
         let started = tokio::time::Instant::now();
         assert_eq!(
-            histories.turn(addr(6), None).await.err(),
+            histories.turn(addr(6), None, &tok(6)).await.err(),
             Some(NoTurn::Busy)
         );
         assert_eq!(started.elapsed(), HISTORY_WAIT);
         assert_eq!(histories.per_client.open(addr(6)), 0);
+        drop(_a);
+        drop(_second);
+        // One browser's history from many addresses: two at a time.
+        let _one = histories.turn(addr(7), None, &tok(9)).await.unwrap();
+        let _two = histories.turn(addr(8), None, &tok(9)).await.unwrap();
+        assert_eq!(
+            histories.turn(addr(10), None, &tok(9)).await.err(),
+            Some(NoTurn::PerClient)
+        );
+        drop(_one);
+        assert!(histories.turn(addr(11), None, &tok(9)).await.is_ok());
+        assert!(histories.per_token.lock().unwrap().len() <= 1);
     }
 }

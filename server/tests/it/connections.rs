@@ -646,6 +646,21 @@ async fn request_headers_past_32_kib_are_refused_and_the_connection_closed() {
             assert!(text.contains("\"too_large\""), "{text}");
         }
     }
+    // A body announced past 16 KiB: 413 at once, not after the body's
+    // deadline.
+    let mut tcp = tcp_from(&server, "127.0.0.1").await;
+    tcp.write_all(
+        b"POST /api/games/import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n\
+          Content-Length: 99999999\r\n\r\n[Game",
+    )
+    .await
+    .unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(3), tcp.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "answered and closed at once");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.contains("too_large"), "{text}");
     // Just under 32 KiB in all is answered.
     let mut tcp = tcp_from(&server, "127.0.0.1").await;
     let filler = "x".repeat(31 * 1024);

@@ -551,7 +551,12 @@ async fn profile_and_history_reads_are_limited_per_address() {
     let burst = server::limits::PROFILE_BURST as usize;
     assert!((burst..=burst + 10).contains(&answered), "{answered}");
     assert!(refused.contains("rate_limited"), "{refused}");
-    // Histories and rating histories spend from the same allowance.
-    let (status, _) = server.get("/api/players/minh/ratings/jungle").await;
-    assert_eq!(status, 429);
+    // Histories and rating histories spend from the same allowance (two
+    // come back a second: of three asked at once, one is refused even
+    // on a slow machine).
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        statuses.push(server.get("/api/players/minh/ratings/jungle").await.0);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
 }
