@@ -50,6 +50,10 @@ pub(super) struct RoomTask {
     /// that clock moves the room's time too.
     skew_at_epoch: u64,
     pub(super) empty_since: Instant,
+    /// Whether any socket has attached in this run: a room nobody joined
+    /// (made and never opened, or loaded by a lookup) leaves memory
+    /// sooner ([`NEVER_JOINED_SHARE`]).
+    pub(super) joined: bool,
     /// This run of the room's task: events are numbered within it.
     run: String,
     /// The latest events sent, oldest first, for clients that reconnect
@@ -62,6 +66,12 @@ pub(super) struct RoomTask {
     /// (`task/handover.rs`).
     relayed_since: Option<(std::sync::Arc<str>, Instant)>,
 }
+
+/// A room that no socket joined in this run leaves memory after this
+/// share of `--room-idle-secs` (600 s: 30 s): rooms made in bulk and never
+/// opened cannot hold `--max-rooms` for long. It stays stored, and loads
+/// again for its first socket.
+pub(super) const NEVER_JOINED_SHARE: u32 = 20;
 
 /// Events kept for reconnecting clients.
 pub(super) const RECENT_EVENTS: usize = 256;
@@ -96,6 +106,7 @@ impl RoomTask {
             wall_at_epoch,
             skew_at_epoch: crate::model::time::skew(),
             empty_since: Instant::now(),
+            joined: false,
             run: uuid::Uuid::now_v7().simple().to_string(),
             recent: std::collections::VecDeque::new(),
             // A room that is not public has no line (any left over is
@@ -143,7 +154,7 @@ impl RoomTask {
             let idle_at = self
                 .conns
                 .is_empty()
-                .then(|| self.empty_since + self.settings.idle_after);
+                .then(|| self.empty_since + self.idle_after());
             let handover_at = self.handover_at();
             let wake = [
                 timer.map(|(at, _)| self.instant_of(at)),
@@ -186,7 +197,7 @@ impl RoomTask {
                     }
                     if self.conns.is_empty()
                         && self.state.may_unload()
-                        && self.empty_since.elapsed() >= self.settings.idle_after
+                        && self.empty_since.elapsed() >= self.idle_after()
                     {
                         info!(room = %code, "room closed (idle)");
                         drain(inbox);
@@ -194,6 +205,15 @@ impl RoomTask {
                     }
                 }
             }
+        }
+    }
+
+    /// How long the room stays in memory with nobody online.
+    fn idle_after(&self) -> Duration {
+        if self.joined {
+            self.settings.idle_after
+        } else {
+            self.settings.idle_after / NEVER_JOINED_SHARE
         }
     }
 

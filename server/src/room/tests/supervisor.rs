@@ -79,3 +79,33 @@ async fn a_room_task_that_panics_is_started_again_from_the_store() {
     assert!(!room.is_closed());
     assert_eq!(registry.open_rooms(), 1);
 }
+
+/// A room nobody joined leaves memory after a twentieth of the idle time
+/// (so rooms made in bulk cannot hold `--max-rooms`); one that a socket
+/// joined keeps the whole idle time after its last socket leaves.
+#[tokio::test]
+async fn a_room_nobody_joined_leaves_memory_sooner() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::store::Store::open(None, dir.path()).await.unwrap();
+    let settings = crate::room::RoomSettings {
+        config: crate::room::RoomConfig::default(),
+        idle_after: Duration::from_secs(4),
+        public_url: None,
+    };
+    let registry = crate::room::Registry::new(store, settings, 10);
+    let code = registry
+        .create("crossyray", &Value::Null, HOST, false)
+        .await
+        .unwrap();
+    assert_eq!(registry.open_rooms(), 1);
+    // 4 s / 20 = 200 ms.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(registry.open_rooms(), 0, "unloaded, never joined");
+    // Stored: it loads again for its first socket, which then leaves.
+    let room = registry.get(&code).await.unwrap();
+    let (_c, snapshot) = attach(&room, 1).await;
+    assert_eq!(snapshot["you"]["host"], true);
+    room.detach(ConnId(1)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(registry.open_rooms(), 1, "joined: the whole idle time");
+}
