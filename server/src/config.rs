@@ -112,6 +112,15 @@ pub struct Config {
     #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
     pub max_connections: usize,
 
+    /// TCP connections the node may hold open before they are upgraded to
+    /// WebSockets (plain HTTP, keep-alive, heads still arriving), over
+    /// every address; past it, the one that has waited longest without a
+    /// request in progress is closed to make room (`limits/http.rs`).
+    /// Lowered at start, with `--max-connections`, to fit the
+    /// file-descriptor limit (at most a quarter of it).
+    #[arg(long, env = "MAX_HTTP_CONNECTIONS", default_value_t = 4_096)]
+    pub max_http_connections: usize,
+
     /// TCP connections one peer address (an IPv6 /64) may hold open at
     /// once before its requests are read (plain HTTP, and WebSockets until
     /// their upgrade); the next is closed at once. Not counted for a

@@ -87,7 +87,7 @@ pub fn log_filter(rust_log: Option<String>) -> tracing_subscriber::EnvFilter {
 
 /// Opens the store, binds the address and starts serving.
 pub async fn start(mut config: Config) -> anyhow::Result<Running> {
-    config.max_connections = serve::connections_for_fd_limit(config.max_connections)?;
+    serve::connections_for_fd_limit(&mut config)?;
     // Bound first: links name the port actually listened on (`--addr`
     // with port 0 picks one).
     let listener = TcpListener::bind(config.addr).await?;
@@ -143,6 +143,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         open: Arc::default(),
         max: app.config.max_connections_per_addr,
         limits: app.limits.clone(),
+        http: limits::http::HttpConnections::new(app.config.max_http_connections),
     };
     let router = app::routes::router(app);
     let task = tokio::spawn(async move {

@@ -53,6 +53,7 @@ use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
 use tower_http::timeout::DeadlineBody;
 
+use crate::limits::http::HttpConnections;
 use crate::limits::open::{OpenPerClient, Place};
 use crate::limits::Limits;
 
@@ -93,14 +94,7 @@ pub async fn head_limit(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if announced.is_some_and(|n| n > crate::app::error::MAX_BODY as u64) {
-        let mut answer = crate::app::error::json_error(
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!(
-                "A request body can have at most {} KiB.",
-                crate::app::error::MAX_BODY / 1024
-            ),
-        );
+        let mut answer = crate::app::error::body_too_large();
         answer.headers_mut().insert(
             axum::http::header::CONNECTION,
             axum::http::HeaderValue::from_static("close"),
@@ -144,6 +138,9 @@ pub struct PeerCap {
     pub max: usize,
     /// Whose peers are `--trusted-proxy`s (not counted).
     pub limits: Arc<Limits>,
+    /// `--max-http-connections`, over every address (trusted proxies
+    /// included: each of their connections holds a descriptor too).
+    pub http: Arc<HttpConnections>,
 }
 
 impl PeerCap {
@@ -195,16 +192,32 @@ pub async fn run(
             drop(tcp);
             continue;
         };
+        let Some(held) = cap.http.admit() else {
+            // Every connection the node may hold has a request in
+            // progress: none to close in favour of this one.
+            tracing::debug!(%peer, "--max-http-connections reached, all busy; closed");
+            drop(tcp);
+            continue;
+        };
+        let held = Arc::new(held);
         // Game messages are small and latency-bound: send them at once
         // instead of letting Nagle's algorithm wait for more bytes.
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
         let router = router.clone();
+        let in_service = held.clone();
         let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+            // Not evicted while the request is answered.
+            let busy = in_service.busy();
             req.extensions_mut().insert(ConnectInfo(peer));
             let req = req.map(|body| Body::new(DeadlineBody::new(header_timeout, body)));
-            router.clone().oneshot(req)
+            let answer = router.clone().oneshot(req);
+            async move {
+                let answer = answer.await;
+                drop(busy);
+                answer
+            }
         });
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
@@ -222,11 +235,24 @@ pub async fn run(
                     conn.as_mut().graceful_shutdown();
                     conn.await
                 }
+                _ = held.evicted().cancelled() => {
+                    // Closed to make room for a newer connection: at once
+                    // if no request is in progress (it raced the eviction
+                    // otherwise: that one is answered first).
+                    if held.is_busy() {
+                        conn.as_mut().graceful_shutdown();
+                        conn.await
+                    } else {
+                        tracing::debug!(%peer, "idle the longest at --max-http-connections; closed");
+                        Ok(())
+                    }
+                }
             };
             if let Err(e) = ended {
                 tracing::debug!(%peer, error = %e, "connection ended");
             }
             drop(place);
+            drop(held);
         });
     }
     drop(listener);
@@ -284,10 +310,16 @@ impl AcceptFailures {
     }
 }
 
-/// The `--max-connections` that fits a soft file-descriptor limit of
-/// `nofile`: at most `nofile - FD_HEADROOM`. An error when that leaves
-/// fewer than 16.
-pub fn fit_connections(max_connections: usize, nofile: u64) -> Result<usize, String> {
+/// `--max-connections` and `--max-http-connections` fitted to a soft
+/// file-descriptor limit of `nofile`: the HTTP connections at most a
+/// quarter of the descriptors left after [`FD_HEADROOM`], the WebSockets
+/// at most the rest, so that both full never run out. An error when
+/// fewer than 16 are left.
+pub fn fit_connections(
+    max_connections: usize,
+    max_http: usize,
+    nofile: u64,
+) -> Result<(usize, usize), String> {
     let usable = nofile.saturating_sub(FD_HEADROOM);
     if usable < 16 {
         return Err(format!(
@@ -295,29 +327,35 @@ pub fn fit_connections(max_connections: usize, nofile: u64) -> Result<usize, Str
              ({FD_HEADROOM} are kept for the database, files and requests): raise it (ulimit -n)"
         ));
     }
-    Ok(max_connections.min(usize::try_from(usable).unwrap_or(usize::MAX)))
+    let usable = usize::try_from(usable).unwrap_or(usize::MAX);
+    let http = max_http.clamp(1, usable / 4);
+    Ok((max_connections.min(usable - http), http))
 }
 
-/// Raises the soft file-descriptor limit to the hard one, and returns
-/// `--max-connections` lowered, with a warning, to what it leaves room for
-/// ([`fit_connections`]).
-pub fn connections_for_fd_limit(max_connections: usize) -> anyhow::Result<usize> {
+/// Raises the soft file-descriptor limit to the hard one, and lowers
+/// `--max-connections` and `--max-http-connections`, with a warning, to
+/// what it leaves room for ([`fit_connections`]).
+pub fn connections_for_fd_limit(config: &mut crate::config::Config) -> anyhow::Result<()> {
     let nofile = match rlimit::increase_nofile_limit(u64::MAX) {
         Ok(n) => n,
         Err(e) => {
             tracing::warn!(error = %e, "could not read the file-descriptor limit");
-            return Ok(max_connections);
+            return Ok(());
         }
     };
-    let fitted = fit_connections(max_connections, nofile).map_err(anyhow::Error::msg)?;
-    if fitted < max_connections {
+    let (max_connections, max_http) = (config.max_connections, config.max_http_connections);
+    let (sockets, http) =
+        fit_connections(max_connections, max_http, nofile).map_err(anyhow::Error::msg)?;
+    if (sockets, http) != (max_connections, max_http) {
         tracing::warn!(
-            "--max-connections {max_connections} does not fit the file-descriptor limit \
-             {nofile} ({FD_HEADROOM} kept for the rest): using {fitted}; raise the hard \
-             limit (ulimit -Hn, LimitNOFILE=) to allow more"
+            "--max-connections {max_connections} and --max-http-connections {max_http} do not \
+             fit the file-descriptor limit {nofile} ({FD_HEADROOM} kept for the rest): using \
+             {sockets} and {http}; raise the hard limit (ulimit -Hn, LimitNOFILE=) to allow more"
         );
     }
-    Ok(fitted)
+    config.max_connections = sockets;
+    config.max_http_connections = http;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -326,12 +364,19 @@ mod tests {
 
     #[test]
     fn connections_fit_the_descriptor_limit() {
-        assert_eq!(fit_connections(20_000, 1_048_576), Ok(20_000));
-        assert_eq!(fit_connections(20_000, 1_024), Ok(1_024 - 256));
-        assert_eq!(fit_connections(100, 1_024), Ok(100));
-        assert_eq!(fit_connections(20_000, 272), Ok(16));
-        assert!(fit_connections(20_000, 271).is_err());
-        assert!(fit_connections(20_000, 0).is_err());
+        assert_eq!(
+            fit_connections(20_000, 4_096, 1_048_576),
+            Ok((20_000, 4_096))
+        );
+        // 19 744 usable: the HTTP connections first, the sockets the rest.
+        assert_eq!(fit_connections(20_000, 4_096, 20_000), Ok((15_648, 4_096)));
+        // 768 usable: a quarter for HTTP.
+        assert_eq!(fit_connections(20_000, 4_096, 1_024), Ok((576, 192)));
+        assert_eq!(fit_connections(100, 4_096, 1_024), Ok((100, 192)));
+        assert_eq!(fit_connections(20_000, 0, 1_024), Ok((767, 1)));
+        assert_eq!(fit_connections(20_000, 4_096, 272), Ok((12, 4)));
+        assert!(fit_connections(20_000, 4_096, 271).is_err());
+        assert!(fit_connections(20_000, 4_096, 0).is_err());
     }
 
     #[test]

@@ -25,15 +25,20 @@ pub fn json_error(status: StatusCode, code: &str, message: impl Into<String>) ->
         .into_response()
 }
 
+/// `413 too_large`: a body over [`MAX_BODY`] (announced or sent).
+pub fn body_too_large() -> Response {
+    json_error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
+    )
+}
+
 /// The answer to a JSON body that could not be read: `413 too_large` for
 /// one over [`MAX_BODY`], `400 bad_message` for anything else.
 fn body_error(e: JsonRejection) -> Response {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        json_error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
-        )
+        body_too_large()
     } else {
         json_error(StatusCode::BAD_REQUEST, "bad_message", e.body_text())
     }
@@ -90,11 +95,7 @@ pub fn read_error(e: &axum::Error) -> Response {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(err) = source {
         if err.is::<http_body_util::LengthLimitError>() {
-            return json_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
-            );
+            return body_too_large();
         }
         source = err.source();
     }

@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::app::error::{json_error, MAX_BODY};
+use crate::app::error::json_error;
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::{too_many, ClientIp};
@@ -55,14 +55,13 @@ const HISTORIES_PER_CLIENT: usize = 2;
 const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The node's histories under way ([`HISTORIES_AT_ONCE`]) and who asked
-/// for them ([`HISTORIES_PER_CLIENT`]): so the queue holds at most two a
-/// client, each for at most [`HISTORY_WAIT`].
+/// for them ([`HISTORIES_PER_CLIENT`] per address, account and browser
+/// token: a guest's history is its token's, which many addresses may ask
+/// for): so the queue holds at most two a client, each for at most
+/// [`HISTORY_WAIT`].
 pub struct Histories {
     running: tokio::sync::Semaphore,
     per_client: std::sync::Arc<crate::limits::open::OpenPerClient>,
-    /// Histories running or waiting per browser token: a guest's
-    /// history is its token's, which many addresses may ask for.
-    per_token: std::sync::Mutex<HashMap<String, usize>>,
 }
 
 impl Default for Histories {
@@ -70,7 +69,6 @@ impl Default for Histories {
         Histories {
             running: tokio::sync::Semaphore::new(HISTORIES_AT_ONCE),
             per_client: std::sync::Arc::default(),
-            per_token: std::sync::Mutex::default(),
         }
     }
 }
@@ -79,30 +77,6 @@ impl Default for Histories {
 pub struct HistoryTurn<'a> {
     _running: tokio::sync::SemaphorePermit<'a>,
     _place: crate::limits::open::Place,
-    _token: TokenPlace<'a>,
-}
-
-/// A place among a token's [`HISTORIES_PER_CLIENT`], given back when
-/// dropped.
-struct TokenPlace<'a> {
-    histories: &'a Histories,
-    token: String,
-}
-
-impl Drop for TokenPlace<'_> {
-    fn drop(&mut self) {
-        let mut open = self
-            .histories
-            .per_token
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = open.get_mut(&self.token) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.token);
-            }
-        }
-    }
 }
 
 /// Why a history gets no turn.
@@ -123,27 +97,20 @@ impl Histories {
         account: Option<i64>,
         token: &TokenHash,
     ) -> Result<HistoryTurn<'_>, NoTurn> {
-        let token = {
-            let mut open = self.per_token.lock().unwrap_or_else(|p| p.into_inner());
-            let n = open.entry(token.as_str().to_string()).or_insert(0);
-            if *n >= HISTORIES_PER_CLIENT {
-                return Err(NoTurn::PerClient);
-            }
-            *n += 1;
-            TokenPlace {
-                histories: self,
-                token: token.as_str().to_string(),
-            }
-        };
+        use crate::limits::Who;
+        let keys = [
+            Some(Who::from(ip)),
+            account.map(Who::Account),
+            Some(Who::browser(token)),
+        ];
         let place = self
             .per_client
-            .try_open(ip, account, HISTORIES_PER_CLIENT)
+            .try_open_as(keys, HISTORIES_PER_CLIENT)
             .ok_or(NoTurn::PerClient)?;
         match tokio::time::timeout(HISTORY_WAIT, self.running.acquire()).await {
             Ok(Ok(running)) => Ok(HistoryTurn {
                 _running: running,
                 _place: place,
-                _token: token,
             }),
             Ok(Err(_)) | Err(_) => Err(NoTurn::Busy),
         }
@@ -537,11 +504,7 @@ pub(crate) fn read_import(
     let body = match body {
         Ok(body) => body,
         Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Err(Box::new(json_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                format!("A request body can have at most {} KiB.", MAX_BODY / 1024),
-            )))
+            return Err(Box::new(crate::app::error::body_too_large()))
         }
         // The body came too late, or not whole: as for every body.
         Err(StringRejection::FailedToBufferBody(e)) => {
@@ -652,7 +615,10 @@ mod tests {
             Some(NoTurn::PerClient)
         );
         drop(_one);
-        assert!(histories.turn(addr(11), None, &tok(9)).await.is_ok());
-        assert!(histories.per_token.lock().unwrap().len() <= 1);
+        let again = histories.turn(addr(11), None, &tok(9)).await.unwrap();
+        let browser = crate::limits::Who::browser(&tok(9));
+        assert_eq!(histories.per_client.open(browser), 2);
+        drop((again, _two));
+        assert_eq!(histories.per_client.open(browser), 0, "given back");
     }
 }

@@ -32,6 +32,7 @@
 
 pub mod address;
 pub mod client_ip;
+pub mod http;
 pub mod open;
 
 use std::collections::HashMap;
@@ -194,11 +195,31 @@ impl Limits {
 }
 
 /// Who a limit counts: a client address (an IPv6 address by its /64,
-/// [`address::bucket_key`]) or a signed-in account (by its id).
+/// [`address::bucket_key`]), a signed-in account (by its id), or a
+/// browser (by its token's hash: a guest's history is its browser's,
+/// which any address may ask for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Who {
     Addr(IpAddr),
     Account(i64),
+    /// The first 16 bytes of the browser token's SHA-256.
+    Browser([u8; 16]),
+}
+
+impl Who {
+    /// The browser whose token hashes to `token`.
+    pub fn browser(token: &crate::model::ids::TokenHash) -> Who {
+        let hex = token.as_str().as_bytes();
+        let mut key = [0u8; 16];
+        for (i, byte) in key.iter_mut().enumerate() {
+            let pair = hex.get(2 * i..2 * i + 2).unwrap_or_default();
+            *byte = std::str::from_utf8(pair)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+                .unwrap_or(0);
+        }
+        Who::Browser(key)
+    }
 }
 
 impl From<IpAddr> for Who {

@@ -1,5 +1,6 @@
 //! What a client holds open at once, counted per client: WebSockets
-//! (`--max-sockets-per-addr`) and the lobby's seeks (`--seeks-per-addr`).
+//! (`--max-sockets-per-addr`), the lobby's seeks (`--seeks-per-addr`),
+//! TCP connections before their upgrade, histories being read.
 //! A signed-in client counts against its address and its account alike
 //! (see [`Who`]).
 
@@ -27,13 +28,18 @@ impl OpenPerClient {
         account: Option<i64>,
         max: usize,
     ) -> Option<Place> {
+        self.try_open_as([Some(Who::from(ip)), account.map(Who::Account), None], max)
+    }
+
+    /// A place for one more of each client in `keys` (an address, an
+    /// account, a browser), if each holds fewer than `max` (0: no limit).
+    pub fn try_open_as(self: &Arc<Self>, keys: [Option<Who>; 3], max: usize) -> Option<Place> {
         if max == 0 {
             return Some(Place {
                 owner: None,
-                keys: [None, None],
+                keys: [None; 3],
             });
         }
-        let keys = [Some(Who::from(ip)), account.map(Who::Account)];
         let mut open = self.lock();
         if keys
             .iter()
@@ -65,7 +71,8 @@ impl OpenPerClient {
 /// One open thing's place in [`OpenPerClient`].
 pub struct Place {
     owner: Option<Arc<OpenPerClient>>,
-    keys: [Option<Who>; 2],
+    /// The address, the account, the browser.
+    keys: [Option<Who>; 3],
 }
 
 impl Place {

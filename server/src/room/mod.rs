@@ -47,6 +47,8 @@ mod voice;
 #[cfg(test)]
 mod tests;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -125,6 +127,8 @@ pub struct RoomHandle {
     /// when it was taken.
     fence: Option<crate::store::Fence>,
     since: tokio::time::Instant,
+    /// Whether a socket has joined this run of the room (set by its task).
+    joined: Arc<AtomicBool>,
 }
 
 /// The room's task has ended (it went idle); ask the registry again.
@@ -142,6 +146,12 @@ impl RoomHandle {
 
     pub fn fence(&self) -> Option<crate::store::Fence> {
         self.fence
+    }
+
+    /// Whether a socket has joined the room since it was loaded: only
+    /// those count against `--max-rooms`.
+    pub fn joined(&self) -> bool {
+        self.joined.load(Ordering::Relaxed)
     }
 
     async fn send(&self, msg: Msg) -> Result<(), RoomClosed> {

@@ -25,6 +25,7 @@ use tokio::sync::mpsc;
 use tracing::warn;
 
 use super::event::Effect;
+use super::msg::Msg;
 use super::owner::{Owner, LEASE_TTL, RENEW_EVERY};
 use super::seated::Invitee;
 use super::state::RoomState;
@@ -324,9 +325,12 @@ impl Registry {
         self.inner.store.close().await;
     }
 
+    /// `--max-rooms`, counting the rooms a socket joined since they were
+    /// loaded (see [`Registry::make_room_for_unjoined`] for the others).
     fn check_capacity(&self) -> Result<(), RegistryError> {
         self.inner.rooms.retain(|_, h| !h.is_closed());
-        if self.inner.rooms.len() >= self.inner.max_rooms {
+        let joined = self.inner.rooms.iter().filter(|h| h.joined()).count();
+        if joined >= self.inner.max_rooms {
             return Err(RegistryError::Full);
         }
         Ok(())
@@ -345,11 +349,13 @@ impl Registry {
         // The room's own address, for search results; weak, so the task
         // still ends when every handle is gone.
         let own_inbox = tx.downgrade();
+        let joined = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let handle = RoomHandle {
             code,
             tx,
             fence,
             since: tokio::time::Instant::now(),
+            joined: joined.clone(),
         };
         entry.insert(handle.clone());
         let store = self.inner.store.clone();
@@ -362,8 +368,37 @@ impl Registry {
             store,
             settings,
             owner,
+            joined,
         ));
+        self.make_room_for_unjoined();
         handle
+    }
+
+    /// Rooms no socket joined since they were loaded (made and not yet
+    /// opened, or loaded by a lookup) do not count against `--max-rooms`
+    /// ([`Registry::check_capacity`]), so a crowd making rooms it never
+    /// opens cannot keep others from making theirs. Their own number is
+    /// bounded by the same figure: past it, the oldest are asked to leave
+    /// memory (`Msg::Unload`; they stay stored and load again for their
+    /// first socket; one with a game on its clock stays).
+    fn make_room_for_unjoined(&self) {
+        let max = self.inner.max_rooms;
+        let mut unjoined: Vec<(tokio::time::Instant, RoomHandle)> = self
+            .inner
+            .rooms
+            .iter()
+            .filter(|h| !h.is_closed() && !h.joined())
+            .map(|h| (h.since, h.clone()))
+            .collect();
+        if unjoined.len() <= max {
+            return;
+        }
+        let over = unjoined.len() - max;
+        unjoined.sort_by_key(|(since, _)| *since);
+        for (_, handle) in unjoined.into_iter().take(over) {
+            // A full inbox is a busy room: left for the next time.
+            let _ = handle.tx.try_send(Msg::Unload);
+        }
     }
 }
 

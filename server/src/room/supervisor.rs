@@ -69,6 +69,7 @@ pub(super) async fn supervise(
     store: Store,
     settings: RoomSettings,
     owner: Option<Owner>,
+    joined: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) {
     let code = start.0.code.clone();
     let mut next = Some(start);
@@ -92,6 +93,7 @@ pub(super) async fn supervise(
             settings.clone(),
             own_inbox.clone(),
             now_millis(),
+            joined.clone(),
         );
         let exit = AssertUnwindSafe(task.run(&mut inbox, effects))
             .catch_unwind()

@@ -53,7 +53,7 @@ pub(super) struct RoomTask {
     /// Whether any socket has attached in this run: a room nobody joined
     /// (made and never opened, or loaded by a lookup) leaves memory
     /// sooner ([`NEVER_JOINED_SHARE`]).
-    pub(super) joined: bool,
+    pub(super) joined: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// This run of the room's task: events are numbered within it.
     run: String,
     /// The latest events sent, oldest first, for clients that reconnect
@@ -91,6 +91,7 @@ impl RoomTask {
         settings: RoomSettings,
         own_inbox: mpsc::WeakSender<Msg>,
         wall_at_epoch: u64,
+        joined: std::sync::Arc<std::sync::atomic::AtomicBool>,
     ) -> RoomTask {
         let state_public = state.public;
         RoomTask {
@@ -106,7 +107,7 @@ impl RoomTask {
             wall_at_epoch,
             skew_at_epoch: crate::model::time::skew(),
             empty_since: Instant::now(),
-            joined: false,
+            joined,
             run: uuid::Uuid::now_v7().simple().to_string(),
             recent: std::collections::VecDeque::new(),
             // A room that is not public has no line (any left over is
@@ -171,6 +172,14 @@ impl RoomTask {
                         self.close_all(close::RESTART, "The server is restarting; reconnect in a moment.");
                         return Exit::Shutdown(done);
                     }
+                    if matches!(msg, Msg::Unload) {
+                        if self.conns.is_empty() && !self.has_been_joined() && self.state.may_unload() {
+                            info!(room = %code, "room closed (never joined, making room for newer ones)");
+                            drain(inbox);
+                            return Exit::Idle;
+                        }
+                        continue;
+                    }
                     if let Err(failed) = self.handle(msg).await {
                         return failed.exit();
                     }
@@ -208,9 +217,14 @@ impl RoomTask {
         }
     }
 
+    /// Whether a socket has attached since the room was loaded.
+    pub(super) fn has_been_joined(&self) -> bool {
+        self.joined.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// How long the room stays in memory with nobody online.
     fn idle_after(&self) -> Duration {
-        if self.joined {
+        if self.has_been_joined() {
             self.settings.idle_after
         } else {
             self.settings.idle_after / NEVER_JOINED_SHARE
@@ -221,6 +235,8 @@ impl RoomTask {
         let now = self.now();
         match msg {
             Msg::Attach(attach) => self.attach(*attach, now).await,
+            // Taken in `run`.
+            Msg::Unload => Ok(()),
             Msg::Detach { conn } => {
                 let effects = self.drop_conn(conn, now);
                 self.deliver(effects);

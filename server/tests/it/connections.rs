@@ -674,3 +674,72 @@ async fn request_headers_past_32_kib_are_refused_and_the_connection_closed() {
     let (status, _) = server.get("/healthz").await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test]
+async fn past_the_nodes_http_connections_the_longest_silent_one_makes_room() {
+    let server = TestServer::start_with(|c| c.max_http_connections = 8).await;
+    let soon = Duration::from_millis(500);
+    // Eight silent connections from many addresses fill the node's bound.
+    let mut silent = Vec::new();
+    for i in 0..8 {
+        silent.push(tcp_from(&server, &format!("127.0.1.{}", i + 1)).await);
+        // Accepted in this order (the oldest is evicted first).
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // An honest request on a new connection is answered...
+    let mut honest = tcp_from(&server, "127.0.2.1").await;
+    let answer = healthz_on(&mut honest).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "answered: {answer}");
+    // ...and the connection that had waited longest was closed for it,
+    // the others kept.
+    assert!(
+        closed_within(&mut silent[0], soon).await,
+        "the oldest silent one is closed"
+    );
+    for tcp in &mut silent[1..] {
+        assert!(!closed_within(tcp, Duration::from_millis(50)).await);
+    }
+    // The honest one, idle again after its answer, is the newest: two
+    // more connections close the next two oldest, not it.
+    let _a = tcp_from(&server, "127.0.2.2").await;
+    let _b = tcp_from(&server, "127.0.2.3").await;
+    assert!(closed_within(&mut silent[1], soon).await);
+    assert!(closed_within(&mut silent[2], soon).await);
+    let answer = healthz_on(&mut honest).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "kept alive: {answer}");
+    server.stop().await;
+}
+
+/// `GET /healthz` on a kept-alive connection: the whole answer (head and
+/// its `Content-Length` of body), within 3 s.
+async fn healthz_on(tcp: &mut TcpStream) -> String {
+    tcp.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(3), async {
+        let mut buf = [0u8; 4096];
+        loop {
+            let text = String::from_utf8_lossy(&got).to_string();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length = text[..end]
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                if got.len() >= end + 4 + length {
+                    return;
+                }
+            }
+            let n = tcp.read(&mut buf).await.expect("read");
+            assert!(n > 0, "closed before the whole answer");
+            got.extend_from_slice(&buf[..n]);
+        }
+    })
+    .await
+    .expect("answered within 3 s");
+    String::from_utf8_lossy(&got).to_string()
+}

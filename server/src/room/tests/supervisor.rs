@@ -80,19 +80,29 @@ async fn a_room_task_that_panics_is_started_again_from_the_store() {
     assert_eq!(registry.open_rooms(), 1);
 }
 
+/// A registry on a fresh SQLite store in `dir`: rooms unload after
+/// `idle_after` with nobody online, at most `max_rooms` joined.
+async fn registry_in(
+    dir: &std::path::Path,
+    idle_after: Duration,
+    max_rooms: usize,
+) -> crate::room::Registry {
+    let store = crate::store::Store::open(None, dir).await.unwrap();
+    let settings = crate::room::RoomSettings {
+        config: crate::room::RoomConfig::default(),
+        idle_after,
+        public_url: None,
+    };
+    crate::room::Registry::new(store, settings, max_rooms)
+}
+
 /// A room nobody joined leaves memory after a twentieth of the idle time
 /// (so rooms made in bulk cannot hold `--max-rooms`); one that a socket
 /// joined keeps the whole idle time after its last socket leaves.
 #[tokio::test]
 async fn a_room_nobody_joined_leaves_memory_sooner() {
     let dir = tempfile::tempdir().unwrap();
-    let store = crate::store::Store::open(None, dir.path()).await.unwrap();
-    let settings = crate::room::RoomSettings {
-        config: crate::room::RoomConfig::default(),
-        idle_after: Duration::from_secs(4),
-        public_url: None,
-    };
-    let registry = crate::room::Registry::new(store, settings, 10);
+    let registry = registry_in(dir.path(), Duration::from_secs(4), 10).await;
     let code = registry
         .create("crossyray", &Value::Null, HOST, false)
         .await
@@ -108,4 +118,47 @@ async fn a_room_nobody_joined_leaves_memory_sooner() {
     room.detach(ConnId(1)).await.unwrap();
     tokio::time::sleep(Duration::from_millis(1_000)).await;
     assert_eq!(registry.open_rooms(), 1, "joined: the whole idle time");
+}
+
+/// Only rooms a socket joined count against `--max-rooms`: rooms made and
+/// never opened do not keep anyone from making theirs, and past the same
+/// number of them the oldest leave memory (stored: they load again for
+/// their first socket).
+#[tokio::test]
+async fn rooms_nobody_joined_do_not_fill_the_cap_and_the_oldest_make_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let registry = registry_in(dir.path(), Duration::from_secs(600), 2).await;
+    let mut codes = Vec::new();
+    for _ in 0..5 {
+        let code = registry
+            .create("crossyray", &Value::Null, HOST, false)
+            .await
+            .expect("never-joined rooms do not fill the cap");
+        codes.push(code);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(registry.open_rooms(), 2, "the three oldest left memory");
+    assert!(registry.running(&codes[0]).is_none());
+    assert!(registry.running(&codes[4]).is_some());
+    // Joined rooms count: two joined, the next is refused.
+    let mut conns = Vec::new();
+    for (i, code) in codes[..2].iter().enumerate() {
+        let room = registry.get(code).await.expect("loads again");
+        conns.push(attach(&room, 10 + i as u64).await);
+    }
+    let refused = registry
+        .create("crossyray", &Value::Null, HOST, false)
+        .await;
+    assert!(
+        matches!(refused, Err(crate::room::RegistryError::Full)),
+        "two joined rooms fill a cap of two"
+    );
+    assert!(
+        registry.get(&codes[2]).await.is_err(),
+        "nor is a third loaded"
+    );
+    // The joined ones stay however many unjoined rooms come.
+    assert!(registry.running(&codes[0]).is_some());
+    assert!(registry.running(&codes[1]).is_some());
 }
