@@ -65,6 +65,11 @@ pub trait Coach: Engine {
     fn race(&self) -> Option<Vec<f64>> {
         None
     }
+    /// Whether `side` is still in the game (in Quoridor with 3+ pawns a
+    /// side that left has no pawn): a side out of it has chance 0.
+    fn in_game(&self, _side: Side) -> bool {
+        true
+    }
 }
 
 /// How far [`assess`] follows positions the engine decides without a
@@ -92,7 +97,7 @@ fn judge<G: Coach>(
     let Some(me) = game.to_move() else {
         return Some(Assessment::settled(
             None,
-            final_chances(game.outcome(), n),
+            final_chances(game, game.outcome()),
             None,
             0,
         ));
@@ -110,7 +115,7 @@ fn judge<G: Coach>(
     let Some((best, found)) = analysed else {
         return Some(Assessment::settled(
             None,
-            final_chances(game.outcome(), n),
+            final_chances(game, game.outcome()),
             None,
             0,
         ));
@@ -145,7 +150,7 @@ fn judge<G: Coach>(
     };
     Some(Assessment::settled(
         Some(best),
-        two_sided(me, n, mine),
+        two_sided(game, me, mine),
         score,
         depth,
     ))
@@ -176,10 +181,24 @@ pub fn chance<G: Coach>(score: i32) -> f64 {
 }
 
 /// `mine` for `me`, the rest shared by the others.
-fn two_sided(me: Side, n: usize, mine: f64) -> Vec<f64> {
-    let rest = (1.0 - mine) / (n.max(2) - 1) as f64;
+/// `mine` for `me`, the rest shared by the other sides still in the game
+/// (the two-sided search's opponent, when the others have left).
+fn two_sided<G: Coach>(game: &G, me: Side, mine: f64) -> Vec<f64> {
+    let n = game.sides();
+    let others = (0..n)
+        .filter(|&s| s != me.index() && game.in_game(Side(s as u8)))
+        .count();
+    let rest = (1.0 - mine) / others.max(1) as f64;
     (0..n)
-        .map(|s| if s == me.index() { mine } else { rest })
+        .map(|s| {
+            if s == me.index() {
+                mine
+            } else if game.in_game(Side(s as u8)) {
+                rest
+            } else {
+                0.0
+            }
+        })
         .collect()
 }
 
@@ -190,12 +209,21 @@ fn one_side(side: Side, n: usize) -> Vec<f64> {
 }
 
 /// The chances once the game is over: the winner's 1, a draw or an
-/// aborted game even.
-fn final_chances(outcome: Option<&Outcome>, n: usize) -> Vec<f64> {
-    match outcome.and_then(Outcome::winner) {
-        Some(w) => one_side(w, n),
-        None => vec![1.0 / n.max(1) as f64; n],
+/// aborted game even among the sides still in it.
+fn final_chances<G: Coach>(game: &G, outcome: Option<&Outcome>) -> Vec<f64> {
+    let n = game.sides();
+    if let Some(w) = outcome.and_then(Outcome::winner) {
+        return one_side(w, n);
     }
+    let in_game: Vec<bool> = (0..n).map(|s| game.in_game(Side(s as u8))).collect();
+    let count = in_game.iter().filter(|&&i| i).count();
+    if count == 0 {
+        return vec![1.0 / n.max(1) as f64; n];
+    }
+    in_game
+        .iter()
+        .map(|&i| if i { 1.0 / count as f64 } else { 0.0 })
+        .collect()
 }
 
 /// How bad a move was, by the drop in its player's win chance.
@@ -284,6 +312,9 @@ impl Coach for crate::quoridor::Quoridor {
     }
     fn race(&self) -> Option<Vec<f64>> {
         (self.active_sides().count() >= 3).then(|| crate::quoridor::race_chances(self))
+    }
+    fn in_game(&self, side: Side) -> bool {
+        self.pawn(side).is_some()
     }
 }
 

@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rules::coach::{self, Assessment};
-use rules::{Game, Side};
+use rules::{EndReason, Game, Side};
 use serde_json::{json, Value};
 
 use crate::game_log::Leave;
@@ -27,9 +27,10 @@ use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::store::StoredAnalysis;
 
 /// The game at every ply: `games[n]` after `n` moves and the leaves that
-/// followed them, except a leave that would end the game (a resignation
-/// is no position to judge: the last one is the position it left). Stops
-/// before a move that does not replay.
+/// followed them, except a resignation or an abandon that would end the
+/// game (no position to judge: the last one is the position it left; a
+/// turn-based timeout that ends it is the end). Stops before a move that
+/// does not replay.
 pub fn games_of(
     kind: GameKind,
     options: &Value,
@@ -48,7 +49,8 @@ pub fn games_of(
             for &side in &l.sides {
                 after.forfeit(side, l.reason);
             }
-            if !after.is_over() {
+            let left_by_choice = matches!(l.reason, EndReason::Resign | EndReason::Abandon);
+            if !after.is_over() || !left_by_choice {
                 *game = after;
             }
         }

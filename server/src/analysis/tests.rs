@@ -108,3 +108,65 @@ fn a_resignation_is_no_position_but_a_pawn_that_leaves_is() {
     assert_eq!(three.len(), 3, "the move after the leave replays");
     assert_eq!(three[1].to_move(), Some(Side(2)));
 }
+
+/// After a pawn leaves a game of three, the two left are judged by the
+/// search: the side that left has 0 and the others share the rest, the
+/// search's chance going to the side to move (an outside check found the
+/// two-sided result spread over the wrong sides).
+#[test]
+fn a_side_that_left_has_no_chance_and_the_others_share_it() {
+    let games = games_of(
+        GameKind::Quoridor,
+        &json!({"players": 3}),
+        &["e2", "b5", "e8", "e3", "e7"].map(String::from),
+        &[Leave {
+            ply: 3,
+            sides: vec![Side(1)],
+            reason: EndReason::Resign,
+        }],
+    );
+    assert_eq!(games.len(), 6);
+    let never = AtomicBool::new(false);
+    for game in &games[3..] {
+        let judged = judge(game, Duration::from_millis(30), &never).unwrap();
+        let c = chances(&judged, "chances");
+        assert_eq!(c[1], 0.0, "side 1 left: {judged}");
+        assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-3, "{judged}");
+        let me = judged["to_move"].as_u64().unwrap() as usize;
+        assert!(me == 0 || me == 2);
+        if judged["score"].is_i64() {
+            let mine = 1.0 / (1.0 + (-judged["score"].as_f64().unwrap() / 150.0).exp());
+            assert!((c[me] - mine).abs() < 1e-3, "the mover's chance: {judged}");
+        }
+    }
+}
+
+/// A turn-based timeout that ends the game is its end (judged as over);
+/// a resignation that ends it is not.
+#[test]
+fn a_timeout_that_ends_the_game_is_its_last_position() {
+    let games = games_of(
+        GameKind::Quoridor,
+        &json!({"players": 3}),
+        &["d1".to_string()],
+        &[
+            Leave {
+                ply: 1,
+                sides: vec![Side(1)],
+                reason: EndReason::Timeout,
+            },
+            Leave {
+                ply: 1,
+                sides: vec![Side(2)],
+                reason: EndReason::Timeout,
+            },
+        ],
+    );
+    assert_eq!(games.len(), 2);
+    assert!(games[1].is_over(), "the end, nobody to move");
+    let never = AtomicBool::new(false);
+    let end = judge(&games[1], Duration::from_millis(30), &never).unwrap();
+    assert_eq!(end["to_move"], Value::Null);
+    assert_eq!(end["best"], Value::Null);
+    assert_eq!(chances(&end, "chances"), vec![1.0, 0.0, 0.0]);
+}

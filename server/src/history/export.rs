@@ -144,6 +144,27 @@ fn parse_result(text: &str) -> Option<Outcome> {
     })
 }
 
+/// Whether `kind` can end with `outcome` at all (RULES.md, "Results").
+fn can_end(kind: GameKind, outcome: &Outcome) -> bool {
+    use EndReason::*;
+    let reason = outcome.reason();
+    match (kind, outcome) {
+        (GameKind::CrossyRay, Outcome::Win { .. }) => {
+            matches!(reason, Goal | OwnGoal | Lock | Timeout | Resign | Abandon)
+        }
+        (GameKind::Quoridor, Outcome::Win { .. }) => matches!(reason, Goal | Default),
+        (GameKind::Quoridor, Outcome::Draw { .. }) => reason == MoveLimit,
+        (GameKind::Quoridor, Outcome::Aborted { .. }) => matches!(reason, Resign | Abandon | Timeout),
+        (GameKind::Jungle, Outcome::Win { .. }) => {
+            matches!(reason, Den | NoMoves | Timeout | Resign | Abandon)
+        }
+        (GameKind::Jungle, Outcome::Draw { .. }) => {
+            matches!(reason, Repetition | NoCapture | Agreement | Abandon)
+        }
+        _ => false,
+    }
+}
+
 /// Reads a game's text back, replaying its moves.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
     let lines: Vec<&str> = text.lines().collect();
@@ -265,7 +286,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                     | EndReason::Agreement
             );
             let side_ok = said.winner().is_none_or(|w| w.index() < game.sides());
-            if !outside || !side_ok {
+            if !outside || !side_ok || !can_end(kind, &said) {
                 return Err(bad(n, "the moves do not end the game this way"));
             }
             said
@@ -367,6 +388,27 @@ mod tests {
         ] {
             assert_eq!(parse_result(&result_text(&o)), Some(o));
         }
+    }
+
+    /// A `[Result]` the moves do not reach must be one the game can end
+    /// with (RULES.md's table): a Jungle game is never aborted, CrossyRay
+    /// has no draws (an outside check imported `aborted (default)`).
+    #[test]
+    fn a_result_the_game_cannot_have_is_refused() {
+        let jungle = |result: &str| {
+            import(&format!(
+                "[Game \"jungle\"]\n[Result \"{result}\"]\n\n1. 8 a3-a4\n2. 8 g7-g6\n"
+            ))
+        };
+        for refused in ["aborted (default)", "aborted (resign)", "side 0 wins (goal)", "draw (move_limit)"] {
+            let e = jungle(refused).expect_err(refused);
+            assert_eq!(e.line, 2, "{refused}: {}", e.message);
+        }
+        for read in ["side 0 wins (timeout)", "side 1 wins (resign)", "draw (agreement)", "draw (abandon)"] {
+            assert!(jungle(read).is_ok(), "{read}");
+        }
+        let crossyray = "[Game \"crossyray\"]\n[Result \"draw (agreement)\"]\n\n1. e4\n";
+        assert!(import(crossyray).is_err(), "no draws in CrossyRay");
     }
 
     #[test]

@@ -63,6 +63,13 @@ impl RoomState {
     /// side's turn, too late, an illegal move) changes nothing.
     pub fn change(&mut self, t: usize, change: Change, now: u64) -> Applied {
         let online = self.online_ids();
+        // A side that leaves a game that goes on leaves its away list too.
+        let away_before: Vec<_> = match (&change, self.tables.get(t)) {
+            (Change::Forfeit { .. }, Some(table)) if table.running().is_some() => {
+                vec![(table.id, self.away_view(table, now))]
+            }
+            _ => Vec::new(),
+        };
         let Some(m) = self
             .tables
             .get_mut(t)
@@ -189,6 +196,8 @@ impl RoomState {
         if over {
             self.end_hints(t, &mut effects);
             self.finish(t, now, &mut effects);
+        } else {
+            self.emit_away_changes(away_before, now, &mut effects);
         }
         self.think(t, now, &mut effects);
         Ok(effects)

@@ -392,7 +392,7 @@ impl RoomState {
     pub fn spectator_count(&self) -> usize {
         self.members
             .iter()
-            .filter(|m| m.conns > 0 && m.seat.is_none() && m.computer.is_none())
+            .filter(|m| m.conns > 0 && m.seat.is_none() && m.computer.is_none() && !m.removed)
             .count()
     }
 

@@ -105,6 +105,17 @@ async fn two_guests_play_to_a_goal_win_watched_by_a_spectator() {
     };
     assert_eq!(scores["scores"][0]["name"], winner_name);
     assert_eq!(scores["scores"][0]["wins"], 1);
+    // A player who renames keeps their row, under the new name, and
+    // everyone is told.
+    t.guest.ok(json!({"type": "name", "name": "Lan Anh"})).await;
+    let scores = t.spectator.next_of("scores").await;
+    let names: Vec<&str> = scores["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    assert!(names.contains(&"Lan Anh") && !names.contains(&"Lan"), "{scores}");
 
     // The finished game is stored with every move.
     let code = t.code.clone();

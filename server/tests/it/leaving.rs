@@ -150,3 +150,42 @@ async fn a_crossyray_player_claims_the_win_and_a_return_in_time_empties_the_list
         json!({"kind": "win", "winner": 0, "reason": "abandon"})
     );
 }
+
+/// In a Quoridor game of three, a pawn whose player is away and is
+/// claimed out leaves the game, which goes on: its side leaves the away
+/// list too, and everyone is told (an outside check found the list kept
+/// until the next side left).
+#[tokio::test]
+async fn a_pawn_claimed_out_of_a_game_that_goes_on_leaves_the_away_list() {
+    let server = TestServer::start_with(|c| c.claim_secs = 1).await;
+    let (status, room) = server
+        .create_room(json!({"game": "quoridor", "options": {"players": 3}}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let (mut host, _, _) = server
+        .join(&code, room["token"].as_str(), Some("Minh"))
+        .await;
+    let (mut second, _, _) = server.join(&code, None, Some("Lan")).await;
+    let (third, _, _) = server.join(&code, None, Some("Khoa")).await;
+    let mut third = third;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    second.ok(json!({"type": "sit", "seat": 1})).await;
+    third.ok(json!({"type": "sit", "seat": 2})).await;
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut second, "start").await;
+    host.ok(json!({"type": "move", "move": "e2"})).await;
+    third.close().await;
+    for c in [&mut host, &mut second] {
+        let away = c.next_of("away").await;
+        assert_eq!(away["away"][0]["side"], 2, "{away}");
+    }
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    // Side 1 is due: it claims side 2 out.
+    second.ok(json!({"type": "claim", "action": "win"})).await;
+    let forfeit = next_match_of(&mut host, "forfeit").await;
+    assert_eq!(forfeit["match"]["state"]["pawns"][2], Value::Null, "{forfeit}");
+    let away = host.next_of("away").await;
+    assert_eq!(away["away"], json!([]), "{away}");
+    assert_eq!(second.next_of("away").await["away"], json!([]));
+}

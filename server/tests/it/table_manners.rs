@@ -275,6 +275,7 @@ async fn the_host_unseats_and_removes_a_member_who_stays_out_until_let_back_in()
         .expect("a members event before the notice");
     let lan = member(members, &guest).unwrap();
     assert_eq!(lan["seat"], Value::Null);
+    let watching = members["spectators"].as_u64().unwrap();
     t.host
         .refused(json!({"type": "unseat", "member": guest}), "no_seat")
         .await;
@@ -290,11 +291,18 @@ async fn the_host_unseats_and_removes_a_member_who_stays_out_until_let_back_in()
     assert_eq!(closed_with(&mut t.guest, "removed").await, 1008);
     let notice = t.spectator.next_of("notice").await;
     assert_eq!(notice["kind"], "removed");
+    // The `members` before it counts the room without them, and no
+    // `spectators` event comes to correct it when their socket closes.
+    let members = t.spectator.latest("members").unwrap();
+    assert_eq!(members["spectators"], watching - 1, "{members}");
     let removed = t.spectator.next_of("removed").await;
     assert_eq!(
         removed["removed"],
         json!([{"member": guest, "name": "Lan"}])
     );
+    t.spectator
+        .silent_for("spectators", Duration::from_millis(1_500))
+        .await;
     t.host
         .refused(json!({"type": "remove", "member": guest}), "no_member")
         .await;

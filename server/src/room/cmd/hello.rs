@@ -175,7 +175,8 @@ impl RoomState {
             return effects;
         }
         m.offline_since = Some(now);
-        let stored = m.stored;
+        // A removed member left the counts when it was removed.
+        let (stored, removed) = (m.stored, m.removed);
         // Voice needs a page: the last one closed leaves it.
         self.leave_voice(member, &mut effects);
         if !stored {
@@ -183,7 +184,7 @@ impl RoomState {
         }
         if listed {
             self.emit_members(&mut effects);
-        } else {
+        } else if !removed {
             self.presence_changed();
         }
         self.emit_away_changes(away_before, now, &mut effects);
@@ -202,7 +203,7 @@ impl RoomState {
 
     /// Tells everyone of each table whose away sides changed since
     /// `before` (the times left aside).
-    fn emit_away_changes(
+    pub(in crate::room) fn emit_away_changes(
         &mut self,
         before: Vec<(TableId, Vec<AwayView>)>,
         now: u64,

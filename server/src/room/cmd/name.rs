@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::super::event::Effect;
+use super::super::event::{Effect, Event};
 use super::super::state::{Applied, RoomState};
 use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
@@ -19,6 +19,7 @@ impl RoomState {
     pub(super) fn set_name(&mut self, member: MemberId, name: &str) -> Applied {
         let name = validate::name(name).map_err(|m| Refusal::new(Code::BadName, m))?;
         let mut effects = Vec::new();
+        let scores_before = self.scores_view();
         // A watcher who takes a name becomes a stored member, within the
         // room's cap like any newcomer.
         let m = self.member_mut(member)?;
@@ -32,6 +33,11 @@ impl RoomState {
         m.stored = true;
         effects.push(Effect::Persist(Write::Member(m.row())));
         self.emit_members(&mut effects);
+        // The scoreboard shows each person under their current name.
+        let scores = self.scores_view();
+        if scores != scores_before {
+            self.emit(&mut effects, Event::Scores { scores });
+        }
         Ok(effects)
     }
 }

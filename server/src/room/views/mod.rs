@@ -178,7 +178,7 @@ pub struct AwayView {
     pub claim_ms: u64,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScoreView {
     /// The person's current name.
     pub name: String,
