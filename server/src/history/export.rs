@@ -154,7 +154,9 @@ fn can_end(kind: GameKind, outcome: &Outcome) -> bool {
         }
         (GameKind::Quoridor, Outcome::Win { .. }) => matches!(reason, Goal | Default),
         (GameKind::Quoridor, Outcome::Draw { .. }) => reason == MoveLimit,
-        (GameKind::Quoridor, Outcome::Aborted { .. }) => matches!(reason, Resign | Abandon | Timeout),
+        (GameKind::Quoridor, Outcome::Aborted { .. }) => {
+            matches!(reason, Resign | Abandon | Timeout)
+        }
         (GameKind::Jungle, Outcome::Win { .. }) => {
             matches!(reason, Den | NoMoves | Timeout | Resign | Abandon)
         }
@@ -400,11 +402,21 @@ mod tests {
                 "[Game \"jungle\"]\n[Result \"{result}\"]\n\n1. 8 a3-a4\n2. 8 g7-g6\n"
             ))
         };
-        for refused in ["aborted (default)", "aborted (resign)", "side 0 wins (goal)", "draw (move_limit)"] {
+        for refused in [
+            "aborted (default)",
+            "aborted (resign)",
+            "side 0 wins (goal)",
+            "draw (move_limit)",
+        ] {
             let e = jungle(refused).expect_err(refused);
             assert_eq!(e.line, 2, "{refused}: {}", e.message);
         }
-        for read in ["side 0 wins (timeout)", "side 1 wins (resign)", "draw (agreement)", "draw (abandon)"] {
+        for read in [
+            "side 0 wins (timeout)",
+            "side 1 wins (resign)",
+            "draw (agreement)",
+            "draw (abandon)",
+        ] {
             assert!(jungle(read).is_ok(), "{read}");
         }
         let crossyray = "[Game \"crossyray\"]\n[Result \"draw (agreement)\"]\n\n1. e4\n";

@@ -115,7 +115,10 @@ async fn two_guests_play_to_a_goal_win_watched_by_a_spectator() {
         .iter()
         .filter_map(|r| r["name"].as_str())
         .collect();
-    assert!(names.contains(&"Lan Anh") && !names.contains(&"Lan"), "{scores}");
+    assert!(
+        names.contains(&"Lan Anh") && !names.contains(&"Lan"),
+        "{scores}"
+    );
 
     // The finished game is stored with every move.
     let code = t.code.clone();

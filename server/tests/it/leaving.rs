@@ -184,7 +184,11 @@ async fn a_pawn_claimed_out_of_a_game_that_goes_on_leaves_the_away_list() {
     // Side 1 is due: it claims side 2 out.
     second.ok(json!({"type": "claim", "action": "win"})).await;
     let forfeit = next_match_of(&mut host, "forfeit").await;
-    assert_eq!(forfeit["match"]["state"]["pawns"][2], Value::Null, "{forfeit}");
+    assert_eq!(
+        forfeit["match"]["state"]["pawns"][2],
+        Value::Null,
+        "{forfeit}"
+    );
     let away = host.next_of("away").await;
     assert_eq!(away["away"], json!([]), "{away}");
     assert_eq!(second.next_of("away").await["away"], json!([]));

@@ -192,6 +192,19 @@ async fn a_rematch_starts_at_once_when_every_player_asked() {
     let (_, _, snap) = server.join(&t.code, None, Some("Later")).await;
     assert_eq!(snap["room"]["rematch"], json!([]));
     assert_eq!(snap["room"]["autostart"]["remaining_ms"], Value::Null);
+
+    // Both ask again, but one stood up and someone else sat down: no
+    // game with a person who did not ask (an outside check found one).
+    t.host.ok(json!({"type": "resign"})).await;
+    for c in [&mut t.host, &mut t.guest, &mut t.spectator] {
+        next_match_of(c, "end").await;
+    }
+    t.host.ok(json!({"type": "rematch"})).await;
+    t.guest.ok(json!({"type": "stand"})).await;
+    t.spectator.ok(json!({"type": "sit", "seat": 1})).await;
+    t.guest.ok(json!({"type": "rematch"})).await;
+    t.host.ok(json!({"type": "rematch"})).await;
+    t.host.silent_for("match", Duration::from_millis(300)).await;
 }
 
 /// Waits until the server closes `client`'s socket, returning the error

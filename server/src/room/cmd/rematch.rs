@@ -45,7 +45,16 @@ impl RoomState {
         let mut effects = Vec::new();
         let rematch = self.rematch.clone();
         self.emit(&mut effects, Event::Rematch { rematch });
-        if people.iter().all(|p| self.rematch.contains(p)) {
+        // The people seated now must be the ones who played: a rematch is
+        // never a game with someone who did not ask.
+        let seated: Vec<MemberId> = self
+            .members
+            .iter()
+            .filter(|m| m.seat.is_some() && m.computer.is_none())
+            .map(|m| m.id)
+            .collect();
+        let same_people = seated.len() == people.len() && people.iter().all(|p| seated.contains(p));
+        if same_people && people.iter().all(|p| self.rematch.contains(p)) {
             // Everyone asked: start now, if the seats allow (otherwise the
             // request stays, and the host or the countdown starts later).
             if let Ok(more) = self.begin(order, now) {
