@@ -559,8 +559,11 @@ async fn two_players_with_one_name_get_two_rows_and_a_rename_keeps_the_row() {
         (Some(1), Some(0))
     );
 
-    // The guest renames: same row, new name.
+    // The guest renames: same row, new name, and the scoreboard is sent
+    // again.
     t.guest.ok(json!({"type": "name", "name": "Bảo"})).await;
+    let renamed = t.host.next_of("scores").await;
+    assert_eq!(row(&renamed["scores"], &guest_member)["name"], "Bảo");
     let (_, _, snap) = server.join(&code, None, Some("Vy")).await;
     let scores = &snap["room"]["scores"];
     assert_eq!(scores.as_array().unwrap().len(), 2, "{scores}");
