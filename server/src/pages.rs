@@ -113,10 +113,7 @@ impl Pages {
         let Some(text) = self.html.get(name) else {
             return StatusCode::NOT_FOUND.into_response();
         };
-        let fresh = req
-            .headers()
-            .get(header::IF_NONE_MATCH)
-            .is_some_and(|tag| tag.as_bytes() == self.etag.as_bytes());
+        let fresh = none_match(req.headers(), self.etag.to_str().unwrap_or_default());
         let cache = [
             (header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE)),
             (header::ETAG, self.etag.clone()),
@@ -250,6 +247,26 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) {
             _ => {}
         }
     }
+}
+
+/// Whether a request's `If-None-Match` matches `etag` (a quoted tag), as
+/// RFC 9110 §13.1.2 reads it: `*`, or a comma-separated list whose tags
+/// are compared weakly (a `W/` prefix ignored). The same for every answer
+/// that sends an `ETag` of its own (pages, the challenges list); the
+/// static files' `ServeDir` does it for them.
+pub fn none_match(headers: &axum::http::HeaderMap, etag: &str) -> bool {
+    let Some(value) = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let value = value.trim();
+    value == "*"
+        || value.split(',').any(|tag| {
+            let tag = tag.trim();
+            tag.strip_prefix("W/").unwrap_or(tag) == etag
+        })
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! Limits: [`MAX_OPEN`] open challenges per challenger, and
 //! `limits.challenges` per client address.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{internal, not_signed_in, Session};
+use crate::app::error::ApiPath;
 use crate::app::error::{json_error, registry_error, ApiJson};
 use crate::app::state::App;
 use crate::games::{GameKind, GameOptions};
@@ -147,18 +148,37 @@ pub async fn create(
             tracing::info!(id, game = new.game, "challenge made");
             (StatusCode::CREATED, Json(json!({"id": id}))).into_response()
         }
-        Ok(Inserted::TooMany) => too_many_challenges(
-            format!("You have {MAX_OPEN} open challenges already: cancel one or wait for answers."),
-            None,
-        ),
-        Ok(Inserted::AlreadyOpen) => too_many_challenges(
-            format!(
-                "You have a challenge open to {} already: cancel it or wait for an answer.",
-                to.username
-            ),
-            None,
-        ),
-        Err(e) => internal(e),
+        // Refused by the open count (or failed): no challenge was made,
+        // so none of the hour's allowance is spent.
+        Ok(Inserted::TooMany) => {
+            app.limits
+                .challenges
+                .give_back_both(ip, Some(me.account.id));
+            too_many_challenges(
+                format!(
+                    "You have {MAX_OPEN} open challenges already: cancel one or wait for answers."
+                ),
+                None,
+            )
+        }
+        Ok(Inserted::AlreadyOpen) => {
+            app.limits
+                .challenges
+                .give_back_both(ip, Some(me.account.id));
+            too_many_challenges(
+                format!(
+                    "You have a challenge open to {} already: cancel it or wait for an answer.",
+                    to.username
+                ),
+                None,
+            )
+        }
+        Err(e) => {
+            app.limits
+                .challenges
+                .give_back_both(ip, Some(me.account.id));
+            internal(e)
+        }
     }
 }
 
@@ -208,10 +228,7 @@ pub async fn list(State(app): State<App>, session: Session, headers: HeaderMap) 
         HeaderValue::from_static("private, no-cache"),
     );
     let etag = HeaderValue::from_str(&tag).unwrap_or(HeaderValue::from_static("\"\""));
-    let matches = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let matches = crate::pages::none_match(&headers, &tag);
     if matches {
         return (StatusCode::NOT_MODIFIED, [private, (header::ETAG, etag)]).into_response();
     }
@@ -242,7 +259,7 @@ fn account_ref(p: &Party) -> AccountRef {
 pub async fn accept(
     State(app): State<App>,
     session: Session,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<TokenBody>,
 ) -> Response {
     let Some(me) = session.signed_in else {
@@ -301,12 +318,20 @@ pub async fn accept(
 }
 
 /// `POST /api/challenges/ID/decline`.
-pub async fn decline(State(app): State<App>, session: Session, Path(id): Path<String>) -> Response {
+pub async fn decline(
+    State(app): State<App>,
+    session: Session,
+    ApiPath(id): ApiPath<String>,
+) -> Response {
     answer(app, session, id, "declined").await
 }
 
 /// `POST /api/challenges/ID/cancel` (the challenger).
-pub async fn cancel(State(app): State<App>, session: Session, Path(id): Path<String>) -> Response {
+pub async fn cancel(
+    State(app): State<App>,
+    session: Session,
+    ApiPath(id): ApiPath<String>,
+) -> Response {
     answer(app, session, id, "cancelled").await
 }
 

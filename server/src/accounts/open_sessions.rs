@@ -2,7 +2,7 @@
 //! ended, or every other one ended. An ended session's sockets are
 //! signed out at once (`signout.rs`).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -11,6 +11,7 @@ use serde_json::json;
 use super::session::{self, Session};
 use super::{internal, not_signed_in, signout, sockets};
 use crate::app::error::json_error;
+use crate::app::error::ApiPath;
 use crate::app::state::App;
 use crate::model::now_millis;
 
@@ -44,7 +45,7 @@ pub async fn sessions(State(app): State<App>, current: Session) -> Response {
 pub async fn end_session(
     State(app): State<App>,
     current: Session,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Response {
     let Some(me) = current.signed_in else {
         return not_signed_in();

@@ -10,7 +10,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::rejection::StringRejection;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -21,6 +21,7 @@ use sha2::{Digest, Sha256};
 
 use super::{games_of, report, worker};
 use crate::app::error::json_error;
+use crate::app::error::ApiPath;
 use crate::app::state::App;
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::history::{find, internal, no_game, read_import};
@@ -147,7 +148,7 @@ async fn ask(app: &App, ip: std::net::IpAddr, job: Job<'_>) -> Response {
 pub async fn analyse_game(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Response {
     let g = match find(&app, &id).await {
         Ok(Some(g)) => g,
@@ -196,7 +197,7 @@ pub async fn analyse_import(
 }
 
 /// `GET /api/analysis/ID`: the analysis as far as it has gone.
-pub async fn analysis(State(app): State<App>, Path(id): Path<String>) -> Response {
+pub async fn analysis(State(app): State<App>, ApiPath(id): ApiPath<String>) -> Response {
     if id.len() > 64 {
         return no_analysis(&id);
     }
@@ -213,7 +214,7 @@ pub async fn analysis(State(app): State<App>, Path(id): Path<String>) -> Respons
 pub async fn events(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Response {
     if id.len() > 64 {
         return no_analysis(&id);

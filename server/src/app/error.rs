@@ -44,6 +44,34 @@ fn body_error(e: JsonRejection) -> Response {
     }
 }
 
+/// A handler's path parameters: axum's [`axum::extract::Path`], whose
+/// refusal (a part that is not UTF-8 once decoded, a number that does not
+/// read) is `400 bad_message` in the API's own shape, not axum's plain
+/// text.
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Response> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
+            Err(e) => Err(json_error(
+                StatusCode::BAD_REQUEST,
+                "bad_message",
+                format!("The path does not read: {}", e.body_text()),
+            )),
+        }
+    }
+}
+
 /// A handler's JSON body: axum's [`Json`] extractor, whose refusals are
 /// answered in the API's own shape ([`body_error`]) before the handler
 /// runs. Every JSON endpoint takes its body through this one type, so a

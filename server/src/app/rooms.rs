@@ -1,7 +1,7 @@
 //! The small JSON API for rooms (create one, look one up, its invite as a
 //! QR code), the site's settings for the pages, and the rules as text.
 
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,6 +12,7 @@ use super::error::{json_error, registry_error, ApiJson};
 use super::hosts::Base;
 use super::state::App;
 use crate::accounts::session::Session;
+use crate::app::error::ApiPath;
 use crate::code;
 use crate::limits::client_ip::{too_many, ClientIp};
 use crate::room::{RegistryError, Route};
@@ -128,7 +129,7 @@ pub(super) async fn create_room(
 }
 
 /// `GET /api/rooms/CODE`.
-pub(super) async fn room_info(State(app): State<App>, Path(code): Path<String>) -> Response {
+pub(super) async fn room_info(State(app): State<App>, ApiPath(code): ApiPath<String>) -> Response {
     let Some(code) = code::normalize(&code) else {
         return json_error(
             StatusCode::NOT_FOUND,
@@ -167,7 +168,7 @@ pub(super) async fn room_info(State(app): State<App>, Path(code): Path<String>) 
 /// `GET /api/rooms/CODE/qr.svg`: the invite link as a QR code.
 pub(super) async fn room_qr(
     State(app): State<App>,
-    Path(code): Path<String>,
+    ApiPath(code): ApiPath<String>,
     Base(base): Base,
 ) -> Response {
     let Some(code) = code::normalize(&code) else {

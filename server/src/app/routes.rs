@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Path, Request};
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
@@ -16,6 +16,7 @@ use super::error::{json_error, MAX_BODY};
 use super::hosts;
 use super::rooms::{create_room, limit_lookups, lobby_rooms, room_info, room_qr, rules_text, site};
 use super::state::App;
+use crate::app::error::ApiPath;
 use crate::pages::Pages;
 use crate::ws;
 
@@ -134,7 +135,7 @@ pub fn router(app: App) -> Router {
         .route("/rules/{game}", {
             // Only the games this server hosts have a rules page.
             let pages = pages.clone();
-            get(move |Path(game): Path<String>, req: Request| async move {
+            get(move |ApiPath(game): ApiPath<String>, req: Request| async move {
                 match crate::games::GameKind::parse(&game) {
                     Ok(_) => pages.page("rules.html", &req),
                     Err(_) => pages.file(req).await,
@@ -144,7 +145,7 @@ pub fn router(app: App) -> Router {
         .route("/v/{version}/{*path}", {
             let pages = pages.clone();
             get(
-                move |Path((version, _)): Path<(String, String)>, req: Request| async move {
+                move |ApiPath((version, _)): ApiPath<(String, String)>, req: Request| async move {
                     pages.asset(&version, req).await
                 },
             )

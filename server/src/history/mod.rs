@@ -9,13 +9,14 @@ pub mod replay;
 use std::collections::HashMap;
 
 use axum::extract::rejection::StringRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
 use crate::app::error::json_error;
+use crate::app::error::ApiPath;
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::{too_many, ClientIp};
@@ -279,7 +280,7 @@ pub async fn history(
 /// first.
 pub async fn room_games(
     State(app): State<App>,
-    Path(code): Path<String>,
+    ApiPath(code): ApiPath<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let no_room = || {
@@ -333,7 +334,7 @@ fn replay_allowed(app: &App, ip: std::net::IpAddr, moves: usize) -> Result<(), B
 pub async fn game(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Response {
     match find(&app, &id).await {
         Ok(Some(g)) => {
@@ -430,7 +431,7 @@ pub async fn position(
 }
 
 /// `GET /api/games/ID/export`: the game as text.
-pub async fn export_game(State(app): State<App>, Path(id): Path<String>) -> Response {
+pub async fn export_game(State(app): State<App>, ApiPath(id): ApiPath<String>) -> Response {
     match find(&app, &id).await {
         Ok(Some(g)) => (
             [

@@ -4,12 +4,13 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
 use super::{bad_query, internal, no_player, page_of, summary, take_read, BAD_PAGE, MAX_NAME};
+use crate::app::error::ApiPath;
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::ClientIp;
@@ -23,7 +24,7 @@ use rules::Level;
 pub async fn profile(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    Path(name): Path<String>,
+    ApiPath(name): ApiPath<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let Some(page) = page_of(&query) else {
@@ -88,7 +89,7 @@ pub async fn profile(
 /// `GET /api/leaderboard/GAME`: the best-rated active players of a game
 /// (at least [`LEADERBOARD_MIN_GAMES`] rated games, the last within 90
 /// days), best first, with the computer levels' fixed ratings beside them.
-pub async fn leaderboard(State(app): State<App>, Path(game): Path<String>) -> Response {
+pub async fn leaderboard(State(app): State<App>, ApiPath(game): ApiPath<String>) -> Response {
     let kind = match GameKind::parse(&game) {
         Ok(kind) => kind,
         Err(e) => return bad_query(e),

@@ -2,12 +2,13 @@
 //! points of the profile's rating graph), and the rating changes that
 //! every game of a list or a replay carries ([`with_changes`]).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
 use super::{bad_query, internal, no_player, take_read, MAX_NAME};
+use crate::app::error::ApiPath;
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::ClientIp;
@@ -61,7 +62,7 @@ pub async fn with_changes(store: &Store, games: &mut [Value]) -> StoreResult<()>
 pub async fn rating_history(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    Path((name, game)): Path<(String, String)>,
+    ApiPath((name, game)): ApiPath<(String, String)>,
 ) -> Response {
     let kind = match GameKind::parse(&game) {
         Ok(kind) => kind,

@@ -16,7 +16,7 @@
 //!   are ignored and swept.
 //! - The socket itself is `ws/lobby.rs`.
 
-mod pairing;
+pub(crate) mod pairing;
 pub mod presets;
 
 use std::future::Future;

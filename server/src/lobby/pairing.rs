@@ -36,11 +36,18 @@ pub const RANGE_MIN: i64 = 50;
 pub struct SeekRequest {
     pub game: String,
     pub preset: String,
-    #[serde(default)]
+    /// Left out or `null`: not rated.
+    #[serde(default, deserialize_with = "false_if_null")]
     pub rated: bool,
     /// Opponents rated within this many points (`None`: anyone).
     #[serde(default)]
     pub range: Option<i64>,
+}
+
+/// `null` read as `false`, as a field left out is (PROTOCOL.md: a field
+/// that is optional may be `null`).
+pub(crate) fn false_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<bool>::deserialize(d)?.unwrap_or(false))
 }
 
 /// Who seeks: what the paired room needs to seat them.

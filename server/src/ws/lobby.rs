@@ -50,7 +50,8 @@ enum LobbyCommand {
 struct SeekFields {
     game: String,
     preset: String,
-    #[serde(default)]
+    /// Left out or `null`: not rated.
+    #[serde(default, deserialize_with = "crate::lobby::pairing::false_if_null")]
     rated: bool,
     #[serde(default)]
     range: Option<i64>,
@@ -155,7 +156,9 @@ async fn serve(
                 continue;
             }
             _ = &mut hello_deadline, if me.is_none() => {
-                closer.close(close::POLICY, "No hello in time.");
+                // The room socket's words (`reader.rs`).
+                let reason = format!("No hello within {} s.", app.config.hello_timeout().as_secs());
+                closer.close(close::POLICY, &reason);
                 break;
             }
             _ = silence.expired() => {
@@ -186,6 +189,18 @@ async fn serve(
         if text.len() > MAX_FRAME_BYTES {
             closer.close(close::TOO_BIG, "Message too big.");
             break;
+        }
+        // As a room's socket: past 16 KiB `too_large`, unparsed.
+        if text.len() > crate::protocol::MAX_MESSAGE_BYTES {
+            let message = format!(
+                "Message too large ({} bytes; the limit is {}).",
+                text.len(),
+                crate::protocol::MAX_MESSAGE_BYTES
+            );
+            if !send(refuse(Code::TooLarge, &message, None)).await {
+                break;
+            }
+            continue;
         }
         let value: Option<Value> = serde_json::from_str(text.as_str()).ok();
         let id = value

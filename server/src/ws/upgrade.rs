@@ -4,7 +4,7 @@
 //! that runs the room.
 
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use futures_util::StreamExt;
@@ -21,12 +21,13 @@ use crate::store::{Account, SignedIn};
 
 use super::reader::{serve, Link};
 use super::*;
+use crate::app::error::ApiPath;
 
 /// `GET /ws/CODE`. The `session` cookie, if any, says which account the
 /// socket is signed in to (see `accounts/session.rs`).
 pub async fn upgrade(
     ws: WebSocketUpgrade,
-    Path(code): Path<String>,
+    ApiPath(code): ApiPath<String>,
     State(app): State<App>,
     Base(base): Base,
     ClientIp(client): ClientIp,

@@ -317,6 +317,23 @@ async fn an_oversized_body_is_413_too_large_on_every_post() {
     assert_eq!(status, 404);
     let body: serde_json::Value = serde_json::from_str(&body).expect("a JSON 404");
     assert_eq!(body["error"], "not_found");
+    // So is the test clock on a server without --test-clock, either way.
+    let answer = post_with(&server, "/api/test/clock", "{\"advance_ms\":1}".into(), &[]).await;
+    assert_eq!(answer.status, 404);
+    assert_eq!(answer.body["error"], "not_found", "{}", answer.body);
+    let (status, _) = server.get("/api/test/clock").await;
+    assert_eq!(status, 404);
+    // A path part that is not UTF-8 once decoded: the API's 400.
+    for path in [
+        "/api/rooms/%FF%FE",
+        "/api/rooms/%FF/qr.svg",
+        "/api/games/%C3%28",
+    ] {
+        let (status, body) = server.get(path).await;
+        assert_eq!(status, 400, "{path}");
+        let body: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        assert_eq!(body["error"], "bad_message", "{path}");
+    }
     // Just under the limit is read (and judged on its content).
     let fits = json!({"token": "x".repeat(15 * 1024)}).to_string();
     let answer = post_with(&server, "/api/login", fits, &[]).await;

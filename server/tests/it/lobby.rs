@@ -99,7 +99,11 @@ async fn two_compatible_seekers_are_paired_into_a_room_that_starts() {
     a.silent_for("paired", Duration::from_millis(300)).await;
     b.ok(json!({"type": "cancel"})).await;
     b.refused(json!({"type": "cancel"}), "no_seek").await;
-    b.ok(seek("jungle", "5+3")).await;
+    // `rated` and `range` may be null: not rated, anyone.
+    let mut nulls = seek("jungle", "5+3");
+    nulls["rated"] = Value::Null;
+    nulls["range"] = Value::Null;
+    b.ok(nulls).await;
     let pa = a.next_of("paired").await;
     let pb = b.next_of("paired").await;
     assert_eq!(pa["code"], pb["code"]);
@@ -152,6 +156,11 @@ async fn bad_seeks_are_refused_with_their_codes() {
     assert_eq!(a.answer(None).await["type"], "ack");
     a.send_text(json!({"type": "cancel"}).to_string()).await;
     assert_eq!(a.answer(None).await["code"], "no_seek");
+    // Past 16 KiB, as in a room: `too_large`, unread (so its id is null).
+    let big = json!({"id": 90, "type": "ping", "pad": "x".repeat(20 * 1024)});
+    a.send_text(big.to_string()).await;
+    let answer = a.answer(None).await;
+    assert_eq!(answer["code"], "too_large", "{answer}");
     // Without a name a guest watches the lobby but cannot seek.
     let mut nameless = lobby_at(&server.base, None, None, None).await;
     nameless.refused(seek("jungle", "none"), "bad_name").await;

@@ -90,6 +90,17 @@ async fn pages_are_revalidated_and_name_their_scripts_and_styles_by_version() {
         .unwrap();
     assert_eq!(again.status(), 304);
     assert_eq!(again.headers()[header::ETAG], etag);
+    // A list, a weak tag and `*` match too (RFC 9110's weak comparison).
+    let tag = etag.to_str().unwrap();
+    for asked in [format!("\"x\", {tag}"), format!("W/{tag}"), "*".to_string()] {
+        let again = client()
+            .get(format!("{}/r/ABCDEF", server.base))
+            .header(header::IF_NONE_MATCH, asked.as_str())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{asked}");
+    }
     // Another version: the whole page.
     let other = client()
         .get(format!("{}/r/ABCDEF", server.base))
