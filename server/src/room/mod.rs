@@ -127,8 +127,37 @@ pub struct RoomHandle {
     /// when it was taken.
     fence: Option<crate::store::Fence>,
     since: tokio::time::Instant,
-    /// Whether a socket has joined this run of the room (set by its task).
-    joined: Arc<AtomicBool>,
+    /// What its task tells the registry (set by the task).
+    occupancy: Arc<Occupancy>,
+}
+
+/// What a room's task publishes for the registry, which reads it without
+/// asking the task: whether a socket joined this run of the room (a room
+/// nobody joined leaves memory sooner), and whether it is in use (a
+/// socket attached, or a game on its clock: only rooms in use count
+/// against `--max-rooms`).
+#[derive(Default)]
+pub(crate) struct Occupancy {
+    joined: AtomicBool,
+    in_use: AtomicBool,
+}
+
+impl Occupancy {
+    pub(crate) fn joined(&self) -> bool {
+        self.joined.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_joined(&self) {
+        self.joined.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn in_use(&self) -> bool {
+        self.in_use.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_in_use(&self, in_use: bool) {
+        self.in_use.store(in_use, Ordering::Relaxed);
+    }
 }
 
 /// The room's task has ended (it went idle); ask the registry again.
@@ -148,10 +177,10 @@ impl RoomHandle {
         self.fence
     }
 
-    /// Whether a socket has joined the room since it was loaded: only
-    /// those count against `--max-rooms`.
-    pub fn joined(&self) -> bool {
-        self.joined.load(Ordering::Relaxed)
+    /// Whether the room is in use (a socket attached, or a game on its
+    /// clock): only those count against `--max-rooms`.
+    pub fn in_use(&self) -> bool {
+        self.occupancy.in_use()
     }
 
     async fn send(&self, msg: Msg) -> Result<(), RoomClosed> {

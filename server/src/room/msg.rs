@@ -38,10 +38,9 @@ pub(super) enum Msg {
     Shutdown {
         done: oneshot::Sender<()>,
     },
-    /// Leave memory if no socket has joined this run, none is attached
-    /// and nothing runs (the registry makes room for newer rooms nobody
-    /// joined either: `Registry::make_room_for_unjoined`); otherwise
-    /// ignored.
+    /// Leave memory if no socket is attached and nothing runs (the
+    /// registry makes room among the rooms not in use:
+    /// `Registry::make_room_for_unused`); otherwise ignored.
     Unload,
     /// Tests only: make the task panic, to test its supervisor.
     #[cfg(test)]

@@ -325,12 +325,12 @@ impl Registry {
         self.inner.store.close().await;
     }
 
-    /// `--max-rooms`, counting the rooms a socket joined since they were
-    /// loaded (see [`Registry::make_room_for_unjoined`] for the others).
+    /// `--max-rooms`, counting the rooms in use (see
+    /// [`Registry::make_room_for_unused`] for the others).
     fn check_capacity(&self) -> Result<(), RegistryError> {
         self.inner.rooms.retain(|_, h| !h.is_closed());
-        let joined = self.inner.rooms.iter().filter(|h| h.joined()).count();
-        if joined >= self.inner.max_rooms {
+        let in_use = self.inner.rooms.iter().filter(|h| h.in_use()).count();
+        if in_use >= self.inner.max_rooms {
             return Err(RegistryError::Full);
         }
         Ok(())
@@ -349,13 +349,13 @@ impl Registry {
         // The room's own address, for search results; weak, so the task
         // still ends when every handle is gone.
         let own_inbox = tx.downgrade();
-        let joined = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let occupancy = Arc::new(super::Occupancy::default());
         let handle = RoomHandle {
             code,
             tx,
             fence,
             since: tokio::time::Instant::now(),
-            joined: joined.clone(),
+            occupancy: occupancy.clone(),
         };
         entry.insert(handle.clone());
         let store = self.inner.store.clone();
@@ -368,34 +368,35 @@ impl Registry {
             store,
             settings,
             owner,
-            joined,
+            occupancy,
         ));
-        self.make_room_for_unjoined();
+        self.make_room_for_unused();
         handle
     }
 
-    /// Rooms no socket joined since they were loaded (made and not yet
-    /// opened, or loaded by a lookup) do not count against `--max-rooms`
-    /// ([`Registry::check_capacity`]), so a crowd making rooms it never
-    /// opens cannot keep others from making theirs. Their own number is
-    /// bounded by the same figure: past it, the oldest are asked to leave
-    /// memory (`Msg::Unload`; they stay stored and load again for their
-    /// first socket; one with a game on its clock stays).
-    fn make_room_for_unjoined(&self) {
+    /// Rooms not in use (no socket attached and no game on a clock:
+    /// made and not yet opened, loaded by a lookup, or left by everyone)
+    /// do not count against `--max-rooms` ([`Registry::check_capacity`]),
+    /// so a crowd making rooms, or joining and leaving them, cannot keep
+    /// others from making and opening theirs. Their own number is bounded
+    /// by the same figure: past it, the oldest loaded are asked to leave
+    /// memory (`Msg::Unload`, which the room's task checks again; they
+    /// stay stored and load again for their next socket).
+    fn make_room_for_unused(&self) {
         let max = self.inner.max_rooms;
-        let mut unjoined: Vec<(tokio::time::Instant, RoomHandle)> = self
+        let mut unused: Vec<(tokio::time::Instant, RoomHandle)> = self
             .inner
             .rooms
             .iter()
-            .filter(|h| !h.is_closed() && !h.joined())
+            .filter(|h| !h.is_closed() && !h.in_use())
             .map(|h| (h.since, h.clone()))
             .collect();
-        if unjoined.len() <= max {
+        if unused.len() <= max {
             return;
         }
-        let over = unjoined.len() - max;
-        unjoined.sort_by_key(|(since, _)| *since);
-        for (_, handle) in unjoined.into_iter().take(over) {
+        let over = unused.len() - max;
+        unused.sort_by_key(|(since, _)| *since);
+        for (_, handle) in unused.into_iter().take(over) {
             // A full inbox is a busy room: left for the next time.
             let _ = handle.tx.try_send(Msg::Unload);
         }

@@ -69,7 +69,7 @@ pub(super) async fn supervise(
     store: Store,
     settings: RoomSettings,
     owner: Option<Owner>,
-    joined: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    occupancy: std::sync::Arc<super::Occupancy>,
 ) {
     let code = start.0.code.clone();
     let mut next = Some(start);
@@ -93,7 +93,7 @@ pub(super) async fn supervise(
             settings.clone(),
             own_inbox.clone(),
             now_millis(),
-            joined.clone(),
+            occupancy.clone(),
         );
         let exit = AssertUnwindSafe(task.run(&mut inbox, effects))
             .catch_unwind()

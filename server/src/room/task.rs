@@ -50,10 +50,11 @@ pub(super) struct RoomTask {
     /// that clock moves the room's time too.
     skew_at_epoch: u64,
     pub(super) empty_since: Instant,
-    /// Whether any socket has attached in this run: a room nobody joined
-    /// (made and never opened, or loaded by a lookup) leaves memory
-    /// sooner ([`NEVER_JOINED_SHARE`]).
-    pub(super) joined: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Whether any socket has attached in this run (a room nobody joined,
+    /// made and never opened or loaded by a lookup, leaves memory sooner:
+    /// [`NEVER_JOINED_SHARE`]), and whether the room is in use now, for
+    /// the registry.
+    pub(super) occupancy: std::sync::Arc<super::Occupancy>,
     /// This run of the room's task: events are numbered within it.
     run: String,
     /// The latest events sent, oldest first, for clients that reconnect
@@ -91,7 +92,7 @@ impl RoomTask {
         settings: RoomSettings,
         own_inbox: mpsc::WeakSender<Msg>,
         wall_at_epoch: u64,
-        joined: std::sync::Arc<std::sync::atomic::AtomicBool>,
+        occupancy: std::sync::Arc<super::Occupancy>,
     ) -> RoomTask {
         let state_public = state.public;
         RoomTask {
@@ -107,7 +108,7 @@ impl RoomTask {
             wall_at_epoch,
             skew_at_epoch: crate::model::time::skew(),
             empty_since: Instant::now(),
-            joined,
+            occupancy,
             run: uuid::Uuid::now_v7().simple().to_string(),
             recent: std::collections::VecDeque::new(),
             // A room that is not public has no line (any left over is
@@ -150,6 +151,7 @@ impl RoomTask {
         if let Err(failed) = self.carry_out(effects, None).await {
             return failed.exit();
         }
+        self.publish_use();
         loop {
             let timer = self.state.next_deadline();
             let idle_at = self
@@ -173,8 +175,8 @@ impl RoomTask {
                         return Exit::Shutdown(done);
                     }
                     if matches!(msg, Msg::Unload) {
-                        if self.conns.is_empty() && !self.has_been_joined() && self.state.may_unload() {
-                            info!(room = %code, "room closed (never joined, making room for newer ones)");
+                        if self.conns.is_empty() && self.state.may_unload() {
+                            info!(room = %code, "room closed (not in use, making room for others)");
                             drain(inbox);
                             return Exit::Idle;
                         }
@@ -183,6 +185,7 @@ impl RoomTask {
                     if let Err(failed) = self.handle(msg).await {
                         return failed.exit();
                     }
+                    self.publish_use();
                 }
                 _ = sleep_until(wake), if wake.is_some() => {
                     while let Some((at, timer)) = self.state.next_deadline() {
@@ -198,6 +201,7 @@ impl RoomTask {
                             return failed.exit();
                         }
                     }
+                    self.publish_use();
                     if self.handover_due() {
                         info!(room = %code, "every socket comes from another node; the room moves there");
                         self.close_all(close::RESTART, "The room is moving to the server you are on; reconnecting.");
@@ -219,7 +223,14 @@ impl RoomTask {
 
     /// Whether a socket has attached since the room was loaded.
     pub(super) fn has_been_joined(&self) -> bool {
-        self.joined.load(std::sync::atomic::Ordering::Relaxed)
+        self.occupancy.joined()
+    }
+
+    /// Tells the registry whether the room is in use: a socket attached,
+    /// or a game that cannot leave memory (a clock, a search).
+    fn publish_use(&self) {
+        self.occupancy
+            .set_in_use(!self.conns.is_empty() || !self.state.may_unload());
     }
 
     /// How long the room stays in memory with nobody online.

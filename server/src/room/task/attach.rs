@@ -66,8 +66,7 @@ impl RoomTask {
             via: a.via,
         };
         self.conns.insert(a.conn, conn);
-        self.joined
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.occupancy.set_joined();
         debug!(room = %self.state.code, %member, conn = a.conn.0, "attached");
         // A client that says where it stood gets the events it missed, if
         // this run of the room still has them all; otherwise a snapshot.

@@ -120,12 +120,13 @@ async fn a_room_nobody_joined_leaves_memory_sooner() {
     assert_eq!(registry.open_rooms(), 1, "joined: the whole idle time");
 }
 
-/// Only rooms a socket joined count against `--max-rooms`: rooms made and
-/// never opened do not keep anyone from making theirs, and past the same
-/// number of them the oldest leave memory (stored: they load again for
-/// their first socket).
+/// Only rooms in use (a socket attached, or a game on its clock) count
+/// against `--max-rooms`: rooms made and never opened, or joined and
+/// left, do not keep anyone from making theirs, and past the same number
+/// of them the oldest leave memory (stored: they load again for their
+/// next socket).
 #[tokio::test]
-async fn rooms_nobody_joined_do_not_fill_the_cap_and_the_oldest_make_room() {
+async fn rooms_not_in_use_do_not_fill_the_cap_and_the_oldest_make_room() {
     let dir = tempfile::tempdir().unwrap();
     let registry = registry_in(dir.path(), Duration::from_secs(600), 2).await;
     let mut codes = Vec::new();
@@ -141,11 +142,13 @@ async fn rooms_nobody_joined_do_not_fill_the_cap_and_the_oldest_make_room() {
     assert_eq!(registry.open_rooms(), 2, "the three oldest left memory");
     assert!(registry.running(&codes[0]).is_none());
     assert!(registry.running(&codes[4]).is_some());
-    // Joined rooms count: two joined, the next is refused.
+    // Rooms in use count: two with a socket each, the next is refused.
     let mut conns = Vec::new();
+    let mut rooms = Vec::new();
     for (i, code) in codes[..2].iter().enumerate() {
         let room = registry.get(code).await.expect("loads again");
         conns.push(attach(&room, 10 + i as u64).await);
+        rooms.push(room);
     }
     let refused = registry
         .create("crossyray", &Value::Null, HOST, false)
@@ -158,7 +161,15 @@ async fn rooms_nobody_joined_do_not_fill_the_cap_and_the_oldest_make_room() {
         registry.get(&codes[2]).await.is_err(),
         "nor is a third loaded"
     );
-    // The joined ones stay however many unjoined rooms come.
+    // The ones in use stay however many others come.
     assert!(registry.running(&codes[0]).is_some());
     assert!(registry.running(&codes[1]).is_some());
+    // Its socket gone, a room no longer counts: joining and leaving
+    // rooms holds none of the cap.
+    rooms[0].detach(ConnId(10)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    registry
+        .create("crossyray", &Value::Null, HOST, false)
+        .await
+        .expect("one room in use of two");
 }
