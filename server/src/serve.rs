@@ -192,9 +192,9 @@ pub async fn run(
             drop(tcp);
             continue;
         };
-        let Some(held) = cap.http.admit() else {
-            // Every connection the node may hold has a request in
-            // progress: none to close in favour of this one.
+        let Some(held) = cap.http.admit(peer.ip()) else {
+            // The node holds its most, and none may go for this one
+            // (`limits/http.rs`).
             tracing::debug!(%peer, "--max-http-connections reached, all busy; closed");
             drop(tcp);
             continue;
@@ -236,16 +236,11 @@ pub async fn run(
                     conn.await
                 }
                 _ = held.evicted().cancelled() => {
-                    // Closed to make room for a newer connection: at once
-                    // if no request is in progress (it raced the eviction
-                    // otherwise: that one is answered first).
-                    if held.is_busy() {
-                        conn.as_mut().graceful_shutdown();
-                        conn.await
-                    } else {
-                        tracing::debug!(%peer, "idle the longest at --max-http-connections; closed");
-                        Ok(())
-                    }
+                    // Closed at once to make room for a newer connection
+                    // (`limits/http.rs` chose it: a crowd's, or the one
+                    // idle longest).
+                    tracing::debug!(%peer, "closed to make room at --max-http-connections");
+                    Ok(())
                 }
             };
             if let Err(e) = ended {

@@ -8,22 +8,36 @@
 //! head could still use up the process's file descriptors for the header
 //! timeout (seen: 44 addresses × 480 connections reached 20 000, and
 //! `accept` paused for everyone). With this bound, a new connection past
-//! it takes the place of the one that has waited longest without a
-//! request in progress (a head not yet sent, or a keep-alive connection
-//! between requests), which is closed. An honest client's head arrives in
-//! milliseconds, so it is the slow and silent ones that go, and a crowd
-//! must open the whole bound's worth of connections within a client's
-//! head time to push an honest one out. When every connection has a
-//! request in progress, the new one is closed at once instead.
+//! it takes the place of another, which is closed at once:
+//! 1. one of the client holding the most connections, when it holds more
+//!    than the newcomer's client would (its connection that has waited
+//!    longest without a request in progress; if it has none, the one
+//!    whose request began first: a slow body is no reason to keep a
+//!    crowd's slot);
+//! 2. otherwise the connection that has waited longest without a request
+//!    in progress, whoever holds it;
+//! 3. otherwise (every client holds as few, and all have a request in
+//!    progress) none: the new connection is closed instead.
+//!
+//! So a flood of connections, silent, slow or reconnecting at once, from
+//! fewer addresses than the bound pushes out its own connections, not an
+//! honest client's one (an attack round saw a fresh request closed
+//! unanswered, its head not yet read, when the rule was only "the oldest
+//! idle goes"). A client is an address, an IPv6 /64 (as every limit
+//! counts), the peer itself for a `--trusted-proxy` (which carries
+//! everyone's).
 //!
 //! A connection leaves the count when it ends or is upgraded (an open
 //! WebSocket is counted by `--max-connections`). The bound's place in the
 //! descriptor budget: `serve::fit_connections`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio_util::sync::CancellationToken;
+
+use super::address::bucket_key;
 
 /// The node's HTTP connections (see the module doc).
 pub struct HttpConnections {
@@ -35,21 +49,120 @@ pub struct HttpConnections {
 struct State {
     /// Connections counted (evicted ones leave the count at once).
     open: usize,
-    /// The next waiting turn: a connection's place in `waiting` is the
-    /// turn it took when it last became idle.
+    /// Each connection's turn: when it last became idle, or busy.
     next_turn: u64,
-    /// Idle connections, the longest-waiting first.
-    waiting: BTreeMap<u64, CancellationToken>,
+    clients: HashMap<IpAddr, Client>,
+    /// Clients by the connections they hold, the most last.
+    by_count: BTreeSet<(usize, IpAddr)>,
+    /// Every idle connection's client, the longest-waiting first.
+    idle: BTreeMap<u64, IpAddr>,
+}
+
+/// One client's connections.
+#[derive(Default)]
+struct Client {
+    open: usize,
+    /// Without a request in progress, by the turn they became idle.
+    idle: BTreeMap<u64, CancellationToken>,
+    /// With one, by the turn it began.
+    busy: BTreeMap<u64, CancellationToken>,
+}
+
+/// Where a counted connection is in its client's maps.
+#[derive(Clone, Copy)]
+enum Spot {
+    Idle(u64),
+    Busy(u64),
 }
 
 /// One counted connection; leaves the count when dropped.
 pub struct Held {
     conns: Arc<HttpConnections>,
-    /// Cancelled when the connection is evicted.
+    client: IpAddr,
+    /// Cancelled when the connection is closed to make room.
     evicted: CancellationToken,
-    /// Its turn in `waiting` while idle; `None` while a request is in
-    /// progress.
-    turn: Mutex<Option<u64>>,
+    spot: Mutex<Spot>,
+}
+
+impl State {
+    fn turn(&mut self) -> u64 {
+        self.next_turn += 1;
+        self.next_turn
+    }
+
+    /// `client`'s count changes by `delta` (+1 or -1).
+    fn count(&mut self, client: IpAddr, up: bool) {
+        let c = self.clients.entry(client).or_default();
+        let before = c.open;
+        c.open = if up { before + 1 } else { before - 1 };
+        let after = c.open;
+        self.by_count.remove(&(before, client));
+        if after > 0 {
+            self.by_count.insert((after, client));
+        } else {
+            self.clients.remove(&client);
+        }
+        if up {
+            self.open += 1;
+        } else {
+            self.open -= 1;
+        }
+    }
+
+    fn insert(&mut self, client: IpAddr, spot: Spot, token: CancellationToken) {
+        let c = self.clients.entry(client).or_default();
+        match spot {
+            Spot::Idle(turn) => {
+                c.idle.insert(turn, token);
+                self.idle.insert(turn, client);
+            }
+            Spot::Busy(turn) => {
+                c.busy.insert(turn, token);
+            }
+        }
+    }
+
+    fn remove(&mut self, client: IpAddr, spot: Spot) -> Option<CancellationToken> {
+        let c = self.clients.get_mut(&client)?;
+        match spot {
+            Spot::Idle(turn) => {
+                self.idle.remove(&turn);
+                c.idle.remove(&turn)
+            }
+            Spot::Busy(turn) => c.busy.remove(&turn),
+        }
+    }
+
+    /// Closes one connection to make room for one of `newcomer`'s, by the
+    /// module doc's order; false when none may go.
+    fn evict(&mut self, newcomer: IpAddr) -> bool {
+        let mine = self.clients.get(&newcomer).map_or(0, |c| c.open);
+        let victim = match self.by_count.last() {
+            Some(&(most, top)) if most > mine + 1 => {
+                let c = &self.clients[&top];
+                c.idle
+                    .keys()
+                    .next()
+                    .map(|&t| (top, Spot::Idle(t)))
+                    .or_else(|| c.busy.keys().next().map(|&t| (top, Spot::Busy(t))))
+            }
+            _ => None,
+        }
+        .or_else(|| {
+            self.idle
+                .iter()
+                .next()
+                .map(|(&t, &client)| (client, Spot::Idle(t)))
+        });
+        let Some((client, spot)) = victim else {
+            return false;
+        };
+        if let Some(token) = self.remove(client, spot) {
+            token.cancel();
+        }
+        self.count(client, false);
+        true
+    }
 }
 
 impl HttpConnections {
@@ -65,25 +178,24 @@ impl HttpConnections {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Counts a new connection (idle, waiting for its head), evicting the
-    /// longest-waiting idle one when the node holds its most; `None` when
-    /// all have a request in progress.
-    pub fn admit(self: &Arc<Self>) -> Option<Held> {
+    /// Counts a new connection from `peer` (idle, waiting for its head),
+    /// closing another when the node holds its most (see the module
+    /// doc); `None` when none may go.
+    pub fn admit(self: &Arc<Self>, peer: IpAddr) -> Option<Held> {
+        let client = bucket_key(peer);
         let mut state = self.state();
-        if state.open >= self.max {
-            let (_, oldest) = state.waiting.pop_first()?;
-            oldest.cancel();
-            state.open -= 1;
+        if state.open >= self.max && !state.evict(client) {
+            return None;
         }
-        state.open += 1;
-        let turn = state.next_turn;
-        state.next_turn += 1;
+        state.count(client, true);
+        let spot = Spot::Idle(state.turn());
         let evicted = CancellationToken::new();
-        state.waiting.insert(turn, evicted.clone());
+        state.insert(client, spot, evicted.clone());
         Some(Held {
             conns: self.clone(),
+            client,
             evicted,
-            turn: Mutex::new(Some(turn)),
+            spot: Mutex::new(spot),
         })
     }
 
@@ -99,23 +211,32 @@ impl Held {
         &self.evicted
     }
 
-    fn turn(&self) -> std::sync::MutexGuard<'_, Option<u64>> {
-        self.turn.lock().unwrap_or_else(PoisonError::into_inner)
+    fn spot(&self) -> std::sync::MutexGuard<'_, Spot> {
+        self.spot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Moves the connection to `busy` (a request began) or back to idle.
+    fn moved(&self, busy: bool) {
+        let mut state = self.conns.state();
+        if self.evicted.is_cancelled() {
+            return;
+        }
+        let mut spot = self.spot();
+        state.remove(self.client, *spot);
+        let turn = state.turn();
+        *spot = if busy {
+            Spot::Busy(turn)
+        } else {
+            Spot::Idle(turn)
+        };
+        state.insert(self.client, *spot, self.evicted.clone());
     }
 
     /// A request is in progress until the guard is dropped: the
-    /// connection cannot be evicted meanwhile.
+    /// connection is closed for another only after the crowd's idle ones.
     pub fn busy(self: &Arc<Self>) -> Busy {
-        let mut state = self.conns.state();
-        if let Some(turn) = self.turn().take() {
-            state.waiting.remove(&turn);
-        }
+        self.moved(true);
         Busy { held: self.clone() }
-    }
-
-    /// Whether a request is in progress.
-    pub fn is_busy(&self) -> bool {
-        self.turn().is_none()
     }
 }
 
@@ -126,15 +247,7 @@ pub struct Busy {
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        let held = &self.held;
-        if held.evicted.is_cancelled() {
-            return;
-        }
-        let mut state = held.conns.state();
-        let turn = state.next_turn;
-        state.next_turn += 1;
-        state.waiting.insert(turn, held.evicted.clone());
-        *held.turn() = Some(turn);
+        self.held.moved(false);
     }
 }
 
@@ -145,10 +258,9 @@ impl Drop for Held {
         if self.evicted.is_cancelled() {
             return;
         }
-        if let Some(turn) = self.turn().take() {
-            state.waiting.remove(&turn);
-        }
-        state.open -= 1;
+        let spot = *self.spot();
+        state.remove(self.client, spot);
+        state.count(self.client, false);
     }
 }
 
@@ -156,16 +268,20 @@ impl Drop for Held {
 mod tests {
     use super::*;
 
+    fn ip(n: u8) -> IpAddr {
+        IpAddr::from([203, 0, 113, n])
+    }
+
     #[test]
-    fn the_longest_waiting_idle_connection_makes_room() {
+    fn among_equals_the_longest_waiting_idle_connection_makes_room() {
         let conns = HttpConnections::new(3);
-        let a = Arc::new(conns.admit().unwrap());
-        let b = Arc::new(conns.admit().unwrap());
-        let c = Arc::new(conns.admit().unwrap());
+        let a = Arc::new(conns.admit(ip(1)).unwrap());
+        let b = Arc::new(conns.admit(ip(2)).unwrap());
+        let c = Arc::new(conns.admit(ip(3)).unwrap());
         assert_eq!(conns.open(), 3);
         // a has a request in progress: b has waited longest.
         let busy_a = a.busy();
-        let d = conns.admit().expect("room made");
+        let d = conns.admit(ip(4)).expect("room made");
         assert!(b.evicted().is_cancelled(), "the oldest idle one goes");
         assert!(!a.evicted().is_cancelled() && !c.evicted().is_cancelled());
         assert_eq!(conns.open(), 3);
@@ -173,7 +289,7 @@ mod tests {
         assert_eq!(conns.open(), 3, "an evicted one is not counted twice");
         // a's request ends: it waits again, behind c and d.
         drop(busy_a);
-        let _e = conns.admit().unwrap();
+        let _e = conns.admit(ip(5)).unwrap();
         assert!(c.evicted().is_cancelled(), "c had waited longest");
         assert!(!a.evicted().is_cancelled());
         drop(d);
@@ -183,18 +299,53 @@ mod tests {
     #[test]
     fn when_every_connection_has_a_request_the_new_one_is_refused() {
         let conns = HttpConnections::new(2);
-        let a = Arc::new(conns.admit().unwrap());
-        let b = Arc::new(conns.admit().unwrap());
+        let a = Arc::new(conns.admit(ip(1)).unwrap());
+        let b = Arc::new(conns.admit(ip(2)).unwrap());
         let (busy_a, busy_b) = (a.busy(), b.busy());
-        assert!(a.is_busy());
-        assert!(conns.admit().is_none(), "nothing to evict: refused");
+        assert!(conns.admit(ip(3)).is_none(), "nothing to evict: refused");
         assert_eq!(conns.open(), 2);
         drop(busy_b);
-        assert!(!b.is_busy());
-        let _c = conns.admit().expect("b waits again: evicted");
+        let _c = conns.admit(ip(3)).expect("b waits again: evicted");
         assert!(b.evicted().is_cancelled());
         drop(busy_a);
         drop(a);
         assert_eq!(conns.open(), 1);
+    }
+
+    /// A crowd's connections make room for a newcomer before anyone
+    /// else's, even its busy ones (a slow body) and even when the other
+    /// client's connection has waited longer.
+    #[test]
+    fn the_client_holding_the_most_makes_room_first() {
+        let conns = HttpConnections::new(4);
+        let honest = Arc::new(conns.admit(ip(1)).unwrap());
+        let crowd: Vec<Arc<Held>> = (0..3)
+            .map(|_| Arc::new(conns.admit(ip(9)).unwrap()))
+            .collect();
+        let busy: Vec<Busy> = crowd.iter().map(|h| h.busy()).collect();
+        // The honest one waited longest and is idle; the crowd's are all
+        // busy: still the crowd's oldest request goes.
+        let _fresh = conns.admit(ip(2)).expect("room made");
+        assert!(crowd[0].evicted().is_cancelled());
+        assert!(!honest.evicted().is_cancelled());
+        // The crowd's own newcomer only pushes out the oldest idle one
+        // overall (it holds the most itself).
+        let _own = conns.admit(ip(9)).expect("room made");
+        assert!(honest.evicted().is_cancelled());
+        drop(busy);
+        drop(crowd);
+        assert_eq!(conns.open(), 2);
+        // An IPv6 /64 is one client.
+        let v6 = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]);
+        let conns = HttpConnections::new(3);
+        let _x = conns.admit(ip(1)).unwrap();
+        let y = conns.admit(v6(1)).unwrap();
+        let z = conns.admit(v6(2)).unwrap();
+        let _w = conns.admit(ip(3)).unwrap();
+        assert!(
+            y.evicted().is_cancelled(),
+            "the /64 holds two: its oldest goes"
+        );
+        assert!(!z.evicted().is_cancelled());
     }
 }

@@ -743,3 +743,34 @@ async fn healthz_on(tcp: &mut TcpStream) -> String {
     .expect("answered within 3 s");
     String::from_utf8_lossy(&got).to_string()
 }
+
+/// A crowd from one address whose requests are all in progress (slow
+/// bodies) does not keep a newcomer out: its own oldest request makes
+/// room (an attack round held every place with 200 slow bodies).
+#[tokio::test]
+async fn a_crowds_slow_bodies_make_room_for_a_newcomer() {
+    let server = TestServer::start_with(|c| c.max_http_connections = 8).await;
+    let mut crowd = Vec::new();
+    for _ in 0..8 {
+        let mut tcp = tcp_from(&server, "127.0.3.1").await;
+        tcp.write_all(
+            b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+              Content-Length: 1000\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+        crowd.push(tcp);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Each has its head read and its body under way.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut honest = tcp_from(&server, "127.0.4.1").await;
+    let answer = healthz_on(&mut honest).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "answered: {answer}");
+    assert!(
+        closed_within(&mut crowd[0], Duration::from_millis(500)).await,
+        "the crowd's oldest request made room"
+    );
+    drop(crowd);
+    server.stop().await;
+}
