@@ -8,16 +8,15 @@
 //! head could still use up the process's file descriptors for the header
 //! timeout (seen: 44 addresses × 480 connections reached 20 000, and
 //! `accept` paused for everyone). With this bound, a new connection past
-//! it takes the place of another, which is closed at once:
-//! 1. one of the client holding the most connections, when it holds more
-//!    than the newcomer's client would (its connection that has waited
-//!    longest without a request in progress; if it has none, the one
-//!    whose request began first: a slow body is no reason to keep a
-//!    crowd's slot);
-//! 2. otherwise the connection that has waited longest without a request
-//!    in progress, whoever holds it;
-//! 3. otherwise (every client holds as few, and all have a request in
-//!    progress) none: the new connection is closed instead.
+//! it takes the place of another, which is closed at once. When some
+//! client holds two or more, the one holding the most gives it up: its
+//! connection that has waited longest without a request in progress, or,
+//! if it has none and holds more than the newcomer's client would, the
+//! one whose request began first (a slow body is no reason to keep a
+//! crowd's place); if it has none to give, the newcomer is closed instead
+//! (it is one of the crowd). When every client holds one, the connection
+//! that has waited longest without a request in progress goes, and if
+//! every one has a request in progress the newcomer is closed.
 //!
 //! So a flood of connections, silent, slow or reconnecting at once, from
 //! fewer addresses than the bound pushes out its own connections, not an
@@ -138,22 +137,25 @@ impl State {
     fn evict(&mut self, newcomer: IpAddr) -> bool {
         let mine = self.clients.get(&newcomer).map_or(0, |c| c.open);
         let victim = match self.by_count.last() {
-            Some(&(most, top)) if most > mine + 1 => {
+            Some(&(most, top)) if most >= 2 => {
                 let c = &self.clients[&top];
                 c.idle
                     .keys()
                     .next()
                     .map(|&t| (top, Spot::Idle(t)))
-                    .or_else(|| c.busy.keys().next().map(|&t| (top, Spot::Busy(t))))
+                    .or_else(|| {
+                        // Its requests, only for a smaller client.
+                        (most > mine + 1)
+                            .then(|| c.busy.keys().next().map(|&t| (top, Spot::Busy(t))))
+                            .flatten()
+                    })
             }
-            _ => None,
-        }
-        .or_else(|| {
-            self.idle
+            _ => self
+                .idle
                 .iter()
                 .next()
-                .map(|(&t, &client)| (client, Spot::Idle(t)))
-        });
+                .map(|(&t, &client)| (client, Spot::Idle(t))),
+        };
         let Some((client, spot)) = victim else {
             return false;
         };
@@ -328,13 +330,18 @@ mod tests {
         let _fresh = conns.admit(ip(2)).expect("room made");
         assert!(crowd[0].evicted().is_cancelled());
         assert!(!honest.evicted().is_cancelled());
-        // The crowd's own newcomer only pushes out the oldest idle one
-        // overall (it holds the most itself).
-        let _own = conns.admit(ip(9)).expect("room made");
-        assert!(honest.evicted().is_cancelled());
+        // The crowd's own newcomer pushes out nobody else's: its client
+        // holds the most and has no idle one to give up.
+        assert!(conns.admit(ip(9)).is_none());
+        assert!(!honest.evicted().is_cancelled());
+        // Once idle, the crowd's connections go before the honest one,
+        // which has waited longest.
         drop(busy);
+        let _own = conns.admit(ip(9)).expect("room made");
+        assert!(crowd[1].evicted().is_cancelled());
+        assert!(!honest.evicted().is_cancelled());
         drop(crowd);
-        assert_eq!(conns.open(), 2);
+        assert_eq!(conns.open(), 3);
         // An IPv6 /64 is one client.
         let v6 = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]);
         let conns = HttpConnections::new(3);
