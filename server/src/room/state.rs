@@ -184,6 +184,8 @@ pub struct RoomState {
     /// Signalling budgets per member and per address, kept when a member
     /// leaves voice (live only).
     pub(super) signal_budgets: super::voice::SignalBudgets,
+    /// Chat lines per member and per address (`voice::CHAT_BURST`).
+    pub(super) chat_budgets: super::voice::SignalBudgets,
     /// Members the host muted in voice, kept when they leave voice, so
     /// leaving and joining again does not lift the host's mute (live
     /// only, like voice; at most one entry per member).
@@ -242,6 +244,7 @@ impl RoomState {
             rematch: Vec::new(),
             voice: Vec::new(),
             signal_budgets: Default::default(),
+            chat_budgets: super::voice::SignalBudgets::chat(),
             voice_host_muted: Vec::new(),
         }
     }

@@ -46,11 +46,39 @@ pub enum Sender {
     Addr(IpAddr),
 }
 
-/// The room's signalling budgets (live only, like voice). A budget that
-/// has refilled is forgotten (it holds nothing a fresh one does not), so
-/// the map holds only the members and addresses that signalled lately.
-#[derive(Clone, Debug, Default)]
-pub struct SignalBudgets(HashMap<Sender, Bucket>);
+/// Chat lines a member may send at once (all their pages together), and
+/// how many more a second; and the same for all the members of one client
+/// address in a room (three members' worth). The per-connection message
+/// rate does not bound a member with many pages (an attack round sent
+/// about 1 000 lines a second from one member with 50 sockets, each line
+/// stored and sent to everyone).
+pub const CHAT_BURST: f64 = 10.0;
+pub const CHAT_RATE: f64 = 2.0;
+pub const ADDR_CHAT_BURST: f64 = 3.0 * CHAT_BURST;
+pub const ADDR_CHAT_RATE: f64 = 3.0 * CHAT_RATE;
+
+/// A room's budgets of one kind of message (signalling, chat), per member
+/// and per address (live only, like voice). A budget that has refilled is
+/// forgotten (it holds nothing a fresh one does not), so the map holds
+/// only the members and addresses that sent lately.
+#[derive(Clone, Debug)]
+pub struct SignalBudgets {
+    buckets: HashMap<Sender, Bucket>,
+    /// Burst and rate (a second) of a member's budget, and an address's.
+    member: (f64, f64),
+    addr: (f64, f64),
+}
+
+impl Default for SignalBudgets {
+    /// The signalling budgets.
+    fn default() -> Self {
+        SignalBudgets {
+            buckets: HashMap::new(),
+            member: (SIGNAL_BURST, SIGNAL_RATE),
+            addr: (ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE),
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
@@ -58,26 +86,32 @@ struct Bucket {
     at: u64,
 }
 
-impl Sender {
-    /// The budget's burst and its rate (messages a second).
-    fn budget(self) -> (f64, f64) {
-        match self {
-            Sender::Member(_) => (SIGNAL_BURST, SIGNAL_RATE),
-            Sender::Addr(_) => (ADDR_SIGNAL_BURST, ADDR_SIGNAL_RATE),
-        }
-    }
-}
-
 impl Bucket {
-    /// The messages `sender`'s bucket holds at `now`.
-    fn tokens_at(self, sender: Sender, now: u64) -> f64 {
-        let (burst, rate) = sender.budget();
+    /// The messages a bucket of `(burst, rate)` holds at `now`.
+    fn tokens_at(self, (burst, rate): (f64, f64), now: u64) -> f64 {
         let elapsed = now.saturating_sub(self.at) as f64 / 1000.0;
         (self.tokens + elapsed * rate).min(burst)
     }
 }
 
 impl SignalBudgets {
+    /// The chat budgets ([`CHAT_BURST`]).
+    pub fn chat() -> Self {
+        SignalBudgets {
+            buckets: HashMap::new(),
+            member: (CHAT_BURST, CHAT_RATE),
+            addr: (ADDR_CHAT_BURST, ADDR_CHAT_RATE),
+        }
+    }
+
+    /// The burst and rate of `sender`'s budget.
+    fn budget(&self, sender: Sender) -> (f64, f64) {
+        match sender {
+            Sender::Member(_) => self.member,
+            Sender::Addr(_) => self.addr,
+        }
+    }
+
     /// Spends one message of `member`'s budget and of its address's (when
     /// known) at `now`; refused by either, it spends nothing.
     pub fn take(&mut self, member: MemberId, addr: Option<IpAddr>, now: u64) -> bool {
@@ -87,11 +121,12 @@ impl SignalBudgets {
         ];
         let mut spent = Vec::new();
         for sender in senders.into_iter().flatten() {
-            let bucket = self.0.get(&sender).copied().unwrap_or(Bucket {
-                tokens: sender.budget().0,
+            let budget = self.budget(sender);
+            let bucket = self.buckets.get(&sender).copied().unwrap_or(Bucket {
+                tokens: budget.0,
                 at: now,
             });
-            let tokens = bucket.tokens_at(sender, now);
+            let tokens = bucket.tokens_at(budget, now);
             if tokens < 1.0 {
                 return false;
             }
@@ -104,8 +139,8 @@ impl SignalBudgets {
                 },
             ));
         }
-        self.0.extend(spent);
-        if self.0.len() > 64 {
+        self.buckets.extend(spent);
+        if self.buckets.len() > 64 {
             self.forget_full(now);
         }
         true
@@ -113,13 +148,19 @@ impl SignalBudgets {
 
     /// Forgets the budgets that have refilled by `now`.
     fn forget_full(&mut self, now: u64) {
-        self.0
-            .retain(|&sender, b| b.tokens_at(sender, now) < sender.budget().0);
+        let (member, addr) = (self.member, self.addr);
+        self.buckets.retain(|&sender, b| {
+            let budget = match sender {
+                Sender::Member(_) => member,
+                Sender::Addr(_) => addr,
+            };
+            b.tokens_at(budget, now) < budget.0
+        });
     }
 
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.buckets.len()
     }
 }
 

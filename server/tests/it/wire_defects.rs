@@ -530,7 +530,11 @@ async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
         chat_answers.1 += limited;
     }
     let (messages, ending) = reader.await.unwrap();
-    assert!(chat_answers.0 > 100, "the chat ran: {chat_answers:?}");
+    // Answered either way (past the chat budget, `rate_limited`).
+    assert!(
+        chat_answers.0 > 20 && chat_answers.0 + chat_answers.1 > 100,
+        "the chat ran: {chat_answers:?}"
+    );
     let counts = answer_counts(&messages);
     no_gaps_or_a_close_code(&sent, &counts, &ending);
     // At a steady 14 a second the pinger is within its rate and reads
@@ -542,7 +546,8 @@ async fn steady_pings_among_fast_chat_are_each_answered_exactly_once() {
         }
     }
     assert!(
-        messages.iter().filter(|m| m["type"] == "chat").count() > 100,
+        // One address's chat budget: 30 at once, then 6 a second.
+        messages.iter().filter(|m| m["type"] == "chat").count() > 30,
         "the pinger saw the chat"
     );
 }

@@ -25,6 +25,14 @@ impl RoomState {
             return Err(Refusal::new(Code::BadName, "Type a name before chatting."));
         };
         let text = validate::chat(text).map_err(|m| Refusal::new(Code::BadText, m))?;
+        // Spent last: a refused line costs nothing.
+        let addr = self.member(member).and_then(|m| m.seen_from);
+        if !self.chat_budgets.take(member, addr, now) {
+            return Err(Refusal::new(
+                Code::RateLimited,
+                "Too many chat messages; slow down.",
+            ));
+        }
         let line = ChatLine {
             from: name,
             member,

@@ -339,13 +339,39 @@ fn chat_keeps_the_last_fifty_lines() {
     let id = join(&mut state, HOST, Some("Minh"), 0);
     for i in 0..55 {
         let text = format!("line {i}");
-        ok(&mut state, id, Command::Chat(cmd::Chat { text }), i);
+        // One a second: within the member's chat budget.
+        ok(&mut state, id, Command::Chat(cmd::Chat { text }), i * 1_000);
     }
     assert_eq!(state.chat.len(), CHAT_HISTORY);
     assert_eq!(state.chat.front().unwrap().text, "line 5");
     assert_eq!(state.chat.back().unwrap().text, "line 54");
-    let snap = serde_json::to_value(state.snapshot(id, "http://x", 60)).unwrap();
+    let snap = serde_json::to_value(state.snapshot(id, "http://x", 60_000)).unwrap();
     assert_eq!(snap["room"]["chat"].as_array().unwrap().len(), 50);
+}
+
+/// A member's chat is budgeted over all their pages (10 at once, then 2
+/// a second), and an address's members together (three members' worth):
+/// the per-connection rate alone let one member with 50 sockets send
+/// about 1 000 lines a second. A refused line changes nothing.
+#[test]
+fn chat_is_budgeted_per_member_and_per_address() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, Some("Minh"), 0);
+    let say = |text: &str| {
+        Command::Chat(cmd::Chat {
+            text: text.to_string(),
+        })
+    };
+    for i in 0..10 {
+        ok(&mut state, id, say(&format!("line {i}")), 0);
+    }
+    let before = state.chat.len();
+    let refusal = refused(&mut state, id, say("one more"), 0);
+    assert_eq!(refusal.code, Code::RateLimited);
+    assert_eq!(state.chat.len(), before, "nothing stored");
+    // Half a second later, one more.
+    ok(&mut state, id, say("later"), 500);
+    refused(&mut state, id, say("again"), 500);
 }
 
 #[test]
