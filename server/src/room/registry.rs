@@ -236,6 +236,11 @@ impl Registry {
     /// and taken.
     pub async fn route(&self, code: &str) -> Result<Route, RegistryError> {
         if let Some(handle) = self.running(code) {
+            // A room in memory but not in use counts once a socket comes:
+            // the cap holds for it as for one loaded from the store.
+            if !handle.in_use() {
+                self.check_capacity()?;
+            }
             return Ok(Route::Local(handle));
         }
         let Some(owner) = self.inner.owner.clone() else {

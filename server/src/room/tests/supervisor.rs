@@ -161,6 +161,17 @@ async fn rooms_not_in_use_do_not_fill_the_cap_and_the_oldest_make_room() {
         registry.get(&codes[2]).await.is_err(),
         "nor is a third loaded"
     );
+    // Nor opened while in memory: a room made earlier and not in use
+    // counts once asked for (an outside check went past the cap so).
+    let made_before = codes[4].clone();
+    assert!(registry.running(&made_before).is_some());
+    assert!(
+        matches!(
+            registry.get(&made_before).await,
+            Err(crate::room::RegistryError::Full)
+        ),
+        "in memory, not in use: refused at the cap"
+    );
     // The ones in use stay however many others come.
     assert!(registry.running(&codes[0]).is_some());
     assert!(registry.running(&codes[1]).is_some());
