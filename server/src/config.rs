@@ -114,8 +114,9 @@ pub struct Config {
 
     /// TCP connections the node may hold open before they are upgraded to
     /// WebSockets (plain HTTP, keep-alive, heads still arriving), over
-    /// every address; past it, the one that has waited longest without a
-    /// request in progress is closed to make room (`limits/http.rs`).
+    /// every address; past it, one is closed to make room: the address
+    /// holding the most gives one up, or, all holding one, the one idle
+    /// longest (`limits/http.rs`).
     /// Lowered at start, with `--max-connections`, to fit the
     /// file-descriptor limit (at most a quarter of it).
     #[arg(long, env = "MAX_HTTP_CONNECTIONS", default_value_t = 4_096)]

@@ -17,8 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{internal, not_signed_in, Session};
-use crate::app::error::ApiPath;
-use crate::app::error::{json_error, registry_error, ApiJson};
+use crate::app::error::{json_error, registry_error, ApiJson, ApiPath};
 use crate::app::state::App;
 use crate::games::{GameKind, GameOptions};
 use crate::limits::client_ip::ClientIp;
@@ -143,42 +142,31 @@ pub async fn create(
         from_token: &req.token,
         now,
     };
-    match store.insert_challenge(&new, MAX_OPEN).await {
+    let inserted = store.insert_challenge(&new, MAX_OPEN).await;
+    if !matches!(inserted, Ok(Inserted::Id(_))) {
+        // Refused by the open count (or failed): no challenge was made,
+        // so none of the hour's allowance is spent.
+        app.limits
+            .challenges
+            .give_back_both(ip, Some(me.account.id));
+    }
+    match inserted {
         Ok(Inserted::Id(id)) => {
             tracing::info!(id, game = new.game, "challenge made");
             (StatusCode::CREATED, Json(json!({"id": id}))).into_response()
         }
-        // Refused by the open count (or failed): no challenge was made,
-        // so none of the hour's allowance is spent.
-        Ok(Inserted::TooMany) => {
-            app.limits
-                .challenges
-                .give_back_both(ip, Some(me.account.id));
-            too_many_challenges(
-                format!(
-                    "You have {MAX_OPEN} open challenges already: cancel one or wait for answers."
-                ),
-                None,
-            )
-        }
-        Ok(Inserted::AlreadyOpen) => {
-            app.limits
-                .challenges
-                .give_back_both(ip, Some(me.account.id));
-            too_many_challenges(
-                format!(
-                    "You have a challenge open to {} already: cancel it or wait for an answer.",
-                    to.username
-                ),
-                None,
-            )
-        }
-        Err(e) => {
-            app.limits
-                .challenges
-                .give_back_both(ip, Some(me.account.id));
-            internal(e)
-        }
+        Ok(Inserted::TooMany) => too_many_challenges(
+            format!("You have {MAX_OPEN} open challenges already: cancel one or wait for answers."),
+            None,
+        ),
+        Ok(Inserted::AlreadyOpen) => too_many_challenges(
+            format!(
+                "You have a challenge open to {} already: cancel it or wait for an answer.",
+                to.username
+            ),
+            None,
+        ),
+        Err(e) => internal(e),
     }
 }
 

@@ -10,8 +10,7 @@ use serde_json::json;
 
 use super::session::{self, Session};
 use super::{internal, not_signed_in, signout, sockets};
-use crate::app::error::json_error;
-use crate::app::error::ApiPath;
+use crate::app::error::{json_error, ApiPath};
 use crate::app::state::App;
 use crate::model::now_millis;
 

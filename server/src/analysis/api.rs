@@ -20,8 +20,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{games_of, report, worker};
-use crate::app::error::json_error;
-use crate::app::error::ApiPath;
+use crate::app::error::{json_error, ApiPath};
 use crate::app::state::App;
 use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::history::{find, internal, no_game, read_import};

@@ -8,11 +8,10 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::error::{json_error, registry_error, ApiJson};
+use super::error::{json_error, registry_error, ApiJson, ApiPath};
 use super::hosts::Base;
 use super::state::App;
 use crate::accounts::session::Session;
-use crate::app::error::ApiPath;
 use crate::code;
 use crate::limits::client_ip::{too_many, ClientIp};
 use crate::room::{RegistryError, Route};

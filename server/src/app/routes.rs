@@ -12,11 +12,10 @@ use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
-use super::error::{json_error, MAX_BODY};
+use super::error::{json_error, ApiPath, MAX_BODY};
 use super::hosts;
 use super::rooms::{create_room, limit_lookups, lobby_rooms, room_info, room_qr, rules_text, site};
 use super::state::App;
-use crate::app::error::ApiPath;
 use crate::pages::Pages;
 use crate::ws;
 

@@ -15,8 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::app::error::json_error;
-use crate::app::error::ApiPath;
+use crate::app::error::{json_error, ApiPath};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::{too_many, ClientIp};

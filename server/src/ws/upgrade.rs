@@ -10,7 +10,7 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use tokio::sync::OwnedSemaphorePermit;
 
-use crate::app::error::json_error;
+use crate::app::error::{json_error, ApiPath};
 use crate::app::hosts::Base;
 use crate::app::state::App;
 use crate::limits::client_ip::ClientIp;
@@ -21,7 +21,6 @@ use crate::store::{Account, SignedIn};
 
 use super::reader::{serve, Link};
 use super::*;
-use crate::app::error::ApiPath;
 
 /// `GET /ws/CODE`. The `session` cookie, if any, says which account the
 /// socket is signed in to (see `accounts/session.rs`).
