@@ -1,9 +1,13 @@
 //! The analysis workers of one node (`--analysis-workers`): each takes the
-//! oldest waiting job from the store and judges its positions in order,
-//! one search at a time in a background search slot (`bots::Slots`:
-//! a live computer player waiting for a slot stops the search, and that
-//! position is judged again once live play leaves a slot free), saving
-//! every judgement under its lease as it goes.
+//! waiting job with the fewest positions left from the store and judges
+//! its positions in order, one search at a time in a background search
+//! slot (`bots::Slots`: a live computer player waiting for a slot stops
+//! the search, and that position is judged again once live play leaves a
+//! slot free), saving every judgement under its lease as it goes. After
+//! each position, a worker whose job has more left than one waiting gives
+//! its job back and takes the shorter one: a short game is never stuck
+//! behind long ones (an address's two 400-move games held the only
+//! worker for six minutes).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -143,7 +147,19 @@ async fn work(app: &App, claim: &str, job: StoredAnalysis) {
             .save_analysis(&job.id, claim, &positions, done, now + LEASE_MS, now)
             .await
         {
-            Ok(true) if !done => {}
+            Ok(true) if !done => {
+                let left = games.len() - positions.len();
+                match store.shorter_analysis_waits(&job.id, left, now).await {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        if let Err(e) = store.give_back_analysis(&job.id, claim).await {
+                            tracing::warn!(id = %job.id, error = %e, "could not give an analysis back");
+                        }
+                        return;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "could not look for shorter analyses"),
+                }
+            }
             Ok(true) => return,
             Ok(false) => {
                 tracing::warn!(id = %job.id, "analysis taken over by another worker");

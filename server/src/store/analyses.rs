@@ -1,6 +1,7 @@
 //! Analyses of finished games: one row per game analysed, the job and its
-//! results together (`analysis/` runs them). A worker claims the oldest
-//! unfinished row whose lease ran out with one guarded `UPDATE`, so of
+//! results together (`analysis/` runs them). A worker claims the
+//! unfinished row with the fewest positions left whose lease ran out
+//! (the oldest of those), with one guarded `UPDATE`, so of
 //! several workers (on several nodes) exactly one gets it; every position
 //! it judges is saved with its lease renewed, and only under its own claim,
 //! so a worker that lost its lease (it stalled past it and another took
@@ -106,7 +107,7 @@ impl Store {
             return Ok(Asked::Existing);
         }
         let mine: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM analyses WHERE requested_by = $1 AND status != 'done'",
+            "SELECT COUNT(*) FROM analyses WHERE requested_by = $1 AND status IN ('queued', 'running')",
         )
         .bind(new.requested_by)
         .fetch_one(&mut *tx)
@@ -114,9 +115,11 @@ impl Store {
         if mine >= per_addr {
             return Ok(Asked::AddressFull);
         }
-        let all: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM analyses WHERE status != 'done'")
-            .fetch_one(&mut *tx)
-            .await?;
+        let all: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM analyses WHERE status IN ('queued', 'running')",
+        )
+        .fetch_one(&mut *tx)
+        .await?;
         if all >= queue {
             return Ok(Asked::QueueFull);
         }
@@ -162,8 +165,10 @@ impl Store {
         Ok(row.map(|r| (r.get("analysed"), r.get::<String, _>("status") == "done")))
     }
 
-    /// Takes the oldest unfinished analysis whose lease ran out (at `now`)
-    /// for `claim` until `lease_until`, or `None` when none waits.
+    /// Takes the unfinished analysis with the fewest positions left whose
+    /// lease ran out (at `now`; the oldest of those) for `claim` until
+    /// `lease_until`, or `None` when none waits. Shortest first: a short
+    /// game never waits behind a long one (PROTOCOL.md "Analysis").
     pub async fn claim_analysis(
         &self,
         claim: &str,
@@ -172,8 +177,9 @@ impl Store {
     ) -> StoreResult<Option<StoredAnalysis>> {
         let id: Option<String> = sqlx::query_scalar(
             "UPDATE analyses SET status = 'running', claim = $1, lease_until = $2, updated_at = $3
-             WHERE id = (SELECT id FROM analyses WHERE status != 'done' AND lease_until < $3
-                         ORDER BY requested_at, id LIMIT 1)
+             WHERE id = (SELECT id FROM analyses
+                         WHERE status IN ('queued', 'running') AND lease_until < $3
+                         ORDER BY total - analysed, requested_at, id LIMIT 1)
                AND status != 'done' AND lease_until < $3
              RETURNING id",
         )
@@ -186,6 +192,43 @@ impl Store {
             Some(id) => self.analysis(&id).await,
             None => Ok(None),
         }
+    }
+
+    /// Whether an unfinished analysis other than `id`, not held by a
+    /// worker (at `now`), has fewer than `left` positions left: the worker
+    /// holding `id` then gives it back ([`Store::give_back_analysis`]).
+    pub async fn shorter_analysis_waits(
+        &self,
+        id: &str,
+        left: usize,
+        now: u64,
+    ) -> StoreResult<bool> {
+        let found: Option<String> = sqlx::query_scalar(
+            "SELECT id FROM analyses
+             WHERE status IN ('queued', 'running') AND lease_until < $1 AND id != $2
+               AND total - analysed < $3
+             LIMIT 1",
+        )
+        .bind(now as i64)
+        .bind(id)
+        .bind(left as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
+    }
+
+    /// `claim` lets go of analysis `id` (what it judged stays), to be
+    /// claimed again at once, by whichever worker comes first.
+    pub async fn give_back_analysis(&self, id: &str, claim: &str) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE analyses SET lease_until = 0, status = 'queued'
+             WHERE id = $1 AND claim = $2 AND status != 'done'",
+        )
+        .bind(id)
+        .bind(claim)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Saves the positions judged so far under `claim` (and the lease

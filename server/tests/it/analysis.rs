@@ -389,3 +389,64 @@ async fn an_address_follows_at_most_four_analyses_at_once() {
     .expect("a place comes back");
     open.push(again);
 }
+
+/// Waiting analyses are served shortest first: a short game asked while
+/// a long one runs is done long before it (the worker gives the long one
+/// back after a position), and the long one then finishes where it was.
+#[tokio::test]
+async fn a_short_game_is_analysed_before_a_long_one_asked_first() {
+    let server = TestServer::start_with(|c| {
+        c.analysis_ms = 250;
+        c.analysis_workers = 1;
+        c.analyses_per_addr = 4;
+    })
+    .await;
+    let post = |body: String| {
+        let url = format!("{}/api/analysis", server.base);
+        async move {
+            let resp = reqwest::Client::new()
+                .post(url)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            (resp.status().as_u16(), resp.json::<Value>().await.unwrap())
+        }
+    };
+    // 24 moves there and back: 25 positions, about 6 s of searches.
+    let long_moves: Vec<&str> = ["e2", "e8", "e1", "e9"].repeat(6);
+    let mut long_text = "[Game \"quoridor\"]\n\n".to_string();
+    for (i, mv) in long_moves.iter().enumerate() {
+        long_text += &format!("{}. {mv}\n", i + 1);
+    }
+    long_text += "side 1 leaves (resign)\n";
+    let (status, long) = post(long_text).await;
+    assert_eq!(status, 200, "{long}");
+    let long_id = long["id"].as_str().unwrap().to_string();
+    // The long one is under way.
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (_, a) = get_json(&server, &format!("/api/analysis/{long_id}")).await;
+        if !a["positions"].as_array().unwrap().is_empty() {
+            break;
+        }
+        assert!(Instant::now() < until, "the long one starts: {a}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let short_text =
+        "[Game \"jungle\"]\n\n1. 8 a3-a4\n2. 8 g7-g6\n3. 8 a4-a5\nside 1 leaves (resign)\n";
+    let (status, short) = post(short_text.to_string()).await;
+    assert_eq!(status, 200, "{short}");
+    let short_id = short["id"].as_str().unwrap().to_string();
+    let a = done(&server, &short_id, Duration::from_secs(20)).await;
+    check(&server, "jungle", &["8 a3-a4", "8 g7-g6", "8 a4-a5"], &a).await;
+    let (_, l) = get_json(&server, &format!("/api/analysis/{long_id}")).await;
+    assert_ne!(l["status"], "done", "the short one came first: {l}");
+    assert!(
+        l["positions"].as_array().unwrap().len() < 20,
+        "the long one waited: {l}"
+    );
+    // And the long one goes on to its end.
+    let l = done(&server, &long_id, Duration::from_secs(60)).await;
+    check(&server, "quoridor", &long_moves, &l).await;
+}
