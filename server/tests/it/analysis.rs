@@ -45,6 +45,17 @@ async fn finished(server: &TestServer, game: &str, moves: &[&str], resign: bool)
     }
 }
 
+/// `POST /api/analysis` with a game's text.
+async fn ask_text(server: &TestServer, body: String) -> (u16, Value) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/analysis", server.base))
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (resp.status().as_u16(), resp.json::<Value>().await.unwrap())
+}
+
 async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {
     let (status, body) = server.get(path).await;
     (status, serde_json::from_str(&body).unwrap_or(Value::Null))
@@ -330,18 +341,7 @@ async fn analyses_are_bounded_per_address_and_in_all() {
 async fn an_imported_game_is_analysed_under_the_hash_of_its_game() {
     let server = TestServer::start_with(|c| c.analysis_ms = 30).await;
     let text = "[Game \"jungle\"]\n\n1. 8 a3-a4\n2. 8 g7-g6\n3. 8 a4-a5\nside 1 leaves (resign)\n";
-    let post = |body: &'static str| {
-        let url = format!("{}/api/analysis", server.base);
-        async move {
-            let resp = reqwest::Client::new()
-                .post(url)
-                .body(body)
-                .send()
-                .await
-                .unwrap();
-            (resp.status().as_u16(), resp.json::<Value>().await.unwrap())
-        }
-    };
+    let post = |body: &'static str| ask_text(&server, body.to_string());
     let (status, a) = post(text).await;
     assert_eq!(status, 200, "{a}");
     let id = a["id"].as_str().unwrap().to_string();
@@ -401,18 +401,7 @@ async fn a_short_game_is_analysed_before_a_long_one_asked_first() {
         c.analyses_per_addr = 4;
     })
     .await;
-    let post = |body: String| {
-        let url = format!("{}/api/analysis", server.base);
-        async move {
-            let resp = reqwest::Client::new()
-                .post(url)
-                .body(body)
-                .send()
-                .await
-                .unwrap();
-            (resp.status().as_u16(), resp.json::<Value>().await.unwrap())
-        }
-    };
+    let post = |body: String| ask_text(&server, body);
     // 24 moves there and back: 25 positions, about 6 s of searches.
     let long_moves: Vec<&str> = ["e2", "e8", "e1", "e9"].repeat(6);
     let mut long_text = "[Game \"quoridor\"]\n\n".to_string();
