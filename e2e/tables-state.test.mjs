@@ -117,3 +117,18 @@ test('a move event appends its move to the match held and takes the rest; a move
   assert.equal(applyMatchEvent(ts, { type: 'match', v: 10, table: T1, kind: 'move', move: 'x', side: 1, match: otherGame }), null);
   assert.equal(ts[0].match, held, 'nothing changed');
 });
+
+test('a takeback keeps who asked since the last move; the next move lets them ask again', () => {
+  const m = { ...match(['m1', 'm2']), moves: ['e2', 'e8'], move_sides: [0, 1] };
+  m.takeback_asked_at = { 0: 2 };
+  m.draw_offered_at = { 1: 1 };
+  const ts = tables(m);
+  const back = { ...match(['m1', 'm2']), id: m.id, moves: [], move_sides: [] };
+  applyMatchEvent(ts, { type: 'match', kind: 'takeback', table: T1, match: back });
+  assert.deepEqual(ts[0].match.takeback_asked_at, { 0: 0 }, 'side 0 asked since the last move');
+  assert.equal(ts[0].match.draw_offered_at, undefined, 'an older offer is forgotten');
+  const moved = { ...back, ply: 1, moves: undefined };
+  applyMatchEvent(ts, { type: 'match', kind: 'move', table: T1, move: 'e2', side: 0, match: moved });
+  assert.equal(ts[0].match.moves.length, 1);
+  assert.notEqual(ts[0].match.takeback_asked_at[0], ts[0].match.moves.length, 'may ask again');
+});

@@ -40,8 +40,26 @@ export function applyMatchEvent(tables, ev) {
     table = { id: ev.table, match: null, spectators: 0 };
     tables.push(table);
   }
-  table.match = ev.match;
+  table.match = ev.kind === 'takeback' ? withAskedKept(table.match, ev.match) : ev.match;
   return table;
+}
+
+/** The page's own fields: per side, the number of moves when it last offered a draw or asked for a takeback (room/model.js). */
+const ASKED_AT = ['draw_offered_at', 'takeback_asked_at'];
+
+/**
+ * The match after a takeback: a side that asked (a draw, a takeback)
+ * since the last move still has, as the server counts moves taken back
+ * too and takes another request only after the next move.
+ */
+function withAskedKept(held, next) {
+  if (!held || held.id !== next.id) return next;
+  const kept = { ...next };
+  for (const field of ASKED_AT) {
+    const asked = Object.entries(held[field] ?? {}).filter(([, at]) => at === held.moves.length);
+    if (asked.length) kept[field] = Object.fromEntries(asked.map(([side]) => [side, next.moves.length]));
+  }
+  return kept;
 }
 
 /** A Quoridor wall's place in the server's order: horizontal ones first, then by row and column. */

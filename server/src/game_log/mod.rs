@@ -187,6 +187,18 @@ impl GameLog {
         })
     }
 
+    /// The moves played so far, those taken back included: it grows with
+    /// every move and never falls, so "once between two moves" (a draw
+    /// offer, a takeback request) holds across a takeback.
+    pub fn moves_played(&self) -> usize {
+        self.moves.len() + self.takebacks.iter().map(|t| t.moves.len()).sum::<usize>()
+    }
+
+    /// Whether another takeback would pass [`MAX_TAKEBACKS`].
+    pub fn takebacks_spent(&self) -> bool {
+        self.takebacks.len() >= MAX_TAKEBACKS
+    }
+
     /// Reads a stored entry in this position: the step it was.
     pub fn read(&self, entry: &Step<String>) -> Result<Step, LogError> {
         Ok(entry.try_map(|text| self.game.parse_move(text))?)
@@ -258,7 +270,7 @@ impl GameLog {
         if self.game.is_over() {
             return Err(NoTakeback::Over);
         }
-        if self.takebacks.len() >= MAX_TAKEBACKS {
+        if self.takebacks_spent() {
             return Err(NoTakeback::TooMany);
         }
         let Some(keep) = moves.checked_sub(plies) else {

@@ -45,7 +45,9 @@ impl RoomState {
                 "The computer plays every game to its end.",
             ));
         }
-        let ply = m.moves.len();
+        // Moves played, those taken back included: asked once between
+        // two moves, even across a takeback.
+        let ply = m.moves_played();
         let kind = match (action, m.draw.standing == Some(other)) {
             // Offering while the opponent's offer stands is agreeing.
             (DrawAction::Offer | DrawAction::Accept, true) => {

@@ -181,7 +181,8 @@ impl RoomState {
 
 /// A request between the two players of a game (a draw offer, a
 /// takeback request) made or declined by `member`, playing `side`, when
-/// `ply` moves were played.
+/// `ply` moves had been played (those taken back included:
+/// `GameLog::moves_played`).
 struct Offer {
     kind: super::event::DrawKind,
     side: Side,

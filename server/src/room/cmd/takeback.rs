@@ -16,6 +16,7 @@ use super::super::event::{DrawKind, Event};
 use super::super::play::Change;
 use super::super::state::{Applied, RoomState};
 use super::super::table::Match;
+use crate::game_log::{LogError, NoTakeback};
 use crate::model::ids::{MemberId, TableId};
 use crate::protocol::{Code, DrawAction, Refusal};
 
@@ -68,7 +69,9 @@ impl RoomState {
                 "There are no takebacks in rated or tournament games.",
             ));
         }
-        let ply = m.moves.len();
+        // Moves played, those taken back included: asked once between
+        // two moves, even across a takeback.
+        let ply = m.moves_played();
         let theirs = m.takeback.standing == Some(other);
         let kind = match (action, theirs) {
             (DrawAction::Offer, _) if computer => {
@@ -89,6 +92,10 @@ impl RoomState {
             }
             (DrawAction::Offer, false) => {
                 plies_for(m, side)?;
+                if m.takebacks_spent() {
+                    // Refused when asked, not when answered.
+                    return Err(LogError::NoTakeback(NoTakeback::TooMany).into());
+                }
                 if m.takeback.asked(side, ply) {
                     return Err(refusal(
                         "You already asked: wait for the next move to ask again.",

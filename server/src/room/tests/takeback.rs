@@ -14,6 +14,13 @@ fn takeback(action: DrawAction) -> Command {
     })
 }
 
+fn draw(action: DrawAction) -> Command {
+    Command::Draw(cmd::Draw {
+        action,
+        table: None,
+    })
+}
+
 /// A Jungle game between Minh (side 0) and Lan, recorded for a restore.
 fn jungle() -> (Recorded, MemberId, MemberId) {
     let mut room = Recorded::new(super::room(GameKind::Jungle, Value::Null));
@@ -177,4 +184,58 @@ fn no_takebacks_between_people_in_a_rated_room_nor_from_a_spectator() {
         code(&mut state, guest, takeback(DrawAction::Offer), 2_000),
         Code::NoTakeback
     );
+}
+
+/// "A side asks at most once between two moves" holds across a takeback:
+/// a move played after one lets the side ask again, though the game is
+/// back at the same length (an outside check found it refused); a draw
+/// offer the same.
+#[test]
+fn after_a_takeback_a_new_move_lets_the_side_ask_again() {
+    let (mut room, host, guest) = jungle();
+    room.ok(host, mv("8 a3-a4"), 1_000);
+    room.ok(host, takeback(DrawAction::Offer), 1_500);
+    room.ok(guest, takeback(DrawAction::Accept), 2_000);
+    assert!(current(&room.state).moves.is_empty());
+    room.ok(host, mv("8 a3-a4"), 3_000);
+    room.ok(host, takeback(DrawAction::Offer), 3_500);
+    assert_eq!(current(&room.state).takeback.standing, Some(rules::Side(0)));
+    room.ok(guest, takeback(DrawAction::Decline), 4_000);
+    // The draw offer too: offered, taken back past, offered again.
+    room.ok(guest, mv("8 g7-g6"), 5_000);
+    room.ok(host, draw(DrawAction::Offer), 5_100);
+    room.ok(guest, draw(DrawAction::Decline), 5_200);
+    assert_eq!(
+        code(&mut room.state, host, draw(DrawAction::Offer), 5_300),
+        Code::DrawOffered,
+        "no move since"
+    );
+    room.ok(guest, takeback(DrawAction::Offer), 5_400);
+    room.ok(host, takeback(DrawAction::Accept), 5_500);
+    room.ok(guest, mv("8 g7-g6"), 6_000);
+    room.ok(host, draw(DrawAction::Offer), 6_100);
+    assert_eq!(current(&room.state).draw.standing, Some(rules::Side(0)));
+}
+
+/// Past the 100th takeback a request is refused when it is made, with no
+/// event and nothing standing (an outside check found it accepted and
+/// then refused at the answer).
+#[test]
+fn past_the_last_takeback_a_request_is_refused_when_asked() {
+    let (mut room, host, guest) = jungle();
+    let mut t = 1_000;
+    for _ in 0..crate::game_log::MAX_TAKEBACKS {
+        room.ok(host, mv("8 a3-a4"), t);
+        room.ok(host, takeback(DrawAction::Offer), t + 1);
+        room.ok(guest, takeback(DrawAction::Accept), t + 2);
+        t += 10;
+    }
+    room.ok(host, mv("8 a3-a4"), t);
+    let version = room.state.version;
+    assert_eq!(
+        code(&mut room.state, host, takeback(DrawAction::Offer), t + 1),
+        Code::NoTakeback
+    );
+    assert_eq!(room.state.version, version, "no event");
+    assert_eq!(current(&room.state).takeback.standing, None);
 }
