@@ -42,8 +42,15 @@ pub struct Options {
     /// Moves per pawn before a draw, 1 to 200, instead of the board's
     /// (60, 75, 90): for short games in tests and drills. Left out of the
     /// serialised options when not set.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Written only as a number: `null` is refused like any other
+    /// non-number (RULES.md: leave it out for the board's limit).
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "a_number")]
     pub move_limit: Option<u16>,
+}
+
+/// A `move_limit` that is present: a number, never `null`.
+fn a_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
+    u16::deserialize(d).map(Some)
 }
 
 impl Default for Options {

@@ -89,7 +89,9 @@ impl GameOptions {
             .map(|m| serde_json::to_string(m).unwrap_or_default())
             .collect();
         let mode = match engine.remove("mode") {
-            None | Some(Value::Null) => allowed[0],
+            None => allowed[0],
+            // RULES.md §2: `null` is no value of Quoridor's fields.
+            Some(Value::Null) if kind != GameKind::Quoridor => allowed[0],
             Some(m) => serde_json::from_value::<Mode>(m.clone())
                 .ok()
                 .filter(|mode| allowed.contains(mode))

@@ -183,3 +183,27 @@ fn a_game_reads_back_from_its_view() {
         assert_eq!(serde_json::to_value(&back).unwrap(), view);
     }
 }
+
+/// RULES.md §2: `null` is no value of Quoridor's options, `mode` and
+/// `move_limit` included (an outside check found those two taken as the
+/// default); in CrossyRay and Jungle `mode: null` still reads as `single`.
+#[test]
+fn null_is_no_value_of_quoridors_options() {
+    for field in [
+        "mode",
+        "move_limit",
+        "size",
+        "players",
+        "walls",
+        "goal",
+        "turn_seconds",
+    ] {
+        let options = serde_json::json!({ field: null });
+        assert!(
+            setup(GameKind::Quoridor, options).is_err(),
+            "{field}: null is refused"
+        );
+    }
+    assert!(setup(GameKind::Quoridor, serde_json::json!({"move_limit": 5})).is_ok());
+    assert!(setup(GameKind::Jungle, serde_json::json!({"mode": null})).is_ok());
+}

@@ -288,7 +288,13 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                     | EndReason::Agreement
             );
             let side_ok = said.winner().is_none_or(|w| w.index() < game.sides());
-            if !outside || !side_ok || !can_end(kind, &said) {
+            // Only the clock of the side to move runs: of two sides, the
+            // other cannot have lost on time.
+            let on_time_ok = !(said.reason() == EndReason::Timeout
+                && game.sides() == 2
+                && said.winner().is_some()
+                && said.winner() == game.to_move());
+            if !outside || !side_ok || !on_time_ok || !can_end(kind, &said) {
                 return Err(bad(n, "the moves do not end the game this way"));
             }
             said
@@ -407,12 +413,14 @@ mod tests {
             "aborted (resign)",
             "side 0 wins (goal)",
             "draw (move_limit)",
+            // Side 0 is to move: side 1's clock was not running.
+            "side 0 wins (timeout)",
         ] {
             let e = jungle(refused).expect_err(refused);
             assert_eq!(e.line, 2, "{refused}: {}", e.message);
         }
         for read in [
-            "side 0 wins (timeout)",
+            "side 1 wins (timeout)",
             "side 1 wins (resign)",
             "draw (agreement)",
             "draw (abandon)",
