@@ -39,6 +39,16 @@ async fn command(room: &RoomHandle, conn: u64, id: i64, command: Value) {
     room.command(ConnId(conn), id, command).await.unwrap();
 }
 
+/// Reads `rx` up to the game's start; that event.
+async fn started(rx: &Queue) -> Value {
+    loop {
+        let e = next(rx).await;
+        if e["type"] == "match" && e["kind"] == "start" {
+            return e;
+        }
+    }
+}
+
 /// Everything waiting in `rx`, after the room has had time to send it.
 async fn drain(rx: &Queue) -> Vec<Value> {
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -63,12 +73,15 @@ async fn the_players_and_the_movers_ack_are_queued_before_the_spectators() {
     command(&room, 1, 2, json!({"type": "sit", "seat": 0})).await;
     command(&room, 2, 2, json!({"type": "sit", "seat": 1})).await;
     command(&room, 1, 3, json!({"type": "start", "order": "seats"})).await;
-    let seen = drain(&host).await;
-    let start = seen
-        .iter()
-        .find(|e| e["type"] == "match" && e["kind"] == "start")
-        .expect("the game started");
+    // Every page reads up to the game's start (however slow the machine),
+    // then whatever followed it.
+    let start = started(&host).await;
     let mv = start["match"]["legal"][0].as_str().unwrap().to_string();
+    started(&guest).await;
+    for s in &spectators {
+        started(s).await;
+    }
+    drain(&host).await;
     drain(&guest).await;
     for s in &spectators {
         drain(s).await;
@@ -91,7 +104,13 @@ async fn the_players_and_the_movers_ack_are_queued_before_the_spectators() {
     }
     tokio::task::yield_now().await;
     command(&room, 1, 4, json!({"type": "move", "move": mv})).await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Until every page has the move (the mover its ack too), or 10 s.
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
+    while log.lock().unwrap().len() < SPECTATORS as usize + 3 && tokio::time::Instant::now() < until
+    {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
 
     let log = log.lock().unwrap().clone();
     let spectators_got = log.iter().filter(|(conn, _)| *conn >= 100).count();
