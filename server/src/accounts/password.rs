@@ -37,8 +37,18 @@ pub async fn change_password(
     if let Err(m) = check_password(&req.new) {
         return json_error(StatusCode::BAD_REQUEST, "bad_password", m);
     }
-    // Held while checked, as for a login.
+    // Two password hashes (the current one checked, the new one made):
+    // in the allowance of password checks per address and per account,
+    // right or wrong, as a login is (an attack round changed a password
+    // to itself 8 times a second, slowing everyone's logins).
     let both = (ip, Some(me.account.id));
+    if let Err(wait) = app.limits.logins.take_both(both.0, both.1) {
+        return too_many(
+            wait,
+            "Too many password checks from your address or account",
+        );
+    }
+    // Held while checked, as for a login.
     if let Err(wait) = app.limits.failed_logins.take_both(both.0, both.1) {
         return too_many(
             wait,

@@ -262,6 +262,7 @@ async fn send_recovery(app: &App, base: &str, email: &str) -> Result<(), crate::
 /// browser is signed in with a new one.
 pub async fn reset(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     current: Session,
     headers: HeaderMap,
     ApiJson(req): ApiJson<ResetBody>,
@@ -271,6 +272,23 @@ pub async fn reset(
     }
     if !is_valid_token(&req.token) || req.password.chars().count() > PASSWORD_MAX {
         return bad_link();
+    }
+    // The new password's hash is a password check's work: in the
+    // address's allowance of them, as a login is, and spent only on a
+    // link that works (an attack round starved every login with bad
+    // links, each a hash).
+    if let Err(wait) = app.limits.logins.take(ip) {
+        return too_many(wait, "Too many password checks from your address");
+    }
+    match app
+        .registry
+        .store()
+        .recovery_link_valid(&req.token, now_millis())
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return bad_link(),
+        Err(e) => return internal(e),
     }
     let Some(hash) = app.accounts.hash(req.password).await else {
         return internal("password hashing failed");

@@ -252,8 +252,8 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// Sets the account's password hash and ends its other sessions than
-    /// `keep`, in one transaction.
+    /// Sets the account's password hash, ends its other sessions than
+    /// `keep` and voids its recovery links, in one transaction.
     pub async fn change_password(
         &self,
         account_id: i64,
@@ -270,6 +270,8 @@ impl Store {
             .bind(account_id)
             .bind(keep)
             .execute(&mut *tx)
+            .await?;
+        super::recovery::void_links(&mut tx, account_id, super::recovery::LinkPurpose::Recover)
             .await?;
         tx.commit().await?;
         Ok(())

@@ -88,9 +88,26 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         void_links(&mut tx, link.account_id, link.purpose).await?;
+        // A recovery link sent to the old address stops working too.
+        void_links(&mut tx, link.account_id, LinkPurpose::Recover).await?;
         insert_link(&mut tx, &link).await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// Whether `secret` is a recovery link still valid at `now` (a cheap
+    /// look before a reset spends a password hash on it).
+    pub async fn recovery_link_valid(&self, secret: &str, now: u64) -> StoreResult<bool> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT account_id FROM email_tokens
+             WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3",
+        )
+        .bind(TokenHash::of(secret).as_str())
+        .bind(LinkPurpose::Recover.as_str())
+        .bind(now as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
     }
 
     /// Confirms the address of a `Confirm` link: it becomes the account's
@@ -115,7 +132,7 @@ impl Store {
     }
 
     /// Sets an unconfirmed email (`None` removes it); links to confirm an
-    /// earlier address stop working.
+    /// earlier address, and recovery links sent to it, stop working.
     pub async fn set_email(&self, account_id: i64, email: Option<&str>) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE accounts SET email = $1, email_confirmed = 0 WHERE id = $2")
@@ -124,6 +141,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         void_links(&mut tx, account_id, LinkPurpose::Confirm).await?;
+        void_links(&mut tx, account_id, LinkPurpose::Recover).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -210,7 +228,7 @@ async fn insert_link(tx: &mut sqlx::AnyConnection, link: &NewLink<'_>) -> StoreR
 /// (expired when made) but stay an hour, so they still count against the
 /// account's links per hour (a new address, or a used link, does not
 /// start the count again); `add_link` deletes them after that.
-async fn void_links(
+pub(super) async fn void_links(
     tx: &mut sqlx::AnyConnection,
     account_id: i64,
     purpose: LinkPurpose,

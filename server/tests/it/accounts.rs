@@ -764,6 +764,7 @@ async fn logins_with_the_right_password_are_bounded_per_address_too() {
     registered(&server, "hoa", "password1").await;
     let right = json!({"username": "hoa", "password": "password1"});
     let mut refused_at = None;
+    let started = std::time::Instant::now();
     for attempt in 1..=80 {
         let (status, body) = post(&server, "/api/login", right.clone()).await;
         if status == 429 {
@@ -775,8 +776,12 @@ async fn logins_with_the_right_password_are_bounded_per_address_too() {
     }
     let refused_at = refused_at.expect("logins are bounded");
     let burst = server::limits::PASSWORD_CHECK_BURST as usize;
+    // One check comes back every 3 s: a slow machine's logins (argon2 in
+    // a debug build) earn some while they run.
+    let refills = (started.elapsed().as_secs_f64() / 3.0).ceil() as usize;
     assert!(
-        (burst + 1..=burst + 5).contains(&refused_at),
-        "refused at {refused_at}"
+        (burst + 1..=burst + 1 + refills).contains(&refused_at),
+        "refused at {refused_at} after {:?}",
+        started.elapsed()
     );
 }

@@ -279,3 +279,89 @@ async fn a_change_of_address_refused_for_the_hour_changes_nothing() {
         (Some("khoa2@example.org"), Some(true))
     );
 }
+
+/// Mails a recovery link for `email`; its token.
+async fn recovery_link(server: &TestServer, smtp: &mut FakeSmtp, email: &str) -> String {
+    assert_eq!(recover(server, email).await.0, 202);
+    link_token(&smtp.next().await, "/reset#")
+}
+
+/// A recovery link stops working when its owner removes or changes the
+/// address it went to (an attack round took over an account with a link
+/// sent before the owner dropped a compromised mailbox).
+#[tokio::test]
+async fn a_recovery_link_dies_with_the_address_it_went_to() {
+    let (server, mut smtp) = site().await;
+    let mut minh = confirmed(&server, &mut smtp, "minh", "minh@example.org").await;
+    let token = recovery_link(&server, &mut smtp, "minh@example.org").await;
+    let removed = minh.post("/api/email", json!({"email": ""})).await;
+    assert!(removed.status < 300, "{}", removed.body);
+    let mut thief = Browser::new(&server);
+    let a = reset(&mut thief, &token, "hijacked-pass").await;
+    assert_eq!(
+        (a.status, a.body["error"].clone()),
+        (400, json!("bad_link"))
+    );
+
+    let mut lan = confirmed(&server, &mut smtp, "lan", "lan@example.org").await;
+    let token = recovery_link(&server, &mut smtp, "lan@example.org").await;
+    let changed = lan
+        .post("/api/email", json!({"email": "lan2@example.org"}))
+        .await;
+    assert!(changed.status < 300, "{}", changed.body);
+    let a = reset(&mut thief, &token, "hijacked-pass").await;
+    assert_eq!(
+        (a.status, a.body["error"].clone()),
+        (400, json!("bad_link"))
+    );
+    let (status, _) = server.log_in("lan", "password1").await;
+    assert_eq!(status, 200, "the password stands");
+}
+
+/// A password change voids the recovery links sent before it; a reset
+/// is a password check of its address (bounded as logins are), and a
+/// link that does not work costs no hash.
+#[tokio::test]
+async fn a_password_change_voids_recovery_links_and_resets_are_bounded() {
+    let (server, mut smtp) = site().await;
+    let mut hoa = confirmed(&server, &mut smtp, "hoa", "hoa@example.org").await;
+    let token = recovery_link(&server, &mut smtp, "hoa@example.org").await;
+    let changed = hoa
+        .post(
+            "/api/password",
+            json!({"current": "password1", "new": "password2"}),
+        )
+        .await;
+    assert_eq!(changed.status, 204, "{}", changed.body);
+    let mut thief = Browser::new(&server);
+    let a = reset(&mut thief, &token, "hijacked-pass").await;
+    assert_eq!(
+        (a.status, a.body["error"].clone()),
+        (400, json!("bad_link"))
+    );
+    let (status, _) = server.log_in("hoa", "password2").await;
+    assert_eq!(status, 200);
+
+    // Links that do not work, from one address: refused quickly, then
+    // limited with the address's password checks.
+    let started = std::time::Instant::now();
+    let mut limited = None;
+    for n in 1..=80 {
+        let a = reset(&mut thief, &"ab".repeat(16), "whatever-pass").await;
+        if a.status == 429 {
+            limited = Some(n);
+            break;
+        }
+        assert_eq!(a.body["error"], "bad_link");
+    }
+    let burst = server::limits::PASSWORD_CHECK_BURST as usize;
+    let refills = (started.elapsed().as_secs_f64() / 3.0).ceil() as usize;
+    let limited = limited.expect("resets are bounded");
+    // Two logins above spent two of the address's checks, the password
+    // change one more.
+    assert!(
+        limited <= burst + refills + 1,
+        "limited at {limited} after {:?}",
+        started.elapsed()
+    );
+}
