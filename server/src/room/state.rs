@@ -186,6 +186,9 @@ pub struct RoomState {
     pub(super) signal_budgets: super::voice::SignalBudgets,
     /// Chat lines per member and per address (`voice::CHAT_BURST`).
     pub(super) chat_budgets: super::voice::SignalBudgets,
+    /// Budgets of the commands that change the room for everyone (a
+    /// name, a seat, voice, the host's settings), per member and address.
+    pub(super) change_budgets: super::voice::SignalBudgets,
     /// Members the host muted in voice, kept when they leave voice, so
     /// leaving and joining again does not lift the host's mute (live
     /// only, like voice; at most one entry per member).
@@ -245,6 +248,7 @@ impl RoomState {
             voice: Vec::new(),
             signal_budgets: Default::default(),
             chat_budgets: super::voice::SignalBudgets::chat(),
+            change_budgets: super::voice::SignalBudgets::changes(),
             voice_host_muted: Vec::new(),
         }
     }

@@ -57,6 +57,19 @@ pub const CHAT_RATE: f64 = 2.0;
 pub const ADDR_CHAT_BURST: f64 = 3.0 * CHAT_BURST;
 pub const ADDR_CHAT_RATE: f64 = 3.0 * CHAT_RATE;
 
+/// Commands that change the room for everyone (a name, a seat, voice and
+/// its mutes, the host's settings and seats: each sends an event to every
+/// member) a member may send at once, all their pages together, and how
+/// many more a second; and the same for all the members of one client
+/// address in a room. An attack round sent about 400 renames a second
+/// from one address, within the per-connection message rate, and got a
+/// slow member closed for not reading. Moves, offers and claims are
+/// bounded by the game; chat and signalling have their own budgets.
+pub const CHANGE_BURST: f64 = 20.0;
+pub const CHANGE_RATE: f64 = 2.0;
+pub const ADDR_CHANGE_BURST: f64 = 3.0 * CHANGE_BURST;
+pub const ADDR_CHANGE_RATE: f64 = 3.0 * CHANGE_RATE;
+
 /// A room's budgets of one kind of message (signalling, chat), per member
 /// and per address (live only, like voice). A budget that has refilled is
 /// forgotten (it holds nothing a fresh one does not), so the map holds
@@ -102,6 +115,30 @@ impl SignalBudgets {
             member: (CHAT_BURST, CHAT_RATE),
             addr: (ADDR_CHAT_BURST, ADDR_CHAT_RATE),
         }
+    }
+
+    /// The budgets of changes ([`CHANGE_BURST`]).
+    pub fn changes() -> Self {
+        SignalBudgets {
+            buckets: HashMap::new(),
+            member: (CHANGE_BURST, CHANGE_RATE),
+            addr: (ADDR_CHANGE_BURST, ADDR_CHANGE_RATE),
+        }
+    }
+
+    /// Whether `member` (and its address, when known) could spend one
+    /// message at `now`, spending nothing.
+    pub fn allows(&self, member: MemberId, addr: Option<IpAddr>, now: u64) -> bool {
+        let senders = [
+            Some(Sender::Member(member)),
+            addr.map(|a| Sender::Addr(crate::limits::address::bucket_key(a))),
+        ];
+        senders.into_iter().flatten().all(|sender| {
+            let budget = self.budget(sender);
+            self.buckets
+                .get(&sender)
+                .is_none_or(|b| b.tokens_at(budget, now) >= 1.0)
+        })
     }
 
     /// The burst and rate of `sender`'s budget.

@@ -137,6 +137,43 @@ impl RoomState {
             Some(m) if m.removed => return Err(remove::removed_refusal()),
             Some(_) => {}
         }
+        // A change seen by everyone is budgeted per member and address:
+        // checked first, spent only when it changed something.
+        let budgeted = matches!(
+            command,
+            Command::Name(_)
+                | Command::Sit(_)
+                | Command::Stand
+                | Command::Options(_)
+                | Command::Computer(_)
+                | Command::Countdown(_)
+                | Command::Autostart(_)
+                | Command::Stop
+                | Command::Unseat(_)
+                | Command::Remove(_)
+                | Command::Readmit(_)
+                | Command::Voice(_)
+                | Command::Mute(_)
+                | Command::VoiceMute(_)
+                | Command::Rated(_)
+                | Command::Public(_)
+                | Command::Host(_)
+        );
+        let addr = self.member(member).and_then(|m| m.seen_from);
+        if budgeted && !self.change_budgets.allows(member, addr, now) {
+            return Err(Refusal::new(
+                Code::RateLimited,
+                "Too many changes to the room; slow down.",
+            ));
+        }
+        let applied = self.apply_unbudgeted(member, command, now);
+        if budgeted && applied.as_ref().is_ok_and(|effects| !effects.is_empty()) {
+            self.change_budgets.take(member, addr, now);
+        }
+        applied
+    }
+
+    fn apply_unbudgeted(&mut self, member: MemberId, command: Command, now: u64) -> Applied {
         match command {
             Command::Hello(_) => Err(Refusal::new(Code::BadMessage, "You already said hello.")),
             Command::Ping => Ok(Vec::new()),

@@ -374,6 +374,43 @@ fn chat_is_budgeted_per_member_and_per_address() {
     refused(&mut state, id, say("again"), 500);
 }
 
+/// Changes seen by everyone (here renames, sits and stands) are budgeted
+/// per member over all their pages: an attack round renamed 400 times a
+/// second from one address and got a slow member closed. A refused one
+/// changes nothing and sends nothing; one that changes nothing costs
+/// nothing.
+#[test]
+fn changes_for_everyone_are_budgeted_per_member() {
+    use crate::room::voice::CHANGE_BURST;
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let id = join(&mut state, HOST, Some("Minh"), 0);
+    let rename = |name: String| Command::Name(cmd::Name { name });
+    for i in 0..CHANGE_BURST as usize {
+        ok(&mut state, id, rename(format!("Minh {i}")), 0);
+    }
+    let before = fingerprint(&state, id, 0);
+    let refusal = refused(&mut state, id, rename("Nope".to_string()), 0);
+    assert_eq!(refusal.code, Code::RateLimited);
+    let refusal = refused(&mut state, id, Command::Sit(cmd::Sit { seat: 0 }), 0);
+    assert_eq!(
+        refusal.code,
+        Code::RateLimited,
+        "one budget for every change"
+    );
+    assert_eq!(fingerprint(&state, id, 0), before, "nothing changed");
+    // Half a second later, one more; the chat's own budget is whole.
+    ok(&mut state, id, Command::Sit(cmd::Sit { seat: 0 }), 500);
+    refused(&mut state, id, Command::Stand, 500);
+    ok(
+        &mut state,
+        id,
+        Command::Chat(cmd::Chat {
+            text: "still here".to_string(),
+        }),
+        500,
+    );
+}
+
 #[test]
 fn ping_changes_nothing() {
     let mut state = room(GameKind::Jungle, Value::Null);
