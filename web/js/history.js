@@ -108,6 +108,6 @@ export function gameEntry(g, { showRoom = true } = {}) {
       el('span', { class: 'ge-outcome', 'data-testid': 'game-outcome', text: outcomeLine(g) }),
       ' · ',
       el('time', { class: 'ge-date', datetime: new Date(g.ended_at ?? 0).toISOString(), text: dateText(g.ended_at) }),
-      showRoom ? ' · ' : null,
-      showRoom ? el('a', { class: 'ge-room', href: `/r/${encodeURIComponent(g.room)}`, 'data-testid': 'game-room', text: t('room.title', { code: g.room }) }) : null));
+      showRoom && g.room ? ' · ' : null,
+      showRoom && g.room ? el('a', { class: 'ge-room', href: `/r/${encodeURIComponent(g.room)}`, 'data-testid': 'game-room', text: t('room.title', { code: g.room }) }) : null));
 }

@@ -16,6 +16,7 @@
 // Either game can be analysed by the server's engine (analysis/panel.js):
 // its graph, the marks in the move list, the engine's move on the board.
 
+import { storedToken } from './socket.js';
 import { t, initI18n, onLangChange, lang, errorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
@@ -87,7 +88,9 @@ function renderInfo() {
   const g = game;
   document.title = g.imported
     ? t('import.game_title', { game: t(`game.${g.game}`) })
-    : t('replay.title', { game: t(`game.${g.game}`), n: g.number, code: g.room });
+    : g.room
+      ? t('replay.title', { game: t(`game.${g.game}`), n: g.number, code: g.room })
+      : t('replay.title_private', { game: t(`game.${g.game}`), n: g.number });
   $('replay-title').textContent = document.title;
   for (const node of document.querySelectorAll('.stored')) node.hidden = !!g.imported;
   $('replay-players').replaceChildren(...(g.players ?? []).map((_, side) =>
@@ -95,8 +98,10 @@ function renderInfo() {
       el('span', { class: `swatch ${swatchOf(side)}`, 'aria-hidden': 'true' }), ' ', sideName(g, side),
       ratingChange(g, side) ? ' ' : null, ratingChange(g, side))));
   $('replay-options').textContent = optionsSummary(g.options, g.game);
-  $('replay-room').textContent = g.room;
-  $('replay-room').href = `/r/${encodeURIComponent(g.room)}`;
+  // A private room's code only for its members (the server leaves it out).
+  for (const node of document.querySelectorAll('.stored-room')) node.hidden = !!g.imported || !g.room;
+  $('replay-room').textContent = g.room ?? '';
+  $('replay-room').href = g.room ? `/r/${encodeURIComponent(g.room)}` : '#';
   $('replay-started').textContent = dateText(g.started_at);
   $('replay-ended').textContent = dateText(g.ended_at);
   const { head, reason } = outcomeText(g);
@@ -343,7 +348,8 @@ async function init() {
     showNotFound();
     return;
   }
-  const r = await getJson(`/api/games/${encodeURIComponent(id)}`);
+  const token = storedToken();
+  const r = await getJson(`/api/games/${encodeURIComponent(id)}`, token ? { Authorization: `Bearer ${token}` } : {});
   $('loading').hidden = true;
   if (!r.ok || !r.data) {
     showNotFound();

@@ -329,12 +329,66 @@ fn replay_allowed(app: &App, ip: std::net::IpAddr, moves: usize) -> Result<(), B
         .map_err(|wait| Box::new(too_many(wait, "Too many replays from your address")))
 }
 
-/// `GET /api/games/ID`: one finished game with its moves.
+/// Who reads a game: the browser token of an `Authorization: Bearer`
+/// header and the signed-in account, either or both unknown.
+pub(crate) struct Reader {
+    token: Option<TokenHash>,
+    account: Option<i64>,
+}
+
+impl Reader {
+    pub(crate) fn of(headers: &HeaderMap, session: &crate::accounts::session::Session) -> Reader {
+        Reader {
+            token: bearer_token(headers)
+                .filter(|t| is_valid_token(t))
+                .map(|t| TokenHash::of(&t)),
+            account: session.signed_in.as_ref().map(|s| s.account.id),
+        }
+    }
+}
+
+/// Blanks the `room` of the game summaries in `games` whose room `reader`
+/// may not see ([`crate::store::Store::room_shown_to`]: public rooms, and
+/// rooms the reader was a member of).
+pub(crate) async fn hide_rooms(
+    app: &App,
+    reader: &Reader,
+    games: &mut [Value],
+) -> Result<(), StoreError> {
+    let mut shown: HashMap<String, bool> = HashMap::new();
+    for g in games.iter_mut() {
+        let Some(code) = g["room"].as_str().map(str::to_string) else {
+            continue;
+        };
+        let see = match shown.get(&code) {
+            Some(&see) => see,
+            None => {
+                let see = app
+                    .registry
+                    .store()
+                    .room_shown_to(&code, reader.token.as_ref(), reader.account)
+                    .await?;
+                shown.insert(code, see);
+                see
+            }
+        };
+        if !see {
+            g["room"] = Value::Null;
+        }
+    }
+    Ok(())
+}
+
+/// `GET /api/games/ID`: one finished game with its moves; its `room` only
+/// for a reader who may see it ([`hide_rooms`]).
 pub async fn game(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
+    session: crate::accounts::session::Session,
+    headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Response {
+    let reader = Reader::of(&headers, &session);
     match find(&app, &id).await {
         Ok(Some(g)) => {
             if let Err(refused) = replay_allowed(&app, ip, g.moves.len()) {
@@ -342,6 +396,9 @@ pub async fn game(
             }
             let mut v = [summary(&g, None)];
             if let Err(e) = ratings::with_changes(app.registry.store(), &mut v).await {
+                return internal(e);
+            }
+            if let Err(e) = hide_rooms(&app, &reader, &mut v).await {
                 return internal(e);
             }
             let [mut v] = v;

@@ -24,9 +24,12 @@ use rules::Level;
 pub async fn profile(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
+    session: crate::accounts::session::Session,
+    headers: axum::http::HeaderMap,
     ApiPath(name): ApiPath<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
+    let reader = super::Reader::of(&headers, &session);
     let Some(page) = page_of(&query) else {
         return bad_query(BAD_PAGE);
     };
@@ -71,6 +74,10 @@ pub async fn profile(
         .map(|(g, r)| summary(g, Some(r)))
         .collect();
     if let Err(e) = super::ratings::with_changes(app.registry.store(), &mut recent).await {
+        return internal(e);
+    }
+    // A private room's code is its invitation: shown only to its members.
+    if let Err(e) = super::hide_rooms(&app, &reader, &mut recent).await {
         return internal(e);
     }
     Json(json!({

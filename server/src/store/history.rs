@@ -137,6 +137,39 @@ impl Store {
         })
     }
 
+    /// Whether a finished game of room `code` may show the room's code to
+    /// a reader: the room is listed publicly, or the reader's browser
+    /// (`token`) or account was a member of it (knows the code already).
+    /// A room code is an invitation: a private room's would let anyone
+    /// who reads a profile join it and read its chat.
+    pub async fn room_shown_to(
+        &self,
+        code: &str,
+        token: Option<&TokenHash>,
+        account: Option<i64>,
+    ) -> StoreResult<bool> {
+        let public: Option<i64> = sqlx::query_scalar("SELECT public FROM rooms WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?;
+        if public.unwrap_or(0) != 0 {
+            return Ok(true);
+        }
+        if token.is_none() && account.is_none() {
+            return Ok(false);
+        }
+        let member: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM room_members
+             WHERE room_code = $1 AND (token_hash = $2 OR account_id = $3) LIMIT 1",
+        )
+        .bind(code)
+        .bind(token.map(|t| t.as_str().to_string()))
+        .bind(account)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(member.is_some())
+    }
+
     /// One finished game by its id.
     pub async fn game(&self, id: &str) -> StoreResult<Option<GameRecord>> {
         let row = sqlx::query("SELECT * FROM games WHERE game_id = $1")

@@ -184,6 +184,30 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
     assert_eq!(game["moves"].as_array().unwrap().len(), 3);
     assert_eq!(game["options"]["width"], 9, "{game}");
     assert!(game.get("result").is_none());
+    // A private room's code is its invitation: not shown to a stranger
+    // (an attack round read profiles' games to join private rooms and
+    // read their chat), shown to a member of the room, and to anyone
+    // once the room is listed publicly.
+    assert_eq!(game["room"], Value::Null, "{game}");
+    let game_as = |token: &'static str| {
+        let url = format!("{}/api/games/{id}", server.base);
+        async move {
+            let resp = reqwest::Client::new()
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap();
+            resp.json::<Value>().await.unwrap()
+        }
+    };
+    assert_eq!(game_as(GUEST).await["room"], p.code);
+    assert_eq!(game_as(OTHER).await["room"], Value::Null);
+    p.host.ok(json!({"type": "public", "on": true})).await;
+    assert_eq!(
+        get_json(&server, &format!("/api/games/{id}")).await.1["room"],
+        p.code
+    );
     let (status, missing) = get_json(&server, "/api/games/nope").await;
     assert_eq!((status, missing["error"].as_str()), (404, Some("no_game")));
 

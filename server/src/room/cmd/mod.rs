@@ -159,7 +159,12 @@ impl RoomState {
                 | Command::Public(_)
                 | Command::Host(_)
         );
-        let addr = self.member(member).and_then(|m| m.seen_from);
+        // The address's share goes with its cap on members: an operator
+        // who lifts that (`--members-per-addr 0`) lifts this too.
+        let addr = self
+            .member(member)
+            .and_then(|m| m.seen_from)
+            .filter(|_| self.config.members_per_addr > 0);
         if budgeted && !self.change_budgets.allows(member, addr, now) {
             return Err(Refusal::new(
                 Code::RateLimited,
