@@ -66,9 +66,10 @@ test('a public room appears live in another lobby and one click sits there', asy
   await sit(host, 0, 'Minh');
   const visitor = await site.newPage('public-visitor');
   await visitor.goto(`${site.base}/`);
-  // A name on this browser, for the room it joins.
-  await visitor.evaluate(() => localStorage.setItem('bg.name', 'Lan'));
   await visible(visitor, 'lobby-empty');
+  // The guest's name, typed in "Your name", goes with the Join (an outside
+  // check found a guest landing unseated).
+  await byId(visitor, 'seek-name').fill('Lan');
   await byId(host, 'public').check();
   const row = visitor.locator(`[data-testid="lobby-room"][data-code="${room.code}"]`);
   await row.waitFor();

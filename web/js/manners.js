@@ -79,7 +79,9 @@ function renderRematch() {
   const played = !!last?.outcome && last.players.some((p) => p.member === you.member)
     || !!last?.outcome && (last.teams ?? []).flat().some((p) => p.member === you.member);
   // Against the computer the host's "Play again" does what a rematch would: one button, not two.
-  const hostPlaysAgain = played && ctx.isHost() && last.players.some((p) => p.computer);
+  // (In a team game the computer may sit in a team: every seat counts.)
+  const seatedAll = (last?.teams ?? last?.players.map((p) => [p]) ?? []).flat().filter(Boolean);
+  const hostPlaysAgain = played && ctx.isHost() && seatedAll.some((p) => p.computer);
   const show = played && !knockout && !ctx.anyRunning() && !hostPlaysAgain;
   button.hidden = !show;
   if (!show) return;

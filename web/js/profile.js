@@ -60,6 +60,10 @@ function render() {
     $('profile-games').hidden = true;
     $('recent-list').replaceChildren();
     $('pager').hidden = true;
+    // Nobody to challenge, no games to list.
+    $('challenge-button')?.remove();
+    $('challenge-form-box')?.remove();
+    $('recent-title').closest('section').hidden = true;
     return;
   }
   document.title = t('profile.title', { name: last.name });

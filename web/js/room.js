@@ -94,6 +94,8 @@ function perform(effects) {
 function onMessage(msg) {
   update((m) => model.apply(m, msg, { at: performance.now(), drawerClosed: msg.type === 'chat' && chatDrawerClosed() }));
   perform(page.model.effects);
+  // A lobby Join waiting for the guest's name sits once it is given.
+  if (msg.type === 'members') sitIfAsked(page.model);
 }
 
 function onSnapshot(msg) {

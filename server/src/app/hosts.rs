@@ -109,7 +109,12 @@ pub fn host_allowed(config: &Config, host: &str) -> bool {
 
 fn is_own_loopback(config: &Config, host: &str) -> bool {
     let (name, port) = match host.rsplit_once(':') {
-        Some((name, port)) if !port.contains(']') => (name, port.parse::<u16>().ok()),
+        // The port as written plainly: `+8080` or `08080` would be copied
+        // into the links as they are.
+        Some((name, port)) if !port.contains(']') => (
+            name,
+            port.parse::<u16>().ok().filter(|p| p.to_string() == port),
+        ),
         _ => (host, Some(80)),
     };
     if port != Some(config.addr.port()) {
@@ -248,6 +253,8 @@ mod tests {
         assert!(!host_allowed(&c, "evil.example:8080"));
         assert!(!host_allowed(&c, "games.example"));
         assert!(!host_allowed(&c, "10.0.0.1:8080"));
+        assert!(!host_allowed(&c, "localhost:+8080"), "a port written oddly");
+        assert!(!host_allowed(&c, "localhost:08080"));
     }
 
     #[test]

@@ -369,6 +369,13 @@ pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
     let text = e.to_string();
     if text.contains("UTF-8") || text.contains("utf-8") || text.contains("Utf8") {
         (close::BAD_DATA, "Text frames must be valid UTF-8.")
+    } else if text.to_ascii_lowercase().contains("control frame") {
+        // A ping, pong or close of more than 125 bytes breaks RFC 6455
+        // (§5.5); it is no message over the size limit.
+        (
+            1002,
+            "Protocol error: a control frame carries at most 125 bytes.",
+        )
     } else if text.contains("too long") || text.contains("too big") || text.contains("Space limit")
     {
         (
@@ -410,5 +417,25 @@ impl TokenBucket {
         } else {
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio_tungstenite::tungstenite::error::{CapacityError, Error, ProtocolError};
+
+    use super::*;
+
+    /// A ping of 126 bytes is a protocol error (1002), not a message over
+    /// the size limit (an outside check got 1009 and "Message too big").
+    #[test]
+    fn a_long_control_frame_is_a_protocol_error_not_a_big_message() {
+        let control = axum::Error::new(Error::Protocol(ProtocolError::ControlFrameTooBig));
+        assert_eq!(read_error(&control).0, 1002);
+        let big = axum::Error::new(Error::Capacity(CapacityError::MessageTooLong {
+            size: 70_000,
+            max_size: 65_536,
+        }));
+        assert_eq!(read_error(&big).0, close::TOO_BIG);
     }
 }

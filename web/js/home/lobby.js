@@ -9,6 +9,12 @@ import { $, el, showMessage } from '../dom.js';
 import { storedToken, storeToken, storedName, storeName } from '../socket.js';
 import { optionsSummary } from '../options.js';
 
+/** A guest's name typed in "Your name" goes with a Join, so the room seats them at once. */
+function keepTypedName() {
+  const name = $('seek-name')?.value.trim();
+  if (name && name !== storedName()) storeName(name);
+}
+
 /** The named time controls a seek offers, per game (as the server's lobby/presets.rs). */
 export const PRESETS = {
   jungle: ['3+2', '5+3', '10+5', '15+10', 'none'],
@@ -60,7 +66,7 @@ function drawRooms() {
     el('span', { class: 'lobby-options', text: optionsSummary(r.options, r.game) }),
     el('span', { class: 'lobby-seats', 'data-testid': 'lobby-seats', text: t('lobby.seats_free', { free: r.free, seats: r.seats }) }),
     el('span', { class: 'lobby-players', 'data-testid': 'lobby-players', text: r.players.map(playerText).join(', ') }),
-    el('a', { class: 'button', href: `/r/${r.code}?sit=1`, 'data-testid': 'lobby-join', text: t('lobby.join') }))));
+    el('a', { class: 'button', href: `/r/${r.code}?sit=1`, 'data-testid': 'lobby-join', text: t('lobby.join'), onclick: keepTypedName }))));
 }
 
 function drawSeek() {

@@ -43,7 +43,7 @@ function draw(model) {
   start.hidden = !(host && full && !running);
   // After a game against the computer (which does not start again by itself): "Play again".
   const last = shownMatch(model);
-  const againstComputer = !!last?.outcome && last.players.some((p) => p.computer);
+  const againstComputer = !!last?.outcome && (last.teams ?? last.players.map((p) => [p])).flat().some((p) => p?.computer);
   start.textContent = knockout ? t(between ? 'ko.start_next' : 'ko.start') : t(againstComputer ? 'game.play_again' : 'game.start');
   // A tournament's pairings say who moves first.
   $('start-order-box').hidden = start.hidden || knockout;

@@ -1,5 +1,6 @@
 // Below 900 px the chat button floats at the edge of the screen; it never
-// covers the board, the player cards or the lines about the board (nor,
+// covers the board, the player cards or the lines about the board, and
+// where it can help it neither the game's buttons (nor,
 // where it can help it, the top bar's controls): it takes the lowest
 // place along the right edge, else the left, where it covers none of
 // them, or else the place that covers least (the board and the cards
@@ -11,6 +12,9 @@ import { $ } from '../dom.js';
 /** What the button keeps clear, and how much covering each would weigh. */
 const KEEP_CLEAR = [
   ['#players .player, #board-frame, #lookback, #board-scroll-hint, #result', 100],
+  // The game's own buttons (resign, hint, rematch, …): an outside check
+  // found the button over Resign on a phone.
+  ['#room-main .actions button, #room-main .actions .hint-box, #moves-keys', 10],
   ['#turn, #ask-own-goal-box, #draw-box, .topbar > *', 1],
 ];
 const MARGIN = 12; // from the window's edges, in px

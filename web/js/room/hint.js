@@ -7,6 +7,8 @@
 // another person.
 
 import { $ } from '../dom.js';
+import { t } from '../i18n.js';
+import { moveListView } from '../move-list.js';
 import { page, command } from './page.js';
 import { shownMatch, mySide } from './model.js';
 import { showBoardHint } from './board.js';
@@ -55,7 +57,9 @@ function draw(model) {
   button.hidden = !ok;
   button.disabled = !ok || !!asking || !myTurn(model, m);
   $('hint-box').hidden = !shown;
-  $('hint-move').textContent = shown?.move ?? '';
+  // In the players' words (a Jungle move with its animal), as the move list reads.
+  $('hint-move').textContent = shown ? moveListView([shown.move], { game: model.room.game, t })[0].text : '';
+  $('hint-move').dataset.move = shown?.move ?? '';
 }
 
 /** A `hint` message from the server: shown if it is for the position on the board. */
