@@ -75,7 +75,7 @@ pub(crate) async fn profile(server: &TestServer, name: &str, query: &str) -> (u1
 #[tokio::test]
 async fn a_profile_counts_an_accounts_games_and_links_its_replays() {
     let server = TestServer::start().await;
-    let (minh, lan) = minh_and_lan(&server).await;
+    let (mut minh, lan) = minh_and_lan(&server).await;
     let guest = Browser::new(&server);
 
     // Minh against Lan at Jungle: Minh wins twice, loses once.
@@ -115,7 +115,11 @@ async fn a_profile_counts_an_accounts_games_and_links_its_replays() {
     let recent = p["recent"].as_array().unwrap();
     assert_eq!(recent.len(), 4);
     assert_eq!(recent[0]["id"], last["id"]);
-    assert_eq!(recent[0]["room"], g.code.as_str());
+    // The room's code only for its members: a stranger reads `null`,
+    // Minh (signed in) the code.
+    assert_eq!(recent[0]["room"], Value::Null);
+    let mine = minh.get("/api/players/minh").await.body;
+    assert_eq!(mine["recent"][0]["room"], g.code.as_str());
     let results: Vec<&str> = recent
         .iter()
         .map(|g| g["result"].as_str().unwrap())
@@ -123,7 +127,11 @@ async fn a_profile_counts_an_accounts_games_and_links_its_replays() {
     assert_eq!(results, ["loss", "win", "loss", "win"]);
     let (status, replay) = profile_game(&server, recent[1]["id"].as_str().unwrap()).await;
     assert_eq!(status, 200);
-    assert_eq!(replay["room"], d.code.as_str());
+    assert_eq!(
+        replay["room"],
+        Value::Null,
+        "a private room, read by a stranger"
+    );
 
     // Lan's side of the same games.
     let (_, p) = profile(&server, "Lan", "").await;
