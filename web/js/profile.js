@@ -5,7 +5,7 @@
 // deviation once the player has one), and the recent games, each linking
 // to its replay. The page of recent games lives in the address (?page=N).
 
-import { storedToken } from './socket.js';
+import { tokenHeaders } from './socket.js';
 import './home/challenges-page.js';
 import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { $, el } from './dom.js';
@@ -87,8 +87,7 @@ function render() {
 async function load() {
   history.replaceState(null, '', `/u/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`);
   // The browser's token: a private room's code is shown to its members only.
-  const token = storedToken();
-  await ask(`/api/players/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`, token ? { Authorization: `Bearer ${token}` } : {});
+  await ask(`/api/players/${encodeURIComponent(username)}${page > 1 ? `?page=${page}` : ''}`, tokenHeaders());
 }
 
 function init() {

@@ -16,7 +16,7 @@
 // Either game can be analysed by the server's engine (analysis/panel.js):
 // its graph, the marks in the move list, the engine's move on the board.
 
-import { storedToken } from './socket.js';
+import { tokenHeaders } from './socket.js';
 import { t, initI18n, onLangChange, lang, errorText } from './i18n.js';
 import { moveListView, moveListItems } from './move-list.js';
 import { optionsSummary } from './options.js';
@@ -348,8 +348,7 @@ async function init() {
     showNotFound();
     return;
   }
-  const token = storedToken();
-  const r = await getJson(`/api/games/${encodeURIComponent(id)}`, token ? { Authorization: `Bearer ${token}` } : {});
+  const r = await getJson(`/api/games/${encodeURIComponent(id)}`, tokenHeaders());
   $('loading').hidden = true;
   if (!r.ok || !r.data) {
     showNotFound();

@@ -34,6 +34,11 @@ export function storeToken(token) {
   if (!token) return;
   try { localStorage.setItem(TOKEN_KEY, token); } catch { /* ignore */ }
 }
+/** The browser token as an `Authorization: Bearer` header, when it has one (for the requests that read it: history, turns, a game's room). */
+export function tokenHeaders() {
+  const token = storedToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
 export function storedName() {
   try { return localStorage.getItem(NAME_KEY) || null; } catch { return null; }
 }

@@ -44,8 +44,8 @@ export function applyMatchEvent(tables, ev) {
   return table;
 }
 
-/** The page's own fields: per side, the number of moves when it last offered a draw or asked for a takeback (room/model.js). */
-const ASKED_AT = ['draw_offered_at', 'takeback_asked_at'];
+/** The page's own fields of a match: per side, the number of moves when it last offered a draw or asked for a takeback (room/model.js's requests). */
+export const ASKED_AT = { draw: 'draw_offered_at', takeback: 'takeback_asked_at' };
 
 /**
  * The match after a takeback: a side that asked (a draw, a takeback)
@@ -55,7 +55,7 @@ const ASKED_AT = ['draw_offered_at', 'takeback_asked_at'];
 function withAskedKept(held, next) {
   if (!held || held.id !== next.id) return next;
   const kept = { ...next };
-  for (const field of ASKED_AT) {
+  for (const field of Object.values(ASKED_AT)) {
     const asked = Object.entries(held[field] ?? {}).filter(([, at]) => at === held.moves.length);
     if (asked.length) kept[field] = Object.fromEntries(asked.map(([side]) => [side, next.moves.length]));
   }

@@ -6,7 +6,7 @@
 import { t, onLangChange } from './i18n.js';
 import { el, $ } from './dom.js';
 import { getJson } from './http.js';
-import { storedToken } from './socket.js';
+import { tokenHeaders } from './socket.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -40,9 +40,7 @@ function render() {
 
 /** Fetches the list and shows it; again every minute and on a language change. */
 export async function showTurns() {
-  const token = storedToken();
-  const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  const answer = await getJson('/api/turns', headers);
+  const answer = await getJson('/api/turns', tokenHeaders());
   shown = answer.ok ? answer.data.turns ?? [] : [];
   render();
 }

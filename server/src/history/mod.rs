@@ -218,15 +218,18 @@ pub async fn history(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let Some(token) = bearer_token(&headers).filter(|t| is_valid_token(t)) else {
+    let Reader {
+        token: Some(token),
+        account,
+    } = Reader::of(&headers, &session)
+    else {
         return json_error(
             StatusCode::UNAUTHORIZED,
             "no_token",
             "Send your browser token in an Authorization: Bearer TOKEN header.",
         );
     };
-    let account = session.signed_in.map(|s| s.account.id);
-    let _turn = match history_turn(&app, ip, account, &TokenHash::of(&token)).await {
+    let _turn = match history_turn(&app, ip, account, &token).await {
         Ok(turn) => turn,
         Err(refused) => return *refused,
     };
@@ -249,7 +252,7 @@ pub async fn history(
     let store = app.registry.store();
     let q = HistoryQuery {
         account,
-        token: TokenHash::of(&token),
+        token,
         game,
         result,
         page,

@@ -195,6 +195,8 @@ pub fn socket_outbox(depth: usize) -> (Outbox, Queue, Arc<Mutex<Shelf>>) {
 
 /// WebSocket close codes the server uses (RFC 6455 §7.4.1).
 pub mod close {
+    /// A frame that breaks RFC 6455 (a control frame over 125 bytes, …).
+    pub const PROTOCOL: u16 = 1002;
     /// The client broke a rule: its send queue overflowed (it stopped
     /// reading), or the room refused it.
     pub const POLICY: u16 = 1008;

@@ -129,68 +129,51 @@ impl SignalBudgets {
     /// Whether `member` (and its address, when known) could spend one
     /// message at `now`, spending nothing.
     pub fn allows(&self, member: MemberId, addr: Option<IpAddr>, now: u64) -> bool {
-        let senders = [
-            Some(Sender::Member(member)),
-            addr.map(|a| Sender::Addr(crate::limits::address::bucket_key(a))),
-        ];
-        senders.into_iter().flatten().all(|sender| {
-            let budget = self.budget(sender);
-            self.buckets
-                .get(&sender)
-                .is_none_or(|b| b.tokens_at(budget, now) >= 1.0)
-        })
-    }
-
-    /// The burst and rate of `sender`'s budget.
-    fn budget(&self, sender: Sender) -> (f64, f64) {
-        match sender {
-            Sender::Member(_) => self.member,
-            Sender::Addr(_) => self.addr,
-        }
+        senders(member, addr).all(|sender| self.tokens(sender, now) >= 1.0)
     }
 
     /// Spends one message of `member`'s budget and of its address's (when
     /// known) at `now`; refused by either, it spends nothing.
     pub fn take(&mut self, member: MemberId, addr: Option<IpAddr>, now: u64) -> bool {
-        let senders = [
-            Some(Sender::Member(member)),
-            addr.map(|a| Sender::Addr(crate::limits::address::bucket_key(a))),
-        ];
-        let mut spent = Vec::new();
-        for sender in senders.into_iter().flatten() {
-            let budget = self.budget(sender);
-            let bucket = self.buckets.get(&sender).copied().unwrap_or(Bucket {
-                tokens: budget.0,
-                at: now,
-            });
-            let tokens = bucket.tokens_at(budget, now);
-            if tokens < 1.0 {
-                return false;
-            }
-            let at = bucket.at.max(now);
-            spent.push((
+        if !self.allows(member, addr, now) {
+            return false;
+        }
+        for sender in senders(member, addr) {
+            let tokens = self.tokens(sender, now);
+            let at = self.buckets.get(&sender).map_or(now, |b| b.at.max(now));
+            self.buckets.insert(
                 sender,
                 Bucket {
                     tokens: tokens - 1.0,
                     at,
                 },
-            ));
+            );
         }
-        self.buckets.extend(spent);
         if self.buckets.len() > 64 {
             self.forget_full(now);
         }
         true
     }
 
+    /// The burst and rate of `sender`'s budget.
+    fn budget(&self, sender: Sender) -> (f64, f64) {
+        budget_of(sender, self.member, self.addr)
+    }
+
+    /// The messages `sender` may send at `now` (a full budget when it has
+    /// sent nothing lately).
+    fn tokens(&self, sender: Sender, now: u64) -> f64 {
+        let budget = self.budget(sender);
+        self.buckets
+            .get(&sender)
+            .map_or(budget.0, |b| b.tokens_at(budget, now))
+    }
+
     /// Forgets the budgets that have refilled by `now`.
     fn forget_full(&mut self, now: u64) {
         let (member, addr) = (self.member, self.addr);
         self.buckets.retain(|&sender, b| {
-            let budget = match sender {
-                Sender::Member(_) => member,
-                Sender::Addr(_) => addr,
-            };
+            let budget = budget_of(sender, member, addr);
             b.tokens_at(budget, now) < budget.0
         });
     }
@@ -198,6 +181,26 @@ impl SignalBudgets {
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.buckets.len()
+    }
+}
+
+/// Who a message of `member` from `addr` spends from: the member, and
+/// its address (IPv6: its /64) when known.
+fn senders(member: MemberId, addr: Option<IpAddr>) -> impl Iterator<Item = Sender> {
+    [
+        Some(Sender::Member(member)),
+        addr.map(|a| Sender::Addr(crate::limits::address::bucket_key(a))),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The burst and rate of `sender`'s budget, given a member's and an
+/// address's.
+fn budget_of(sender: Sender, member: (f64, f64), addr: (f64, f64)) -> (f64, f64) {
+    match sender {
+        Sender::Member(_) => member,
+        Sender::Addr(_) => addr,
     }
 }
 

@@ -373,7 +373,7 @@ pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
         // A ping, pong or close of more than 125 bytes breaks RFC 6455
         // (§5.5); it is no message over the size limit.
         (
-            1002,
+            close::PROTOCOL,
             "Protocol error: a control frame carries at most 125 bytes.",
         )
     } else if text.contains("too long") || text.contains("too big") || text.contains("Space limit")
@@ -383,7 +383,7 @@ pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
             "Message too big (the hard limit is 65536 bytes).",
         )
     } else {
-        (1002, "Protocol error.")
+        (close::PROTOCOL, "Protocol error.")
     }
 }
 

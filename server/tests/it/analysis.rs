@@ -401,7 +401,6 @@ async fn a_short_game_is_analysed_before_a_long_one_asked_first() {
         c.analyses_per_addr = 4;
     })
     .await;
-    let post = |body: String| ask_text(&server, body);
     // 24 moves there and back: 25 positions, about 6 s of searches.
     let long_moves: Vec<&str> = ["e2", "e8", "e1", "e9"].repeat(6);
     let mut long_text = "[Game \"quoridor\"]\n\n".to_string();
@@ -409,7 +408,7 @@ async fn a_short_game_is_analysed_before_a_long_one_asked_first() {
         long_text += &format!("{}. {mv}\n", i + 1);
     }
     long_text += "side 1 leaves (resign)\n";
-    let (status, long) = post(long_text).await;
+    let (status, long) = ask_text(&server, long_text).await;
     assert_eq!(status, 200, "{long}");
     let long_id = long["id"].as_str().unwrap().to_string();
     // The long one is under way.
@@ -424,7 +423,7 @@ async fn a_short_game_is_analysed_before_a_long_one_asked_first() {
     }
     let short_text =
         "[Game \"jungle\"]\n\n1. 8 a3-a4\n2. 8 g7-g6\n3. 8 a4-a5\nside 1 leaves (resign)\n";
-    let (status, short) = post(short_text.to_string()).await;
+    let (status, short) = ask_text(&server, short_text.to_string()).await;
     assert_eq!(status, 200, "{short}");
     let short_id = short["id"].as_str().unwrap().to_string();
     let a = done(&server, &short_id, Duration::from_secs(20)).await;

@@ -82,10 +82,10 @@ async fn get_json(server: &TestServer, path: &str) -> (u16, Value) {
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-/// `GET /api/games?QUERY` with the browser token as a bearer token.
-async fn history_answer(server: &TestServer, token: &str, query: &str) -> (u16, Value) {
+/// `GET PATH` with the browser token as a bearer token.
+async fn get_as(server: &TestServer, token: &str, path: &str) -> (u16, Value) {
     let resp = reqwest::Client::new()
-        .get(format!("{}/api/games?{query}", server.base))
+        .get(format!("{}{path}", server.base))
         .bearer_auth(token)
         .send()
         .await
@@ -94,6 +94,11 @@ async fn history_answer(server: &TestServer, token: &str, query: &str) -> (u16, 
         resp.status().as_u16(),
         resp.json().await.unwrap_or(Value::Null),
     )
+}
+
+/// `GET /api/games?QUERY` with the browser token as a bearer token.
+async fn history_answer(server: &TestServer, token: &str, query: &str) -> (u16, Value) {
+    get_as(server, token, &format!("/api/games?{query}")).await
 }
 
 async fn history(server: &TestServer, token: &str, query: &str) -> Value {
@@ -189,20 +194,9 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
     // read their chat), shown to a member of the room, and to anyone
     // once the room is listed publicly.
     assert_eq!(game["room"], Value::Null, "{game}");
-    let game_as = |token: &'static str| {
-        let url = format!("{}/api/games/{id}", server.base);
-        async move {
-            let resp = reqwest::Client::new()
-                .get(url)
-                .bearer_auth(token)
-                .send()
-                .await
-                .unwrap();
-            resp.json::<Value>().await.unwrap()
-        }
-    };
-    assert_eq!(game_as(GUEST).await["room"], p.code);
-    assert_eq!(game_as(OTHER).await["room"], Value::Null);
+    let path = format!("/api/games/{id}");
+    assert_eq!(get_as(&server, GUEST, &path).await.1["room"], p.code);
+    assert_eq!(get_as(&server, OTHER, &path).await.1["room"], Value::Null);
     p.host.ok(json!({"type": "public", "on": true})).await;
     assert_eq!(
         get_json(&server, &format!("/api/games/{id}")).await.1["room"],

@@ -11,7 +11,7 @@
 // What the page does beyond the model (a sound, a toast, a resync) it
 // reads from the model's `effects`, the list the last transition left.
 
-import { tableById, shownTableId, applyMatchEvent } from '../tables.js';
+import { tableById, shownTableId, applyMatchEvent, ASKED_AT } from '../tables.js';
 import { isKnockoutRoom, isActive, syncTables, nextView } from '../bracket.js';
 import { sideOf } from '../quoridor/state.js';
 
@@ -153,8 +153,8 @@ function withClock(before, after, at, always = false) {
  * once between two moves), and the room log's words.
  */
 const REQUESTS = {
-  draw: { standing: 'draw_offer', at: 'draw_offered_at', asked: 'draw.offered', declined: 'draw.declined' },
-  takeback: { standing: 'takeback_offer', at: 'takeback_asked_at', asked: 'takeback.asked', declined: 'takeback.declined' },
+  draw: { standing: 'draw_offer', at: ASKED_AT.draw, asked: 'draw.offered', declined: 'draw.declined' },
+  takeback: { standing: 'takeback_offer', at: ASKED_AT.takeback, asked: 'takeback.asked', declined: 'takeback.declined' },
 };
 
 /** The match after a `draw` or `takeback` event of kind `offer` or `decline`. */
