@@ -53,6 +53,7 @@ test('a Quoridor team\'s win reads "Khoa và Vy thắng" in Vietnamese and "Khoa
     await setName(p, name);
     await sit(p, seat, name);
   }
+  assert.equal(await byId(lan, 'team-1').textContent(), 'Đội Vàng');
   await byId(khoa, 'start').waitFor({ state: 'visible' });
   await byId(khoa, 'start').click();
   // Two moves (a team that resigns before two moves aborts the game), then Lan's team resigns.

@@ -270,6 +270,9 @@ test('a host switches a room to Quoridor teams in the options: eight seats in tw
   await byId(host, 'options-save').click();
   await waitOnline(guest);
   await byId(guest, 'team-1').waitFor();
+  // The seats name each team as the player bar does, by its colour.
+  assert.equal(await byId(guest, 'team-0').textContent(), 'Red team');
+  assert.equal(await byId(guest, 'team-1').textContent(), 'Yellow team');
   assert.equal(await guest.locator('[data-testid^="seat-"]:not([data-testid^="seat-name"])').count(), 8);
   assert.match(await byId(guest, 'options-summary').textContent(), /Teams/);
 

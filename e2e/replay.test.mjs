@@ -59,6 +59,9 @@ test('a Jungle replay draws the server\'s position string at every move', { time
   await page.keyboard.press('Home');
   await plyShown(page, 0);
   assert.equal(await byId(page, 'position-string').textContent(), 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1');
+  // Red's marks are red here as in the room (site.css), not the orange of another game's second side.
+  const red = await page.locator('.swatch.side-1').first().evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.equal(red, 'rgb(198, 40, 40)');
   assert.deepEqual(pageErrors, []);
 });
 
@@ -191,7 +194,8 @@ test('the import page opens a game from its text, and a bad text names its first
   await error.filter({ hasText: /^That text is not a game that can be opened\. \(line 1: / }).waitFor();
   // The words follow the language at once.
   await byId(page, 'lang').selectOption('vi');
-  await error.filter({ hasText: /^Văn bản này không phải một ván mở được\. \(line 1: / }).waitFor();
+  // The server's reason is English: the Vietnamese page names the line and its text instead.
+  await error.filter({ hasText: 'Văn bản này không phải một ván mở được. (dòng 1: “hello”)' }).waitFor();
   await byId(page, 'import-text').fill('');
   await byId(page, 'import-open').click();
   await error.filter({ hasText: 'Hãy dán văn bản của một ván trước.' }).waitFor();

@@ -254,6 +254,8 @@ function showNotFound() {
 function show(data, importText = null) {
   stop();
   game = { ...data, moves: data.moves ?? [] };
+  // The page's colours per game (site.css: Jungle's second side is red).
+  document.body.dataset.game = game.game;
   board?.destroy();
   board = gameOf(game.game).createBoard($('board'), { readOnly: true });
   renderInfo();
@@ -304,13 +306,20 @@ async function openImport(e) {
     $('import-open').disabled = false;
   }
   if (!answer.ok) {
-    // Our words for the refusal, with the server's own line and reason
-    // (the first bad line, named by the rules) after them.
+    // Our words for the refusal, then where: in English the server's own
+    // line and reason (the first bad line, named by the rules); in another
+    // language, whose words the server does not have, the line's number
+    // and its text.
     const { error, message } = answer.data ?? {};
-    showImportError(error ? () => `${errorText(error)} (${message ?? ''})` : () => t('import.failed'));
+    const line = /^line (\d+):/.exec(message ?? '');
+    const where = () => {
+      if (lang() === 'en' || !line) return message ?? '';
+      const bad = text.split('\n')[Number(line[1]) - 1]?.trim() ?? '';
+      return t('import.bad_line', { n: line[1], text: bad.length > 60 ? `${bad.slice(0, 59)}…` : bad });
+    };
+    showImportError(error ? () => `${errorText(error)} (${where()})` : () => t('import.failed'));
     $('replay-main').hidden = true;
     analysis.close();
-    const line = /^line (\d+):/.exec(answer.data?.message ?? '');
     if (line) selectLine(area, Number(line[1]));
     return;
   }

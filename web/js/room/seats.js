@@ -5,6 +5,7 @@
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { sideOf } from '../quoridor/state.js';
+import { colorName } from '../quoridor/render.js';
 import { LEVELS } from '../solo.js';
 import { isKnockoutMode, visibleSeats, MIN_PLAYERS, MAX_PLAYERS } from '../bracket.js';
 import { gameOf } from '../games/registry.js';
@@ -40,7 +41,7 @@ function draw(model) {
   const canAddComputer = !running && host && computers + 1 < room.seats;
   for (const i of visibleSeats(room.seats, room.members, knockout)) {
     if (perTeam && i % perTeam === 0) {
-      items.push(el('li', { class: 'seat-team', 'data-testid': `team-${i / perTeam}`, text: t('quoridor.team_n', { n: i / perTeam + 1 }) }));
+      items.push(el('li', { class: 'seat-team', 'data-testid': `team-${i / perTeam}`, text: t('quoridor.team', { color: colorName(i / perTeam) }) }));
     }
     const m = room.members.find((x) => x.seat === i);
     const side = m ? (sideOf(match, { member: m.id }) ?? -1) : -1;
