@@ -24,8 +24,8 @@ pub struct App {
     /// Analysis event streams per client address
     /// (`analysis::api::STREAMS_PER_ADDR`).
     pub streams: Arc<OpenPerClient>,
-    /// Histories read at once, and per client (`history::Histories`).
-    pub histories: Arc<crate::history::Histories>,
+    /// Histories read at once, and per client (`history::queue::Histories`).
+    pub histories: Arc<crate::history::queue::Histories>,
     /// Password hashing slots.
     pub accounts: Arc<crate::accounts::hashing::Accounts>,
     /// Per-address limits on room creation, registration and failed

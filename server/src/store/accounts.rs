@@ -251,31 +251,6 @@ impl Store {
             .await?;
         Ok(done.rows_affected())
     }
-
-    /// Sets the account's password hash, ends its other sessions than
-    /// `keep` and voids its recovery links, in one transaction.
-    pub async fn change_password(
-        &self,
-        account_id: i64,
-        password_hash: &str,
-        keep: i64,
-    ) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
-            .bind(password_hash)
-            .bind(account_id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id <> $2")
-            .bind(account_id)
-            .bind(keep)
-            .execute(&mut *tx)
-            .await?;
-        super::recovery::void_links(&mut tx, account_id, super::recovery::LinkPurpose::Recover)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
 }
 
 /// Sessions last used at or before this are over.

@@ -3,7 +3,8 @@
 //! is stored, and using a link voids it in the same statement that reads
 //! it, so a link works once even when clicked twice at the same moment. A
 //! used or voided link stays (unusable) for the hour it counts against the
-//! account's links per hour.
+//! account's links per hour. A password change voids the recovery links
+//! (`Store::change_password`, here for that reason).
 
 use sqlx::Row;
 
@@ -48,6 +49,30 @@ pub struct NewLink<'a> {
 const HOUR_MS: u64 = 60 * 60 * 1000;
 
 impl Store {
+    /// Sets the account's password hash, ends its other sessions than
+    /// `keep` and voids its recovery links, in one transaction.
+    pub async fn change_password(
+        &self,
+        account_id: i64,
+        password_hash: &str,
+        keep: i64,
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND id <> $2")
+            .bind(account_id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        void_links(&mut tx, account_id, LinkPurpose::Recover).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// The accounts whose confirmed email is `email` (any case).
     pub async fn accounts_by_email(&self, email: &str) -> StoreResult<Vec<Account>> {
         let rows = sqlx::query(
