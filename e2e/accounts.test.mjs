@@ -121,6 +121,40 @@ test('a guest seated in a room registers on the home page and comes back to the 
   assertNoPageErrors();
 });
 
+test('a guest\'s pages ask who is signed in once; a sign-in and a sign-out set and clear the page\'s hint', { timeout: 120_000 }, async () => {
+  const page = await newPage('guest-401s');
+  const refused = [];
+  page.on('response', (r) => { if (r.status() === 401) refused.push(new URL(r.url()).pathname); });
+  const settle = () => page.waitForLoadState('networkidle');
+  // The first page asks once; from then on, no page asks what a guest is refused.
+  await page.goto(`${site.base}/`);
+  await byId(page, 'account-out').waitFor();
+  await settle();
+  assert.deepEqual(refused, ['/api/me']);
+  await page.reload();
+  await byId(page, 'account-out').waitFor();
+  for (const path of ['/account', '/games', '/rules/jungle', '/u/nobody_here']) {
+    await page.goto(`${site.base}${path}`);
+    await settle();
+  }
+  assert.deepEqual(refused, ['/api/me'], 'no more 401s');
+  // Registering sets the page's hint beside the session: the next pages ask, and are answered.
+  await page.goto(`${site.base}/`);
+  await register(page, 'Hint_e2e', 'password123');
+  await signedIn(page, 'Signed in as Hint_e2e');
+  const hint = async () => (await page.context().cookies()).find((c) => c.name === 'signed_in');
+  assert.equal((await hint())?.value, '1');
+  assert.equal((await hint())?.httpOnly, false, 'the page may read it');
+  await page.reload();
+  await signedIn(page, 'Signed in as Hint_e2e');
+  // Logging out clears it with the session.
+  await byId(page, 'account-logout').click();
+  await byId(page, 'account-out').waitFor();
+  assert.equal(await hint(), undefined);
+  assert.deepEqual(refused, ['/api/me']);
+  assertNoPageErrors();
+});
+
 test('the account panel reads in Vietnamese and fits a 360 px phone', { timeout: 60_000 }, async () => {
   const phone = await newPage('phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await phone.goto(`${site.base}/`);

@@ -10,6 +10,7 @@
 import './home/challenges-page.js';
 import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
 import { TOKEN_KEY } from './socket.js';
+import { fetchMe } from './http.js';
 import { $, el, showMessage as show } from './dom.js';
 import { showCoins } from './coins.js';
 import { applyCosmetics } from './cosmetics.js';
@@ -127,9 +128,9 @@ async function saveEmail(e, remove = false) {
 async function load() {
   await confirmFromLink();
   try {
-    const r = await call('GET', '/api/me');
+    const r = await fetchMe();
     if (!r.ok) return signedOut();
-    me = r.data;
+    me = await r.json();
     $('who').textContent = t('account.signed_in', { name: me.username });
     $('profile-link').href = `/u/${encodeURIComponent(me.username)}`;
     $('profile-link').hidden = false;

@@ -5,6 +5,7 @@
 import { t, onLangChange, errorText } from './i18n.js';
 import { $ } from './dom.js';
 import { applyCosmetics } from './cosmetics.js';
+import { fetchMe } from './http.js';
 
 let balance = null;
 
@@ -28,7 +29,7 @@ export function showCoins(n) {
  */
 export async function loadMe() {
   try {
-    const res = await fetch('/api/me');
+    const res = await fetchMe();
     if (res.status === 401) {
       showCoins(null);
       applyCosmetics(null);

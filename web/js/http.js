@@ -29,3 +29,53 @@ export async function postJson(url, body) {
   const data = await res.json().catch(() => ({}));
   return { res, data };
 }
+
+// Whether this browser may be signed in (docs/PROTOCOL.md, "Sessions"):
+// the server sets `signed_in=1` beside the HttpOnly session cookie and
+// clears both together. Without it a page asks `GET /api/me` once; after
+// a `401` it remembers this browser as a guest's and stops asking, so a
+// guest's pages make no requests whose answer is a `401`.
+const GUEST_KEY = 'bg.guest';
+
+const hasHint = () => /(?:^|;\s*)signed_in=1(?:;|$)/.test(document.cookie);
+
+/** False when this browser is known to be a guest's: no `signed_in` cookie, and a `401` seen. */
+export function maybeSignedIn() {
+  if (hasHint()) return true;
+  try { return localStorage.getItem(GUEST_KEY) !== '1'; } catch { return true; }
+}
+
+/** Whether asking what only a signed-in person may ask is worth it: when unknown, after `GET /api/me` says. */
+export async function signedInLikely() {
+  if (!maybeSignedIn()) return false;
+  if (hasHint()) return true;
+  await fetchMe().catch(() => null);
+  return maybeSignedIn();
+}
+
+function noteGuest(guest) {
+  try {
+    if (guest) localStorage.setItem(GUEST_KEY, '1');
+    else localStorage.removeItem(GUEST_KEY);
+  } catch { /* ignore */ }
+  // A session that ended elsewhere leaves the hint: forget it too.
+  if (guest) document.cookie = 'signed_in=; Max-Age=0; Path=/; SameSite=Lax';
+}
+
+/** The one `GET /api/me` under way; every caller gets a copy of its answer. */
+let asking = null;
+
+/** `GET /api/me`'s answer (a fetch Response); a known guest's `401` without asking. */
+export async function fetchMe() {
+  if (!maybeSignedIn()) {
+    return new Response(JSON.stringify({ error: 'not_signed_in', message: 'You are not signed in.' }), {
+      status: 401, headers: { 'Content-Type': 'application/json' },
+    });
+  }
+  asking ??= fetch('/api/me').then((res) => {
+    if (res.status === 401) noteGuest(true);
+    else if (res.ok) noteGuest(false);
+    return res;
+  }).finally(() => { asking = null; });
+  return (await asking).clone();
+}

@@ -5,8 +5,8 @@
 
 import { t, onLangChange } from './i18n.js';
 import { el, $ } from './dom.js';
-import { getJson } from './http.js';
-import { tokenHeaders } from './socket.js';
+import { getJson, signedInLikely } from './http.js';
+import { storedToken, tokenHeaders } from './socket.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -40,7 +40,8 @@ function render() {
 
 /** Fetches the list and shows it; again every minute and on a language change. */
 export async function showTurns() {
-  const answer = await getJson('/api/turns', tokenHeaders());
+  // Neither a browser token nor an account: no turns to ask for (401).
+  const answer = storedToken() || (await signedInLikely()) ? await getJson('/api/turns', tokenHeaders()) : { ok: false };
   shown = answer.ok ? answer.data.turns ?? [] : [];
   render();
 }
@@ -54,7 +55,7 @@ export function initTurns() {
 /** The account page's "your turn" email switch (GET/POST /api/turn-mail). */
 export async function initTurnMail() {
   const box = $('turn-mail');
-  if (!box) return;
+  if (!box || !(await signedInLikely())) return;
   const answer = await getJson('/api/turn-mail');
   if (!answer.ok) return;
   box.checked = !!answer.data.turn_mail;

@@ -301,7 +301,10 @@ impl<'de> Deserialize<'de> for WallStock {
         // On the wire only `"auto"` itself or a number (RULES.md §2): not
         // `"Auto"`, nor a number in a string, which `FromStr` (for
         // command lines) takes.
-        match Repr::deserialize(d)? {
+        let repr = Repr::deserialize(d).map_err(|_| {
+            serde::de::Error::custom("walls must be \"auto\" or a whole number of walls")
+        })?;
+        match repr {
             Repr::Number(n) => Ok(WallStock::Fixed(n)),
             Repr::Text(t) if t == "auto" => Ok(WallStock::Auto),
             Repr::Text(t) => Err(serde::de::Error::custom(format!(
@@ -405,6 +408,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_bad_wall_stock_is_refused_in_words() {
+        for bad in [
+            serde_json::json!(null),
+            serde_json::json!(300),
+            serde_json::json!(-1),
+            serde_json::json!([1]),
+        ] {
+            let e = serde_json::from_value::<WallStock>(bad.clone()).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "walls must be \"auto\" or a whole number of walls",
+                "{bad}"
+            );
+        }
+        let e = serde_json::from_value::<WallStock>(serde_json::json!("Auto")).unwrap_err();
+        assert!(e.to_string().contains("not \"Auto\""), "{e}");
+        assert_eq!(
+            serde_json::from_value::<WallStock>(serde_json::json!(7)).unwrap(),
+            WallStock::Fixed(7)
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod signout;
 pub mod sockets;
 
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -157,15 +157,12 @@ fn signed_in(
     secret: &str,
     tls: bool,
 ) -> Response {
-    let mut response = (
+    (
         status,
+        session::set_cookies(secret, tls),
         Json(json!({"username": account.username, "token": token})),
     )
-        .into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, session::set_cookie(secret, tls));
-    response
+        .into_response()
 }
 
 /// `POST /api/accounts`.
@@ -366,11 +363,7 @@ pub async fn logout(State(app): State<App>, current: Session) -> Response {
     if let Some(me) = &current.signed_in {
         signout::ended(&app, sockets::Ended::Session(me.session)).await;
     }
-    (
-        StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, session::clear_cookie(current.tls))],
-    )
-        .into_response()
+    (StatusCode::NO_CONTENT, session::clear_cookies(current.tls)).into_response()
 }
 
 /// `GET /api/me`: the signed-in account, its coins and its chosen
@@ -388,7 +381,7 @@ pub async fn me(State(app): State<App>, current: Session) -> Response {
             Err(e) => return internal(e),
         };
     (
-        [(header::SET_COOKIE, session::set_cookie(secret, current.tls))],
+        session::set_cookies(secret, current.tls),
         Json(json!({
             "username": a.username,
             "name": a.display_name,

@@ -3,7 +3,7 @@
 //! signed out at once (`signout.rs`).
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -68,11 +68,9 @@ pub async fn end_session(
         signout::ended(&app, sockets::Ended::Session(number)).await;
     }
     match done {
-        Ok(true) if number == me.session => (
-            StatusCode::NO_CONTENT,
-            [(header::SET_COOKIE, session::clear_cookie(current.tls))],
-        )
-            .into_response(),
+        Ok(true) if number == me.session => {
+            (StatusCode::NO_CONTENT, session::clear_cookies(current.tls)).into_response()
+        }
         Ok(true) => StatusCode::NO_CONTENT.into_response(),
         Ok(false) => no_session(),
         Err(e) => internal(e),

@@ -8,7 +8,7 @@
 //! links an hour).
 
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -311,10 +311,7 @@ pub async fn reset(
             };
             super::signout::ended(&app, others).await;
             (
-                [(
-                    header::SET_COOKIE,
-                    session::set_cookie(&opening.secret, current.tls),
-                )],
+                session::set_cookies(&opening.secret, current.tls),
                 Json(json!({"username": account.username})),
             )
                 .into_response()

@@ -3,13 +3,19 @@
 //! 128 random bits; the store keeps only its hash. Page scripts never see
 //! it, and cross-site requests never carry it except top-level
 //! navigations (`Lax`), which change nothing.
+//!
+//! Beside it goes `signed_in=1` (the same path, life and flags, but
+//! readable by the page's scripts, and no secret in it): it only tells a
+//! page that asking `GET /api/me` is worth it, so a guest's pages ask
+//! nothing whose answer would be a `401`. Both are set and cleared
+//! together.
 
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
-use axum::response::Response;
+use axum::response::{AppendHeaders, Response};
 use cookie::{Cookie, SameSite};
 
 use crate::app::state::App;
@@ -115,24 +121,43 @@ pub fn new_secret() -> String {
     new_token()
 }
 
+/// The cookie pages may read, beside the session's: `signed_in=1`.
+pub const HINT: &str = "signed_in";
+
+/// The two `Set-Cookie` headers of a response.
+pub type SetCookies = AppendHeaders<[(header::HeaderName, HeaderValue); 2]>;
+
 /// `Set-Cookie` for a session with `secret`, kept as long as a session
-/// lasts unused.
-pub fn set_cookie(secret: &str, tls: bool) -> HeaderValue {
+/// lasts unused, and its hint for the page's scripts.
+pub fn set_cookies(secret: &str, tls: bool) -> SetCookies {
     let max_age = cookie::time::Duration::milliseconds(SESSION_IDLE_MS as i64);
-    header_value(base(secret, tls).max_age(max_age).build())
+    both(
+        base(COOKIE, secret, tls).http_only(true).max_age(max_age),
+        base(HINT, "1", tls).max_age(max_age),
+    )
 }
 
-/// `Set-Cookie` that makes the browser forget the session.
-pub fn clear_cookie(tls: bool) -> HeaderValue {
-    header_value(base("", tls).max_age(cookie::time::Duration::ZERO).build())
+/// `Set-Cookie` that makes the browser forget the session and its hint.
+pub fn clear_cookies(tls: bool) -> SetCookies {
+    let gone = cookie::time::Duration::ZERO;
+    both(
+        base(COOKIE, "", tls).http_only(true).max_age(gone),
+        base(HINT, "", tls).max_age(gone),
+    )
 }
 
-fn base(value: &str, tls: bool) -> cookie::CookieBuilder<'static> {
-    Cookie::build((COOKIE, value.to_string()))
+fn base(name: &'static str, value: &str, tls: bool) -> cookie::CookieBuilder<'static> {
+    Cookie::build((name, value.to_string()))
         .path("/")
-        .http_only(true)
         .same_site(SameSite::Lax)
         .secure(tls)
+}
+
+fn both(session: cookie::CookieBuilder<'_>, hint: cookie::CookieBuilder<'_>) -> SetCookies {
+    AppendHeaders([
+        (header::SET_COOKIE, header_value(session.build())),
+        (header::SET_COOKIE, header_value(hint.build())),
+    ])
 }
 
 fn header_value(cookie: Cookie<'_>) -> HeaderValue {
@@ -144,19 +169,40 @@ fn header_value(cookie: Cookie<'_>) -> HeaderValue {
 mod tests {
     use super::*;
 
+    /// The two headers' values, as text.
+    fn texts(cookies: SetCookies) -> [String; 2] {
+        cookies.0.map(|(name, value)| {
+            assert_eq!(name, header::SET_COOKIE);
+            value.to_str().unwrap().to_string()
+        })
+    }
+
     #[test]
     fn the_cookie_is_http_only_lax_and_secure_only_over_tls() {
-        let plain = set_cookie("abcdef0123456789abcdef0123456789", false);
-        let plain = plain.to_str().unwrap();
+        let [plain, hint] = texts(set_cookies("abcdef0123456789abcdef0123456789", false));
         assert!(plain.starts_with("session=abcdef0123456789abcdef0123456789;"));
         for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
             assert!(plain.contains(part), "{plain} has {part}");
         }
         assert!(!plain.contains("Secure"), "{plain}");
-        let tls = set_cookie("abcdef0123456789abcdef0123456789", true);
-        assert!(tls.to_str().unwrap().contains("Secure"));
-        let gone = clear_cookie(false);
-        assert!(gone.to_str().unwrap().contains("Max-Age=0"));
+        // The page's hint: the same life, readable by scripts, no secret.
+        assert!(hint.starts_with("signed_in=1;"), "{hint}");
+        for part in ["SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+            assert!(hint.contains(part), "{hint} has {part}");
+        }
+        assert!(!hint.contains("HttpOnly"), "{hint}");
+        for cookie in texts(set_cookies("abcdef0123456789abcdef0123456789", true)) {
+            assert!(cookie.contains("Secure"), "{cookie}");
+        }
+        let [gone, hint_gone] = texts(clear_cookies(false));
+        assert!(
+            gone.starts_with("session=;") && gone.contains("Max-Age=0"),
+            "{gone}"
+        );
+        assert!(
+            hint_gone.starts_with("signed_in=;") && hint_gone.contains("Max-Age=0"),
+            "{hint_gone}"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@
 import { t, errorText } from '../i18n.js';
 import { storedToken, storeToken, TOKEN_KEY } from '../socket.js';
 import { $, showMessage as showError } from '../dom.js';
-import { postJson } from '../http.js';
+import { fetchMe, postJson } from '../http.js';
 import { showCoins, checkIn } from '../coins.js';
 import { applyCosmetics } from '../cosmetics.js';
 
@@ -36,7 +36,7 @@ export function showAccount() {
 async function loadAccount() {
   let who = null;
   try {
-    const [me, site] = await Promise.all([fetch('/api/me'), fetch('/api/site')]);
+    const [me, site] = await Promise.all([fetchMe(), fetch('/api/site')]);
     if (me.ok) who = await me.json();
     if (site.ok) guestHosts = !!(await site.json()).guest_hosts;
   } catch { /* offline: show the forms */ }

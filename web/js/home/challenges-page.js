@@ -4,7 +4,7 @@
 // button and its form.
 
 import { applyI18n } from '../i18n.js';
-import { getJson } from '../http.js';
+import { fetchMe } from '../http.js';
 import { $ } from '../dom.js';
 import { mountChallenges, challengeForm } from './challenges.js';
 
@@ -16,8 +16,8 @@ if (section) {
   const profile = decodeURIComponent((window.location.pathname.match(/^\/u\/([^/]+)/) || [])[1] || '');
   const button = $('challenge-button');
   if (profile && button) {
-    getJson('/api/me').then(({ ok, data }) => {
-      if (!ok || !data || data.username.toLowerCase() === profile.toLowerCase()) return;
+    fetchMe().then((res) => (res.ok ? res.json() : null)).catch(() => null).then((data) => {
+      if (!data?.username || data.username.toLowerCase() === profile.toLowerCase()) return;
       button.hidden = false;
       button.addEventListener('click', () => {
         const form = $('challenge-form-box');

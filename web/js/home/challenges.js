@@ -6,7 +6,7 @@
 
 import { t, errorText, onLangChange } from '../i18n.js';
 import { el } from '../dom.js';
-import { postJson } from '../http.js';
+import { signedInLikely, postJson } from '../http.js';
 import { storedToken, storeToken } from '../socket.js';
 import { fillOptionSelects, readOptionSelects, showGameFields, optionsSummary } from '../options.js';
 
@@ -143,6 +143,8 @@ export function mountChallenges(node, { section = node, byName = false } = {}) {
 
   async function poll(fresh = false) {
     let res;
+    // A guest's browser has no challenges to ask for (401).
+    if (!(await signedInLikely())) { section.hidden = true; clearInterval(timer); return; }
     try {
       res = await fetch('/api/challenges', { headers: fresh || !etag ? {} : { 'If-None-Match': etag } });
     } catch { return; }
