@@ -119,7 +119,10 @@ pub fn router(app: App) -> Router {
         .route("/api/unsubscribe", post(crate::turns::unsubscribe))
         .route("/unsubscribe", page(&pages, "unsubscribe.html"))
         .route("/ws/{code}", get(ws::upgrade::upgrade).route_layer(lookups))
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", {
+            let health = std::sync::Arc::new(super::health::Health::default());
+            get(move |state| super::health::healthz(state, health.clone()))
+        })
         .route("/", page(&pages, "index.html"))
         .route("/r/{code}", page(&pages, "room.html"))
         .route("/g/{id}", page(&pages, "game.html"))

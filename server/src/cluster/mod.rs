@@ -142,8 +142,7 @@ impl Cluster {
             .name(format!("boardgames-{node}"))
             .connect(url)
             .await?;
-        info!(%node, "joined the cluster");
-        Ok(Cluster {
+        let cluster = Cluster {
             inner: Arc::new(Inner {
                 node,
                 nats,
@@ -151,11 +150,28 @@ impl Cluster {
                 relayed: DashMap::new(),
                 outboxes: DashMap::new(),
             }),
-        })
+        };
+        // A room's lease names its node: two nodes of one id would each
+        // renew and take the other's rooms, and neither could serve them.
+        // A node whose id already answers pings refuses to start.
+        let node = cluster.node();
+        if cluster.ping(node).await {
+            anyhow::bail!(
+                "another node already runs as --node-id {node} on this NATS server; \
+                 every node needs an id of its own"
+            );
+        }
+        info!(%node, "joined the cluster");
+        Ok(cluster)
     }
 
     pub fn node(&self) -> &str {
         &self.inner.node
+    }
+
+    /// Whether this node's NATS connection is up (`/healthz`).
+    pub fn connected(&self) -> bool {
+        self.inner.nats.connection_state() == async_nats::connection::State::Connected
     }
 
     /// What the registry needs to hold leases: this node's id, and a way

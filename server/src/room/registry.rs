@@ -412,9 +412,21 @@ impl Registry {
 /// all in one statement. A room whose lease another node took (or that
 /// ran out, this node having been paused) is stopped: its connections
 /// reconnect and reach the room's owner; its writes were already refused.
+///
+/// A node that cannot reach the store cannot renew: its leases run out
+/// and another node may take the rooms over. Its writes are fenced, but
+/// it would go on answering the rooms' sockets (joins, snapshots) from a
+/// copy no longer the room's, so it steps down first: a room whose lease
+/// may have run out by now (`LEASE_TTL` after the last renewal that
+/// answered, or after the room was taken, less `STEP_DOWN_EARLY` for the
+/// nodes' clocks) is stopped here like a lost one. A renewal that takes
+/// longer than `RENEW_EVERY` counts as failed for that turn.
 async fn renew_leases(inner: std::sync::Weak<Inner>) {
     let mut every = tokio::time::interval(RENEW_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // When the last renewal that answered was asked: every lease renewed
+    // then runs until this plus LEASE_TTL.
+    let mut renewed = tokio::time::Instant::now();
     loop {
         every.tick().await;
         let Some(inner) = inner.upgrade() else {
@@ -426,24 +438,37 @@ async fn renew_leases(inner: std::sync::Weak<Inner>) {
         let ttl = LEASE_TTL.as_millis() as u64;
         // Rooms taken while the renewal runs are not in its answer.
         let asked = tokio::time::Instant::now();
-        let kept: std::collections::HashSet<(String, Fence)> =
-            match inner.store.renew_all(&owner.node, now_millis(), ttl).await {
-                Ok(kept) => kept.into_iter().collect(),
-                Err(e) => {
-                    warn!(error = %e, "could not renew the rooms' leases");
-                    continue;
+        let renewal = inner.store.renew_all(&owner.node, now_millis(), ttl);
+        let lost: Vec<RoomHandle> = match tokio::time::timeout(RENEW_EVERY, renewal).await {
+            Ok(Ok(kept)) => {
+                renewed = asked;
+                let kept: std::collections::HashSet<(String, Fence)> = kept.into_iter().collect();
+                inner
+                    .rooms
+                    .iter()
+                    .filter(|h| !h.is_closed() && h.since < asked)
+                    .filter(|h| {
+                        h.fence
+                            .is_some_and(|f| !kept.contains(&(h.code.clone(), f)))
+                    })
+                    .map(|h| h.clone())
+                    .collect()
+            }
+            failed => {
+                match failed {
+                    Ok(Err(e)) => warn!(error = %e, "could not renew the rooms' leases"),
+                    _ => warn!("the renewal of the rooms' leases did not answer in time"),
                 }
-            };
-        let lost: Vec<RoomHandle> = inner
-            .rooms
-            .iter()
-            .filter(|h| !h.is_closed() && h.since < asked)
-            .filter(|h| {
-                h.fence
-                    .is_some_and(|f| !kept.contains(&(h.code.clone(), f)))
-            })
-            .map(|h| h.clone())
-            .collect();
+                let now = tokio::time::Instant::now();
+                inner
+                    .rooms
+                    .iter()
+                    .filter(|h| !h.is_closed() && h.fence.is_some())
+                    .filter(|h| lease_may_have_run_out(renewed.max(h.since), now))
+                    .map(|h| h.clone())
+                    .collect()
+            }
+        };
         for handle in lost {
             warn!(room = %handle.code, "this node no longer holds the room's lease; stopping it here");
             inner
@@ -452,4 +477,15 @@ async fn renew_leases(inner: std::sync::Weak<Inner>) {
             tokio::spawn(async move { handle.shutdown().await });
         }
     }
+}
+
+/// How much sooner than its lease's end a node that cannot renew stops
+/// a room: room for the nodes' clocks to differ (another node takes the
+/// room over by its own clock).
+const STEP_DOWN_EARLY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Whether a lease last renewed (or taken) at `since` may have run out
+/// by `now`, as another node's clock may see it.
+fn lease_may_have_run_out(since: tokio::time::Instant, now: tokio::time::Instant) -> bool {
+    now >= since + LEASE_TTL - STEP_DOWN_EARLY
 }

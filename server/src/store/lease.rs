@@ -32,6 +32,12 @@ pub struct Lease {
 }
 
 impl Store {
+    /// Whether the database answers a query (`/healthz`).
+    pub async fn ping(&self) -> StoreResult<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// Takes room `code` for `node` until `now + ttl_ms`, if no other node
     /// holds a lease on it that is still running at `now`. The token goes
     /// up by one on every take, so the previous holder (even this node's

@@ -688,3 +688,142 @@ async fn a_room_moves_to_the_node_all_its_sockets_come_from_between_games() {
     assert_eq!(lease.node, p.b_id, "the room runs where its sockets are");
     p.schema.drop().await;
 }
+
+/// A TCP forwarder to `to` (`host:port`) that can be cut: once cut it
+/// takes no more connections and drops every one it carries, as a
+/// network between a node and its database that fails.
+struct Forwarder {
+    port: u16,
+    cut: tokio::sync::watch::Sender<bool>,
+}
+
+async fn forwarder(to: &str) -> Forwarder {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (cut, watch) = tokio::sync::watch::channel(false);
+    let to = to.to_string();
+    tokio::spawn(async move {
+        let mut stop = watch.clone();
+        loop {
+            let (mut inbound, _) = tokio::select! {
+                _ = stop.wait_for(|c| *c) => return,
+                accepted = listener.accept() => match accepted {
+                    Ok(a) => a,
+                    Err(_) => return,
+                },
+            };
+            let (to, mut stop) = (to.clone(), watch.clone());
+            tokio::spawn(async move {
+                let Ok(mut outbound) = tokio::net::TcpStream::connect(&to).await else {
+                    return;
+                };
+                tokio::select! {
+                    _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                    _ = stop.wait_for(|c| *c) => {}
+                }
+            });
+        }
+    });
+    Forwarder { port, cut }
+}
+
+/// The `host:port` of a `postgres://[user@]host:port/db…` URL.
+fn host_port(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    rest.split(['/', '?']).next().unwrap_or(rest)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_the_database_stops_serving_its_rooms_and_says_so() {
+    if !nats_up().await {
+        return;
+    }
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    // A reaches the database through a forwarder; B directly.
+    let target = host_port(&schema.url).to_string();
+    let link = forwarder(&target).await;
+    let a_url = schema
+        .url
+        .replacen(&target, &format!("127.0.0.1:{}", link.port), 1);
+    let run = &server::model::new_token()[..10];
+    let a = node(&a_url, &format!("a-{run}")).await;
+    let b = node(&schema.url, &format!("b-{run}")).await;
+    let (code, host_token) = a.s().new_room(json!({"game": "crossyray"})).await;
+    let (status, _) = a.s().get(&format!("/api/rooms/{code}")).await;
+    assert_eq!(status, 200);
+    let (mut host, _, _) = a.s().join(&code, Some(&host_token), Some("Minh")).await;
+    let (mut guest, guest_token, _) = a.s().join(&code, None, Some("Lan")).await;
+    host.ok(json!({"type": "sit", "seat": 0})).await;
+    guest.ok(json!({"type": "sit", "seat": 1})).await;
+    assert_eq!(a.s().get("/healthz").await, (200, "ok".to_string()));
+
+    // The link fails: within the lease's few seconds A stops the room
+    // (its sockets are closed with a code) rather than serve a copy that
+    // B may have taken over, and its health check says what is down.
+    let _ = link.cut.send(true);
+    let cut = Instant::now();
+    for client in [&mut host, &mut guest] {
+        let ending = client.ending(Duration::from_secs(8)).await;
+        assert!(
+            ending.code().is_some(),
+            "A closes the room's sockets: {ending:?}"
+        );
+    }
+    assert!(cut.elapsed() < Duration::from_secs(8));
+    let (status, body) = a.s().get("/healthz").await;
+    assert_eq!((status, body.as_str()), (503, "down: database"));
+    // B serves the room, the seats as they were.
+    let (_, snap) = rejoin(&b, &code, &guest_token).await;
+    let seated: Vec<&str> = snap["room"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["seat"].is_number())
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(seated.len(), 2, "{snap}");
+    drop((a, b));
+    schema.drop().await;
+}
+
+#[tokio::test]
+async fn a_second_node_with_a_running_nodes_id_refuses_to_start() {
+    if !nats_up().await {
+        return;
+    }
+    let Some(schema) = postgres::schema().await else {
+        return;
+    };
+    let id = format!("twin-{}", &server::model::new_token()[..10]);
+    let first = node(&schema.url, &id).await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = common::process::free_port().to_string();
+    let second = tokio::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--addr", &format!("127.0.0.1:{port}"), "--data-dir"])
+        .arg(dir.path())
+        .args(["--database-url", &schema.url, "--nats-url", &nats_url()])
+        .args(["--node-id", &id])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let out = tokio::time::timeout(Duration::from_secs(15), second.wait_with_output())
+        .await
+        .expect("the second node exits")
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("another node already runs as --node-id {id}")),
+        "{said}"
+    );
+    // The first goes on.
+    assert_eq!(first.s().get("/healthz").await, (200, "ok".to_string()));
+    drop(first);
+    schema.drop().await;
+}
