@@ -100,6 +100,11 @@ pub(super) async fn create_room(
             "Sign in or register to create a room (joining one needs no account).",
         );
     }
+    // Options that are refused spend nothing of the address's rooms.
+    let options = match crate::room::Registry::parse_options(&req.game, &req.options) {
+        Ok(options) => options,
+        Err(e) => return registry_error(e),
+    };
     let account = session.signed_in.as_ref().map(|s| s.account.id);
     if let Err(wait) = app.limits.rooms.take_both(ip, account) {
         tracing::debug!(%ip, ?account, "room creation rate limited");
@@ -109,11 +114,7 @@ pub(super) async fn create_room(
         .token
         .filter(|t| crate::model::is_valid_token(t))
         .unwrap_or_else(crate::model::new_token);
-    match app
-        .registry
-        .create(&req.game, &req.options, &token, req.solo)
-        .await
-    {
+    match app.registry.create(options, &token, req.solo).await {
         Ok(code) => {
             let link = format!("{base}/r/{code}");
             tracing::info!(room = code, game = %req.game, "room created");

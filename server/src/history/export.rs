@@ -174,6 +174,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     let mut options = (0, Value::Null);
     let mut players: Vec<(usize, String)> = Vec::new();
     let mut result = None;
+    let mut seen = std::collections::HashSet::new();
     let mut i = 0;
     while i < lines.len() && !lines[i].trim().is_empty() {
         let n = i + 1;
@@ -183,6 +184,10 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 "expected a header like [Game \"jungle\"] or a blank line",
             )
         })?;
+        // A header that says what the game is says it once.
+        if matches!(key, "Game" | "Options" | "Result") && !seen.insert(key) {
+            return Err(bad(n, format!("a second [{key}] header")));
+        }
         match key {
             "Game" => kind = Some(GameKind::parse(&value).map_err(|e| bad(n, e))?),
             "Options" => {
@@ -455,6 +460,22 @@ mod tests {
             }
         );
         assert!(import(&text.replace("(timeout)\n", "(goal)\n")).is_err());
+    }
+
+    #[test]
+    fn a_header_that_says_what_the_game_is_comes_once() {
+        for (text, line) in [
+            ("[Game \"jungle\"]\n[Game \"crossyray\"]\n[Result \"side 1 wins (resign)\"]\n\n1. e5\n", 2),
+            ("[Game \"crossyray\"]\n[Options \"{}\"]\n[Options \"{}\"]\n\n1. e5\n", 3),
+            ("[Game \"crossyray\"]\n[Result \"side 1 wins (resign)\"]\n[Result \"side 0 wins (resign)\"]\n\n1. e5\n", 3),
+        ] {
+            let e = import(text).unwrap_err();
+            assert_eq!(e.line, line, "{text}: {e}");
+            assert!(e.to_string().contains("a second ["), "{e}");
+        }
+        // Informative headers may repeat.
+        let twice = "[Game \"crossyray\"]\n[Date \"2026-11-30\"]\n[Date \"2026-12-01\"]\n[Result \"side 1 wins (resign)\"]\n\n1. e5\n";
+        assert!(import(twice).is_ok());
     }
 
     #[test]

@@ -123,13 +123,10 @@ impl Registry {
     /// `deploy/nginx.conf` hashes it) keeps the room's sockets on its owner.
     pub async fn create(
         &self,
-        game: &str,
-        options: &Value,
+        options: GameOptions,
         host_token: &str,
         solo: bool,
     ) -> Result<String, RegistryError> {
-        let kind = GameKind::parse(game).map_err(RegistryError::BadOptions)?;
-        let options = GameOptions::parse(kind, options).map_err(RegistryError::BadOptions)?;
         self.check_capacity()?;
         // Codes are random over 31^6 ≈ 887 million values; a collision is
         // rare and simply retried.
@@ -154,6 +151,13 @@ impl Registry {
             }
         }
         Err(RegistryError::Full)
+    }
+
+    /// A new room's game and options as the game reads them, or why not
+    /// (`bad_options`).
+    pub fn parse_options(game: &str, options: &Value) -> Result<GameOptions, RegistryError> {
+        let kind = GameKind::parse(game).map_err(RegistryError::BadOptions)?;
+        GameOptions::parse(kind, options).map_err(RegistryError::BadOptions)
     }
 
     /// A fresh room where `players` sit in order (seat i), rated if

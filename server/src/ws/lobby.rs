@@ -219,15 +219,40 @@ async fn serve(
             }
             continue;
         }
-        let command = value.and_then(|mut v| {
-            v.as_object_mut()?.remove("id");
-            serde_json::from_value::<LobbyCommand>(v).ok()
-        });
-        let Some(command) = command else {
-            if !send(refuse(Code::BadMessage, "That is not a lobby command.", id)).await {
-                break;
+        let kind = value
+            .as_ref()
+            .and_then(|v| v.get("type"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        // A seek's range that is no whole number, named as such.
+        let bad_range = value
+            .as_ref()
+            .and_then(|v| v.get("range"))
+            .filter(|r| !r.is_null() && !r.is_i64())
+            .cloned();
+        let command = value.map(|mut v| {
+            if let Some(fields) = v.as_object_mut() {
+                fields.remove("id");
             }
-            continue;
+            serde_json::from_value::<LobbyCommand>(v)
+        });
+        let command = match command {
+            Some(Ok(command)) => command,
+            refused => {
+                // A seek with a field of the wrong kind says which.
+                let message = match (kind.as_deref(), refused) {
+                    (Some("seek"), Some(Err(_))) if bad_range.is_some() => format!(
+                        "A rating range is a whole number of points, not {}.",
+                        bad_range.unwrap_or_default()
+                    ),
+                    (Some("seek"), Some(Err(e))) => format!("That is not a seek: {e}."),
+                    _ => "That is not a lobby command.".to_string(),
+                };
+                if !send(refuse(Code::BadMessage, &message, id)).await {
+                    break;
+                }
+                continue;
+            }
         };
         let answer = match command {
             LobbyCommand::Hello { token, name } if me.is_none() => {

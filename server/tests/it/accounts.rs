@@ -109,6 +109,14 @@ async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
         !cookie.contains("Secure"),
         "plain HTTP: not Secure: {cookie}"
     );
+    // Beside it, the pages' hint: the same life, readable by scripts.
+    assert_eq!(answer.set_cookies.len(), 2, "{:?}", answer.set_cookies);
+    let hint = &answer.set_cookies[1];
+    assert!(hint.starts_with("signed_in=1;"), "{hint}");
+    for flag in ["SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(hint.contains(flag), "{hint} has {flag}");
+    }
+    assert!(!hint.contains("HttpOnly"), "{hint}");
     // A forwarding header from anyone but a trusted proxy is ignored.
     let (_, cookie) = over_https(&server, "/api/login").await;
     assert!(!cookie.contains("Secure"), "{cookie}");
@@ -135,6 +143,11 @@ async fn the_session_cookie_is_http_only_lax_and_secure_over_tls() {
     assert!(
         cleared.starts_with("session=;") && cleared.contains("Max-Age=0"),
         "{cleared}"
+    );
+    let hint = &answer.set_cookies[1];
+    assert!(
+        hint.starts_with("signed_in=;") && hint.contains("Max-Age=0"),
+        "{hint}"
     );
     assert!(minh.session.is_none());
 }
@@ -454,6 +467,18 @@ async fn login_right_and_wrong_and_logout() {
     assert_eq!(wrong.body, unknown.body);
     assert_eq!(wrong.body["error"], "bad_login");
     assert!(wrong.set_cookie.is_none() && unknown.set_cookie.is_none());
+    // A `null` field reads as one left out: an empty password.
+    let (status, body) = post(
+        &server,
+        "/api/login",
+        json!({"username": "Thao", "password": null}),
+    )
+    .await;
+    assert_eq!(
+        (status, &body["error"]),
+        (401, &json!("bad_login")),
+        "{body}"
+    );
 
     // Logging out ends that session only.
     let ended = second.session.clone();

@@ -142,6 +142,28 @@ async fn room_creation_limit_is_configurable_and_refills() {
 }
 
 #[tokio::test]
+async fn refused_options_spend_none_of_the_rooms_allowance() {
+    let server = rooms_limited(2, 60, |_| {}).await;
+    for _ in 0..5 {
+        let answer = post(
+            &server,
+            "/api/rooms",
+            json!({"game": "crossyray", "options": {"width": 8}}),
+        )
+        .await;
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        assert_eq!(answer.body["error"], "bad_options");
+        let unknown = post(&server, "/api/rooms", json!({"game": "chess"})).await;
+        assert_eq!(unknown.body["error"], "bad_options");
+    }
+    for _ in 0..2 {
+        let answer = post(&server, "/api/rooms", json!({"game": "crossyray"})).await;
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    assert_limited(&post(&server, "/api/rooms", json!({})).await, 60);
+}
+
+#[tokio::test]
 async fn a_zero_burst_turns_room_limit_off() {
     let server = TestServer::start_with(|c| c.room_burst = 0).await;
     for _ in 0..25 {

@@ -136,6 +136,22 @@ async fn bad_seeks_are_refused_with_their_codes() {
         "bad_seek",
     )
     .await;
+    // A range that is no whole number is no seek (`bad_message`), said in words.
+    let message = a
+        .refused(
+            json!({"type": "seek", "game": "jungle", "preset": "5+3", "range": 50.5}),
+            "bad_message",
+        )
+        .await;
+    assert_eq!(
+        message,
+        "A rating range is a whole number of points, not 50.5."
+    );
+    let message = a
+        .refused(json!({"type": "seek", "game": "jungle"}), "bad_message")
+        .await;
+    assert!(message.starts_with("That is not a seek: "), "{message}");
+    assert!(message.contains("preset"), "{message}");
     a.refused(
         json!({"type": "seek", "game": "jungle", "preset": "5+3", "rated": true}),
         "sign_in_to_rate",

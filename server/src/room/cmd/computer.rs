@@ -49,6 +49,14 @@ impl RoomState {
                     "The computer does not sit there.",
                 ))
             }
+            (Some(_), Some(i)) if self.members[i].computer.is_none() => {
+                // A person's seat is theirs, whatever else would refuse.
+                let name = self.members[i].name.as_deref().unwrap_or("Someone");
+                return Err(Refusal::new(
+                    Code::NoSeat,
+                    format!("{name} already sits there."),
+                ));
+            }
             (Some(level), occupant) => {
                 // A game needs a person: the computer never fills the last
                 // seat (an unattended game would only burn a core).
@@ -64,18 +72,13 @@ impl RoomState {
                     ));
                 }
                 let row = match occupant {
-                    Some(i) if self.members[i].computer.is_some() => {
+                    // The computer there already (a person's seat was
+                    // refused above): its level changes.
+                    Some(i) => {
                         let m = &mut self.members[i];
                         m.computer = Some(level);
                         m.name = Some(level.display_name());
                         m.row()
-                    }
-                    Some(i) => {
-                        let name = self.members[i].name.as_deref().unwrap_or("Someone");
-                        return Err(Refusal::new(
-                            Code::NoSeat,
-                            format!("{name} already sits there."),
-                        ));
                     }
                     None => {
                         let id = self.take_member_id();

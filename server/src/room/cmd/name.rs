@@ -18,6 +18,11 @@ pub struct Name {
 impl RoomState {
     pub(super) fn set_name(&mut self, member: MemberId, name: &str) -> Applied {
         let name = validate::name(name).map_err(|m| Refusal::new(Code::BadName, m))?;
+        // The name it has already: acknowledged, nothing to tell anyone.
+        let m = self.member_mut(member)?;
+        if m.stored && m.name.as_deref() == Some(name.as_str()) {
+            return Ok(Vec::new());
+        }
         let mut effects = Vec::new();
         let scores_before = self.scores_view();
         // A watcher who takes a name becomes a stored member, within the

@@ -109,6 +109,11 @@ fn computers_fill_every_seat_of_any_game_but_the_last_a_person_could_take() {
         ok(&mut state, host, computer(seat, Some(Level::Amateur)), 0);
     }
     assert_eq!(state.members.len(), 4);
+    // A computer on the host's own seat: refused for the seat's person,
+    // the first reason, not for the seat a person needs.
+    let taken = refused(&mut state, host, computer(0, Some(Level::Master)), 0);
+    assert_eq!(taken.code, Code::NoSeat);
+    assert_eq!(taken.message, "Minh already sits there.");
     // The host may stand up, but no fourth computer takes the seat.
     ok(&mut state, host, Command::Stand, 0);
     assert_eq!(

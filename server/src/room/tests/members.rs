@@ -241,6 +241,11 @@ fn names_are_checked_and_stored() {
     assert!(
         matches!(writes(&effects)[0], Write::Member(row) if row.name.as_deref() == Some("Nguyễn Thị Minh Khai"))
     );
+    // The same name again (as typed, or trimmed): acknowledged, nothing sent or stored.
+    for same in ["Nguyễn Thị Minh Khai", " Nguyễn Thị Minh Khai "] {
+        let name = Command::Name(cmd::Name { name: same.into() });
+        assert!(ok(&mut state, id, name, 0).is_empty(), "{same:?}");
+    }
     let long = "a".repeat(24);
     ok(
         &mut state,

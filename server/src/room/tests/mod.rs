@@ -97,10 +97,7 @@ pub async fn real_room(dir: &std::path::Path, host: &str) -> (Registry, RoomHand
         public_url: None,
     };
     let registry = Registry::new(store, settings, 10);
-    let code = registry
-        .create("crossyray", &Value::Null, host, false)
-        .await
-        .unwrap();
+    let code = registry.create(crossyray(), host, false).await.unwrap();
     let room = registry
         .running(&code)
         .expect("a new room runs on one node");
@@ -119,6 +116,11 @@ pub fn teams_started(state: &mut RoomState) -> [MemberId; 3] {
     ok(state, other, sit(4), 0);
     ok(state, host, start(Order::Seats), 0);
     [host, mate, other]
+}
+
+/// CrossyRay's default options, for a room made through the registry.
+pub fn crossyray() -> GameOptions {
+    GameOptions::parse(GameKind::CrossyRay, &Value::Null).expect("the defaults")
 }
 
 pub fn room(kind: GameKind, options: Value) -> RoomState {

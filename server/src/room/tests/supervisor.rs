@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::super::cmd::{self, Command};
+use super::crossyray;
 use crate::room::{close, Closer, ConnId, RoomHandle};
 
 const HOST: &str = "host-token-0123456789abcdef";
@@ -103,10 +104,7 @@ async fn registry_in(
 async fn a_room_nobody_joined_leaves_memory_sooner() {
     let dir = tempfile::tempdir().unwrap();
     let registry = registry_in(dir.path(), Duration::from_secs(4), 10).await;
-    let code = registry
-        .create("crossyray", &Value::Null, HOST, false)
-        .await
-        .unwrap();
+    let code = registry.create(crossyray(), HOST, false).await.unwrap();
     assert_eq!(registry.open_rooms(), 1);
     // 4 s / 20 = 200 ms.
     tokio::time::sleep(Duration::from_millis(1_000)).await;
@@ -132,7 +130,7 @@ async fn rooms_not_in_use_do_not_fill_the_cap_and_the_oldest_make_room() {
     let mut codes = Vec::new();
     for _ in 0..5 {
         let code = registry
-            .create("crossyray", &Value::Null, HOST, false)
+            .create(crossyray(), HOST, false)
             .await
             .expect("never-joined rooms do not fill the cap");
         codes.push(code);
@@ -150,9 +148,7 @@ async fn rooms_not_in_use_do_not_fill_the_cap_and_the_oldest_make_room() {
         conns.push(attach(&room, 10 + i as u64).await);
         rooms.push(room);
     }
-    let refused = registry
-        .create("crossyray", &Value::Null, HOST, false)
-        .await;
+    let refused = registry.create(crossyray(), HOST, false).await;
     assert!(
         matches!(refused, Err(crate::room::RegistryError::Full)),
         "two joined rooms fill a cap of two"
@@ -180,7 +176,7 @@ async fn rooms_not_in_use_do_not_fill_the_cap_and_the_oldest_make_room() {
     rooms[0].detach(ConnId(10)).await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
     registry
-        .create("crossyray", &Value::Null, HOST, false)
+        .create(crossyray(), HOST, false)
         .await
         .expect("one room in use of two");
 }

@@ -14,6 +14,8 @@ pub struct Answer {
     pub status: u16,
     pub body: Value,
     pub set_cookie: Option<String>,
+    /// Every `Set-Cookie` of the answer, in order.
+    pub set_cookies: Vec<String>,
 }
 
 #[derive(Clone)]
@@ -67,10 +69,13 @@ impl Browser {
         }
         let resp = req.send().await.expect("request");
         let status = resp.status().as_u16();
-        let set_cookie = resp
+        let set_cookies: Vec<String> = resp
             .headers()
-            .get("set-cookie")
-            .map(|v| v.to_str().expect("ASCII cookie").to_string());
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().expect("ASCII cookie").to_string())
+            .collect();
+        let set_cookie = set_cookies.first().cloned();
         if let Some(cookie) = &set_cookie {
             let value = cookie
                 .split(';')
@@ -90,6 +95,7 @@ impl Browser {
             status,
             body,
             set_cookie,
+            set_cookies,
         }
     }
 
