@@ -1,5 +1,6 @@
 //! `hello`: a connection identifies its browser. The member is found by
-//! the token's hash, or created (making room for it by letting go of
+//! the token's hash, or by the account a signed-in browser new to the
+//! room is signed in to, or created (making room for it by letting go of
 //! offline guests who have nothing to keep); `disconnect` is its end.
 //!
 //! Two caps keep a room open to newcomers: `--max-members` kept members
@@ -78,11 +79,25 @@ impl RoomState {
         if removed {
             return Err(super::remove::removed_refusal());
         }
-        let index = match self
+        // A signed-in person is one member on every browser: a browser
+        // new to the room finds its account's member (a seated one first),
+        // so a game paired or challenged on one device is played on any.
+        let by_account = hello.account.as_ref().and_then(|a| {
+            let mine: Vec<&Member> = self
+                .members
+                .iter()
+                .filter(|m| !m.removed && m.computer.is_none())
+                .filter(|m| m.account.as_ref().is_some_and(|b| b.id == a.id))
+                .collect();
+            let seated = mine.iter().find(|m| m.seat.is_some());
+            seated.or(mine.first()).map(|m| m.id)
+        });
+        let found = self
             .members
             .iter()
             .position(|m| m.token.as_ref() == Some(&hello.token))
-        {
+            .or_else(|| by_account.and_then(|id| self.members.iter().position(|m| m.id == id)));
+        let index = match found {
             Some(index) => index,
             None => {
                 let host = self.host.as_ref() == Some(&hello.token);

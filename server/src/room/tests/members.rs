@@ -509,3 +509,38 @@ fn watchers_are_counted_and_announced_at_most_once_a_second() {
     assert_eq!(event["unlisted"], 9);
     assert_eq!(state.next_deadline(), None, "the members event carried it");
 }
+
+#[test]
+fn a_signed_in_person_is_one_member_on_every_browser() {
+    let mut state = room(GameKind::Jungle, Value::Null);
+    let lan = AccountRef {
+        id: 42,
+        username: "lan".into(),
+        display_name: "Lan".into(),
+    };
+    let (desk, _) = join_as(&mut state, greeting(&token(1), None, Some(lan.clone())), 0);
+    ok(&mut state, desk, sit(1), 0);
+    // Her phone, signed in, another browser token: the same member, seated.
+    let (phone, _) = join_as(&mut state, greeting(&token(2), None, Some(lan.clone())), 1);
+    assert_eq!(phone, desk);
+    assert_eq!(member(&state, desk).seat, Some(1));
+    assert_eq!(member(&state, desk).conns, 2);
+    // A guest on that phone's token, or another account, is someone else.
+    let (guest, _) = join_as(&mut state, greeting(&token(3), Some("Khoa"), None), 2);
+    assert_ne!(guest, desk);
+    let other = AccountRef {
+        id: 7,
+        username: "vy".into(),
+        display_name: "Vy".into(),
+    };
+    let (vy, _) = join_as(&mut state, greeting(&token(4), None, Some(other)), 2);
+    assert_ne!(vy, desk);
+    assert_eq!(
+        state
+            .members
+            .iter()
+            .filter(|m| m.account.as_ref().is_some_and(|a| a.id == 42))
+            .count(),
+        1
+    );
+}
