@@ -597,6 +597,18 @@ async fn a_guest_who_registers_keeps_the_seat_and_shows_as_an_account() {
         .member_until("id", &member, |m| m["online"] == true)
         .await;
     assert_eq!(seen["account"], "lan_99");
+
+    // Her phone: logged in, a browser token of its own. The room knows
+    // the account: the same member, in her seat, and she may move there.
+    let phone = Browser::logged_in(&server, "lan_99", "password1").await;
+    let (mut on_phone, phone_token, snap) = phone.join(&code, None, None).await;
+    assert_ne!(phone_token, guest_token);
+    assert_eq!(snap["you"]["member"], member, "{snap}");
+    assert_eq!(snap["you"]["seat"], 1);
+    on_phone.ok(json!({"type": "stand"})).await;
+    // A guest on another browser is someone else.
+    let (_, _, snap) = server.join(&code, None, Some("Lan")).await;
+    assert_ne!(snap["you"]["member"], member);
 }
 
 #[tokio::test]
