@@ -85,22 +85,48 @@ pub fn log_filter(rust_log: Option<String>) -> tracing_subscriber::EnvFilter {
         .unwrap_or_else(|_| EnvFilter::new(format!("info,tower_http=warn,sqlx=warn,{quiet}")))
 }
 
-/// Opens the store, binds the address and starts serving.
+/// Opens the store, binds the address and starts serving. Each error
+/// says what failed with what (the address, the folder, the database's
+/// host, NATS's URL; never a password), for the one line `main` prints.
 pub async fn start(mut config: Config) -> anyhow::Result<Running> {
+    use anyhow::Context;
+    // What needs nothing opened first: a server without its pages, or
+    // with a database URL its writer refuses, would fail later or serve
+    // nothing.
+    config.web_dir = Some(config.checked_web_dir().map_err(anyhow::Error::msg)?);
+    let database = match config.database_url.as_deref() {
+        Some(url) => config::database_target(url).map_err(anyhow::Error::msg)?,
+        None => format!(
+            "the SQLite database in --data-dir {} (site.db)",
+            config.data_dir.display()
+        ),
+    };
     serve::connections_for_fd_limit(&mut config)?;
     // Bound first: links name the port actually listened on (`--addr`
     // with port 0 picks one).
-    let listener = TcpListener::bind(config.addr).await?;
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("could not listen on {} (--addr)", config.addr))?;
     let addr = listener.local_addr()?;
     config.addr = addr;
-    let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
+    let store = store::Store::open(config.database_url.as_deref(), &config.data_dir)
+        .await
+        .with_context(|| format!("could not open {database}"))?;
     let cluster = match &config.nats_url {
         None => None,
         Some(url) => {
             if store.backend() != store::Backend::Postgres {
                 anyhow::bail!("several nodes (--nats-url) share a PostgreSQL store: set --database-url to a postgres:// URL");
             }
-            Some(cluster::Cluster::connect(url, config.node_id.clone()).await?)
+            let cluster = cluster::Cluster::connect(url, config.node_id.clone())
+                .await
+                .with_context(|| {
+                    format!(
+                        "could not connect to NATS at {} (--nats-url)",
+                        config::without_credentials(url)
+                    )
+                })?;
+            Some(cluster)
         }
     };
     let settings = room::settings(&config);
@@ -127,7 +153,13 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         config: Arc::new(config),
     };
     if let Some(cluster) = &cluster {
-        cluster.start(app.clone()).await?;
+        cluster.start(app.clone()).await.with_context(|| {
+            let url = app.config.nats_url.as_deref().unwrap_or_default();
+            format!(
+                "could not subscribe on NATS at {} (--nats-url)",
+                config::without_credentials(url)
+            )
+        })?;
     }
     let sweep = tokio::spawn(accounts::signout::sweep(app.clone()));
     if app.config.test_clock {

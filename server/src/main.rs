@@ -7,16 +7,32 @@
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+use std::process::ExitCode;
+
 use clap::Parser;
 
+/// A bad flag is clap's error (exit 2); anything that fails once the
+/// flags are read (the address taken, the database or NATS unreachable,
+/// no web client) is one line, `Error: ` then what failed and why
+/// (`anyhow`'s contexts joined by `: `), and exit 1.
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(server::log_filter(std::env::var("RUST_LOG").ok()))
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let config = server::Config::parse();
+    match run(config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: server::Config) -> anyhow::Result<()> {
     let running = server::start(config).await?;
     running.until_signal().await?;
     Ok(())

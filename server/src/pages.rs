@@ -56,9 +56,11 @@ pub struct Pages {
 }
 
 impl Pages {
-    /// Reads and hashes the web folder. A missing or unreadable folder
-    /// gives an empty client (every page answers 404) rather than a
-    /// server that does not start, as before.
+    /// Reads and hashes the web folder. A file that cannot be read is
+    /// left out; a folder that is not the client's (missing, or without
+    /// `index.html`) never gets here: the server refuses to start on it
+    /// (`Config::checked_web_dir`), rather than serve a site whose every
+    /// page is 404 while `/healthz` says all is well.
     pub fn load(dir: &Path) -> Pages {
         let mut files = Vec::new();
         collect(dir, dir, &mut files);
