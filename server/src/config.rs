@@ -173,58 +173,58 @@ pub struct Config {
 
     /// Seconds a new WebSocket has to send `hello`; then it is closed
     /// with 1008 (at least 1).
-    #[arg(long, env = "HELLO_TIMEOUT_SECS", default_value_t = 10)]
+    #[arg(long, env = "HELLO_TIMEOUT_SECS", default_value_t = 10, value_parser = seconds_at_least_one)]
     pub hello_timeout_secs: u64,
 
     /// Seconds an HTTP connection has to send a request's headers (from
     /// its first byte, or from the end of the previous answer on a
     /// keep-alive connection: it is also the idle timeout), and again its
     /// body; then it is closed (at least 1).
-    #[arg(long, env = "HEADER_TIMEOUT_SECS", default_value_t = 10)]
+    #[arg(long, env = "HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = seconds_at_least_one)]
     pub header_timeout_secs: u64,
 
     /// Seconds between the server's pings on each WebSocket; one that
     /// sends nothing (no pong, no message) for twice this is closed with
     /// 1008. 0 turns pings off.
-    #[arg(long, env = "PING_SECS", default_value_t = 20)]
+    #[arg(long, env = "PING_SECS", default_value_t = 20, value_parser = seconds)]
     pub ping_secs: u64,
 
     /// Seconds a player may stay offline during their game before they
     /// forfeit by abandoning.
-    #[arg(long, env = "ABANDON_SECS", default_value_t = 60)]
+    #[arg(long, env = "ABANDON_SECS", default_value_t = 60, value_parser = seconds)]
     pub abandon_secs: u64,
 
     /// Seconds the opponents of a player who is offline during their game
     /// wait before they may claim the win or call it a draw (the abandon
     /// rule ends the game by itself after `--abandon-secs`).
-    #[arg(long, env = "CLAIM_SECS", default_value_t = 15)]
+    #[arg(long, env = "CLAIM_SECS", default_value_t = 15, value_parser = seconds)]
     pub claim_secs: u64,
 
     /// Seconds a room's host may stay offline before the host role passes
     /// to the member who has been in the room longest (signed-in members
     /// first, then seated guests). 0: never.
-    #[arg(long, env = "HOST_HANDOVER_SECS", default_value_t = 60)]
+    #[arg(long, env = "HOST_HANDOVER_SECS", default_value_t = 60, value_parser = seconds)]
     pub host_handover_secs: u64,
 
     /// Milliseconds of a move's measured network lag (half the round trip
     /// of the server's pings) that the mover's clock is not charged, at
     /// most, per move. 0: clocks charge the arrival time.
-    #[arg(long, env = "LAG_COMP_MS", default_value_t = 500)]
+    #[arg(long, env = "LAG_COMP_MS", default_value_t = 500, value_parser = millis)]
     pub lag_comp_ms: u64,
 
     /// Seconds a room with nobody online stays in memory (it is reloaded
     /// from the database when someone comes back).
-    #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 600)]
+    #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 600, value_parser = seconds)]
     pub room_idle_secs: u64,
 
     /// Milliseconds the computer thinks per move at Master level; the
     /// weaker levels take a share of it.
-    #[arg(long, env = "BOT_MS", default_value_t = 2000)]
+    #[arg(long, env = "BOT_MS", default_value_t = 2000, value_parser = millis)]
     pub bot_ms: u64,
 
     /// Milliseconds the analysis of a finished game searches each of its
     /// positions (Master level).
-    #[arg(long, env = "ANALYSIS_MS", default_value_t = 400)]
+    #[arg(long, env = "ANALYSIS_MS", default_value_t = 400, value_parser = millis)]
     pub analysis_ms: u64,
 
     /// Analyses this node runs at once (each takes one search slot while
@@ -244,7 +244,7 @@ pub struct Config {
 
     /// Seconds between the end of a game and the automatic start of the
     /// next (rooms with auto-start on, every seat still taken and online).
-    #[arg(long, env = "AUTOSTART_SECS", default_value_t = 30)]
+    #[arg(long, env = "AUTOSTART_SECS", default_value_t = 30, value_parser = seconds)]
     pub autostart_secs: u64,
 
     /// Members a room keeps (people who gave a name, signed in, sat or
@@ -276,12 +276,12 @@ pub struct Config {
     /// Messages one WebSocket connection may send per second on average;
     /// past it they get `rate_limited` errors. 0 turns the limit off
     /// (for load tests; a public server keeps it).
-    #[arg(long, env = "MESSAGE_RATE", default_value_t = 20.0)]
+    #[arg(long, env = "MESSAGE_RATE", default_value_t = 20.0, value_parser = rate)]
     pub message_rate: f64,
 
     /// Messages a connection may send at once before `--message-rate`
     /// applies (at least 1).
-    #[arg(long, env = "MESSAGE_BURST", default_value_t = 40.0)]
+    #[arg(long, env = "MESSAGE_BURST", default_value_t = 40.0, value_parser = burst)]
     pub message_burst: f64,
 
     /// Rooms one client address may create at once (`POST /api/rooms`);
@@ -291,7 +291,7 @@ pub struct Config {
 
     /// Seconds for one more room creation to come back to an address
     /// (and to an account). 0 turns the limit off, as `--room-burst 0`.
-    #[arg(long, env = "ROOM_EVERY_SECS", default_value_t = 6)]
+    #[arg(long, env = "ROOM_EVERY_SECS", default_value_t = 6, value_parser = seconds)]
     pub room_every_secs: u64,
 
     /// Games one client address (and one account) may start at once with
@@ -302,7 +302,7 @@ pub struct Config {
 
     /// Seconds for one more game start to come back to an address (and
     /// to an account). 0 turns the limit off, as `--game-burst 0`.
-    #[arg(long, env = "GAME_EVERY_SECS", default_value_t = 2)]
+    #[arg(long, env = "GAME_EVERY_SECS", default_value_t = 2, value_parser = seconds)]
     pub game_every_secs: u64,
 
     /// Room lookups one client address may make at once: `GET
@@ -325,7 +325,7 @@ pub struct Config {
 
     /// Seconds for one more registration to come back to an address. 0
     /// turns the limit off, as `--register-burst 0`.
-    #[arg(long, env = "REGISTER_EVERY_SECS", default_value_t = 60)]
+    #[arg(long, env = "REGISTER_EVERY_SECS", default_value_t = 60, value_parser = seconds)]
     pub register_every_secs: u64,
 
     /// Client addresses each rate limit remembers at most; when a limit's
@@ -347,7 +347,7 @@ pub struct Config {
     /// Seconds between two sweeps of the turn-based games: a passed
     /// deadline ends its game (the room is loaded from the store if
     /// needed), and the "your turn" emails go.
-    #[arg(long, env = "TURN_SWEEP_SECS", default_value_t = 5)]
+    #[arg(long, env = "TURN_SWEEP_SECS", default_value_t = 5, value_parser = seconds)]
     pub turn_sweep_secs: u64,
 
     /// Minutes a turn-based game waits for a player's move before the
@@ -491,6 +491,54 @@ fn mailbox(text: &str) -> Result<String, String> {
         format!("not a mail address (`name@example.org` or `Name <name@example.org>`): {e}")
     })?;
     Ok(text.to_string())
+}
+
+/// The longest time any flag sets: a year. Past it a time would only
+/// overflow the clock's arithmetic (a ping every 2^62 s panicked every
+/// socket), and no setting needs more.
+const LONGEST_SECS: u64 = 365 * 24 * 60 * 60;
+
+/// A number of seconds, 0 to a year.
+fn seconds(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n <= LONGEST_SECS => Ok(n),
+        Ok(_) => Err(format!("at most {LONGEST_SECS} (a year)")),
+        Err(_) => Err("not a whole number of seconds".to_string()),
+    }
+}
+
+/// A number of seconds, 1 to a year: a timeout of 0 would close every
+/// connection at once.
+fn seconds_at_least_one(text: &str) -> Result<u64, String> {
+    match seconds(text)? {
+        0 => Err("0 would close every connection at once: give at least 1".to_string()),
+        n => Ok(n),
+    }
+}
+
+/// A number of milliseconds, 0 to a year.
+fn millis(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n <= LONGEST_SECS * 1000 => Ok(n),
+        Ok(_) => Err(format!("at most {} (a year)", LONGEST_SECS * 1000)),
+        Err(_) => Err("not a whole number of milliseconds".to_string()),
+    }
+}
+
+/// Messages a second: a number from 0 (no limit) to a million.
+fn rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if (0.0..=1_000_000.0).contains(&r) => Ok(r),
+        _ => Err("a number of messages a second from 0 to 1000000".to_string()),
+    }
+}
+
+/// Messages at once: a number from 1 to a million.
+fn burst(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(b) if (1.0..=1_000_000.0).contains(&b) => Ok(b),
+        _ => Err("a number of messages from 1 to 1000000".to_string()),
+    }
 }
 
 /// A count that 0 would make useless (every room, or every socket,
@@ -961,6 +1009,45 @@ mod tests {
         ])
         .unwrap();
         assert_eq!((config.room_every_secs, config.register_every_secs), (0, 0));
+    }
+
+    #[test]
+    fn times_and_rates_are_within_what_the_clock_and_the_buckets_take() {
+        // A ping every 2^62 s started, then panicked every socket.
+        for flag in ["--ping-secs", "--room-idle-secs", "--autostart-secs"] {
+            assert!(
+                refused(&[flag, "4611686018427387904"]).contains("a year"),
+                "{flag}"
+            );
+            assert!(parsed(&[flag, "31536000"]).is_ok(), "{flag}");
+        }
+        assert!(refused(&["--bot-ms", "31536000001"]).contains("a year"));
+        for flag in ["--header-timeout-secs", "--hello-timeout-secs"] {
+            assert!(refused(&[flag, "0"]).contains("at least 1"), "{flag}");
+            assert!(
+                refused(&[flag, "18446744073709551615"]).contains("a year"),
+                "{flag}"
+            );
+        }
+        for bad in ["0", "0.5", "NaN", "inf", "-3"] {
+            assert!(parsed(&["--message-burst", bad]).is_err(), "burst {bad}");
+        }
+        for bad in ["NaN", "inf", "-1", "1e9"] {
+            assert!(parsed(&["--message-rate", bad]).is_err(), "rate {bad}");
+        }
+        let ok = parsed(&[
+            "--message-rate",
+            "0",
+            "--message-burst",
+            "1",
+            "--ping-secs",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(
+            (ok.message_rate, ok.message_burst, ok.ping_secs),
+            (0.0, 1.0, 0)
+        );
     }
 
     #[test]

@@ -78,7 +78,10 @@ pub fn export(g: &GameRecord) -> String {
         out.push_str(&format!("[{key} \"{}\"]\n", escape(value)));
     };
     header("Game", &g.game);
-    header("Room", &g.room_code);
+    // A room its reader may not see is left out (its code is an invitation).
+    if !g.room_code.is_empty() {
+        header("Room", &g.room_code);
+    }
     header("Number", &g.number.to_string());
     header("Options", &g.options.to_string());
     for (i, name) in g.players.iter().enumerate() {

@@ -414,23 +414,43 @@ pub async fn position(
     .into_response()
 }
 
-/// `GET /api/games/ID/export`: the game as text.
-pub async fn export_game(State(app): State<App>, ApiPath(id): ApiPath<String>) -> Response {
-    match find(&app, &id).await {
-        Ok(Some(g)) => (
-            [
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-                (
-                    header::CONTENT_DISPOSITION,
-                    &format!("attachment; filename=\"{}-{}.txt\"", g.game, g.number),
-                ),
-            ],
-            export::export(&g),
-        )
-            .into_response(),
-        Ok(None) => no_game(&id),
-        Err(e) => internal(e),
+/// `GET /api/games/ID/export`: the game as text; its `[Room]` only for a
+/// reader who may see the room ([`hide_rooms`]), and spent from the
+/// address's replays as a replay of it.
+pub async fn export_game(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    session: crate::accounts::session::Session,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+) -> Response {
+    let reader = Reader::of(&headers, &session);
+    let mut g = match find(&app, &id).await {
+        Ok(Some(g)) => g,
+        Ok(None) => return no_game(&id),
+        Err(e) => return internal(e),
+    };
+    if let Err(refused) = replay_allowed(&app, ip, g.moves.len()) {
+        return *refused;
     }
+    let mut room = [json!({"room": g.room_code})];
+    if let Err(e) = hide_rooms(&app, &reader, &mut room).await {
+        return internal(e);
+    }
+    if room[0]["room"].is_null() {
+        g.room_code.clear();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                &format!("attachment; filename=\"{}-{}.txt\"", g.game, g.number),
+            ),
+        ],
+        export::export(&g),
+    )
+        .into_response()
 }
 
 /// `POST /api/games/import` with the text as the body: the game, every

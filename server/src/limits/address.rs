@@ -41,6 +41,20 @@ impl FromStr for TrustedProxy {
                 .map_or(net, IpNet::V4),
             _ => net,
         };
+        // A range that wide holds clients, not proxies: every client in it
+        // would choose its own address (`X-Forwarded-For`), and with it
+        // every limit per address. The private blocks (10.0.0.0/8,
+        // fc00::/7) are the widest a proxy needs.
+        let widest = match net {
+            IpNet::V4(_) => 8,
+            IpNet::V6(_) => 7,
+        };
+        if net.prefix_len() < widest {
+            return Err(format!(
+                "{text:?} is wider than /{widest}: it holds clients, who could each choose \
+                 their own address; name the proxies' own addresses or range"
+            ));
+        }
         Ok(TrustedProxy(net.trunc()))
     }
 }

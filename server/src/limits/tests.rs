@@ -276,11 +276,16 @@ fn a_trusted_proxy_is_an_address_or_a_cidr_range() {
     assert_eq!(proxy("10.0.0.9"), proxy("10.0.0.9/32"));
     assert_eq!(proxy("::ffff:10.0.0.9"), proxy("10.0.0.9/32"));
     assert_eq!(proxy("::1"), proxy("::1/128"));
-    // Everyone (what an operator should not write, but may).
-    assert!(proxy("0.0.0.0/0").contains(ip("198.51.100.1")));
-    assert!(!proxy("0.0.0.0/0").contains(ip("2001:db8::1")));
+    // The private blocks are the widest ranges taken; wider ones hold
+    // clients (everyone, with 0.0.0.0/0, could choose their own address).
+    assert!(proxy("10.0.0.0/8").contains(ip("10.200.0.1")));
+    assert!(proxy("fc00::/7").contains(ip("fd12::1")));
     // Anything else is refused, with the text in the message.
     for bad in [
+        "0.0.0.0/0",
+        "::/0",
+        "128.0.0.0/1",
+        "::ffff:0.0.0.0/96",
         "10.0.0.0/33",
         "fd00::/129",
         "10.0.0",

@@ -109,8 +109,13 @@ impl Store {
         match url {
             None => {
                 std::fs::create_dir_all(data_dir).map_err(|e| StoreError::Open(e.to_string()))?;
+                let lock = lock_folder(data_dir)?;
                 let file = data_dir.join("site.db");
-                Store::connect(Backend::Sqlite, &format!("sqlite://{}", file.display())).await
+                let mut store =
+                    Store::connect(Backend::Sqlite, &format!("sqlite://{}", file.display()))
+                        .await?;
+                store.folder_lock = Some(std::sync::Arc::new(lock));
+                Ok(store)
             }
             Some(url) if url.starts_with("sqlite:") => Store::connect(Backend::Sqlite, url).await,
             Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
@@ -120,6 +125,33 @@ impl Store {
                 "unsupported DATABASE_URL {:?}: use a sqlite: or postgres:// URL",
                 other.split(':').next().unwrap_or("")
             ))),
+        }
+    }
+}
+
+/// Takes the data folder for this process: an exclusive lock on its
+/// `site.db.lock`, held while the store is open (the kernel lets it go
+/// when the process ends, however it ends). Two servers on one folder
+/// would each run their own copy of a room, both writing it, so the
+/// second refuses to start. SQLite's own locks only keep each write
+/// whole; they do not stop that.
+fn lock_folder(data_dir: &Path) -> StoreResult<std::fs::File> {
+    let path = data_dir.join("site.db.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| StoreError::Open(format!("{}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Open(format!(
+            "another server is using this data folder ({} is locked); \
+             each server needs a folder of its own",
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(StoreError::Open(format!("{}: {e}", path.display())))
         }
     }
 }

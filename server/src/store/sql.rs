@@ -43,6 +43,8 @@ pub struct Store {
     line: Option<WriteLine>,
     /// Closes the PostgreSQL writer's connection.
     pg: Option<CancellationToken>,
+    /// The data folder's lock (`Store::open`), held while the store is.
+    pub(super) folder_lock: Option<std::sync::Arc<std::fs::File>>,
 }
 
 impl Store {
@@ -141,6 +143,7 @@ impl Store {
             writer,
             line,
             pg,
+            folder_lock: None,
         };
         store.hash_plain_host_tokens().await?;
         Ok(store)
@@ -155,6 +158,10 @@ impl Store {
         let _ = self.writer.write("", None, Vec::new()).await;
         if let Some(line) = &self.line {
             line.close();
+        }
+        // Closed: another server may take the folder.
+        if let Some(lock) = &self.folder_lock {
+            let _ = lock.unlock();
         }
         if let Some(pg) = &self.pg {
             pg.cancel();

@@ -197,11 +197,29 @@ async fn a_guest_sees_their_games_others_open_them_by_link() {
     let path = format!("/api/games/{id}");
     assert_eq!(get_as(&server, GUEST, &path).await.1["room"], p.code);
     assert_eq!(get_as(&server, OTHER, &path).await.1["room"], Value::Null);
+    // Nor in the game's text: its [Room] header goes under the same rule.
+    let export = format!("/api/games/{id}/export");
+    let room_line = format!("[Room \"{}\"]", p.code);
+    let (status, text) = server.get(&export).await;
+    assert_eq!(status, 200);
+    assert!(text.starts_with("[Game \"crossyray\"]\n[Number "), "{text}");
+    assert!(!text.contains(&p.code), "{text}");
+    let member_text = reqwest::Client::new()
+        .get(format!("{}{export}", server.base))
+        .bearer_auth(GUEST)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(member_text.contains(&room_line), "{member_text}");
     p.host.ok(json!({"type": "public", "on": true})).await;
     assert_eq!(
         get_json(&server, &format!("/api/games/{id}")).await.1["room"],
         p.code
     );
+    assert!(server.get(&export).await.1.contains(&room_line));
     let (status, missing) = get_json(&server, "/api/games/nope").await;
     assert_eq!((status, missing["error"].as_str()), (404, Some("no_game")));
 

@@ -247,7 +247,9 @@ async fn a_flooding_client_that_stops_reading_is_answered_or_closed_with_1008_an
 /// Members stored for room `code` (read with a second connection to the
 /// running server's database).
 async fn stored_members(server: &TestServer, code: &str) -> Vec<server::model::records::MemberRow> {
-    let store = server::store::Store::open(None, server.dir.path())
+    // By its file's URL: the folder itself is the running server's.
+    let url = format!("sqlite://{}", server.dir.path().join("site.db").display());
+    let store = server::store::Store::open(Some(&url), server.dir.path())
         .await
         .expect("store");
     let saved = store.load_room(code).await.expect("load").expect("room");
