@@ -244,7 +244,7 @@ test('four players: a CrossyRay knockout tournament from the switch to the champ
   // Everyone else sees the bracket: two matches playing, a final to come.
   let info = await waitBracket(phone, (i) => i.shown && currentRound(i)?.matches.length === 2 && currentRound(i).matches.every((m) => m.state === 'playing'), 'two semi-finals playing');
   assert.deepEqual(info.rounds.map((r) => [r.title, r.current, r.planned]), [['Semi-finals', true, false], ['Final', false, true]]);
-  assert.match(info.statusText, /Semi-finals is being played \(4 players entered\)/);
+  assert.match(info.statusText, /Now playing: Semi-finals \(4 players entered\)/);
   assert.deepEqual(currentRound(info).matches.map((m) => m.spectators), ['3', '3'], 'per table: the other two players and the phone');
   assert.ok(currentRound(info).matches.every((m) => m.watch === 'Watch'));
   assert.equal(await byId(phone, 'board').isVisible(), false, 'a spectator sees the bracket first');
@@ -394,7 +394,7 @@ test('three players: a bye, and the host stops the tournament between rounds', {
 
   await resign(x);
   info = await waitBracket(byePage, (i) => i.status === 'between_rounds', 'between rounds');
-  assert.match(info.statusText, /Semi-finals is over/);
+  assert.match(info.statusText, /Just finished: Semi-finals/);
   await byId(host, 'stop').waitFor();
   assert.equal(await byId(host, 'start').textContent(), 'Start the next round');
   assert.equal(await byId(host, 'countdown').isVisible(), false, 'no countdown: the host turned it off');

@@ -42,6 +42,8 @@ test('a draw offered and accepted, a rematch, and a removed player let back in',
     await page.waitForSelector('[data-testid="result"][hidden]', { state: 'attached' });
     await page.waitForSelector('[data-testid="rematch"][hidden]', { state: 'attached' });
   }
+  // While Lan plays, the host is offered no Remove for her (the server refuses it).
+  assert.equal(await byId(host, `remove-${lan}`).count(), 0);
   await byId(host, 'resign').click();
   await byId(host, 'resign').click();
   await host.waitForSelector('[data-testid="result"]:not([hidden])');

@@ -7,6 +7,7 @@ import { t, initI18n, onLangChange } from './i18n.js';
 import { $, el } from './dom.js';
 import { GAMES, pageLoader } from './history.js';
 import { computerName } from './names.js';
+import { loadMe } from './coins.js';
 
 const params = new URLSearchParams(location.search);
 let game = GAMES.includes(params.get('game')) ? params.get('game') : 'quoridor';
@@ -45,6 +46,7 @@ async function load() {
 
 function init() {
   initI18n($('lang'));
+  loadMe();
   fillGames();
   $('leaderboard-game').addEventListener('change', () => { game = $('leaderboard-game').value; load(); });
   onLangChange(() => { fillGames(); render(); });

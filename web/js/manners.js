@@ -143,6 +143,8 @@ export function memberActions(m) {
       ctx.command('remove', { member: m.id }).catch(() => {});
     },
   });
-  out.push(remove);
+  // A player of a running game is not removed (the server refuses it):
+  // no button until the game ends.
+  if (m.seat == null || !ctx.locked()) out.push(remove);
   return out;
 }

@@ -11,6 +11,7 @@ import { t, initI18n, onLangChange, lang } from './i18n.js';
 import { $, el } from './dom.js';
 import { pageLoader, gameEntry, renderPager, dateText, getJson } from './history.js';
 import { ratingGraph } from './rating-graph.js';
+import { loadMe } from './coins.js';
 
 const username = decodeURIComponent(location.pathname.replace(/^\/u\//, ''));
 const params = new URLSearchParams(location.search);
@@ -92,6 +93,7 @@ async function load() {
 
 function init() {
   initI18n($('lang'));
+  loadMe();
   $('page-prev').addEventListener('click', () => { page = Math.max(1, page - 1); load(); });
   $('page-next').addEventListener('click', () => { page += 1; load(); });
   onLangChange(() => { render(); renderGraphs(); });

@@ -7,6 +7,7 @@
 // their 3 middle rows (or files), in their defender's colour, labelled.
 
 import { t } from '../i18n.js';
+import { shownName } from '../names.js';
 import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, turnWords } from '../board-kit.js';
 import { goalSpan, parseCell, parseGoal } from './state.js';
 
@@ -50,7 +51,7 @@ function truncate(s, n) {
 
 function goalLabel(goal) {
   return goal.defenderName
-    ? t('board.goal', { side: t(`side.${goal.side}`), name: goal.defenderName })
+    ? t('board.goal', { side: t(`side.${goal.side}`), name: shownName(goal.defenderName) })
     : t('board.goal_side', { side: t(`side.${goal.side}`) });
 }
 
@@ -125,7 +126,7 @@ function drawGoals(state, geo) {
     const vertical = g.side === 'left' || g.side === 'right';
     const cx = r.x + r.w / 2;
     const cy = r.y + r.h / 2;
-    const text = truncate(g.defenderName ?? t('board.goal_side', { side: t(`side.${g.side}`) }), 14);
+    const text = truncate(g.defenderName != null ? shownName(g.defenderName) : t('board.goal_side', { side: t(`side.${g.side}`) }), 14);
     const rot = vertical ? ` transform="rotate(${g.side === 'left' ? -90 : 90} ${cx} ${cy})"` : '';
     let inner = `<rect class="goal-area" x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" rx="6"/>`;
     inner += `<text class="goal-label" x="${cx}" y="${cy}" dy="0.35em" text-anchor="middle"${rot}>${esc(text)}</text>`;

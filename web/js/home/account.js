@@ -8,7 +8,7 @@
 // returning host in.
 
 import { t, errorText } from '../i18n.js';
-import { storedToken, storeToken, TOKEN_KEY } from '../socket.js';
+import { storedToken, storeToken, storeName, TOKEN_KEY } from '../socket.js';
 import { $, showMessage as showError } from '../dom.js';
 import { fetchMe, postJson } from '../http.js';
 import { showCoins, checkIn } from '../coins.js';
@@ -56,6 +56,9 @@ async function postAccount(path, body) {
     const { res, data } = await postJson(path, body);
     if (!res.ok) return { error: accountError(data, res), code: data?.error };
     storeToken(data.token);
+    // The account's name from now on on this browser, as on every other
+    // it signs in on (not the name it had as a guest).
+    if (data.username) storeName(data.username);
     account = { username: data.username, coins: 0 };
     showAccount();
     loadAccount(); // the coins an account that logged in has

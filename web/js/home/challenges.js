@@ -105,7 +105,7 @@ export function mountChallenges(node, { section = node, byName = false } = {}) {
   const list = el('ul', { class: 'challenge-list', 'data-testid': 'challenge-list' });
   const formBox = el('div');
   const parts = [list];
-  if (byName) parts.unshift(el('h3', {}, t('challenge.by_name')), formBox);
+  if (byName) parts.unshift(el('h3', { 'data-i18n': 'challenge.by_name' }, t('challenge.by_name')), formBox);
   node.replaceChildren(...parts);
   if (byName) challengeForm(formBox, { onSent: () => poll(true) });
 

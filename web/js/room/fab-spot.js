@@ -48,8 +48,10 @@ export function placeFab() {
       if (!best || covered < best.covered) best = { spot, top, covered };
       if (!covered) break;
     }
-    if (!best.covered) break;
+    if (best && !best.covered) break;
   }
+  // A window too short for any place: the lowest one on the right.
+  if (!best) best = { spot: 'right', top: Math.max(0, innerHeight - MARGIN - h) };
   fab.dataset.spot = best.spot;
   fab.style.top = `${best.top}px`;
 }

@@ -92,11 +92,26 @@ impl RoomState {
             let seated = mine.iter().find(|m| m.seat.is_some());
             seated.or(mine.first()).map(|m| m.id)
         });
-        let found = self
+        let by_token = self
             .members
             .iter()
-            .position(|m| m.token.as_ref() == Some(&hello.token))
-            .or_else(|| by_account.and_then(|id| self.members.iter().position(|m| m.id == id)));
+            .position(|m| m.token.as_ref() == Some(&hello.token));
+        let by_account = by_account.and_then(|id| self.members.iter().position(|m| m.id == id));
+        // The token's member is this person's unless it is someone else's:
+        // a browser that was a guest here (or signed in to another account)
+        // and now signs in to an account that has its own member takes
+        // that one, so one account never holds two members (two seats).
+        let found = match (by_token, by_account) {
+            (Some(mine), Some(account)) => {
+                let same = self.members[mine]
+                    .account
+                    .as_ref()
+                    .zip(hello.account.as_ref())
+                    .is_some_and(|(a, b)| a.id == b.id);
+                Some(if same { mine } else { account })
+            }
+            (mine, account) => mine.or(account),
+        };
         let index = match found {
             Some(index) => index,
             None => {

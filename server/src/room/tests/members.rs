@@ -535,6 +535,12 @@ fn a_signed_in_person_is_one_member_on_every_browser() {
     };
     let (vy, _) = join_as(&mut state, greeting(&token(4), None, Some(other)), 2);
     assert_ne!(vy, desk);
+    // The guest's browser, seated, then signs in as Lan: it is Lan's
+    // member, not a second one of hers (one account, two seats).
+    ok(&mut state, guest, sit(0), 3);
+    let (again, _) = join_as(&mut state, greeting(&token(3), None, Some(lan.clone())), 4);
+    assert_eq!(again, desk);
+    assert_eq!(member(&state, guest).account, None);
     assert_eq!(
         state
             .members
