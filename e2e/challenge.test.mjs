@@ -35,6 +35,11 @@ test('a challenge from a profile is seen live, accepted, and opens the room for 
   await byId(minh, 'challenge-width').selectOption('7');
   await byId(minh, 'challenge-height').selectOption('5');
   await byId(minh, 'challenge-days').selectOption('1');
+  // Rated is a checkbox on one line with its words, at a checkbox's size.
+  const rated = await byId(minh, 'challenge-rated').boundingBox();
+  const words = await minh.locator('label:has([data-testid="challenge-rated"]) span').boundingBox();
+  assert.ok(rated.height < 30, `a checkbox's height: ${rated.height}`);
+  assert.ok(Math.abs((rated.y + rated.height / 2) - (words.y + words.height / 2)) < 8, 'beside its words');
   await byId(minh, 'challenge-send').click();
   await byId(minh, 'challenge-sent').filter({ hasText: 'Lan' }).waitFor();
 

@@ -197,6 +197,9 @@ async function init() {
     onStatus(state, info) {
       conn = { state, at: info?.at ?? 0 };
       drawConn(conn);
+      // Signed out elsewhere (4001): the header's coins and the account's
+      // boards go with the session (a signed-out page uses the defaults).
+      if (info?.code === 4001) loadMe();
     },
     onSnapshot,
     onEvent: onMessage,

@@ -2,7 +2,7 @@
 // notices), the send form's state, and below 900 px the drawer with its
 // button counting unread lines (placed clear of the board: fab-spot.js).
 
-import { t } from '../i18n.js';
+import { t, lang } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { page, update } from './page.js';
 import { me, chatRead } from './model.js';
@@ -40,7 +40,7 @@ function lineOf(m) {
   if (m.notice) return el('li', { class: 'chat-notice', 'data-testid': 'chat-notice', text: noticeLine(m.notice) });
   const at = m.at ? new Date(m.at) : null;
   return el('li', { 'data-testid': 'chat-message' },
-    at ? el('time', { datetime: at.toISOString(), text: at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }) : null,
+    at ? el('time', { datetime: at.toISOString(), text: at.toLocaleTimeString(lang() === 'vi' ? 'vi-VN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) }) : null,
     el('b', { text: m.from ?? '?' }), ' ', el('span', { class: 'chat-text', text: m.text }));
 }
 
