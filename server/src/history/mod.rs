@@ -415,7 +415,7 @@ pub async fn position(
 }
 
 /// `GET /api/games/ID/export`: the game as text; its `[Room]` only for a
-/// reader who may see the room ([`hide_rooms`]), and spent from the
+/// reader who may see the room (as [`hide_rooms`] decides), and spent from the
 /// address's replays as a replay of it.
 pub async fn export_game(
     State(app): State<App>,
@@ -433,12 +433,15 @@ pub async fn export_game(
     if let Err(refused) = replay_allowed(&app, ip, g.moves.len()) {
         return *refused;
     }
-    let mut room = [json!({"room": g.room_code})];
-    if let Err(e) = hide_rooms(&app, &reader, &mut room).await {
-        return internal(e);
-    }
-    if room[0]["room"].is_null() {
-        g.room_code.clear();
+    match app
+        .registry
+        .store()
+        .room_shown_to(&g.room_code, reader.token.as_ref(), reader.account)
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => g.room_code.clear(),
+        Err(e) => return internal(e),
     }
     (
         [

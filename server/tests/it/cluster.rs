@@ -800,24 +800,19 @@ async fn a_second_node_with_a_running_nodes_id_refuses_to_start() {
     let id = format!("twin-{}", &server::model::new_token()[..10]);
     let first = node(&schema.url, &id).await;
     let dir = tempfile::tempdir().unwrap();
-    let port = common::process::free_port().to_string();
-    let second = tokio::process::Command::new(env!("CARGO_BIN_EXE_server"))
-        .args(["--addr", &format!("127.0.0.1:{port}"), "--data-dir"])
-        .arg(dir.path())
-        .args(["--database-url", &schema.url, "--nats-url", &nats_url()])
-        .args(["--node-id", &id])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let out = tokio::time::timeout(Duration::from_secs(15), second.wait_with_output())
-        .await
-        .expect("the second node exits")
-        .unwrap();
-    assert!(!out.status.success());
-    let said = String::from_utf8_lossy(&out.stderr);
+    let (status, said) = common::process::refused_start(
+        dir.path(),
+        &[
+            "--database-url",
+            &schema.url,
+            "--nats-url",
+            &nats_url(),
+            "--node-id",
+            &id,
+        ],
+    )
+    .await;
+    assert!(!status.success());
     assert!(
         said.contains(&format!("another node already runs as --node-id {id}")),
         "{said}"

@@ -692,22 +692,8 @@ async fn no_token_is_stored_in_the_clear() {
 async fn a_second_server_on_a_running_servers_data_folder_refuses_to_start() {
     let first = Proc::launch(tempfile::tempdir().unwrap()).await;
     let folder = first.s().dir.path().to_path_buf();
-    let port = common::process::free_port().to_string();
-    let second = tokio::process::Command::new(env!("CARGO_BIN_EXE_server"))
-        .args(["--addr", &format!("127.0.0.1:{port}"), "--data-dir"])
-        .arg(&folder)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let out = tokio::time::timeout(Duration::from_secs(15), second.wait_with_output())
-        .await
-        .expect("the second server exits")
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let said = String::from_utf8_lossy(&out.stderr);
+    let (status, said) = common::process::refused_start(&folder, &[]).await;
+    assert_eq!(status.code(), Some(1));
     assert!(
         said.contains("another server is using this data folder"),
         "{said}"

@@ -142,6 +142,31 @@ pub fn log_path(dir: &Path) -> PathBuf {
     dir.join("server.log")
 }
 
+/// Runs the binary on a free port with `data_dir` and `args`, expecting it
+/// to refuse to start: its exit status and what it wrote to stderr (it
+/// is killed if it is still running after 15 s, and the test fails).
+pub async fn refused_start(data_dir: &Path, args: &[&str]) -> (std::process::ExitStatus, String) {
+    let port = free_port().to_string();
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--addr", &format!("127.0.0.1:{port}"), "--data-dir"])
+        .arg(data_dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server binary starts");
+    let out = tokio::time::timeout(Duration::from_secs(15), child.wait_with_output())
+        .await
+        .expect("the server exits at start")
+        .expect("its output");
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A port nobody listens on right now.
 pub fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
