@@ -1,6 +1,7 @@
 //! `hello`: a connection identifies its browser. The member is found by
-//! the token's hash, or by the account a signed-in browser new to the
-//! room is signed in to, or created (making room for it by letting go of
+//! the token's hash, or by the account a signed-in browser is signed in to
+//! (when the token has no member here, or a guest's or another account's),
+//! or created (making room for it by letting go of
 //! offline guests who have nothing to keep); `disconnect` is its end.
 //!
 //! Two caps keep a room open to newcomers: `--max-members` kept members
@@ -83,20 +84,21 @@ impl RoomState {
         // new to the room finds its account's member (a seated one first),
         // so a game paired or challenged on one device is played on any.
         let by_account = hello.account.as_ref().and_then(|a| {
-            let mine: Vec<&Member> = self
-                .members
+            let mine = |m: &Member| {
+                !m.removed
+                    && m.computer.is_none()
+                    && m.account.as_ref().is_some_and(|b| b.id == a.id)
+            };
+            let members = &self.members;
+            members
                 .iter()
-                .filter(|m| !m.removed && m.computer.is_none())
-                .filter(|m| m.account.as_ref().is_some_and(|b| b.id == a.id))
-                .collect();
-            let seated = mine.iter().find(|m| m.seat.is_some());
-            seated.or(mine.first()).map(|m| m.id)
+                .position(|m| mine(m) && m.seat.is_some())
+                .or_else(|| members.iter().position(mine))
         });
         let by_token = self
             .members
             .iter()
             .position(|m| m.token.as_ref() == Some(&hello.token));
-        let by_account = by_account.and_then(|id| self.members.iter().position(|m| m.id == id));
         // The token's member is this person's unless it is someone else's:
         // a browser that was a guest here (or signed in to another account)
         // and now signs in to an account that has its own member takes
