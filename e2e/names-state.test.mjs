@@ -19,6 +19,8 @@ test('the computer is named in the page\'s language; people keep their names', (
   assert.equal(shownName('Computer (Master)'), 'Máy (Bậc thầy)');
   assert.equal(shownName('Computer (Nobody)'), 'Computer (Nobody)', 'only the levels the server names');
   assert.equal(shownName('Khoa'), 'Khoa');
+  assert.equal(shownName('Computer (Beginner) 2'), 'Máy (Mới chơi) 2', 'several of a level keep their numbers');
+  assert.equal(shownName('Computer (Beginner) x'), 'Computer (Beginner) x');
   setLang('en');
   assert.equal(shownName('Computer (Professional)'), 'Computer (Professional)');
 });

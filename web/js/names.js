@@ -11,15 +11,31 @@ import { t } from './i18n.js';
 /** The computer's English names the server gives it (rules/src/level.rs), by level. */
 const LEVELS = { Beginner: 'beginner', Amateur: 'amateur', Professional: 'professional', Master: 'master' };
 
-/** The computer at `level` ('beginner', …), in the page's language. */
-export function computerName(level) {
-  return t('computer.name', { level: t(`level.${level}`) });
+/**
+ * The computer at `level` ('beginner', …), in the page's language; `number`
+ * (2, 3, …) tells apart several computers of one level in a room, as the
+ * server numbers them ("Computer (Beginner) 2").
+ */
+export function computerName(level, number = null) {
+  const name = t('computer.name', { level: t(`level.${level}`) });
+  return number ? `${name} ${number}` : name;
+}
+
+/** The server's English name of the computer, read: {level, number}, or null for a person's name. */
+function computerOf(name) {
+  const m = /^Computer \((\w+)\)(?: (\d+))?$/.exec(name ?? '');
+  return m && LEVELS[m[1]] ? { level: LEVELS[m[1]], number: m[2] ?? null } : null;
+}
+
+/** The number the server gave a computer (its name "Computer (Beginner) 2"), or null. */
+export function computerNumber(name) {
+  return computerOf(name)?.number ?? null;
 }
 
 /** A name as the server stored it: the computer's in the page's language, anyone else's as it is. */
 export function shownName(name) {
-  const m = /^Computer \((\w+)\)$/.exec(name ?? '');
-  return m && LEVELS[m[1]] ? computerName(LEVELS[m[1]]) : name;
+  const c = computerOf(name);
+  return c ? computerName(c.level, c.number) : name;
 }
 
 /**

@@ -147,6 +147,22 @@ impl GameOptions {
         Ok(options)
     }
 
+    /// [`GameOptions::parse`] for a room, whose games are played: a start
+    /// position already decided (a Jungle `start` with an animal in a
+    /// den, no move for the side to move, or 100 moves without a capture)
+    /// is refused, since its game would end before its first move.
+    pub fn parse_for_play(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
+        let parsed = GameOptions::parse(kind, options)?;
+        let game = AnyGame::new(&parsed).map_err(|e| e.to_string())?;
+        match game.outcome() {
+            None => Ok(parsed),
+            Some(outcome) => Err(format!(
+                "Bad options: the start position is already decided ({}): a game needs a move to play.",
+                outcome.reason()
+            )),
+        }
+    }
+
     pub fn kind(&self) -> GameKind {
         match self {
             GameOptions::CrossyRay(_) => GameKind::CrossyRay,

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::replay::Replay;
 use crate::game_log::Step;
-use crate::games::{GameKind, GameOptions};
+use crate::games::{AnyGame, GameKind, GameOptions};
 use crate::model::records::GameRecord;
 use crate::model::records::Leave;
 
@@ -302,7 +302,19 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 && game.sides() == 2
                 && said.winner().is_some()
                 && said.winner() == game.to_move());
-            if !outside || !side_ok || !on_time_ok || !can_end(kind, &said) {
+            // A Quoridor game is aborted only before two moves in all, and
+            // won by `default` from outside the text only when one
+            // opponent is left to go (more would need their leave lines).
+            let quoridor_ok = match (game, &said) {
+                (AnyGame::Quoridor(_), Outcome::Aborted { .. }) => log.moves.len() < 2,
+                (AnyGame::Quoridor(q), Outcome::Win { reason, .. })
+                    if *reason == EndReason::Default =>
+                {
+                    q.active_sides().count() == 2
+                }
+                _ => true,
+            };
+            if !outside || !side_ok || !on_time_ok || !quoridor_ok || !can_end(kind, &said) {
                 return Err(bad(n, "the moves do not end the game this way"));
             }
             said
@@ -437,6 +449,27 @@ mod tests {
         }
         let crossyray = "[Game \"crossyray\"]\n[Result \"draw (agreement)\"]\n\n1. e4\n";
         assert!(import(crossyray).is_err(), "no draws in CrossyRay");
+    }
+
+    /// A Quoridor game is aborted only before two moves in all, and a win
+    /// by `default` without leave lines needs a single opponent left (an
+    /// outside check imported both after four moves, and among three).
+    #[test]
+    fn a_quoridor_result_the_moves_rule_out_is_refused() {
+        let quoridor = |options: &str, result: &str, moves: &str| {
+            import(&format!(
+                "[Game \"quoridor\"]\n[Options \"{options}\"]\n[Result \"{result}\"]\n\n{moves}"
+            ))
+        };
+        let four = "1. e2\n2. e8\n3. e3\n4. e7\n";
+        let e = quoridor("{}", "aborted (resign)", four).expect_err("aborted late");
+        assert_eq!(e.line, 3, "{}", e.message);
+        assert!(quoridor("{}", "aborted (resign)", "1. e2\n").is_ok());
+        assert!(quoridor("{}", "side 0 wins (default)", four).is_ok());
+        let three = r#"{\"players\":3}"#;
+        let e = quoridor(three, "side 0 wins (default)", "1. e2\n2. a4\n3. e8\n")
+            .expect_err("two opponents still on the board");
+        assert_eq!(e.line, 3, "{}", e.message);
     }
 
     #[test]

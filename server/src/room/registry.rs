@@ -157,7 +157,7 @@ impl Registry {
     /// (`bad_options`).
     pub fn parse_options(game: &str, options: &Value) -> Result<GameOptions, RegistryError> {
         let kind = GameKind::parse(game).map_err(RegistryError::BadOptions)?;
-        GameOptions::parse(kind, options).map_err(RegistryError::BadOptions)
+        GameOptions::parse_for_play(kind, options).map_err(RegistryError::BadOptions)
     }
 
     /// A fresh room where `players` sit in order (seat i), rated if

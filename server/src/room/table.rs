@@ -65,6 +65,16 @@ impl Request {
             || self.asked_at.get(side.index()).copied().flatten() == Some(ply)
     }
 
+    /// The sides that may not ask now, `ply` moves into the game (see
+    /// [`Request::asked`]), in side order: what a page reloaded after a
+    /// decline needs to keep its button off until the next move.
+    pub fn asked_sides(&self, ply: usize) -> Vec<Side> {
+        (0..self.asked_at.len())
+            .map(|i| Side(i as u8))
+            .filter(|&s| self.asked(s, ply))
+            .collect()
+    }
+
     /// `side` asks, `ply` moves into the game.
     pub fn ask(&mut self, side: Side, ply: usize) {
         self.standing = Some(side);

@@ -400,3 +400,39 @@ async fn a_game_against_the_computer_waits_for_play_again() {
     assert_eq!(again["kind"], "start");
     assert_eq!(again["match"]["number"], 2);
 }
+
+/// A start position already decided would begin a game that is over
+/// before its first move (never stored, scored or followed by anything,
+/// and a tournament's match that never ends): refused, as a room's
+/// options and as the host's `options`, in single and knockout rooms.
+#[tokio::test]
+async fn a_start_position_already_decided_is_refused() {
+    let server = TestServer::start().await;
+    let decided = [
+        ("4l2/7/7/7/7/7/7/7/3e3 b 0 1", "den"),
+        ("7/7/7/7/7/7/7/7/7 b 0 1", "no_moves"),
+        ("4l2/7/7/7/7/7/7/7/6L b 100 1", "no_capture"),
+    ];
+    for (start, reason) in decided {
+        for mode in ["single", "knockout"] {
+            let (status, body) = server
+                .create_room(json!({"game": "jungle", "options": {"mode": mode, "start": start}}))
+                .await;
+            assert_eq!(status, 400, "{start} {mode}: {body}");
+            assert_eq!(body["error"], "bad_options", "{body}");
+            assert!(body["message"].as_str().unwrap().contains(reason), "{body}");
+        }
+    }
+    // A position one move from the end is a game.
+    let (code, token) = server
+        .new_room(json!({"game": "jungle", "options": {"start": "4l2/7/7/7/7/7/7/3E3/7 b 0 1"}}))
+        .await;
+    let (mut host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
+    let msg = host
+        .refused(
+            json!({"type": "options", "options": {"start": decided[0].0}}),
+            "bad_options",
+        )
+        .await;
+    assert!(msg.contains("den"), "{msg}");
+}

@@ -104,9 +104,17 @@ async fn a_declined_offer_goes_and_a_side_offers_once_between_moves() {
     assert_eq!(declined["kind"], "decline");
     assert_eq!(declined["side"], 1);
     draw_refused(&mut t.guest, "accept", "no_offer").await;
-    // Declined at this move: the host offers again only after a move.
+    // Declined at this move: the host offers again only after a move,
+    // which a page loaded now reads from the snapshot.
     draw_refused(&mut t.host, "offer", "draw_offered").await;
+    let (_, _, snap) = server.join(&t.code, None, None).await;
+    let m = &snap["room"]["tables"][0]["match"];
+    assert_eq!(m["draw_offer"], Value::Null, "{m}");
+    assert_eq!(m["draw_asked"], json!([0]), "{m}");
+    assert_eq!(m["takeback_asked"], json!([]), "{m}");
     play(&mut t, true, "8 a3-a4").await;
+    let (_, _, snap) = server.join(&t.code, None, None).await;
+    assert_eq!(snap["room"]["tables"][0]["match"]["draw_asked"], json!([]));
     draw_ok(&mut t.host, "offer").await;
     // Offering back while an offer stands agrees to it.
     draw_ok(&mut t.guest, "offer").await;

@@ -75,18 +75,20 @@ impl RoomState {
                     // The computer there already (a person's seat was
                     // refused above): its level changes.
                     Some(i) => {
+                        let name = self.computer_name(level, Some(self.members[i].id));
                         let m = &mut self.members[i];
                         m.computer = Some(level);
-                        m.name = Some(level.display_name());
+                        m.name = Some(name);
                         m.row()
                     }
                     None => {
+                        let name = self.computer_name(level, None);
                         let id = self.take_member_id();
                         let m = Member {
                             ratings: Vec::new(),
                             id,
                             token: None,
-                            name: Some(level.display_name()),
+                            name: Some(name),
                             seat: Some(seat),
                             conns: 0,
                             host: false,
@@ -109,5 +111,25 @@ impl RoomState {
         }
         self.emit_members(&mut effects);
         Ok(effects)
+    }
+
+    /// The name of a computer at `level`: `Computer (Master)`, or, when
+    /// another computer of the room (not `except`) has that name already,
+    /// `Computer (Master) 2`, `… 3`, so the seats, the scoreboard and a
+    /// tournament's bracket tell them apart.
+    fn computer_name(&self, level: Level, except: Option<MemberId>) -> String {
+        let base = level.display_name();
+        let taken = |name: &str| {
+            self.members.iter().any(|m| {
+                m.computer.is_some() && Some(m.id) != except && m.name.as_deref() == Some(name)
+            })
+        };
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|n| format!("{base} {n}"))
+            .find(|name| !taken(name))
+            .unwrap_or(base)
     }
 }

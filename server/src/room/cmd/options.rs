@@ -48,8 +48,8 @@ impl RoomState {
             Some(game) => game.map_err(|m| Refusal::new(Code::BadOptions, m))?,
             None => self.game(),
         };
-        let options =
-            GameOptions::parse(kind, options).map_err(|m| Refusal::new(Code::BadOptions, m))?;
+        let options = GameOptions::parse_for_play(kind, options)
+            .map_err(|m| Refusal::new(Code::BadOptions, m))?;
         self.seating = options.seating();
         self.options = options;
         let seats = self.seats();

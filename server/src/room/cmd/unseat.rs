@@ -42,10 +42,18 @@ impl RoomState {
 
     /// `member`, a person (not the computer) still in the room.
     pub(super) fn person(&self, member: MemberId) -> Result<&super::super::state::Member, Refusal> {
-        self.member(member)
-            .filter(|m| m.computer.is_none() && !m.removed)
-            .ok_or_else(|| {
-                Refusal::new(Code::NoMember, format!("There is no member {member} here."))
-            })
+        match self.member(member).filter(|m| !m.removed) {
+            Some(m) if m.computer.is_some() => Err(Refusal::new(
+                Code::NoMember,
+                format!(
+                    "{member} is the computer, not a person: free its seat with `computer` and no level."
+                ),
+            )),
+            Some(m) => Ok(m),
+            None => Err(Refusal::new(
+                Code::NoMember,
+                format!("There is no member {member} here."),
+            )),
+        }
     }
 }

@@ -164,6 +164,46 @@ fn fewer_seats_send_away_the_computers_that_would_fill_them_all() {
 }
 
 #[test]
+fn computers_of_one_level_are_numbered_so_they_can_be_told_apart() {
+    let mut state = room(GameKind::Quoridor, json!({"players": 4}));
+    let host = join(&mut state, HOST, Some("Minh"), 0);
+    ok(&mut state, host, sit(3), 0);
+    for seat in 0..3 {
+        ok(&mut state, host, computer(seat, Some(Level::Beginner)), 0);
+    }
+    let name_at = |state: &RoomState, seat: usize| {
+        let m = state.members.iter().find(|m| m.seat == Some(seat)).unwrap();
+        m.name.clone().unwrap()
+    };
+    let names: Vec<String> = (0..3).map(|s| name_at(&state, s)).collect();
+    assert_eq!(
+        names,
+        [
+            "Computer (Beginner)",
+            "Computer (Beginner) 2",
+            "Computer (Beginner) 3"
+        ]
+    );
+    // Another level: its own name; back again, the first number free.
+    ok(&mut state, host, computer(1, Some(Level::Master)), 0);
+    assert_eq!(name_at(&state, 1), "Computer (Master)");
+    ok(&mut state, host, computer(0, Some(Level::Master)), 0);
+    assert_eq!(name_at(&state, 0), "Computer (Master) 2");
+    ok(&mut state, host, computer(1, Some(Level::Beginner)), 0);
+    assert_eq!(name_at(&state, 1), "Computer (Beginner)");
+    // The host's commands on a person say the computer is not one.
+    let bot = state.members.iter().find(|m| m.seat == Some(2)).unwrap().id;
+    let refusal = refused(
+        &mut state,
+        host,
+        Command::Unseat(cmd::Unseat { member: bot }),
+        0,
+    );
+    assert_eq!(refusal.code, Code::NoMember);
+    assert!(refusal.message.contains("computer"), "{}", refusal.message);
+}
+
+#[test]
 fn the_computer_sits_only_where_it_may() {
     let (mut state, host, guest) = two_seated(GameKind::Jungle, Value::Null, 0);
     assert_eq!(

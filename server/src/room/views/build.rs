@@ -98,6 +98,8 @@ impl Match {
             outcome: self.game.outcome().cloned(),
             draw_offer: self.draw.standing,
             takeback_offer: self.takeback.standing,
+            draw_asked: self.draw.asked_sides(self.moves_played()),
+            takeback_asked: self.takeback.asked_sides(self.moves_played()),
         }
     }
 }

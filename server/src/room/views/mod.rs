@@ -84,6 +84,13 @@ pub struct MatchView<S = AnyGame> {
     /// The side whose takeback request stands, else `null`.
     #[serde(default)]
     pub takeback_offer: Option<Side>,
+    /// The sides that may not offer a draw again before the next move:
+    /// their offer stands, or was declined since the last move.
+    #[serde(default)]
+    pub draw_asked: Vec<Side>,
+    /// The same for takeback requests.
+    #[serde(default)]
+    pub takeback_asked: Vec<Side>,
 }
 
 /// What a `match` event carries: the whole match, or after a move only
