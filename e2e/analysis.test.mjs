@@ -109,7 +109,7 @@ async function analyseReplay(page, id, { graded = false } = {}) {
     assert.equal(await row.locator('[data-testid="summary-blunders"]').textContent(), String(p.blunders));
     assert.equal(await row.locator('[data-testid="summary-mistakes"]').textContent(), String(p.mistakes));
     assert.equal(await row.locator('[data-testid="summary-inaccuracies"]').textContent(), String(p.inaccuracies));
-    assert.equal(await row.locator('[data-testid="summary-accuracy"]').textContent(), p.accuracy == null ? '–' : `${p.accuracy} %`);
+    assert.equal(await row.locator('[data-testid="summary-accuracy"]').textContent(), p.accuracy == null ? '–' : `${p.accuracy}\u00a0%`);
   }
   await checkPointAndHint(page, stored, a, Math.floor(stored.moves.length / 2));
   return { stored, a };
@@ -202,7 +202,7 @@ test('a four-pawn Quoridor game, imported: a line per pawn in its colour, a summ
   // At move 9 Lan's pawn is gone: her chance there is 0.
   await byId(page, 'graph-point-9').click();
   await plyShown(page, 9);
-  await byId(page, 'analysis-eval').filter({ hasText: /Lan 0 %/ }).waitFor();
+  await byId(page, 'analysis-eval').filter({ hasText: /Lan 0\u00a0%/ }).waitFor();
   assert.deepEqual(pageErrors, []);
 });
 

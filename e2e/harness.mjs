@@ -394,3 +394,33 @@ export async function playPlies(players, from, to) {
   }
   return played;
 }
+
+/**
+ * A room of `game` with `options` made by a page at `host` (its context
+ * options, e.g. a phone's), the host seated 0 as `hostName` and a guest
+ * (a desktop page) seated 1 as `guestName`; pages labelled `${tag}-host`
+ * and `${tag}-guest`.
+ */
+export async function seatedPair(site, { tag, game, options, hostName, guestName, host: hostContext }) {
+  const host = await site.newPage(`${tag}-host`, hostContext);
+  await host.goto(`${site.base}/`);
+  const code = await host.evaluate(async ([g, o]) => {
+    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: g, options: o }) });
+    const body = await res.json();
+    if (!res.ok) throw new Error(JSON.stringify(body));
+    localStorage.setItem('bg.token', body.token);
+    return body.code;
+  }, [game, options]);
+  await joinAndSit(host, site.base, code, hostName, 0);
+  const guest = await site.newPage(`${tag}-guest`);
+  await joinAndSit(guest, site.base, code, guestName, 1);
+  return { host, guest, code };
+}
+
+/** The host starts with seat i playing side i (by taps); waits for the host's board to be its turn. */
+export async function startBySeats(host) {
+  await byId(host, 'start').waitFor({ state: 'visible' });
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').tap();
+  await host.waitForSelector('[data-testid="board"][data-my-turn="true"]');
+}

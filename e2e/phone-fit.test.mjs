@@ -5,8 +5,9 @@
 // pawn may move to hit on a square of at least 32 px (elementFromPoint
 // 15 px from its centre finds it); 11×11 and 13×13 Quoridor boards that
 // scroll sideways inside their frame, its edge shaded and a line saying
-// so, every column reachable by scrolling, while a 9×9 board and the
-// largest CrossyRay board fit; the floating chat button clear of the
+// so, every column reachable by scrolling, while a 9×9 board and a
+// 9-column CrossyRay board fit (the largest CrossyRay board keeps 32 px a
+// cell and scrolls likewise); the floating chat button clear of the
 // board, the player cards and the walls-left row at every scroll
 // position, in all three games; CrossyRay's goal rings clear of the goal
 // names; "Ask before playing into my own goal" beside its box, for the
@@ -14,7 +15,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, joinAndSit, noHorizontalScroll, playComputer as playComputerAt, siteForTests, waitOnline } from './harness.mjs';
+import { byId, noHorizontalScroll, playComputer as playComputerAt, seatedPair, siteForTests, startBySeats, waitOnline } from './harness.mjs';
 
 const site = siteForTests({ tag: 'phone-fit', args: ['--bot-ms', '200'] });
 const { pageErrors } = site;
@@ -23,30 +24,9 @@ const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile:
 /** From the home page, `name` plays the computer (Beginner, moving first); lands in the room, its turn. */
 const playComputer = (page, game, name) => playComputerAt(page, site.base, { game, name });
 
-/** A room of `game` with `options` (POST /api/rooms), the phone host seated 0 as `hostName`, a guest seated 1. */
-async function twoPlayers(game, options, hostName = 'minhhost', guestName = 'Lan') {
-  const host = await site.newPage(`${game}-host`, PHONE);
-  await host.goto(`${site.base}/`);
-  const code = await host.evaluate(async ([g, o]) => {
-    const res = await fetch('/api/rooms', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: g, options: o }) });
-    const body = await res.json();
-    if (!res.ok) throw new Error(JSON.stringify(body));
-    localStorage.setItem('bg.token', body.token);
-    return body.code;
-  }, [game, options]);
-  await joinAndSit(host, site.base, code, hostName, 0);
-  const guest = await site.newPage(`${game}-guest`);
-  await joinAndSit(guest, site.base, code, guestName, 1);
-  return { host, guest, code };
-}
+/** A room of `game` with `options`, the phone host seated 0 as `hostName`, a guest seated 1. */
+const twoPlayers = (game, options, hostName = 'minhhost', guestName = 'Lan') => seatedPair(site, { tag: game, game, options, hostName, guestName, host: PHONE });
 
-/** The host starts with seat i playing side i; waits for the host's board to be its turn. */
-async function startBySeats(host) {
-  await byId(host, 'start').waitFor({ state: 'visible' });
-  await byId(host, 'start-order').selectOption('seats');
-  await byId(host, 'start').tap();
-  await host.waitForSelector('[data-testid="board"][data-my-turn="true"]');
-}
 
 /**
  * Each name on the player cards: its text, whether some word of it lies
@@ -55,15 +35,18 @@ async function startBySeats(host) {
  */
 function namesOf(page) {
   return page.evaluate(() => [...document.querySelectorAll('[data-testid^="player-name-"]')].map((e) => {
-    const node = e.firstChild;
-    const text = node.textContent;
+    // The name's text nodes (the first word is with the online dot, the rest after it).
+    const text = e.textContent;
     const broken = [];
-    for (const m of text.matchAll(/\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      if (tops.size > 1) broken.push(m[0]);
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
     }
     const box = e.closest('.player-name');
     return { text, broken, cut: box.scrollWidth > box.clientWidth + 1, overflow: getComputedStyle(box).textOverflow };
@@ -221,13 +204,23 @@ test('Quoridor: each cell the pawn may reach is hit on 32 px or more; 11×11 and
   assert.deepEqual(pageErrors, []);
 });
 
-test('the largest CrossyRay board fits the phone: no scroll, no hint', { timeout: 120_000 }, async () => {
+test('CrossyRay on the phone: a 9-column board fits; the largest keeps 32 px a cell and scrolls in a shaded frame with the hint', { timeout: 120_000 }, async () => {
+  const small = await twoPlayers('crossyray', { width: 9, height: 7 });
+  await startBySeats(small.host);
+  const fits = await scrollFacts(small.host);
+  assert.equal(fits.scrolls, false, '9 columns fit');
+  assert.equal(fits.hint, null);
+  await small.host.context().close();
+  await small.guest.context().close();
   const { host, guest } = await twoPlayers('crossyray', { width: 25, height: 23 });
   await startBySeats(host);
+  await byId(host, 'board-frame').scrollIntoViewIfNeeded();
   const facts = await scrollFacts(host);
-  assert.equal(facts.scrolls, false);
-  assert.equal(facts.hint, null);
-  assert.ok(facts.svgRight <= 360, `the board ends at ${facts.svgRight} px`);
+  assert.ok(facts.scrolls && facts.over > 0, '25 columns scroll in the frame');
+  assert.deepEqual([facts.left, facts.right], [false, true], 'the right edge is shaded');
+  assert.match(facts.hint ?? '', /swipe it sideways/);
+  const cell = await host.evaluate(() => document.querySelector('[data-testid="cell-y23"]').getBoundingClientRect().toJSON());
+  assert.ok(cell.width >= 32 && cell.height >= 32, `a cell is ${cell.width} × ${cell.height} px`);
   await noHorizontalScroll(host, '25×23 CrossyRay');
   await host.context().close();
   await guest.context().close();

@@ -47,12 +47,12 @@ async function join(page, code) {
 }
 
 /** Names the page's person and sits them in `seat`. */
-async function seat(page, name, seat) {
+async function seat(page, name, seat, shown = name) {
   await byId(page, 'name-input').fill(name);
   await byId(page, 'name-save').click();
   await page.waitForFunction((n) => document.querySelector('[data-testid="name-current"]')?.textContent.includes(n), name);
   await byId(page, `sit-${seat}`).click();
-  await page.waitForFunction(([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n, [seat, name]);
+  await page.waitForFunction(([s, n]) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n, [seat, shown]);
 }
 
 function assertNoPageErrors() {
@@ -130,25 +130,41 @@ test('the page shows the snapshot\'s table, follows its match events and names i
   assertNoPageErrors();
 });
 
-test('two guests with the same name have a row each on the scoreboard', { timeout: 90_000 }, async () => {
+test('two guests with the same name have a row each on the scoreboard, and are told apart all over the page', { timeout: 90_000 }, async () => {
   const host = await newPage('twin-host');
   const code = await createRoom(host);
   await seat(host, 'Hoa', 0);
   const guest = await newPage('twin-guest');
   await join(guest, code);
-  await seat(guest, 'Hoa', 1);
+  // The later one (m2) is "Hoa (2)" to everyone.
+  await seat(guest, 'Hoa', 1, 'Hoa (2)');
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.textContent === 'Hoa (2)');
+  assert.equal(await byId(host, 'seat-name-0').textContent(), 'Hoa');
+  assert.match(await byId(host, 'member-m2').textContent(), /^Hoa \(2\)/);
+  await byId(host, 'start-order').selectOption('seats');
   await byId(host, 'start').click();
   for (const p of [host, guest]) await waitPly(p, 0);
-  await byId(guest, 'resign').click();
-  await byId(guest, 'resign').click();
+  for (const p of [host, guest]) {
+    assert.equal(await byId(p, 'player-name-0').textContent(), 'Hoa');
+    assert.equal(await byId(p, 'player-name-1').textContent(), 'Hoa (2)');
+  }
+  // The host (m1) moves first: the guest reads whose turn by the name told apart.
+  assert.equal(await byId(guest, 'turn').textContent(), 'Hoa to move');
+  await byId(guest, 'chat-input').fill('xin chào');
+  await byId(guest, 'chat-send').click();
+  await host.waitForFunction(() => [...document.querySelectorAll('[data-testid="chat-message"] b')].some((b) => b.textContent === 'Hoa (2)'));
+  await byId(host, 'resign').click();
+  await byId(host, 'resign').click();
+  await byId(guest, 'result-head').filter({ hasText: 'Hoa (2) wins' }).waitFor();
   for (const p of [host, guest]) {
     await p.waitForFunction(() => document.querySelectorAll('[data-testid="score-row"]').length === 2);
     const rows = await p.locator('[data-testid="score-row"]').evaluateAll((trs) => trs.map((tr) => ({
       member: tr.dataset.member, you: tr.classList.contains('you'), name: tr.cells[0].textContent, wins: tr.cells[2].textContent,
     })));
-    assert.deepEqual(rows.map((r) => r.name), ['Hoa', 'Hoa']);
+    assert.deepEqual(rows.map((r) => r.name), ['Hoa (2)', 'Hoa'], 'the winner first, told apart');
     assert.deepEqual(rows.map((r) => r.member).sort(), ['m1', 'm2'], 'a row per member, not per name');
-    assert.equal(rows.find((r) => r.member === 'm1').wins, '1', 'the host won: the guest resigned');
+    assert.equal(rows.find((r) => r.member === 'm2').wins, '1', 'the guest won: the host resigned');
+    assert.equal(rows.find((r) => r.member === 'm2').name, 'Hoa (2)');
     assert.equal(rows.filter((r) => r.you).length, 1);
   }
   for (const p of [host, guest]) await p.context().close();

@@ -261,3 +261,16 @@ test('redraws are batched: one draw a frame, only for the panels whose slice cha
   assert.deepEqual(drawn.slice(5), ['scores'], 'the late frame draws nothing again');
   delete globalThis.requestAnimationFrame;
 });
+
+test('a page loaded after its offer was declined knows from the snapshot to wait for the next move', () => {
+  // The recorded snapshot, its table given the match the game's start brought.
+  const snap = structuredClone(frames.find((f) => f.type === 'snapshot'));
+  const start = frames.find((f) => f.type === 'match' && f.kind === 'start');
+  snap.room.tables = [{ id: start.table, match: structuredClone(start.match), spectators: 0 }];
+  const fresh = apply(initialModel(), structuredClone(snap), { at: 0 });
+  assert.equal(offeredSinceMove(shownMatch(fresh), 0), false, 'nobody asked');
+  for (const x of snap.room.tables) if (x.match) { x.match.draw_asked = [0]; x.match.takeback_asked = [1]; }
+  const loaded = apply(initialModel(), snap, { at: 0 });
+  assert.equal(offeredSinceMove(shownMatch(loaded), 0), true, 'side 0 offered since the last move');
+  assert.equal(offeredSinceMove(shownMatch(loaded), 1), false);
+});

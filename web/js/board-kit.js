@@ -93,6 +93,16 @@ export function mountSvg(el, boardClass, svgClass, tools = '') {
     + '<div class="board-live sr-only" aria-live="polite"></div>';
 }
 
+/**
+ * A board's label from its parts (what board it is, whose turn, the keys),
+ * as sentences: each ends with a full stop unless it has its own, the
+ * empty ones (no turn once the game is over) left out.
+ */
+export function sentences(...parts) {
+  return parts.map((p) => String(p ?? '').trim()).filter(Boolean)
+    .map((p) => (/[.!?…:;]$/.test(p) ? p : `${p}.`)).join(' ');
+}
+
 /** The label's turn words: the viewer's turn, or who is to move; nothing once the game is over. */
 export function turnWords(state) {
   if (state.over) return '';

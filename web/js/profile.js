@@ -74,12 +74,13 @@ function render() {
   $('profile-games').hidden = last.games.length === 0;
   $('profile-rows').replaceChildren(...last.games.map((g) => el('tr', { 'data-testid': 'profile-game', 'data-game': g.game },
     el('th', { scope: 'row', text: t(`game.${g.game}`) }),
-    el('td', { 'data-testid': 'played', text: String(g.played) }),
-    el('td', { 'data-testid': 'wins', text: String(g.wins) }),
-    el('td', { 'data-testid': 'draws', text: String(g.draws) }),
-    el('td', { 'data-testid': 'losses', text: String(g.losses) }),
-    el('td', { 'data-testid': 'aborted', text: String(g.aborted ?? 0) }),
-    el('td', { 'data-testid': 'rating', text: ratingText(g.rating) }))));
+    // Each figure with its column's words (data-label): a phone shows them stacked (site.css).
+    el('td', { 'data-testid': 'played', 'data-label': t('profile.played'), text: String(g.played) }),
+    el('td', { 'data-testid': 'wins', 'data-label': t('profile.wins'), text: String(g.wins) }),
+    el('td', { 'data-testid': 'draws', 'data-label': t('profile.draws'), text: String(g.draws) }),
+    el('td', { 'data-testid': 'losses', 'data-label': t('profile.losses'), text: String(g.losses) }),
+    el('td', { 'data-testid': 'aborted', 'data-label': t('profile.aborted'), text: String(g.aborted ?? 0) }),
+    el('td', { 'data-testid': 'rating', 'data-label': t('profile.rating'), text: ratingText(g.rating) }))));
   $('recent-status').textContent = last.recent.length ? '' : t('history.empty');
   $('recent-list').replaceChildren(...last.recent.map((g) => gameEntry(g)));
   renderPager($('pager'), last);

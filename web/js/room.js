@@ -86,7 +86,7 @@ function perform(effects) {
   for (const fx of effects) {
     if (fx.kind === 'resync') page.socket.resync();
     else if (fx.kind === 'cue') cue(page.model, fx.ev, fx.match);
-    else if (fx.kind === 'toast') toast(noticeLine(fx), 'info', fx.code, fx.ms ?? null);
+    else if (fx.kind === 'toast') toast(noticeLine(fx, page.model), 'info', fx.code, fx.ms ?? null);
     else if (fx.kind === 'snapshot') voiceSnapshot();
   }
 }

@@ -40,12 +40,29 @@ export function applyMatchEvent(tables, ev) {
     table = { id: ev.table, match: null, spectators: 0 };
     tables.push(table);
   }
-  table.match = ev.kind === 'takeback' ? withAskedKept(table.match, ev.match) : ev.match;
+  table.match = withServerAsked(ev.kind === 'takeback' ? withAskedKept(table.match, ev.match) : ev.match);
   return table;
 }
 
 /** The page's own fields of a match: per side, the number of moves when it last offered a draw or asked for a takeback (room/model.js's requests). */
 export const ASKED_AT = { draw: 'draw_offered_at', takeback: 'takeback_asked_at' };
+
+/**
+ * A whole match as the server sends it (snapshot, `start`, `takeback`…),
+ * with its `draw_asked` and `takeback_asked` (the sides that may not ask
+ * again before the next move, docs/PROTOCOL.md) kept in the page's own
+ * fields, which moves and requests then keep up to date.
+ */
+export function withServerAsked(match) {
+  if (!match || !(match.draw_asked?.length || match.takeback_asked?.length)) return match;
+  const next = { ...match };
+  for (const [type, field] of Object.entries(ASKED_AT)) {
+    for (const side of match[`${type}_asked`] ?? []) {
+      next[field] = { ...next[field], [side]: match.moves.length };
+    }
+  }
+  return next;
+}
 
 /**
  * The match after a takeback: a side that asked (a draw, a takeback)

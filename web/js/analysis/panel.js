@@ -9,7 +9,7 @@
 // while it runs); `/g/ID#analysis` asks for it at once. An imported game
 // is analysed from the text the import took.
 
-import { t, lang, onLangChange, errorText } from '../i18n.js';
+import { t, lang, onLangChange, errorText, percentText } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { moveListView } from '../move-list.js';
 import { graphMarkup, W, H } from './graph.js';
@@ -34,7 +34,7 @@ export function analysisPanel(page) {
   let shown = { ply: 0, at: 0, board: null }; // the ply shown, the position drawn and the board
 
   const number = (n, digits = 0) => Number(n).toLocaleString(lang(), { maximumFractionDigits: digits });
-  const percent = (c) => `${number(Math.round(c * 100))} %`;
+  const percent = (c) => percentText(Math.round(c * 100));
   const moveWords = (move) => moveListView([move], { game: game.game, t })[0].text;
   const sideCount = () => Math.max(2, game.players?.length ?? 2, current?.players?.length ?? 0);
 
@@ -160,7 +160,7 @@ export function analysisPanel(page) {
     const rows = (current.players ?? []).map((p) => el('tr', { 'data-testid': 'summary-row', 'data-side': String(p.side) },
       el('td', { class: 'who' }, el('span', { class: `swatch ${page.swatchOf(p.side)}`, 'aria-hidden': 'true' }), page.sideName(p.side)),
       // Each figure's words beside it too, for a phone's narrow rows (coach.css).
-      el('td', { class: 'num', 'data-testid': 'summary-accuracy', 'data-label': t('analysis.accuracy'), text: p.accuracy == null ? '–' : `${number(p.accuracy, 1)} %` }),
+      el('td', { class: 'num', 'data-testid': 'summary-accuracy', 'data-label': t('analysis.accuracy'), text: p.accuracy == null ? '–' : percentText(p.accuracy, 1) }),
       el('td', { class: 'num', 'data-testid': 'summary-inaccuracies', 'data-label': t('analysis.inaccuracies'), text: number(p.inaccuracies ?? 0) }),
       el('td', { class: 'num', 'data-testid': 'summary-mistakes', 'data-label': t('analysis.mistakes'), text: number(p.mistakes ?? 0) }),
       el('td', { class: 'num', 'data-testid': 'summary-blunders', 'data-label': t('analysis.blunders'), text: number(p.blunders ?? 0) })));

@@ -8,13 +8,15 @@
 
 import { t } from '../i18n.js';
 import { shownName } from '../names.js';
-import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, turnWords } from '../board-kit.js';
+import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, sentences, turnWords } from '../board-kit.js';
 import { goalSpan, parseCell, parseGoal } from './state.js';
 
 const U = 40; // one cell, in SVG user units
 const G = 30; // depth of a goal
 const GAP = 4; // between the board and a goal
 const PAD = 4; // outer padding on the other sides
+const MIN_CELL_PX = 32; // a cell's least width on a phone, as a Quoridor square's
+const FIT_CELL_PX = 30; // a board whose cells are this wide when it fits is not scrolled for a few pixels
 
 const esc = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -191,9 +193,14 @@ function drawHint(state, ui, geo) {
 export function render(el, state, ui) {
   if (!state) return clearSvg(el, 'cr-board');
   const geo = geometry(state);
+  // On a phone a cell is never under 32 px: a wider board scrolls sideways in its box, unless
+  // its cells are 30 px or more when it fits (a 9×7 board on a 360 px phone) (site.css).
+  el.style.setProperty('--cr-min-width', `${Math.ceil(geo.vw * (MIN_CELL_PX / U))}px`);
+  el.style.setProperty('--cr-fit-width', `${Math.ceil(geo.vw * (FIT_CELL_PX / U))}px`);
+  el.style.setProperty('--cr-min-height', `${Math.ceil(geo.vh * (MIN_CELL_PX / U))}px`);
   fillSvg(el, 'cr-board', geo.vw, geo.vh, drawCells(state, geo) + drawGoals(state, geo) + drawHint(state, ui, geo) + drawCursor(state, ui, geo));
 
-  const label = `${t('board.label', { w: state.width, h: state.height, turn: turnWords(state) })} ${t('board.help')}`;
+  const label = sentences(t('board.label', { w: state.width, h: state.height }), turnWords(state), t('board.help'));
   markBoard(el, state, ui, label, describeCursor(state, ui), {
     width: state.width,
     height: state.height,

@@ -13,7 +13,7 @@
 // flag in the dens.
 
 import { t } from '../i18n.js';
-import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, turnWords } from '../board-kit.js';
+import { clearSvg, fillSvg, hintArrow, hintGhost, markBoard, mountSvg, sentences, turnWords } from '../board-kit.js';
 import { pieceStyle } from '../cosmetics.js';
 import { ANIMALS, EMOJI, FILES, RANKS, parseMove, parseSquare, toScreen, targetsFrom, squareAt } from './state.js';
 
@@ -177,7 +177,7 @@ export function render(el, state, ui) {
   const style = pieceStyle();
   fillSvg(el, 'jg-board', FILES * U + 2 * PAD, RANKS * U + 2 * PAD, drawSquares(state, ui, style) + drawHint(state, ui) + drawCursor(state, ui));
 
-  markBoard(el, state, ui, `${t('jungle.label', { turn: turnWords(state) })} ${t('jungle.help')}`, describeCursor(state, ui), {
+  markBoard(el, state, ui, sentences(t('jungle.label'), turnWords(state), t('jungle.help')), describeCursor(state, ui), {
     game: 'jungle',
     pieces: style,
     flipped: String(state.flipped),

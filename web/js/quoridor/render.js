@@ -7,7 +7,7 @@
 // colour outside the board (the centre cell is ringed in a centre race).
 
 import { t } from '../i18n.js';
-import { hintArrow, hintGhost, markBoard, mountSvg } from '../board-kit.js';
+import { hintArrow, hintGhost, markBoard, mountSvg, sentences } from '../board-kit.js';
 import { cellName, centreCell, colorOf, isWallLegal, parseCell, parseWall, wallName } from './state.js';
 import { G, P, PAD, U, geometry, minBoardWidth } from './geometry.js';
 
@@ -218,7 +218,7 @@ export function render(el, state, ui) {
   el.dataset.game = 'quoridor';
   el.dataset.mode = ui.mode;
   el.dataset.orient = ui.orient;
-  markBoard(el, state, ui, `${t('quoridor.label', { turn })} ${t('quoridor.help')}`, describeCursor(state, ui));
+  markBoard(el, state, ui, sentences(t('quoridor.label'), turn, t('quoridor.help')), describeCursor(state, ui));
 }
 
 /** Build the container's fixed children once: the SVG, the tools, a live region. */

@@ -5,13 +5,13 @@
 import { t, lang } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { page, update } from './page.js';
-import { me, chatRead } from './model.js';
-import { noticeLine } from './people.js';
+import { me, chatRead, sameNames } from './model.js';
+import { noticeLine, apartName } from './people.js';
 import { watchFab } from './fab-spot.js';
 
 export const chatPanel = {
   name: 'chat',
-  slice: (m) => [m.room.chat, m.chatUnread, me(m)?.name],
+  slice: (m) => [m.room.chat, m.chatUnread, me(m)?.name, sameNames(m.room).key],
   draw,
 };
 
@@ -35,13 +35,13 @@ export function openChat(open) {
   if (page.model.room) draw(page.model);
 }
 
-function lineOf(m) {
+function lineOf(model, m) {
   // What the host did, a draw offered: the room's own lines.
-  if (m.notice) return el('li', { class: 'chat-notice', 'data-testid': 'chat-notice', text: noticeLine(m.notice) });
+  if (m.notice) return el('li', { class: 'chat-notice', 'data-testid': 'chat-notice', text: noticeLine(m.notice, model) });
   const at = m.at ? new Date(m.at) : null;
   return el('li', { 'data-testid': 'chat-message' },
     at ? el('time', { datetime: at.toISOString(), text: at.toLocaleTimeString(lang() === 'vi' ? 'vi-VN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) }) : null,
-    el('b', { text: m.from ?? '?' }), ' ', el('span', { class: 'chat-text', text: m.text }));
+    el('b', { text: apartName(model, m.member, m.from) ?? '?' }), ' ', el('span', { class: 'chat-text', text: m.text }));
 }
 
 function draw(model) {
@@ -49,7 +49,7 @@ function draw(model) {
   const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   const msgs = model.room.chat ?? [];
   if (!msgs.length) log.replaceChildren(el('li', { class: 'hint', text: t('chat.empty') }));
-  else log.replaceChildren(...msgs.map(lineOf));
+  else log.replaceChildren(...msgs.map((m) => lineOf(model, m)));
   if (nearBottom) log.scrollTop = log.scrollHeight;
   const unreadCount = model.chatUnread;
   const fab = $('chat-fab');

@@ -15,6 +15,10 @@ const KEEP_CLEAR = [
   // The game's own buttons (resign, hint, rematch, …): an outside check
   // found the button over Resign on a phone.
   ['#room-main .actions button, #room-main .actions .hint-box, #moves-keys', 10],
+  // And the rest of the page's controls (an outside check found it over
+  // the start's order, the countdown, "List publicly" and Send).
+  ['#room-main .actions select, #room-main .actions label:not([hidden]), #countdown, #chat-form, #draw-box button, #takeback-box button, #away-box button', 10],
+  ['#moves li', 1],
   ['#turn, #ask-own-goal-box, #draw-box, .topbar > *', 1],
 ];
 const MARGIN = 12; // from the window's edges, in px

@@ -5,12 +5,12 @@
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { memberActions } from '../manners.js';
-import { isHost, locked } from './model.js';
-import { displayName, onlineDot, accountBadge, ratingBadge } from './people.js';
+import { isHost, locked, sameNames } from './model.js';
+import { whoName, dotted, accountBadge, ratingBadge } from './people.js';
 
 export const membersPanel = {
   name: 'members',
-  slice: (m) => [m.room.members, m.room.spectators, m.room.unlisted, m.you, isHost(m), locked(m)],
+  slice: (m) => [m.room.members, m.room.spectators, m.room.unlisted, m.you, isHost(m), locked(m), sameNames(m.room).key],
   draw,
 };
 
@@ -18,7 +18,7 @@ function draw(model) {
   const { room } = model;
   $('spectator-count').textContent = String(room.spectators ?? 0);
   const items = room.members.map((m) => {
-    const bits = [onlineDot(m.online), el('span', { class: 'member-name', text: displayName(m) ?? t('members.guest') })];
+    const bits = [dotted(m.online, el('span', { class: 'member-name', text: whoName(model, m) ?? t('members.guest') }))];
     if (m.computer) bits.push(el('span', { class: 'badge computer', text: t('computer.badge') }));
     if (m.account) bits.push(accountBadge(m, `account-badge-${m.id}`));
     if (m.rating) bits.push(ratingBadge(m, `rating-${m.id}`));

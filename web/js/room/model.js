@@ -11,7 +11,7 @@
 // What the page does beyond the model (a sound, a toast, a resync) it
 // reads from the model's `effects`, the list the last transition left.
 
-import { tableById, shownTableId, applyMatchEvent, ASKED_AT } from '../tables.js';
+import { tableById, shownTableId, applyMatchEvent, withServerAsked, ASKED_AT } from '../tables.js';
 import { isKnockoutRoom, isActive, syncTables, nextView } from '../bracket.js';
 import { sideOf } from '../quoridor/state.js';
 
@@ -205,7 +205,8 @@ export function apply(model, msg, env = {}) {
   const at = env.at ?? 0;
   const next = { ...model, effects: [] };
   if (msg.type === 'snapshot') {
-    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables: msg.room.tables ?? [] };
+    const tables = (msg.room.tables ?? []).map((x) => ({ ...x, match: withServerAsked(x.match) }));
+    const room = { ...msg.room, chat: (msg.room.chat ?? []).slice(-CHAT_KEEP), tables };
     // Each table's `away` countdowns count from `at`, as the clocks do.
     const awayAt = Object.fromEntries(room.tables.map((x) => [x.id, at]));
     const viewed = withView({ ...next, you: msg.you, room });
@@ -369,4 +370,56 @@ export function namedLocally(model, name) {
 /** The chat drawer opened: nothing is unread any more. */
 export function chatRead(model) {
   return { ...model, chatUnread: 0, effects: [] };
+}
+
+// ---------------------------------------------------------------- names told apart
+
+/** Member-id order ("m2" before "m10"); an account's row without a member (`@name`) after every member. */
+function idOrder(a, b) {
+  const n = (id) => (/^m(\d+)$/.exec(id) ? Number(id.slice(1)) : Infinity);
+  return n(a) - n(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+const apartMemo = new WeakMap();
+
+/**
+ * The numbers that tell apart different people of `room` shown under one
+ * name (two guests both "Minh"): the room's members, the players of its
+ * tables and tournament, its scoreboard rows (a guest's by member, an
+ * account's by the member signed in as it, else by the account) and its
+ * chat lines (the name they were written under). Each name two or more
+ * people share numbers them in member-id order: the first keeps the name
+ * (null), the next are 2, 3, …. The computers are left out (the server
+ * numbers them). Returns `number(id, name)`, with `key`, a string that
+ * changes only when some number does (for the panels' slices).
+ */
+export function sameNames(room) {
+  if (room && apartMemo.has(room)) return apartMemo.get(room);
+  const byName = new Map(); // name -> Set of ids
+  const add = (id, name, computer) => {
+    if (id == null || name == null || name === '' || computer) return;
+    if (!byName.has(name)) byName.set(name, new Set());
+    byName.get(name).add(id);
+  };
+  const members = room?.members ?? [];
+  for (const m of members) add(m.id, m.name, m.computer);
+  for (const x of room?.tables ?? []) {
+    const m = x.match;
+    for (const p of [...(m?.players ?? []), ...(m?.teams ?? []).flat()]) add(p.member, p.name, p.computer);
+  }
+  for (const e of room?.tournament?.entrants ?? []) add(e.member, e.name, e.computer);
+  for (const r of room?.scores ?? []) {
+    const id = r.account ? (members.find((m) => m.account === r.account)?.id ?? `@${r.account}`) : r.member;
+    add(id, r.name, false);
+  }
+  for (const c of room?.chat ?? []) if (!c.notice) add(c.member, c.from, false);
+  const order = new Map();
+  for (const [name, ids] of byName) if (ids.size > 1) order.set(name, [...ids].sort(idOrder));
+  const number = (id, name) => {
+    const i = order.get(name)?.indexOf(id) ?? -1;
+    return i > 0 ? i + 1 : null;
+  };
+  number.key = JSON.stringify([...order]);
+  if (room) apartMemo.set(room, number);
+  return number;
 }

@@ -7,12 +7,12 @@ import { leftText } from '../turns.js';
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { gameOf } from '../games/registry.js';
-import { shownMatch, clockLeft } from './model.js';
-import { displayName, onlineDot } from './people.js';
+import { shownMatch, clockLeft, sameNames } from './model.js';
+import { whoName, onlineDot } from './people.js';
 
 export const playersPanel = {
   name: 'players',
-  slice: (m) => [shownMatch(m), m.room.members, m.room.game, m.you, m.clock],
+  slice: (m) => [shownMatch(m), m.room.members, m.room.game, m.you, m.clock, sameNames(m.room).key],
   draw,
 };
 
@@ -30,6 +30,16 @@ function formatClock(ms) {
 }
 
 
+/**
+ * The online dot and the name, the dot kept on the line of the name's
+ * first word (one unbreakable piece), the rest wrapping at its spaces
+ * over the card's whole width.
+ */
+function dotAndName(online, name) {
+  const [, first, rest] = /^(\S*)([\s\S]*)$/.exec(name);
+  return [el('span', { class: 'name-lead' }, onlineDot(online), first), rest || null];
+}
+
 function draw(model) {
   const m = shownMatch(model);
   const box = $('players');
@@ -44,15 +54,14 @@ function draw(model) {
     const online = member ? member.online : false;
     const team = m.teams?.[side] ?? [p];
     const gone = pawns && m.state.pawns[side] == null;
-    const name = displayName(p) ?? member?.name ?? '?';
+    const name = whoName(model, p) ?? whoName(model, member) ?? '?';
     const children = [
       el('span', { class: `swatch ${gameOf(model.room.game).swatch(side)}`, 'aria-hidden': 'true' }),
       el('span', { class: 'player-name' },
-        onlineDot(online),
-        ' ', el('span', { class: 'player-label', 'data-testid': `player-name-${side}`, title: name, text: name }),
+        el('span', { class: 'player-label', 'data-testid': `player-name-${side}`, title: name }, ...dotAndName(online, name)),
         online ? null : el('span', { class: 'badge off', 'data-testid': `offline-${side}`, text: t('members.offline') }),
         gone && !m.outcome ? el('span', { class: 'badge off', 'data-testid': `gone-${side}`, text: t('quoridor.out') }) : null),
-      el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: gameOf(model.room.game).playerLine(m, side, team, displayName) }),
+      el('span', { class: 'player-sub', 'data-testid': `player-sub-${side}`, text: gameOf(model.room.game).playerLine(m, side, team, (who) => whoName(model, who)) }),
     ];
     if (m.clock) children.push(el('span', { class: 'clock', 'data-testid': `clock-${side}`, dataset: { side: String(side) } }));
     // A turn-based game: the time left to move instead of a clock.

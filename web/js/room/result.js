@@ -5,17 +5,19 @@
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { gameOf } from '../games/registry.js';
-import { shownMatch, mySide } from './model.js';
-import { displayName } from './people.js';
+import { shownMatch, mySide, sameNames } from './model.js';
+import { whoName } from './people.js';
 import { winLine } from '../names.js';
 
 export const resultPanel = {
   name: 'result',
-  slice: (m) => [shownMatch(m), m.you, m.room.game],
+  slice: (m) => [shownMatch(m), m.you, m.room.game, sameNames(m.room).key],
   draw,
 };
 
-function outcomeText(game, m) {
+function outcomeText(model, m) {
+  const { game } = model.room;
+  const displayName = (who) => whoName(model, who);
   const o = m.outcome;
   const reason = gameOf(game).reasonText(o.reason);
   if (o.kind === 'win') {
@@ -37,7 +39,7 @@ function draw(model) {
     delete box.dataset.winner;
     return;
   }
-  const { head, reason } = outcomeText(model.room.game, m);
+  const { head, reason } = outcomeText(model, m);
   const side = mySide(model);
   const won = side != null && m.outcome.kind === 'win';
   const parts = [];

@@ -3,12 +3,13 @@
 
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
-import { accountBadge } from './people.js';
+import { accountBadge, apartName } from './people.js';
+import { sameNames } from './model.js';
 import { shownName } from '../names.js';
 
 export const scoresPanel = {
   name: 'scores',
-  slice: (m) => [m.room.scores, m.you],
+  slice: (m) => [m.room.scores, m.you, sameNames(m.room).key],
   draw,
 };
 
@@ -27,7 +28,9 @@ function draw(model) {
   const head = el('tr', {}, ...['scores.name', 'scores.points', 'scores.wins', 'scores.draws', 'scores.losses'].map((k) => el('th', { scope: 'col', text: t(k) })));
   // Two guests with the same name have a row each.
   const body = rows.map((r) => {
-    const who = el('td', {}, shownName(r.name));
+    // Two guests of one name told apart ("Minh (2)"), as everywhere on the page.
+    const id = r.account ? (model.room.members.find((m) => m.account === r.account)?.id ?? `@${r.account}`) : r.member;
+    const who = el('td', {}, apartName(model, id, shownName(r.name)));
     if (r.account) who.append(' ', accountBadge(r, null));
     const attrs = { 'data-testid': 'score-row', class: isMine(r, model.you) ? 'you' : null, dataset: { account: r.account ?? '', member: r.member ?? '' } };
     return el('tr', attrs, who, el('td', { text: String(r.points) }),

@@ -10,14 +10,14 @@ import { LEVELS } from '../solo.js';
 import { isKnockoutMode, visibleSeats, MIN_PLAYERS, MAX_PLAYERS } from '../bracket.js';
 import { gameOf } from '../games/registry.js';
 import { send } from './page.js';
-import { me, isHost, locked, shownMatch } from './model.js';
-import { displayName, onlineDot, accountBadge, ratingBadge } from './people.js';
+import { me, isHost, locked, shownMatch, sameNames } from './model.js';
+import { whoName, dotted, accountBadge, ratingBadge } from './people.js';
 
 const seatLevels = {}; // seat -> level the host picked for the computer (survives redraws)
 
 export const seatsPanel = {
   name: 'seats',
-  slice: (m) => [m.room.seats, m.room.members, m.room.team_seats, m.room.options, m.room.game, shownMatch(m), locked(m), isHost(m), m.you],
+  slice: (m) => [m.room.seats, m.room.members, m.room.team_seats, m.room.options, m.room.game, shownMatch(m), locked(m), isHost(m), m.you, sameNames(m.room).key],
   draw,
 };
 
@@ -70,8 +70,7 @@ function draw(model) {
 /** A taken seat: who sits there, and Stand (theirs) or Remove (the host's computer). */
 function taken(model, m, i, { running, host }) {
   const out = [
-    onlineDot(m.online),
-    el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, dataset: { computer: m.computer ?? '' }, text: displayName(m) ?? t('members.guest') }),
+    dotted(m.online, el('span', { class: 'seat-name', 'data-testid': `seat-name-${i}`, dataset: { computer: m.computer ?? '' }, text: whoName(model, m) ?? t('members.guest') })),
   ];
   if (m.account) out.push(accountBadge(m, `account-seat-${i}`));
   if (m.rating) out.push(ratingBadge(m, `rating-seat-${i}`));

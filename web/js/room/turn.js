@@ -5,12 +5,12 @@
 import { t } from '../i18n.js';
 import { $ } from '../dom.js';
 import { gameOf } from '../games/registry.js';
-import { shownMatch, mySide } from './model.js';
-import { displayName } from './people.js';
+import { shownMatch, mySide, sameNames } from './model.js';
+import { whoName } from './people.js';
 
 export const turnPanel = {
   name: 'turn',
-  slice: (m) => [shownMatch(m), m.you, m.room.game],
+  slice: (m) => [shownMatch(m), m.you, m.room.game, sameNames(m.room).key],
   draw,
 };
 
@@ -35,7 +35,7 @@ function draw(model) {
     const mover = m.players[tm];
     node.textContent = mine
       ? t('game.your_turn')
-      : mover?.computer ? t('computer.thinking', { name: displayName(mover) }) : t('game.to_move', { name: displayName(mover) ?? '?' });
+      : mover?.computer ? t('computer.thinking', { name: whoName(model, mover) }) : t('game.to_move', { name: whoName(model, mover) ?? '?' });
     node.className = `turn ${mine ? 'mine' : ''}`;
   }
   $('rule-hint').textContent = m.outcome ? '' : gameOf(model.room.game).hint(m, playing);
