@@ -74,3 +74,21 @@ test('the page\'s names: cards, turn and result (players), scoreboard, chat and 
   assert.equal(whoName(model, p1), 'Minh (2)');
   setLang('en');
 });
+
+test('the bracket names its players as the room does (its players carry member, name, computer)', async () => {
+  setLang('en');
+  const { bracketView } = await import('../web/js/bracket.js');
+  const { statusText } = await import('../web/js/bracket-view.js');
+  const r = room();
+  r.tournament = {
+    entrants: [{ member: 'm2', name: 'Minh' }, { member: 'm10', name: 'Minh' }],
+    rounds: [{ number: 1, label: 'final', pairings: [{ table: 't', players: ['m2', 'm10'], games: [{ kind: 'win', winner: 'm10' }], state: { kind: 'won', winner: 'm10' } }], bye: null }],
+    byes: [],
+    status: { kind: 'finished', champion: 'm10' },
+  };
+  const model = { room: r, you: { member: 'm3' } };
+  const bv = bracketView(r.tournament, { members: r.members, tables: r.tables, you: model.you });
+  const names = bv.rounds.flatMap((x) => x.matches.flatMap((m) => m.players.map((p) => whoName(model, p))));
+  assert.deepEqual(names, ['Minh', 'Minh (2)']);
+  assert.match(statusText(bv, { nameOf: (p) => whoName(model, p) }), /Minh \(2\)/);
+});

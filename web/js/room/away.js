@@ -9,7 +9,7 @@ import { $ } from '../dom.js';
 import { factsOf } from '../games/facts.js';
 import { page, command } from './page.js';
 import { shownTable, shownMatch, mySide, awayLeft, atTable } from './model.js';
-import { displayName } from './people.js';
+import { whoName } from './people.js';
 import { nameList } from '../names.js';
 
 export const awayPanel = {
@@ -28,7 +28,7 @@ export function tickAway(model, now) {
   box.hidden = others.length === 0;
   if (box.hidden) return;
   const first = others[0];
-  const name = nameList((m.teams?.[first.side] ?? [m.players[first.side]]).map((p) => displayName(p) ?? '?'));
+  const name = nameList((m.teams?.[first.side] ?? [m.players[first.side]]).map((p) => whoName(model, p) ?? '?'));
   const s = Math.ceil(first.abandon / 1000);
   const playing = side != null;
   const claimable = playing && first.claim === 0;

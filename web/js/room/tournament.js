@@ -5,11 +5,12 @@ import { t } from '../i18n.js';
 import { $ } from '../dom.js';
 import { isKnockoutRoom, bracketView } from '../bracket.js';
 import { renderBracket, statusText, roundName } from '../bracket-view.js';
-import { displayName } from './people.js';
+import { whoName } from './people.js';
+import { sameNames } from './model.js';
 
 export const tournamentPanel = {
   name: 'tournament',
-  slice: (m) => [m.room.tournament, m.room.members, m.room.tables, m.room.options, m.room.unlisted, m.view, m.tableId, m.you],
+  slice: (m) => [m.room.tournament, m.room.members, m.room.tables, m.room.options, m.room.unlisted, m.view, m.tableId, m.you, sameNames(m.room).key],
   draw: (model) => draw(model),
 };
 
@@ -30,23 +31,25 @@ function draw(model) {
   if (!knockout) return;
   const bv = bracketView(room.tournament, { members: room.members, tables: room.tables, you: model.you, unlisted: room.unlisted ?? 0 });
   const seated = room.members.filter((x) => x.seat != null).length;
+  // Namesakes told apart ("Minh (2)"), as everywhere in the room.
+  const nameOf = (p) => whoName(model, p);
   if (onBracket) {
-    $('bracket-status').textContent = statusText(bv, { seated, nameOf: displayName });
+    $('bracket-status').textContent = statusText(bv, { seated, nameOf });
     const note = $('bracket-note');
     note.hidden = !(bv?.out && bv.active);
     note.textContent = note.hidden ? '' : t('ko.out');
-    renderBracket($('bracket'), bv, { nameOf: displayName, onWatch, shown: tableId, seated });
+    renderBracket($('bracket'), bv, { nameOf, onWatch, shown: tableId, seated });
     return;
   }
-  $('watch-title').textContent = watchTitle(bv, tableId);
+  $('watch-title').textContent = watchTitle(bv, tableId, nameOf);
   $('watch-title').dataset.table = tableId ?? '';
 }
 
 /** "Watching Round 1: A vs B" (or "Your match, …") for the table shown. */
-function watchTitle(bv, tableId) {
+function watchTitle(bv, tableId, nameOf) {
   const round = bv?.rounds.find((r) => r.matches.some((x) => x.table === tableId));
   const m = round?.matches.find((x) => x.table === tableId);
   if (!m) return '';
   const [a, b] = m.players;
-  return t(m.mine ? 'ko.mine' : 'ko.watching', { round: roundName(round.label), a: displayName(a), b: displayName(b) });
+  return t(m.mine ? 'ko.mine' : 'ko.watching', { round: roundName(round.label), a: nameOf(a), b: nameOf(b) });
 }
