@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, playIfMyTurn, setName, siteForTests, sit, until, waitOnline, waitPly } from './harness.mjs';
+import { byId, hostAndGuest, playIfMyTurn, setName, siteForTests, sit, until, waitOnline, waitPly } from './harness.mjs';
 
 const site = siteForTests({ tag: 'turns', args: ['--test-clock', '--turn-sweep-secs', '1'] });
 const { pageErrors } = site;
@@ -103,5 +103,33 @@ test('a turn-based game played one move a day, the your-turn list, then a time l
   const games = await (await host.request.get(`${site.base}/api/rooms/${room.code}/games`)).json();
   assert.equal(games.games[0].outcome.reason, 'timeout');
   assert.equal(games.games[0].outcome.winner, 0);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a live game one plays is listed on the home page of another page of the browser, in both languages', async () => {
+  const { room, host, guest } = await hostAndGuest(site, 'jungle', 'playing');
+  const lanHome = await guest.context().newPage();
+  await homeList(lanHome);
+  assert.ok(await byId(lanHome, 'playing-panel').isHidden(), 'no game yet');
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').click();
+  await host.waitForSelector('[data-testid="board"][data-my-turn="true"]');
+
+  await homeList(lanHome);
+  assert.ok(await byId(lanHome, 'playing-panel').isVisible());
+  assert.match(await byId(lanHome, `playing-link-${room.code}`).textContent(), /^Jungle · Minh – Lan$/);
+  await byId(lanHome, 'lang').selectOption('vi');
+  assert.equal(await lanHome.locator('#playing-title').textContent(), 'Ván đang chơi');
+  await byId(lanHome, `playing-link-${room.code}`).click();
+  await waitOnline(lanHome);
+  assert.equal(new URL(lanHome.url()).pathname, `/r/${room.code}`);
+
+  // Over: the list no longer has it.
+  await byId(host, 'resign').click();
+  await byId(host, 'resign').click();
+  await host.waitForSelector('[data-testid="result"]:not([hidden])');
+  const after = await guest.context().newPage();
+  await homeList(after);
+  assert.ok(await byId(after, 'playing-panel').isHidden(), 'the game is over');
   assert.deepEqual(pageErrors, []);
 });

@@ -1,12 +1,15 @@
 // "Your turn": the turn-based games waiting for this person's move
 // (GET /api/turns: the signed-in account's and this browser's, read from
 // the store), as a list with links and the time left, on the home and the
-// account pages; the tab title starts with their count, "(2) …".
+// account pages; the tab title starts with their count, "(2) …". Beside
+// it, "Playing now": the live games this person plays (the same answer's
+// `playing`), so a game started on the phone is one tap away on the desktop.
 
 import { t, onLangChange } from './i18n.js';
 import { el, $ } from './dom.js';
 import { getJson, signedInLikely } from './http.js';
 import { storedToken, tokenHeaders } from './socket.js';
+import { shownName } from './names.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -26,6 +29,10 @@ export function countedTitle(title, n) {
 }
 
 let shown = [];
+let playing = [];
+
+/** A game's line: its name and players, a link to its room. */
+const gameLink = (g, testid) => el('a', { href: `/r/${g.room}`, 'data-testid': testid, text: `${t(`game.${g.game}`)} · ${g.players.map(shownName).join(' – ')}` });
 
 function render() {
   const box = $('turns-panel');
@@ -33,9 +40,15 @@ function render() {
   box.hidden = shown.length === 0;
   $('turns-list').replaceChildren(...shown.map((g) =>
     el('li', { 'data-testid': 'turn-item' },
-      el('a', { href: `/r/${g.room}`, 'data-testid': `turn-link-${g.room}`, text: `${t(`game.${g.game}`)} · ${g.players.join(' – ')}` }),
+      gameLink(g, `turn-link-${g.room}`),
       ' ', el('span', { class: 'hint', 'data-testid': `turn-left-${g.room}`, text: leftText(g.left_ms) }))));
   document.title = countedTitle(document.title, shown.length);
+  // The live games this person plays now, wherever they started them.
+  const live = $('playing-panel');
+  if (!live) return;
+  live.hidden = playing.length === 0;
+  $('playing-list').replaceChildren(...playing.map((g) =>
+    el('li', { 'data-testid': 'playing-item' }, gameLink(g, `playing-link-${g.room}`))));
 }
 
 /** Fetches the list and shows it; again every minute and on a language change. */
@@ -43,6 +56,7 @@ export async function showTurns() {
   // Neither a browser token nor an account: no turns to ask for (401).
   const answer = storedToken() || (await signedInLikely()) ? await getJson('/api/turns', tokenHeaders()) : { ok: false };
   shown = answer.ok ? answer.data.turns ?? [] : [];
+  playing = answer.ok ? answer.data.playing ?? [] : [];
   render();
 }
 

@@ -21,6 +21,17 @@ pub struct TurnItem {
     pub deadline: u64,
 }
 
+/// One live game (no deadline) a player is playing now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayingItem {
+    pub room: String,
+    pub game: String,
+    pub number: u32,
+    /// Every player's name, side by side (a team's joined by " + ").
+    pub sides: Vec<String>,
+    pub started_at: u64,
+}
+
 /// An account to send the "your turn" email to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnMail {
@@ -87,6 +98,55 @@ impl Store {
                 }
             })
             .collect())
+    }
+
+    /// The live games (not turn-based) under way in which `account`, or
+    /// the browser `token`, plays: a seated member of the room, among the
+    /// game's players, the game not yet over (not in `games`). The latest
+    /// started first.
+    pub async fn playing_for(
+        &self,
+        account: Option<i64>,
+        token: Option<&TokenHash>,
+    ) -> StoreResult<Vec<PlayingItem>> {
+        if account.is_none() && token.is_none() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "SELECT g.room_code, g.game, g.number, g.sides, g.started_at, m.id AS member
+             FROM room_members m JOIN live_games g ON g.room_code = m.room_code
+             WHERE (m.account_id = $1 OR m.token_hash = $2)
+               AND m.seat IS NOT NULL AND m.removed = 0 AND m.computer IS NULL
+               AND g.deadline IS NULL
+               AND NOT EXISTS (SELECT 1 FROM games f WHERE f.game_id = g.id)
+             ORDER BY g.started_at DESC LIMIT $3",
+        )
+        .bind(account.unwrap_or(-1))
+        .bind(token.map(TokenHash::as_str).unwrap_or(""))
+        .bind(TURNS_LISTED)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut items: Vec<PlayingItem> = Vec::new();
+        for r in &rows {
+            let sides: Vec<Vec<Player>> =
+                serde_json::from_str(&r.get::<String, _>("sides")).unwrap_or_default();
+            let member = crate::model::ids::MemberId(r.get::<i64, _>("member") as u32);
+            let room: String = r.get("room_code");
+            let number = r.get::<i64, _>("number") as u32;
+            let plays = sides.iter().flatten().any(|p| p.member == member);
+            // A browser signed in to the account is one member: listed once.
+            let listed = items.iter().any(|i| i.room == room && i.number == number);
+            if plays && !listed {
+                items.push(PlayingItem {
+                    room,
+                    game: r.get("game"),
+                    number,
+                    sides: side_names(&sides),
+                    started_at: r.get::<i64, _>("started_at") as u64,
+                });
+            }
+        }
+        Ok(items)
     }
 
     /// Accounts with the email on and a confirmed address that have a

@@ -38,7 +38,8 @@ fn signed_out() -> Response {
 
 /// `GET /api/turns`: the turn-based games waiting for the caller's move:
 /// the signed-in account's, and the browser's (`Authorization: Bearer
-/// TOKEN`, optional), the nearest deadline first.
+/// TOKEN`, optional), the nearest deadline first; and the live games the
+/// caller plays now (`playing`), so another device finds them.
 pub async fn turns(State(app): State<App>, session: Session, headers: HeaderMap) -> Response {
     let account = session.signed_in.map(|s| s.account.id);
     let token = bearer_token(&headers)
@@ -52,12 +53,12 @@ pub async fn turns(State(app): State<App>, session: Session, headers: HeaderMap)
         );
     }
     let now = now_millis();
-    match app
-        .registry
-        .store()
-        .turns_for(account, token.as_ref())
-        .await
-    {
+    let store = app.registry.store();
+    let playing = match store.playing_for(account, token.as_ref()).await {
+        Ok(items) => items,
+        Err(e) => return internal(e),
+    };
+    match store.turns_for(account, token.as_ref()).await {
         Ok(items) => Json(json!({
             "now": now,
             "turns": items.iter().map(|t| json!({
@@ -67,6 +68,13 @@ pub async fn turns(State(app): State<App>, session: Session, headers: HeaderMap)
                 "players": t.sides,
                 "deadline": t.deadline,
                 "left_ms": t.deadline.saturating_sub(now),
+            })).collect::<Vec<_>>(),
+            "playing": playing.iter().map(|p| json!({
+                "room": p.room,
+                "game": p.game,
+                "number": p.number,
+                "players": p.sides,
+                "started_at": p.started_at,
             })).collect::<Vec<_>>(),
         }))
         .into_response(),

@@ -271,3 +271,62 @@ async fn an_idle_turn_based_room_leaves_memory_and_its_deadline_still_fires() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
+
+/// `GET /api/turns` also lists the live games the caller plays now
+/// (`playing`): another device signed in to the account finds its game,
+/// a guest's browser token finds its own, and a game over leaves the list.
+#[tokio::test]
+async fn the_live_games_one_plays_are_listed_for_another_device() {
+    let p = Proc::launch(tempfile::tempdir().unwrap()).await;
+    let mut host = Browser::new(p.s());
+    host.register("minh", "password1").await;
+    let a = host
+        .post("/api/rooms", json!({"game": "jungle", "options": null}))
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let code = a.body["code"].as_str().unwrap().to_string();
+    let token = a.body["token"].as_str().unwrap().to_string();
+    let (mut h, _, _) = host.join(&code, Some(&token), None).await;
+    let guest = Browser::new(p.s());
+    let (mut g, guest_token, _) = guest.join(&code, None, Some("Lan")).await;
+    h.ok(json!({"type": "sit", "seat": 0})).await;
+    g.ok(json!({"type": "sit", "seat": 1})).await;
+
+    let playing = |a: &crate::common::browser::Answer| {
+        assert_eq!(a.status, 200, "{}", a.body);
+        a.body["playing"].as_array().unwrap().clone()
+    };
+    let mut phone = Browser::logged_in(p.s(), "minh", "password1").await;
+    assert!(
+        playing(&phone.get("/api/turns").await).is_empty(),
+        "no game yet"
+    );
+
+    h.ok(json!({"type": "start", "order": "seats"})).await;
+    h.next_of("match").await;
+    let list = playing(&phone.get("/api/turns").await);
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["room"], code.as_str());
+    assert_eq!(list[0]["game"], "jungle");
+    assert_eq!(list[0]["number"], 1);
+    assert_eq!(list[0]["players"], json!(["minh", "Lan"]));
+    assert!(list[0]["started_at"].as_u64().unwrap() > 0);
+    let bearer = format!("Bearer {guest_token}");
+    let mut other = Browser::new(p.s());
+    let by_token = playing(
+        &other
+            .get_with("/api/turns", &[("authorization", bearer.as_str())])
+            .await,
+    );
+    assert_eq!(by_token.len(), 1, "the guest's browser token: {by_token:?}");
+    let mut stranger = Browser::new(p.s());
+    stranger.register("vyvy", "password1").await;
+    assert!(playing(&stranger.get("/api/turns").await).is_empty());
+
+    g.ok(json!({"type": "resign"})).await;
+    let ended = Instant::now() + Duration::from_secs(10);
+    while !playing(&phone.get("/api/turns").await).is_empty() {
+        assert!(Instant::now() < ended, "the game over stays listed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
