@@ -86,9 +86,16 @@ async function checkPointAndHint(page, stored, a, n) {
 /** Analyses finished game `id` from its replay page's button, and checks what the page shows. */
 async function analyseReplay(page, id, { graded = false } = {}) {
   const stored = await api(`/api/games/${id}`);
+  assert.equal(stored.analysis, null, 'nobody asked yet');
+  // A game nobody had analysed: the page asks nothing of the analysis API (no 404 in the console).
+  const reads = [];
+  const heard = (r) => { if (r.url().includes('/api/analysis/')) reads.push(r.url()); };
+  page.on('request', heard);
   await page.goto(`${site.base}/g/${id}`);
   await plyShown(page, 0);
   assert.equal(await byId(page, 'analysis-graph').isVisible(), false, 'no graph before the analysis');
+  page.off('request', heard);
+  assert.deepEqual(reads, []);
   await byId(page, 'analyse').click();
   await waitDone(page, stored.moves.length);
   const a = await api(`/api/analysis/${id}`);

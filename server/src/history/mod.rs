@@ -335,6 +335,11 @@ pub async fn game(
             v["leaves"] = json!(g.leaves);
             v["takebacks"] = json!(g.takebacks);
             v["started_at"] = json!(g.started_at);
+            // Whether its analysis was asked for: a page reads it only then.
+            v["analysis"] = match app.registry.store().analysis_status(&id).await {
+                Ok(status) => json!(status),
+                Err(e) => return internal(e),
+            };
             // Every position played again: off the async workers.
             let positions = tokio::task::spawn_blocking(move || match GameKind::parse(&g.game) {
                 Ok(kind) => json!(replay::positions(kind, &g.options, &g.moves, &g.leaves)),

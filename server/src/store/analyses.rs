@@ -156,6 +156,16 @@ impl Store {
         Ok(row.map(|r| analysis_of(&r)))
     }
 
+    /// The status of analysis `id` (`queued`, `running`, `done`), or
+    /// `None` when nobody asked for it.
+    pub async fn analysis_status(&self, id: &str) -> StoreResult<Option<String>> {
+        let row = sqlx::query("SELECT status FROM analyses WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.get("status")))
+    }
+
     /// How far analysis `id` has gone (positions judged, done), cheaply.
     pub async fn analysis_progress(&self, id: &str) -> StoreResult<Option<(i64, bool)>> {
         let row = sqlx::query("SELECT analysed, status FROM analyses WHERE id = $1")

@@ -139,6 +139,9 @@ async fn a_finished_game_of_every_game_is_analysed_graded_and_cached() {
     let server = TestServer::start_with(|c| c.analysis_ms = 30).await;
     for (game, moves, resign) in GAMES {
         let id = finished(&server, game, moves, resign).await;
+        // The game says whether its analysis was asked for.
+        let (_, g) = get_json(&server, &format!("/api/games/{id}")).await;
+        assert_eq!(g["analysis"], Value::Null, "{g}");
         let (status, asked) = server
             .post(&format!("/api/games/{id}/analysis"), Value::Null)
             .await;
@@ -147,6 +150,8 @@ async fn a_finished_game_of_every_game_is_analysed_graded_and_cached() {
         assert_eq!(asked["game"], game);
         let a = done(&server, &id, Duration::from_secs(30)).await;
         check(&server, game, moves, &a).await;
+        let (_, g) = get_json(&server, &format!("/api/games/{id}")).await;
+        assert_eq!(g["analysis"], "done", "{g}");
         // CrossyRay's last move won: the end is side 0's.
         if !resign {
             assert_eq!(a["positions"][moves.len()]["chances"], json!([1.0, 0.0]));

@@ -80,7 +80,8 @@ export function analysisPanel(page) {
     reading = !g.imported;
     render();
     if (!g.imported) {
-      const r = await readAnalysis(g.id);
+      // A game nobody had analysed says so (`analysis: null`): nothing to read.
+      const r = g.analysis === null ? { ok: false, status: 404 } : await readAnalysis(g.id);
       if (mine !== seq) return;
       reading = false;
       if (r.ok) {
