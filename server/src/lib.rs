@@ -28,6 +28,7 @@ pub mod ws;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Semaphore};
@@ -42,6 +43,7 @@ pub struct Running {
     task: JoinHandle<std::io::Result<()>>,
     registry: room::Registry,
     cluster: Option<cluster::Cluster>,
+    stopping: app::state::Stopping,
 }
 
 impl Running {
@@ -50,9 +52,15 @@ impl Running {
     /// open requests to end, and closes the database.
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(());
-        // Rooms close their sockets (here and relayed elsewhere) and let
-        // their leases go, so other nodes take them at once.
+        // Sockets no room holds (before their hello, the lobby's) close
+        // now; rooms close theirs (here and relayed elsewhere) once their
+        // writes are stored, and let their leases go, so other nodes take
+        // them at once.
+        self.stopping.token.cancel();
         self.registry.shutdown().await;
+        // Every socket's close frame goes out before the process ends.
+        self.stopping.open.close();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.stopping.open.wait()).await;
         if let Some(cluster) = &self.cluster {
             cluster.shutdown().await;
         }
@@ -151,6 +159,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         accounts: Arc::new(accounts::hashing::Accounts::new()),
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
+        stopping: app::state::Stopping::default(),
     };
     if let Some(cluster) = &cluster {
         cluster.start(app.clone()).await.with_context(|| {
@@ -177,6 +186,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         limits: app.limits.clone(),
         http: limits::http::HttpConnections::new(app.config.max_http_connections),
     };
+    let stopping = app.stopping.clone();
     let router = app::routes::router(app);
     let task = tokio::spawn(async move {
         let served = serve::run(listener, router, header_timeout, cap, rx).await;
@@ -193,6 +203,7 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         task,
         registry,
         cluster,
+        stopping,
     })
 }
 

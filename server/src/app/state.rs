@@ -6,6 +6,8 @@
 use std::sync::Arc;
 
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::limits::open::OpenPerClient;
@@ -40,4 +42,17 @@ pub struct App {
     pub sessions: Arc<crate::accounts::sockets::SessionSockets>,
     /// Public rooms and quick pairing (`lobby/`).
     pub lobby: crate::lobby::Lobby,
+    /// The server is stopping (SIGTERM), and the sockets it waits for.
+    pub stopping: Stopping,
+}
+
+/// How a stop reaches the sockets no room closes: a room's socket before
+/// its `hello` and every lobby socket close with 1012 when `token` is
+/// cancelled (attached sockets are closed by their rooms, after their
+/// writes are stored). `open` tracks every WebSocket of this node, so the
+/// stop waits until their close frames went out.
+#[derive(Clone, Default)]
+pub struct Stopping {
+    pub token: CancellationToken,
+    pub open: TaskTracker,
 }

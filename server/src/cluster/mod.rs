@@ -276,10 +276,8 @@ impl Cluster {
     /// at most `FLUSH_TIMEOUT`.
     pub async fn shutdown(&self) {
         for r in self.inner.relayed.iter() {
-            r.closer.close(
-                close::RESTART,
-                "The server is restarting; reconnect in a moment.",
-            );
+            r.closer
+                .close(close::RESTART, crate::room::close::RESTART_REASON);
         }
         // The relays' close frames, and the hosted clients' (closed by the
         // rooms), go out before the connection does.

@@ -44,9 +44,10 @@ pub enum Signal {
     },
     Candidate {
         candidate: String,
-        #[serde(default)]
+        /// Left out of the relayed message when not given (PROTOCOL.md).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         mid: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         line: Option<u16>,
     },
 }

@@ -208,6 +208,8 @@ pub mod close {
     pub const INTERNAL: u16 = 1011;
     /// The server is restarting (SIGTERM).
     pub const RESTART: u16 = 1012;
+    /// [`RESTART`]'s reason, the same for every socket.
+    pub const RESTART_REASON: &str = "The server is restarting; reconnect in a moment.";
     /// The room is reloading; reconnect.
     pub const TRY_AGAIN: u16 = 1013;
 }

@@ -171,7 +171,7 @@ impl RoomTask {
                 msg = inbox.recv() => {
                     let Some(msg) = msg else { return Exit::Idle };
                     if let Msg::Shutdown { done } = msg {
-                        self.close_all(close::RESTART, "The server is restarting; reconnect in a moment.");
+                        self.close_all(close::RESTART, close::RESTART_REASON);
                         return Exit::Shutdown(done);
                     }
                     if matches!(msg, Msg::Unload) {

@@ -91,7 +91,15 @@ pub async fn upgrade(
                 Some(s) => Some(crate::accounts::signout::watch(&app, s, &closer).await),
                 None => None,
             };
-            serve(socket, app, signed_in.map(|s| s.account), client, closer).await;
+            let open = app.stopping.open.clone();
+            open.track_future(serve(
+                socket,
+                app,
+                signed_in.map(|s| s.account),
+                client,
+                closer,
+            ))
+            .await;
             drop((permit, slot));
         })
 }
@@ -137,6 +145,10 @@ async fn serve(
         let frame = tokio::select! {
             biased;
             _ = &mut closed => break,
+            _ = app.stopping.token.cancelled() => {
+                closer.close(close::RESTART, close::RESTART_REASON);
+                break;
+            }
             code = async { (&mut seek.as_mut().expect("guarded").paired).await }, if seek.is_some() => {
                 let handle = seek.take();
                 let text = match code {

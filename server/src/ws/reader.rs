@@ -98,10 +98,16 @@ pub(crate) async fn serve<St, Si>(
     // whole connection, not again for every frame.
     let closed = closer.closed();
     tokio::pin!(closed);
+    // A stop closes a socket no room holds yet; the room closes the others.
+    let stopping = app.stopping.token.clone();
     loop {
         let frame = tokio::select! {
             biased;
             _ = &mut closed => break,
+            _ = stopping.cancelled(), if !attached => {
+                closer.close(close::RESTART, close::RESTART_REASON);
+                break;
+            }
             frame = stream.next() => frame,
             _ = &mut hello_deadline, if !attached => {
                 let reason = format!("No hello within {} s.", hello_timeout.as_secs());

@@ -187,5 +187,7 @@ async fn connection(
     _permit: OwnedSemaphorePermit,
 ) {
     let (sink, stream) = socket.split();
-    serve(stream, sink, app, room, base_url, account, link).await;
+    let open = app.stopping.open.clone();
+    open.track_future(serve(stream, sink, app, room, base_url, account, link))
+        .await;
 }

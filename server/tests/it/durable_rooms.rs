@@ -290,6 +290,14 @@ async fn sigterm_closes_sockets_with_1012_exits_0_and_keeps_every_acknowledged_m
     let mv = keep_going(&local, &last["legal"], 6);
     let in_flight = local.play_text(&mv).expect("legal");
     let id = t.host.take_id();
+    // Sockets no room holds yet: a room's before its hello, and the
+    // lobby's, said hello or not.
+    let mut silent = p.s().socket(&t.code).await;
+    let lobby_url = format!("{}/ws/lobby", p.s().base.replace("http://", "ws://"));
+    let mut lobby_quiet = common::browser::socket(&lobby_url, None).await;
+    let mut lobby = common::browser::socket(&lobby_url, None).await;
+    let ack = lobby.command(json!({"type": "hello", "name": "Vy"})).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
     t.host
         .send_text(json!({"id": id, "type": "move", "move": mv}).to_string())
         .await;
@@ -301,6 +309,9 @@ async fn sigterm_closes_sockets_with_1012_exits_0_and_keeps_every_acknowledged_m
         ("host", &mut t.host),
         ("guest", &mut t.guest),
         ("spectator", &mut t.spectator),
+        ("a room's socket before its hello", &mut silent),
+        ("a lobby socket before its hello", &mut lobby_quiet),
+        ("a lobby socket", &mut lobby),
     ] {
         let ending = client.ending(Duration::from_secs(10)).await;
         assert_eq!(ending.code(), Some(1012), "{who}: {ending:?}");

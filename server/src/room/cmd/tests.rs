@@ -104,6 +104,16 @@ fn signal_reads_a_description_or_a_candidate() {
             ..
         })
     ));
+    // Relayed as sent: a candidate without `mid` and `line` leaves them out.
+    let bare = Signal::Candidate {
+        candidate: String::new(),
+        mid: None,
+        line: None,
+    };
+    assert_eq!(
+        serde_json::to_value(&bare).unwrap(),
+        serde_json::json!({"kind": "candidate", "candidate": ""})
+    );
     for bad in [
         r#"{"id":3,"type":"signal","to":"m2","kind":"hug","sdp":"v=0"}"#,
         r#"{"id":3,"type":"signal","to":"x2","kind":"offer","sdp":"v=0"}"#,
