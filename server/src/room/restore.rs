@@ -78,17 +78,11 @@ impl RoomState {
             state.tables[t].current = Some(m);
             state.think(t, now, &mut effects);
         }
-        // A tournament between rounds carries on by itself: its countdown
-        // starts again from the top.
-        let between = state
-            .tournament
-            .as_ref()
-            .is_some_and(|b| b.status == crate::model::bracket::Status::BetweenRounds);
-        if between && state.autostart {
-            state.countdown = Some(super::state::Countdown::Running {
-                at_ms: now + state.config.autostart_after_ms,
-            });
-        }
+        // No countdown comes back, a tournament's between rounds included
+        // (PROTOCOL.md "What a room keeps"): the host's `start` begins the
+        // next round. A countdown started again here would forget a pause,
+        // and a visitor loading the room would start the round for
+        // entrants who are not there.
         if state.tables.is_empty() {
             state.tables.push(Table::new(TableId::new()));
         }

@@ -145,7 +145,7 @@ pub(super) fn a_room_restored_in_the_middle_of_round_2_has_the_same_bracket_tabl
 }
 
 #[test]
-pub(super) fn a_room_restored_between_rounds_counts_down_to_the_next_round_again() {
+pub(super) fn a_room_restored_between_rounds_waits_for_the_hosts_start() {
     let mut cup = Cup::new(GameKind::Quoridor, quoridor(2), 5, 5);
     let host = cup.host();
     cup.ok(host, start(Order::Random));
@@ -170,11 +170,16 @@ pub(super) fn a_room_restored_between_rounds_counts_down_to_the_next_round_again
         );
         restored.store.apply(&effects);
     }
-    // The countdown starts again from the top, and starts round 2.
-    let at = restored.countdown_at();
-    assert_eq!(at, later + config().autostart_after_ms);
-    assert!(restored.fire(Timer::Countdown, at - 1).is_empty());
-    let effects = restored.fire(Timer::Countdown, at);
+    // No countdown comes back (its pause would be forgotten, and anyone
+    // loading the room would start the round): the host starts round 2.
+    assert_eq!(restored.bracket().status, Status::BetweenRounds);
+    assert!(
+        restored.state.countdown.is_none(),
+        "{:?}",
+        restored.state.countdown
+    );
+    let host = restored.players[0];
+    let effects = restored.ok(host, start(Order::Random));
     restored.check_round_started(&effects);
     assert_eq!(restored.round().number, 2);
     let champion = restored.play_to_the_end(&mut tally, |_, _, _| Plan::Win(1));
