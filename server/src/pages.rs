@@ -178,7 +178,10 @@ impl Pages {
         if path.starts_with(PARTIALS) {
             return StatusCode::NOT_FOUND.into_response();
         }
-        match ServeDir::new(&self.dir).oneshot(req).await {
+        // A folder is no file of the site: 404, never ServeDir's redirect
+        // to its path with a `/` (`//js` → `Location: //js/`, another host).
+        let files = ServeDir::new(&self.dir).append_index_html_on_directories(false);
+        match files.oneshot(req).await {
             Ok(res) => res.map(Body::new),
             Err(never) => match never {},
         }

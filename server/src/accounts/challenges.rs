@@ -97,7 +97,7 @@ pub async fn create(
         return bad_token();
     }
     let options = match GameKind::parse(&req.game)
-        .and_then(|kind| GameOptions::parse(kind, &req.options))
+        .and_then(|kind| GameOptions::parse_for_play(kind, &req.options))
         .and_then(|o| crate::room::seated::check(&o, 2).map(|()| o))
     {
         Ok(o) => o,
@@ -269,7 +269,7 @@ pub async fn accept(
         Ok(None) => return no_challenge(),
         Err(e) => return internal(e),
     };
-    let parsed = GameKind::parse(&c.game).and_then(|k| GameOptions::parse(k, &c.options));
+    let parsed = GameKind::parse(&c.game).and_then(|k| GameOptions::parse_for_play(k, &c.options));
     let options = match parsed {
         Ok(o) => o,
         Err(m) => return refuse(StatusCode::BAD_REQUEST, "bad_options", m),

@@ -132,6 +132,7 @@ async fn serve(
     tokio::pin!(hello_deadline);
     let mut bucket = (app.config.message_rate > 0.0)
         .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    let mut pings = bucket.clone();
     let closed = closer.closed();
     tokio::pin!(closed);
     let mut rooms = app.lobby.rooms();
@@ -192,6 +193,14 @@ async fn serve(
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
                 if !send(refuse(Code::BadMessage, "Send JSON text frames.", None)).await {
+                    break;
+                }
+                continue;
+            }
+            Some(Ok(Message::Ping(_))) => {
+                // As a room's socket: pings are bounded as messages are.
+                if pings.as_mut().is_some_and(|b| !b.take()) {
+                    closer.close(close::POLICY, super::reader::TOO_MANY_PINGS);
                     break;
                 }
                 continue;

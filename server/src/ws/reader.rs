@@ -94,6 +94,8 @@ pub(crate) async fn serve<St, Si>(
     // burst (`--message-rate`, `--message-burst`; a rate of 0: no limit).
     let mut bucket = (app.config.message_rate > 0.0)
         .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    // The client's own pings, at the same rate, a bucket of their own.
+    let mut pings = bucket.clone();
     // Made once: the close signal's waiter is registered once for the
     // whole connection, not again for every frame.
     let closed = closer.closed();
@@ -142,7 +144,14 @@ pub(crate) async fn serve<St, Si>(
                 lag.pong_now(&payload);
                 continue;
             }
-            Some(Ok(_)) => continue, // pings are answered by the library
+            Some(Ok(Message::Ping(_))) => {
+                // Answered by the library; bounded as messages are.
+                if pings.as_mut().is_some_and(|b| !b.take()) {
+                    closer.close(close::POLICY, TOO_MANY_PINGS);
+                    break;
+                }
+                continue;
+            }
         };
         if text.len() > MAX_FRAME_BYTES {
             closer.close(
@@ -395,12 +404,16 @@ pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
 
 /// The per-connection rate limit: `rate` tokens a second, at most `burst`
 /// saved up.
+#[derive(Clone)]
 pub(super) struct TokenBucket {
     rate: f64,
     burst: f64,
     tokens: f64,
     last: Instant,
 }
+
+/// Why a socket sending pings past `--message-rate` is closed (1008).
+pub(super) const TOO_MANY_PINGS: &str = "Too many pings; slow down.";
 
 impl TokenBucket {
     pub(super) fn new(rate: f64, burst: f64) -> TokenBucket {

@@ -258,6 +258,12 @@ async fn every_bad_challenge_is_refused_with_its_reason_and_changes_nothing() {
             400,
             "bad_options",
         ),
+        // A start already decided, refused as a room refuses it.
+        (
+            json!({"to": "Lan", "game": "jungle", "options": {"start": "7/7/7/7/7/7/7/7/7 b 0 1"}}),
+            400,
+            "bad_options",
+        ),
     ];
     for (body, status, code) in cases {
         let a = challenge(&mut minh, &minh_token, body.clone()).await;

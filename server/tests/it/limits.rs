@@ -123,3 +123,33 @@ async fn new_games_are_bounded_per_address_over_all_its_rooms() {
     let mut other = solo_from(&server, "127.0.0.3").await;
     other.ok(json!({"type": "start", "order": "seats"})).await;
 }
+
+/// A client's own pings count as messages do (an outside check sent
+/// millions a second from 20 sockets, never reading the pongs, and took a
+/// core): past `--message-rate`'s burst the socket is closed with 1008.
+/// A few pings are answered as before.
+#[tokio::test]
+async fn a_ping_flood_closes_the_socket() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = TestServer::start_with(|c| {
+        c.message_rate = 20.0;
+        c.message_burst = 40.0;
+    })
+    .await;
+    let (_, room) = server.create_room(json!({})).await;
+    let code = room["code"].as_str().unwrap();
+    let (mut calm, _, _) = server.join(code, None, None).await;
+    for _ in 0..5 {
+        calm.ws.send(Message::Ping(vec![1].into())).await.unwrap();
+    }
+    calm.ok(json!({"type": "ping"})).await;
+    let (mut flood, _, _) = server.join(code, None, None).await;
+    for _ in 0..200 {
+        if flood.ws.send(Message::Ping(vec![1].into())).await.is_err() {
+            break;
+        }
+    }
+    assert_eq!(flood.close_code().await, Some(1008));
+    calm.ok(json!({"type": "ping"})).await;
+}

@@ -465,3 +465,26 @@ async fn rules_is_the_rules_pages_index_and_the_developers_text_is_rules_md() {
         .unwrap()
     );
 }
+
+/// A folder of the web client is no page: `//js` was redirected to
+/// `Location: //js/`, which a browser reads as the host `js` (an outside
+/// check): every folder path is a 404, with no `Location`.
+#[tokio::test]
+async fn a_folder_is_a_404_never_a_redirect_to_another_host() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start().await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    for path in ["//js", "/js", "//css", "/js/i18n", "//partials"] {
+        let mut tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+        tcp.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        tcp.read_to_string(&mut answer).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
+        assert!(
+            !answer.to_ascii_lowercase().contains("\r\nlocation:"),
+            "{path}: {answer}"
+        );
+    }
+    server.stop().await;
+}
