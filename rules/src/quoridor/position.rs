@@ -599,6 +599,19 @@ impl Game for Quoridor {
         self.check_move_limit();
     }
 
+    /// No draw by agreement ([`Game::draw_by_agreement`] stays `false`),
+    /// but a game that only the computer still plays (its last person
+    /// left) is ended drawn with reason `Abandon` by the server
+    /// (RULES.md §2 "Leaving and resigning"). Any other reason changes
+    /// nothing.
+    fn agree_draw(&mut self, reason: EndReason) -> bool {
+        if self.outcome.is_some() || reason != EndReason::Abandon {
+            return false;
+        }
+        self.finish(Outcome::Draw { reason });
+        true
+    }
+
     fn undo(&mut self) -> bool {
         let taken = self.undo.take_back(self.outcome.is_some());
         taken.map(|(mv, undo)| self.unmake(mv, undo)).is_some()

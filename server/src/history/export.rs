@@ -156,7 +156,7 @@ fn can_end(kind: GameKind, outcome: &Outcome) -> bool {
             matches!(reason, Goal | OwnGoal | Lock | Timeout | Resign | Abandon)
         }
         (GameKind::Quoridor, Outcome::Win { .. }) => matches!(reason, Goal | Default),
-        (GameKind::Quoridor, Outcome::Draw { .. }) => reason == MoveLimit,
+        (GameKind::Quoridor, Outcome::Draw { .. }) => matches!(reason, MoveLimit | Abandon),
         (GameKind::Quoridor, Outcome::Aborted { .. }) => {
             matches!(reason, Resign | Abandon | Timeout)
         }

@@ -198,9 +198,36 @@ impl RoomState {
             self.finish(t, now, &mut effects);
         } else {
             self.emit_away_changes(away_before, now, &mut effects);
+            // The last person left a game the computers would play on by
+            // themselves: it ends drawn (`abandon`, nobody scores), so no
+            // unattended game holds the room and the search slots.
+            if matches!(step, Step::Forfeit { .. }) && self.only_computers_play(t) {
+                let ended = self.change(
+                    t,
+                    Change::Draw {
+                        reason: EndReason::Abandon,
+                    },
+                    now,
+                )?;
+                effects.extend(ended);
+                return Ok(effects);
+            }
         }
         self.think(t, now, &mut effects);
         Ok(effects)
+    }
+
+    /// Whether every side still in table `t`'s running game is the
+    /// computer's alone.
+    fn only_computers_play(&self, t: usize) -> bool {
+        let Some(m) = self.tables.get(t).and_then(|x| x.running()) else {
+            return false;
+        };
+        m.sides
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !m.gone[*i])
+            .all(|(_, team)| team.iter().all(|p| p.computer.is_some()))
     }
 
     /// Who played each side of `m`, with the account each was signed in

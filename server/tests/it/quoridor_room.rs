@@ -644,3 +644,54 @@ async fn a_free_for_all_starts_with_three_of_its_eight_seats_taken() {
         assert_eq!(client.next_match().await["kind"], "start");
     }
 }
+
+/// The last person leaving a free-for-all the computers would play on by
+/// themselves ends it drawn with reason `abandon`, nobody scoring (an
+/// outside check left such games running for minutes with no socket,
+/// holding their rooms and the search slots); it is stored like any game.
+#[tokio::test]
+async fn a_game_left_to_the_computers_alone_ends_drawn() {
+    let server = TestServer::start_with(|c| c.bot_ms = 30).await;
+    let (code, mut clients) = seated(&server, json!({"players": 3}), &[("Minh", 0)]).await;
+    let (host, _) = &mut clients[0];
+    for seat in [1, 2] {
+        host.ok(json!({"type": "computer", "seat": seat, "level": "beginner"}))
+            .await;
+    }
+    host.ok(json!({"type": "start", "order": "seats"})).await;
+    assert_eq!(host.next_match().await["kind"], "start");
+    host.ok(json!({"type": "resign"})).await;
+    let end = next_match_of(host, "end").await;
+    let m = &end["match"];
+    assert_eq!(
+        m["outcome"],
+        json!({"kind": "draw", "reason": "abandon"}),
+        "{m}"
+    );
+    assert_eq!(m["to_play"], Value::Null);
+    let games = loop {
+        let (_, body) = server.get(&format!("/api/rooms/{code}/games")).await;
+        let v: Value = serde_json::from_str(&body).unwrap();
+        if v["total"] == 1 {
+            break v;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(games["games"][0]["outcome"]["reason"], "abandon");
+    // Its export imports back as the same game.
+    let id = games["games"][0]["id"].as_str().unwrap();
+    let (_, text) = server.get(&format!("/api/games/{id}/export")).await;
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/games/import", server.base))
+        .header("content-type", "text/plain")
+        .body(text)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let imported: Value = resp.json().await.unwrap();
+    assert_eq!(
+        imported["outcome"],
+        json!({"kind": "draw", "reason": "abandon"})
+    );
+}
