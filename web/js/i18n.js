@@ -57,14 +57,6 @@ export function t(key, params = {}) {
 }
 
 /**
- * A refusal from the server (its `error` code, or a WebSocket error's
- * `code`) in the page's language: a page's own words first (`prefix` +
- * code, e.g. `account.error.`), else `error.CODE`; never the server's
- * English `message`. A code the client does not know yet (or an HTTP
- * status with no JSON body) is named in a general sentence. Every code
- * the server answers has its `error.` words (e2e/i18n.test.mjs checks).
- */
-/**
  * A percentage in the page's language, "62 %" (`digits` decimals at most),
  * its number and sign joined by a no-break space (U+00A0): a narrow line
  * never puts the "%" on a line of its own.
@@ -73,6 +65,14 @@ export function percentText(n, digits = 0) {
   return `${Number(n).toLocaleString(current, { maximumFractionDigits: digits })}\u00a0%`;
 }
 
+/**
+ * A refusal from the server (its `error` code, or a WebSocket error's
+ * `code`) in the page's language: a page's own words first (`prefix` +
+ * code, e.g. `account.error.`), else `error.CODE`; never the server's
+ * English `message`. A code the client does not know yet (or an HTTP
+ * status with no JSON body) is named in a general sentence. Every code
+ * the server answers has its `error.` words (e2e/i18n.test.mjs checks).
+ */
 export function errorText(code, prefix = null) {
   for (const key of [prefix && `${prefix}${code}`, `error.${code}`]) {
     if (key && code != null && key in dictionaries[current]) return t(key);

@@ -73,6 +73,26 @@ impl GameOptions {
     /// Reads `kind`'s options from JSON (`null` = the defaults) and checks
     /// them by setting up a game. The error is shown to the host as it is.
     pub fn parse(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
+        GameOptions::parse_with_game(kind, options).map(|(options, _)| options)
+    }
+
+    /// [`GameOptions::parse`] for a room, whose games are played: a start
+    /// position already decided (a Jungle `start` with an animal in a
+    /// den, no move for the side to move, or 100 moves without a capture)
+    /// is refused, since its game would end before its first move.
+    pub fn parse_for_play(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
+        let (parsed, game) = GameOptions::parse_with_game(kind, options)?;
+        match game.outcome() {
+            None => Ok(parsed),
+            Some(outcome) => Err(format!(
+                "Bad options: the start position is already decided ({}): a game needs a move to play.",
+                outcome.reason()
+            )),
+        }
+    }
+
+    /// The options read, and the game set up from them to check them.
+    fn parse_with_game(kind: GameKind, options: &Value) -> Result<(GameOptions, AnyGame), String> {
         let mut engine = match options {
             Value::Null => Map::new(),
             Value::Object(map) => map.clone(),
@@ -143,24 +163,8 @@ impl GameOptions {
                 engine: read(&engine)?,
             }),
         };
-        AnyGame::new(&options).map_err(|e| e.to_string())?;
-        Ok(options)
-    }
-
-    /// [`GameOptions::parse`] for a room, whose games are played: a start
-    /// position already decided (a Jungle `start` with an animal in a
-    /// den, no move for the side to move, or 100 moves without a capture)
-    /// is refused, since its game would end before its first move.
-    pub fn parse_for_play(kind: GameKind, options: &Value) -> Result<GameOptions, String> {
-        let parsed = GameOptions::parse(kind, options)?;
-        let game = AnyGame::new(&parsed).map_err(|e| e.to_string())?;
-        match game.outcome() {
-            None => Ok(parsed),
-            Some(outcome) => Err(format!(
-                "Bad options: the start position is already decided ({}): a game needs a move to play.",
-                outcome.reason()
-            )),
-        }
+        let game = AnyGame::new(&options).map_err(|e| e.to_string())?;
+        Ok((options, game))
     }
 
     pub fn kind(&self) -> GameKind {

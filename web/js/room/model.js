@@ -383,6 +383,14 @@ function idOrder(a, b) {
 const apartMemo = new WeakMap();
 
 /**
+ * Whose scoreboard row `r` is, as an id sameNames numbers: a guest's by its
+ * member, an account's by the member signed in as it, else `@username`.
+ */
+export function scoreRowId(members, r) {
+  return r.account ? ((members ?? []).find((m) => m.account === r.account)?.id ?? `@${r.account}`) : r.member;
+}
+
+/**
  * The numbers that tell apart different people of `room` shown under one
  * name (two guests both "Minh"): the room's members, the players of its
  * tables and tournament, its scoreboard rows (a guest's by member, an
@@ -408,10 +416,7 @@ export function sameNames(room) {
     for (const p of [...(m?.players ?? []), ...(m?.teams ?? []).flat()]) add(p.member, p.name, p.computer);
   }
   for (const e of room?.tournament?.entrants ?? []) add(e.member, e.name, e.computer);
-  for (const r of room?.scores ?? []) {
-    const id = r.account ? (members.find((m) => m.account === r.account)?.id ?? `@${r.account}`) : r.member;
-    add(id, r.name, false);
-  }
+  for (const r of room?.scores ?? []) add(scoreRowId(members, r), r.name, false);
   for (const c of room?.chat ?? []) if (!c.notice) add(c.member, c.from, false);
   const order = new Map();
   for (const [name, ids] of byName) if (ids.size > 1) order.set(name, [...ids].sort(idOrder));

@@ -4,7 +4,7 @@
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { accountBadge, apartName } from './people.js';
-import { sameNames } from './model.js';
+import { sameNames, scoreRowId } from './model.js';
 import { shownName } from '../names.js';
 
 export const scoresPanel = {
@@ -29,8 +29,7 @@ function draw(model) {
   // Two guests with the same name have a row each.
   const body = rows.map((r) => {
     // Two guests of one name told apart ("Minh (2)"), as everywhere on the page.
-    const id = r.account ? (model.room.members.find((m) => m.account === r.account)?.id ?? `@${r.account}`) : r.member;
-    const who = el('td', {}, apartName(model, id, shownName(r.name)));
+    const who = el('td', {}, apartName(model, scoreRowId(model.room.members, r), shownName(r.name)));
     if (r.account) who.append(' ', accountBadge(r, null));
     const attrs = { 'data-testid': 'score-row', class: isMine(r, model.you) ? 'you' : null, dataset: { account: r.account ?? '', member: r.member ?? '' } };
     return el('tr', attrs, who, el('td', { text: String(r.points) }),
