@@ -1,7 +1,9 @@
 // Browser test of challenges: Minh challenges Lan from Lan's profile;
 // Lan's home page shows it without reloading and Lan accepts; both land
 // in the room, seated, and a move is played. A declined challenge is
-// shown to the challenger (in Vietnamese).
+// shown to the challenger (in Vietnamese). An accepted challenge links
+// to its room, for both sides, on every page that lists challenges, though
+// the challenger's page was closed when it was accepted.
 //
 //   SERVER_BIN=../target/debug/server node --test challenge.test.mjs
 
@@ -9,7 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { byId, playPlies, signedInPage, siteForTests, waitOnline } from './harness.mjs';
 
-const site = siteForTests({ tag: 'challenge' });
+// Six accounts: more than the default registrations from one address at once.
+const site = siteForTests({ tag: 'challenge', args: ['--register-burst', '10'] });
 const { pageErrors } = site;
 
 /** A page signed in as a new account `username`. */
@@ -85,5 +88,47 @@ test('a declined challenge is shown to the challenger, in Vietnamese', { timeout
   const incoming = byId(vy, 'challenge').filter({ hasText: 'Khoa' });
   await incoming.locator('[data-testid="challenge-decline"]').click();
   await byId(khoa, 'challenge').filter({ hasText: 'đã từ chối' }).waitFor();
+  assert.deepEqual(pageErrors, []);
+});
+
+test('an accepted challenge links to its room for both sides, though the challenger was away', { timeout: 120_000 }, async () => {
+  const host = await signedIn('host-a', 'hostA');
+  const rival = await signedIn('rival', 'rival_1');
+  await host.goto(`${site.base}/u/rival_1`);
+  await byId(host, 'challenge-button').click();
+  await byId(host, 'challenge-game').selectOption('jungle');
+  await byId(host, 'challenge-send').click();
+  await byId(host, 'challenge-sent').filter({ hasText: 'rival_1' }).waitFor();
+  // The challenger's page is closed when the challenge is accepted.
+  await host.goto('about:blank');
+  await rival.goto(`${site.base}/`);
+  await byId(rival, 'challenge').filter({ hasText: 'hostA' }).locator('[data-testid="challenge-accept"]').click();
+  await rival.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  const code = rival.url().split('/r/')[1];
+
+  // Wherever the challenger looks later, the accepted challenge links to the room.
+  for (const where of ['/', '/account', '/u/hostA']) {
+    await host.goto(`${site.base}${where}`);
+    const line = byId(host, 'challenge').filter({ hasText: 'rival_1' });
+    await line.locator('[data-testid="challenge-status"]', { hasText: 'accepted' }).waitFor();
+    const link = line.locator('[data-testid="challenge-room"]');
+    assert.equal(await link.textContent(), 'Go to the game', where);
+    assert.equal(await link.getAttribute('href'), `/r/${code}`, where);
+    assert.equal(host.url(), `${site.base}${where}`, `${where}: the page stays (no jump to the room)`);
+  }
+  await byId(host, 'lang').selectOption('vi');
+  await byId(host, 'challenge-room').filter({ hasText: 'Vào ván đấu' }).waitFor();
+  await byId(host, 'lang').selectOption('en');
+  // The one accepting sees the same link when back on a page of theirs.
+  await rival.goto(`${site.base}/account`);
+  const theirs = byId(rival, 'challenge').filter({ hasText: 'hostA' }).locator('[data-testid="challenge-room"]');
+  await theirs.waitFor();
+  assert.equal(await theirs.getAttribute('href'), `/r/${code}`);
+
+  // The link takes the challenger to the room, seated.
+  await byId(host, 'challenge-room').click();
+  await host.waitForURL(`${site.base}/r/${code}`);
+  await waitOnline(host);
+  await host.waitForFunction(() => [0, 1].some((s) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === 'hostA'));
   assert.deepEqual(pageErrors, []);
 });

@@ -2,12 +2,15 @@
 // pairing, land in the same room and play a move each; a host lists a
 // room publicly, it appears live in another browser's lobby, and one
 // click there sits that browser. The lobby's words in both languages.
+// Logging in on the home page turns the quick pairing into the account's
+// at once (Rated and a range, and a seek the account's), logging out back
+// into a guest's.
 //
 //   SERVER_BIN=../target/debug/server node --test lobby.test.mjs
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, openAsHost, playOne, setName, siteForTests, sit, waitOnline, waitPly } from './harness.mjs';
+import { byId, logIn, openAsHost, playOne, setName, signedInPage, siteForTests, sit, waitOnline, waitPly } from './harness.mjs';
 
 const site = siteForTests({ tag: 'lobby' });
 const { pageErrors } = site;
@@ -86,5 +89,64 @@ test('a public room appears live in another lobby and one click sits there', asy
   await other.goto(`${site.base}/`);
   await visible(other, 'lobby-empty');
   assert.equal(await other.locator(`[data-testid="lobby-room"][data-code="${room.code}"]`).count(), 0);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('logging in on the home page makes the quick pairing the account\'s at once; logging out, a guest\'s', { timeout: 120_000 }, async () => {
+  // Two accounts, registered elsewhere (the API).
+  const other = await signedInPage(site, 'lobby-other', 'lobby_two');
+  const page = await site.newPage('lobby-login');
+  const made = await page.request.post(`${site.base}/api/accounts`, { data: { username: 'lobby_one', password: 'correct horse battery' } });
+  assert.equal(made.status(), 201);
+  await page.context().clearCookies(); // registered, but not signed in here
+  await page.goto(`${site.base}/`);
+  await byId(page, 'account-out').waitFor();
+  await visible(page, 'seek-name');
+  assert.equal(await byId(page, 'seek-rated').isVisible(), false, 'a guest has no Rated');
+
+  // Logged in through the Account panel: the form is the account's without a reload.
+  await logIn(page, 'lobby_one', 'correct horse battery');
+  await visible(page, 'account-in');
+  await visible(page, 'seek-rated');
+  await visible(page, 'seek-range');
+  assert.equal(await byId(page, 'seek-name').isVisible(), false, 'no name box: the account\'s name');
+  // A rated seek, which the server takes from a signed-in socket only (a guest's: sign_in_to_rate).
+  for (const p of [page, other]) {
+    if (p === other) await p.goto(`${site.base}/`);
+    await visible(p, 'seek-rated');
+    await byId(p, 'seek-game').selectOption('crossyray');
+    await byId(p, 'seek-preset').selectOption('10+5');
+    await byId(p, 'seek-rated').check();
+  }
+  await byId(page, 'seek-play').click();
+  await visible(page, 'seek-waiting');
+  assert.equal(await byId(page, 'seek-error').isVisible(), false);
+  await byId(other, 'seek-play').click();
+  for (const p of [page, other]) {
+    await p.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+    await waitOnline(p);
+  }
+  // Two rated seeks paired (a guest's is refused): both seated as their accounts.
+  for (const name of ['lobby_one', 'lobby_two']) {
+    await page.waitForFunction((n) => [0, 1].some((s) => document.querySelector(`[data-testid="seat-name-${s}"]`)?.textContent === n), name);
+  }
+  assert.equal(await page.locator('[data-testid^="account-seat-"]').count(), 2, 'both seats an account\'s');
+
+  // Logged out on the home page: a guest's form again, with an empty name box.
+  await page.goto(`${site.base}/`);
+  await visible(page, 'account-in');
+  await visible(page, 'seek-rated');
+  await byId(page, 'account-logout').click();
+  await visible(page, 'account-out');
+  await visible(page, 'seek-name');
+  assert.equal(await byId(page, 'seek-rated').isVisible(), false);
+  assert.equal(await byId(page, 'seek-range').isVisible(), false);
+  assert.equal(await byId(page, 'seek-name').inputValue(), '');
+  await byId(page, 'seek-name').fill('Hoa');
+  await byId(page, 'seek-play').click();
+  await visible(page, 'seek-waiting');
+  await byId(page, 'seek-cancel').click();
+  await visible(page, 'seek-play');
+  for (const p of [page, other]) await p.context().close();
   assert.deepEqual(pageErrors, []);
 });

@@ -3,12 +3,14 @@
 // thắng" for a Vietnamese reader and "Khoa and Vy win" for an English one,
 // in the room and in the games' history; a game against the computer shows
 // the computer by its Vietnamese name in the history and the replay (the
-// server stores and sends "Computer (Beginner)"); and every page's title
-// is in the reader's language.
+// server stores and sends "Computer (Beginner)"); every page's title
+// is in the reader's language; and two people of a room named alike are
+// told apart ("Minh", "Minh (2)") in a takeback request, on CrossyRay's
+// goals, in the host's notices and in the list of removed members.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, ply, playIfMyTurn, setName, sit, siteForTests, until, waitOnline } from './harness.mjs';
+import { byId, memberOf, openAsHost, ply, playIfMyTurn, setName, sit, siteForTests, until, waitOnline, waitPly } from './harness.mjs';
 import vi from '../web/js/i18n/vi.json' with { type: 'json' };
 
 const site = siteForTests({ tag: 'names', args: ['--bot-ms', '100'] });
@@ -133,5 +135,58 @@ test('every page\'s title is in the reader\'s language', { timeout: 90_000 }, as
     assert.equal(await page.title(), title, path);
   }
   await page.context().close();
+  assert.deepEqual(pageErrors, []);
+});
+
+test('namesakes are told apart in a takeback request, on CrossyRay\'s goals and among the removed', { timeout: 120_000 }, async () => {
+  const host = await site.newPage('twin-host');
+  const room = await openAsHost(host, site.base, 'crossyray');
+  await waitOnline(host);
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+  const guest = await site.newPage('twin-guest');
+  await guest.goto(`${site.base}/r/${room.code}`);
+  await waitOnline(guest);
+  await setName(guest, 'Minh');
+  // The later one is "Minh (2)" to everyone.
+  await sit(guest, 1, 'Minh (2)');
+  const twin = await memberOf(guest);
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').click();
+  await host.waitForSelector('[data-testid="board"][data-my-turn="true"]');
+
+  // Each goal is named by its defender, as the room names them.
+  const goals = (page) => page.locator('[data-testid="board"] [data-testid^="goal-"][data-defender]').evaluateAll((gs) =>
+    gs.map((g) => ({ defender: g.dataset.defender, text: g.querySelector('.goal-label').textContent, label: g.getAttribute('aria-label') })));
+  for (const page of [host, guest]) {
+    const named = await until(() => goals(page), (gs) => gs.length >= 2 && gs.some((g) => g.defender === '1'), 'goals with defenders');
+    for (const g of named) {
+      const name = g.defender === '1' ? 'Minh (2)' : 'Minh';
+      assert.equal(g.text, name, `${page.label}: the goal of side ${g.defender}`);
+      assert.match(g.label, new RegExp(` goal of ${name.replace(/[()]/g, '\\$&')}(,|$)`), g.label);
+    }
+  }
+
+  // Minh (2) asks to take their move back: the host reads which Minh asks.
+  await host.locator('[data-testid="board"][data-my-turn="true"] [data-legal="true"][data-target="f4"]').click();
+  await waitPly(guest, 1);
+  await guest.locator('[data-testid="board"][data-my-turn="true"] [data-legal="true"][data-testid^="cell-"]').first().click();
+  await waitPly(host, 2);
+  await byId(guest, 'takeback-ask').waitFor({ state: 'visible' });
+  await byId(guest, 'takeback-ask').click();
+  await byId(host, 'takeback-accept').waitFor({ state: 'visible' });
+  assert.equal(await byId(host, 'takeback-text').textContent(), 'Minh (2) asks to take back their last move.');
+  await byId(host, 'takeback-decline').click();
+
+  // The game over, the host removes Minh (2): the notice and the removed list name them apart.
+  await byId(host, 'resign').click();
+  await byId(host, 'resign').click();
+  await byId(host, 'result').waitFor({ state: 'visible' });
+  await byId(host, `remove-${twin}`).click();
+  await byId(host, `remove-${twin}`).click();
+  await byId(host, `removed-${twin}`).waitFor();
+  assert.equal(await byId(host, `removed-${twin}`).locator('.member-name').textContent(), 'Minh (2)');
+  await host.locator('[data-testid="chat-notice"]', { hasText: 'The host removed Minh (2) from the room.' }).waitFor({ state: 'attached' });
+  for (const p of [host, guest]) await p.context().close();
   assert.deepEqual(pageErrors, []);
 });

@@ -2,7 +2,8 @@
 // CrossyRay games in a room the host marked rated (the guest resigns the
 // first and the last, the host the second), then one unrated game; the
 // winner's profile (/u/Minh) draws the rating graph with one point per
-// rated game, each titled with its rating and change, and the recent
+// rated game (captioned "1 rated game" after the first, "3 rated games"
+// at the end), each titled with its rating and change, and the recent
 // games show "+162" / "−162" beside the players of the rated games only,
 // in English and Vietnamese and on a 360 px phone; the replay's header
 // shows the change too.
@@ -47,7 +48,18 @@ test('the rating graph drawn: one point per rated game, and the changes in the h
   }
   await byId(host, 'rated').check();
   await host.waitForFunction(() => document.querySelector('[data-testid="rated"]').checked);
-  for (const [n, loser] of [[1, guest], [2, host], [3, guest]]) await playOne(host, guest, loser, n);
+  await playOne(host, guest, guest, 1);
+  // After one rated game: "1 rated game", not "1 rated games".
+  const viewer = await site.newPage('viewer');
+  await viewer.goto(`${site.base}/u/Minh`);
+  const first = viewer.locator('[data-testid="rating-figure"][data-game="crossyray"]');
+  await first.locator('[data-testid="rating-point"]').waitFor();
+  assert.equal(await first.locator('figcaption').textContent(), 'CrossyRay: 1 rated game');
+  assert.match(await first.locator('[data-testid="rating-graph"]').getAttribute('aria-label'), /^Minh's rating at CrossyRay: 1 rated game, on \S/);
+  await byId(viewer, 'lang').selectOption('vi');
+  await first.locator('figcaption', { hasText: 'CrossyRay: 1 ván tính hệ số' }).waitFor();
+  await viewer.context().close();
+  for (const [n, loser] of [[2, host], [3, guest]]) await playOne(host, guest, loser, n);
   await byId(host, 'rated').uncheck();
   await host.waitForFunction(() => !document.querySelector('[data-testid="rated"]').checked);
   await playOne(host, guest, guest, 4);
@@ -63,6 +75,7 @@ test('the rating graph drawn: one point per rated game, and the changes in the h
   assert.deepEqual(await points.evaluateAll((ps) => ps.map((p) => p.dataset.gameId)), history.points.map((p) => p.game_id));
   assert.match(await points.first().locator('title').textContent(), /: 1662 ± 290 \(\+162\)$/);
   assert.match(await graph.getAttribute('aria-label'), /^Minh's rating at CrossyRay: 3 rated games, from /);
+  assert.equal(await host.locator('[data-testid="rating-figure"][data-game="crossyray"] figcaption').textContent(), 'CrossyRay: 3 rated games');
   assert.ok(await graph.locator('.rg-tick text').count() >= 2, 'rating ticks');
 
   // The recent games: a change beside both players of each rated game.

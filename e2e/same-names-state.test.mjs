@@ -3,7 +3,8 @@
 // room shown under one name (two guests "Minh", the server keeps a
 // scoreboard row each) are told apart, "Minh" and "Minh (2)", the later
 // one in member-id order numbered, the same way on the player cards, the
-// turn and result lines, the scoreboard and the chat.
+// turn and result lines, the scoreboard, the chat, the host's notices and
+// the list of removed members.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +50,19 @@ test('a departed namesake still counts: a chat line under an old name', () => {
   const alone = { ...r, chat: [] };
   assert.equal(sameNames(alone)('m10', 'Minh'), null, 'alone with the name');
   assert.equal(sameNames(alone).key, '[]');
+});
+
+test('a member the host removed counts too, and the host\'s notices name people told apart', () => {
+  setLang('en');
+  const full = room();
+  // m2 removed: gone from the members, its game and rows forgotten, no chat line.
+  const r = { ...full, members: full.members.filter((m) => m.id !== 'm2'), tables: [], scores: [], chat: [], removed: [{ member: 'm2', name: 'Minh' }] };
+  assert.equal(sameNames(r)('m2', 'Minh'), null);
+  assert.equal(sameNames(r)('m10', 'Minh'), 2, 'the removed namesake joined first');
+  const model = { room: r, you: { member: 'm3' } };
+  assert.equal(noticeLine({ key: 'notice.removed', name: 'Minh', member: 'm10' }, model), 'The host removed Minh (2) from the room.');
+  assert.equal(noticeLine({ key: 'notice.removed', name: 'Minh', member: 'm2' }, model), 'The host removed Minh from the room.');
+  assert.equal(noticeLine({ key: 'notice.host', name: 'Lan', member: 'm3' }, model), 'Lan is the host now.');
 });
 
 test('the key changes only when a number does', () => {

@@ -9,8 +9,8 @@
 
 import './home/challenges-page.js';
 import { t, initI18n, onLangChange, lang, errorText as serverErrorText } from './i18n.js';
-import { TOKEN_KEY } from './socket.js';
-import { fetchMe } from './http.js';
+import { forgetPerson } from './socket.js';
+import { fetchMe, announceAccount } from './http.js';
 import { $, el, showMessage as show } from './dom.js';
 import { showCoins } from './coins.js';
 import { applyCosmetics } from './cosmetics.js';
@@ -146,9 +146,14 @@ async function load() {
   }
 }
 
-/** The browser forgets its guest identity too when it signs out. */
+/**
+ * The browser forgets its guest identity too when it signs out: its token,
+ * the name it played under, and that it was signed in (socket.js,
+ * http.js); the challenges section hides.
+ */
 function forgetBrowser() {
-  try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+  forgetPerson();
+  announceAccount(null);
 }
 
 async function endSession(s) {

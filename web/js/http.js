@@ -62,6 +62,26 @@ function noteGuest(guest) {
   if (guest) document.cookie = 'signed_in=; Max-Age=0; Path=/; SameSite=Lax';
 }
 
+const ACCOUNT_EVENT = 'account-change';
+
+/**
+ * This page signed in (`username`) or out (null) just now, by its own
+ * forms: the page's parts that differ for a signed-in person (the quick
+ * pairing, the challenges) hear it through `onAccountChange`. Signing out
+ * also marks the browser a guest's (it asks `GET /api/me` no more).
+ */
+export function announceAccount(username) {
+  noteGuest(!username);
+  window.dispatchEvent(new CustomEvent(ACCOUNT_EVENT, { detail: { username: username ?? null } }));
+}
+
+/** Calls `fn(username or null)` whenever this page signs in or out (announceAccount). */
+export function onAccountChange(fn) {
+  const listener = (e) => fn(e.detail.username);
+  window.addEventListener(ACCOUNT_EVENT, listener);
+  return () => window.removeEventListener(ACCOUNT_EVENT, listener);
+}
+
 /** The one `GET /api/me` under way; every caller gets a copy of its answer. */
 let asking = null;
 

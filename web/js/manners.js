@@ -8,6 +8,8 @@ import { t } from './i18n.js';
 import { $, el } from './dom.js';
 import { factsOf } from './games/facts.js';
 import { offeredSinceMove } from './room/model.js';
+import { apartName } from './room/people.js';
+import { shownName } from './names.js';
 
 /**
  * What the page passes in: `model`, and helpers `match()`, `mySide()`,
@@ -105,7 +107,7 @@ function renderRemoved() {
     return;
   }
   $('removed-list').replaceChildren(...list.map((r) => el('li', { 'data-testid': `removed-${r.member}` },
-    el('span', { class: 'member-name', text: r.name ?? t('members.guest') }), ' ',
+    el('span', { class: 'member-name', text: r.name != null ? apartName(ctx.model, r.member, shownName(r.name)) : t('members.guest') }), ' ',
     el('button', {
       type: 'button', class: 'small', 'data-testid': `readmit-${r.member}`, text: t('manage.readmit'),
       onclick: () => ctx.command('readmit', { member: r.member }).catch(() => {}),

@@ -34,7 +34,7 @@ function renderGraphs() {
   const box = $('rating-graphs');
   box.hidden = graphs.length === 0;
   $('graph-list').replaceChildren(...graphs.map((h) => el('figure', { class: 'rating-figure', 'data-testid': 'rating-figure', 'data-game': h.game },
-    el('figcaption', { text: t('rating.graph_caption', { game: t(`game.${h.game}`), count: h.points.length }) }),
+    el('figcaption', { text: t(h.points.length === 1 ? 'rating.graph_caption_1' : 'rating.graph_caption', { game: t(`game.${h.game}`), count: h.points.length }) }),
     ratingGraph({ game: h.game, name: h.name, points: h.points, date: (ms) => (ms == null ? '' : dateOnly(ms)) }))));
   $('graph-list').dataset.loaded = String(graphs.length);
 }

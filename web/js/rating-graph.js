@@ -46,7 +46,7 @@ export function ratingGraph({ game, name, points, date }) {
   const hi = scale[scale.length - 1] === lo ? lo + 1 : scale[scale.length - 1];
   const x = (i) => PAD.left + (points.length < 2 ? (W - PAD.left - PAD.right) / 2 : (i * (W - PAD.left - PAD.right)) / (points.length - 1));
   const y = (r) => PAD.top + ((hi - r) * (H - PAD.top - PAD.bottom)) / (hi - lo);
-  const label = t('rating.graph_label', {
+  const label = t(points.length === 1 ? 'rating.graph_label_1' : 'rating.graph_label', {
     game: t(`game.${game}`), name, count: points.length,
     first: date(points[0]?.at), last: date(points[points.length - 1]?.at),
   });

@@ -59,7 +59,7 @@ const current = (fn) => () => fn(page.model);
 
 const mannersPanel = {
   name: 'manners',
-  slice: (m) => [model.shownMatch(m), m.room.rematch, m.room.removed, m.room.options, m.room.game, m.room.tables, m.room.members, m.you, model.isHost(m)],
+  slice: (m) => [model.shownMatch(m), m.room.rematch, m.room.removed, m.room.options, m.room.game, m.room.tables, m.room.members, m.you, model.isHost(m), model.sameNames(m.room).key],
   draw: () => renderManners(),
 };
 const voicePanel = { name: 'voice', slice: (m) => [m.room.voice, m.room.members, m.you, model.isHost(m)], draw: () => renderVoice() };

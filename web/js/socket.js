@@ -46,6 +46,20 @@ export function storeName(name) {
   try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
 }
 
+/**
+ * Forgets who used this browser (logging out): its token (seats, host
+ * rights) and the name it played under, so the next person at a shared
+ * computer starts as a new guest with an empty name box. The language,
+ * sound and board settings stay: they are the browser's, not a person's.
+ * (The account's cosmetics go with `applyCosmetics(null)`, the sign-in
+ * hint with http.js's `announceAccount(null)`.)
+ */
+export function forgetPerson() {
+  for (const key of [TOKEN_KEY, NAME_KEY]) {
+    try { localStorage.removeItem(key); } catch { /* ignore */ }
+  }
+}
+
 /** An error answered by the server (or by the socket layer itself). */
 export class CommandError extends Error {
   constructor(code, message) {

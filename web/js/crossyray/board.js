@@ -13,13 +13,15 @@ import { boardController } from '../board-kit.js';
  *   onMove(move) -> Promise   send the move; settles on the server's answer
  *   onNotice(kind, move)      a keyboard action that did nothing, and why
  *   readOnly                  draw only: no input (board-kit.js)
+ *   nameOf(player)            a player's name as the page shows it (the room's
+ *                             names told apart); else the name as it is
  */
 export function createBoard(el, opts = {}) {
   const board = boardController(el, { ...opts, mount: mountBoard, render, attachInput, ui: { cursor: null, cursorMove: null } });
   return {
     /** Show `match` (or, when null, an empty board for `options`) as seen by `you`. */
     set(match, you, options) {
-      const state = deriveState(match ?? previewMatch(options), you);
+      const state = deriveState(match ?? previewMatch(options), you, opts.nameOf);
       board.setState(state);
       // A new board size may strand the cursor: drop it if it is no longer a position.
       const { cursor } = board.ui();

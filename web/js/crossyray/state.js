@@ -97,7 +97,7 @@ export function previewMatch(options) {
  * Everything the board needs, from `match` (as sent by the server) and
  * `you` (the snapshot's `you`: {member, ...}).
  */
-export function deriveState(match, you) {
+export function deriveState(match, you, nameOf = (p) => p?.name) {
   const s = match.state;
   const { width, height } = s;
   const { outcome, players, mySide, toMove, myTurn, lastMove } = seatAndTurn(match, you);
@@ -134,7 +134,7 @@ export function deriveState(match, you) {
       move: `goal:${side}`,
       span: goalSpan(side, width, height),
       defender,
-      defenderName: defender != null ? players[defender]?.name ?? null : null,
+      defenderName: defender != null && players[defender] ? nameOf(players[defender]) ?? null : null,
       mine: defender != null && defender === mySide,
       legal: legal.has(`goal:${side}`),
       last: lastMove === `goal:${side}`,

@@ -5,12 +5,15 @@
 // seats and host rights carry over. Hosting a room needs an account unless
 // the server runs with --guest-hosts: the create form then shows two
 // fields of its own (hostFieldsShown, registerHost), which also log a
-// returning host in.
+// returning host in. Logging out forgets the browser's token and the name
+// it played under (socket.js: forgetPerson). Either way the page's other
+// parts hear of it (http.js: announceAccount): the quick pairing turns to
+// the account's (or the guest's) form and says hello again.
 
 import { t, errorText } from '../i18n.js';
-import { storedToken, storeToken, storeName, TOKEN_KEY } from '../socket.js';
+import { storedToken, storeToken, storeName, forgetPerson } from '../socket.js';
 import { $, showMessage as showError } from '../dom.js';
-import { fetchMe, postJson } from '../http.js';
+import { fetchMe, postJson, announceAccount } from '../http.js';
 import { showCoins, checkIn } from '../coins.js';
 import { applyCosmetics } from '../cosmetics.js';
 
@@ -61,6 +64,9 @@ async function postAccount(path, body) {
     if (data.username) storeName(data.username);
     account = { username: data.username, coins: 0 };
     showAccount();
+    // "Play the computer" takes the account's name too, as after a reload.
+    if (data.username && $('solo-name')) $('solo-name').value = data.username;
+    announceAccount(data.username ?? '');
     loadAccount(); // the coins an account that logged in has
     return {};
   } catch {
@@ -99,11 +105,13 @@ async function logout() {
     await fetch('/api/logout', { method: 'POST' });
   } catch { /* the token is forgotten below anyway */ }
   // A fresh guest identity from now on: the next person at this browser
-  // must not take over the account's seats.
-  try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+  // must not take over the account's seats, nor play under its name.
+  forgetPerson();
+  for (const id of ['solo-name', 'seek-name']) if ($(id)) $(id).value = '';
   button.disabled = false;
   account = null;
   showAccount();
+  announceAccount(null);
 }
 
 /** "Forgot your password?": POST /api/recover; the answer is the same for any address. */

@@ -2,11 +2,13 @@
 // incoming and outgoing challenges, polled every few seconds with the
 // last ETag (a 304 costs nothing), with Accept / Decline / Cancel; a form
 // to challenge a player by username (home page) or the player of a
-// profile. Accepting, or seeing one's challenge accepted, opens the room.
+// profile. Accepting, or seeing one's challenge accepted, opens the room;
+// an accepted challenge's line links to its room (`code`) for both sides,
+// so the challenger who was away when it was accepted finds it there.
 
 import { t, errorText, onLangChange } from '../i18n.js';
 import { el } from '../dom.js';
-import { signedInLikely, postJson } from '../http.js';
+import { signedInLikely, postJson, onAccountChange } from '../http.js';
 import { storedToken, storeToken } from '../socket.js';
 import { fillOptionSelects, readOptionSelects, showGameFields, optionsSummary } from '../options.js';
 
@@ -96,7 +98,8 @@ export function challengeForm(node, { to = null, onSent = () => {} } = {}) {
 
 /**
  * The challenge list in `node` (and the by-name form when `byName`),
- * kept up to date by polling. Hides `section` when signed out.
+ * kept up to date by polling. Hides `section` when signed out, and
+ * shows it (polling again) once the page's Account panel signs in.
  */
 export function mountChallenges(node, { section = node, byName = false } = {}) {
   let etag = null;
@@ -127,6 +130,9 @@ export function mountChallenges(node, { section = node, byName = false } = {}) {
       buttons.push(el('button', { type: 'button', 'data-testid': 'challenge-decline', onclick: () => act(c.id, 'decline') }, t('challenge.decline')));
     } else if (c.status === 'open') {
       buttons.push(el('button', { type: 'button', 'data-testid': 'challenge-cancel', onclick: () => act(c.id, 'cancel') }, t('challenge.cancel')));
+    } else if (c.status === 'accepted' && c.code) {
+      // The room where both sit, for either side, whenever they come back to it.
+      buttons.push(el('a', { class: 'button', href: `/r/${encodeURIComponent(c.code)}`, 'data-testid': 'challenge-room' }, t('challenge.go')));
     }
     return el('li', { 'data-testid': 'challenge', 'data-status': c.status, 'data-id': String(c.id) },
       el('span', {}, text, c.rated ? ` (${t('challenge.rated')})` : ''), ' ',
@@ -141,18 +147,24 @@ export function mountChallenges(node, { section = node, byName = false } = {}) {
     list.replaceChildren(...(items.length ? items : [el('li', { class: 'hint' }, t('challenge.none'))]));
   }
 
+  // Bumped when the page signs in or out: an answer to an earlier poll is dropped.
+  let generation = 0;
+
   async function poll(fresh = false) {
     let res;
+    const asked = generation;
     // A guest's browser has no challenges to ask for (401).
     if (!(await signedInLikely())) { section.hidden = true; clearInterval(timer); return; }
     try {
       res = await fetch('/api/challenges', { headers: fresh || !etag ? {} : { 'If-None-Match': etag } });
     } catch { return; }
+    if (asked !== generation) return;
     if (res.status === 401) { section.hidden = true; clearInterval(timer); return; }
     if (res.status === 304 || !res.ok) return;
     etag = res.headers.get('etag');
-    last = await res.json().catch(() => null);
-    if (!last) return;
+    const answer = await res.json().catch(() => null);
+    if (!answer || asked !== generation) return;
+    last = answer;
     section.hidden = false;
     // A challenge of ours accepted since the page opened: go to the room.
     for (const c of last.outgoing) {
@@ -166,7 +178,21 @@ export function mountChallenges(node, { section = node, byName = false } = {}) {
     if (byName) challengeForm(formBox, { onSent: () => poll(true) });
     render();
   });
-  const timer = setInterval(() => { if (!document.hidden) poll(); }, POLL_MS);
-  poll();
+  let timer = null;
+  const start = () => {
+    clearInterval(timer);
+    timer = setInterval(() => { if (!document.hidden) poll(); }, POLL_MS);
+    poll(true);
+  };
+  onAccountChange((username) => {
+    generation += 1;
+    etag = null;
+    last = null;
+    seen = new Set();
+    if (username) return start();
+    clearInterval(timer);
+    section.hidden = true;
+  });
+  start();
   return { poll };
 }

@@ -3,11 +3,16 @@
 // row's Join goes to /r/CODE?sit=1, which sits at once) and carries this
 // browser's quick-pairing seek (`seek`, `cancel`; `paired` names the
 // room, and the page goes there: the game starts when both are in).
+// The socket's hello says whether the session is an account's (the form
+// then offers Rated and a range instead of a name); logging in or out on
+// the page (home/account.js) opens a new socket, whose hello is the
+// account's or a new guest's.
 
 import { t, errorText, onLangChange } from '../i18n.js';
 import { $, el, showMessage } from '../dom.js';
 import { storedToken, storeToken, storedName, storeName } from '../socket.js';
 import { optionsSummary } from '../options.js';
+import { onAccountChange } from '../http.js';
 
 /** A guest's name typed in "Your name" goes with a Join, so the room seats them at once. */
 function keepTypedName() {
@@ -150,10 +155,7 @@ async function play(e) {
   }
   if (state.name !== storedName() || state.token !== storedToken()) {
     // The socket said hello with another name or token: say it again.
-    const old = state.ws;
-    const ready = connect();
-    old?.close();
-    await ready;
+    await reconnect();
   }
   const range = $('seek-range').value;
   const fields = { game: $('seek-game').value, preset: $('seek-preset').value };
@@ -170,6 +172,27 @@ async function play(e) {
   drawSeek();
 }
 
+/** A new socket in place of the open one (a seek on the old one ends with it); resolves once its hello is answered. */
+function reconnect() {
+  const old = state.ws;
+  const ready = connect();
+  old?.close();
+  return ready;
+}
+
+/**
+ * The page signed in (`username`) or out (null): the form at once (a
+ * seek under way ends), then a new socket whose hello carries the
+ * session cookie or none, and the browser's token as it is now.
+ */
+function accountChanged(username) {
+  state.signedIn = !!username;
+  state.seeking = false;
+  if (!username) $('seek-name').value = storedName() ?? '';
+  drawSeek();
+  reconnect();
+}
+
 async function cancel() {
   try { await send('cancel'); } catch { /* gone with the socket anyway */ }
   state.seeking = false;
@@ -184,6 +207,7 @@ export function initLobby() {
   $('seek-form').addEventListener('submit', play);
   $('seek-cancel').addEventListener('click', cancel);
   onLangChange(() => { fillPresets(); drawRooms(); });
+  onAccountChange(accountChanged);
   drawSeek();
   connect();
 }

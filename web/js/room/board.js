@@ -9,7 +9,8 @@ import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { gameOf, isMatchOf } from '../games/registry.js';
 import { page, command, toast } from './page.js';
-import { shownMatch, atTable, mySide, gameRunning, me } from './model.js';
+import { shownMatch, atTable, mySide, gameRunning, me, sameNames } from './model.js';
+import { whoName } from './people.js';
 import { lookbackOf, pastMatch } from './lookback.js';
 import { markBoardScroll } from './board-scroll.js';
 
@@ -18,7 +19,7 @@ let boardGame = null;
 
 export const boardPanel = {
   name: 'board',
-  slice: (m) => [m.room.game, shownMatch(m), m.you, m.room.options, m.lookback],
+  slice: (m) => [m.room.game, shownMatch(m), m.you, m.room.options, m.lookback, sameNames(m.room).key],
   draw,
 };
 
@@ -49,6 +50,8 @@ function draw(model) {
     board = game.createBoard(container, {
       onMove: (move) => command('move', { move, ...atTable(page.model) }),
       onNotice: notice,
+      // Players named as everywhere in the room: namesakes told apart.
+      nameOf: (p) => whoName(page.model, p),
     });
   }
   // A match of another game (the host just switched) is not drawn.

@@ -319,7 +319,7 @@ const EVENTS = {
   },
 
   notice(model, ev) {
-    return { ...model, room: withChat(model.room, { notice: { key: `notice.${ev.kind}`, name: ev.name ?? null } }) };
+    return { ...model, room: withChat(model.room, { notice: { key: `notice.${ev.kind}`, name: ev.name ?? null, member: ev.member ?? null } }) };
   },
 
   removed(model, ev) {
@@ -394,8 +394,9 @@ export function scoreRowId(members, r) {
  * The numbers that tell apart different people of `room` shown under one
  * name (two guests both "Minh"): the room's members, the players of its
  * tables and tournament, its scoreboard rows (a guest's by member, an
- * account's by the member signed in as it, else by the account) and its
- * chat lines (the name they were written under). Each name two or more
+ * account's by the member signed in as it, else by the account), its
+ * chat lines (the name they were written under) and the members the host
+ * removed. Each name two or more
  * people share numbers them in member-id order: the first keeps the name
  * (null), the next are 2, 3, …. The computers are left out (the server
  * numbers them). Returns `number(id, name)`, with `key`, a string that
@@ -418,6 +419,7 @@ export function sameNames(room) {
   for (const e of room?.tournament?.entrants ?? []) add(e.member, e.name, e.computer);
   for (const r of room?.scores ?? []) add(scoreRowId(members, r), r.name, false);
   for (const c of room?.chat ?? []) if (!c.notice) add(c.member, c.from, false);
+  for (const r of room?.removed ?? []) add(r.member, r.name, false);
   const order = new Map();
   for (const [name, ids] of byName) if (ids.size > 1) order.set(name, [...ids].sort(idOrder));
   const number = (id, name) => {

@@ -67,9 +67,10 @@ export function accountBadge(m, testid) {
   });
 }
 
-/** A line the room itself wrote in its log (model.js: `{key, who}` or `{key, name}`), in words. */
+/** A line the room itself wrote in its log (model.js: `{key, who}` or `{key, name, member}`), in words. */
 export function noticeLine(notice, model = null) {
   if (typeof notice === 'string') return notice;
-  const name = 'who' in notice ? ((model ? whoName(model, notice.who) : displayName(notice.who)) ?? '?') : (notice.name ?? t('members.guest'));
+  const named = () => (model && notice.member ? apartName(model, notice.member, shownName(notice.name)) : shownName(notice.name));
+  const name = 'who' in notice ? ((model ? whoName(model, notice.who) : displayName(notice.who)) ?? '?') : (notice.name != null ? named() : t('members.guest'));
   return t(notice.key, { name });
 }

@@ -7,12 +7,12 @@
 import { t } from '../i18n.js';
 import { $ } from '../dom.js';
 import { page, command } from './page.js';
-import { shownMatch, mySide, atTable, askedSinceMove } from './model.js';
-import { displayName } from './people.js';
+import { shownMatch, mySide, atTable, askedSinceMove, sameNames } from './model.js';
+import { whoName } from './people.js';
 
 export const takebackPanel = {
   name: 'takeback',
-  slice: (m) => [shownMatch(m), m.you, m.room.rated, m.room.options, m.room.members],
+  slice: (m) => [shownMatch(m), m.you, m.room.rated, m.room.options, m.room.members, sameNames(m.room).key],
   draw,
 };
 
@@ -44,7 +44,7 @@ function draw(model) {
   const mine = offer === side;
   $('takeback-text').textContent = mine
     ? t('takeback.you_asked')
-    : t('takeback.asks', { name: displayName(m.players[offer]) ?? '?' });
+    : t('takeback.asks', { name: whoName(model, m.players[offer]) ?? '?' });
   $('takeback-accept').hidden = mine;
   $('takeback-decline').hidden = mine;
 }
