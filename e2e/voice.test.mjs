@@ -9,6 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { byId, memberOf, openAsHost, setName, siteForTests, STEP_MS } from './harness.mjs';
 
 const site = siteForTests({
@@ -80,4 +81,39 @@ test('two players join voice: a connected peer with a live audio track each way,
   await host.waitForSelector(`[data-testid="voice-${lan}"]`, { state: 'detached', timeout: STEP_MS });
   assert.equal(await host.evaluate((id) => !!document.querySelector(`audio[data-member="${id}"]`), lan), false);
   assert.deepEqual(pageErrors, []);
+});
+
+test('a peer connection the browser refuses (TURN without credentials) is said, and the voice panel keeps working', async () => {
+  // The ICE servers as a misconfigured site would give them: a TURN URL
+  // without username and credential, on which RTCPeerConnection throws
+  // InvalidAccessError (the server now refuses to start with one).
+  const badIce = (route) => route.fulfill({ json: { guest_hosts: true, ice_servers: [{ urls: 'turn:turn.example.org:3478' }] } });
+  const host = await site.newPage('host-badice');
+  const guest = await site.newPage('guest-badice');
+  await host.route('**/api/site', badIce);
+  await guest.route('**/api/site', badIce);
+  const room = await openAsHost(host, site.base, 'jungle');
+  await setName(host, 'Minh');
+  await guest.goto(`${site.base}/r/${room.code}`);
+  await setName(guest, 'Lan');
+  const minh = await memberOf(host);
+  const lan = await memberOf(guest);
+  const errorsBefore = pageErrors.length;
+
+  await byId(host, 'voice-join').click();
+  await voiceShows(guest, minh, { speaker: 'true' });
+  await byId(guest, 'voice-join').click();
+  // Both are in the list on both pages; the one that makes the peer
+  // connection says it could not.
+  await voiceShows(host, lan, { speaker: 'true' });
+  await voiceShows(guest, minh, { speaker: 'true' });
+  const said = ['en', 'vi'].map((lang) => JSON.parse(readFileSync(new URL(`../web/js/i18n/${lang}.json`, import.meta.url)))['voice.peer_failed']);
+  const hints = await Promise.all([host, guest].map((p) => byId(p, 'voice-hint').textContent()));
+  assert.ok(hints.some((h) => said.includes(h)), `a hint says so: ${JSON.stringify(hints)}`);
+  // The panel still answers: mute and leave work.
+  await byId(host, 'voice-mute').click();
+  await voiceShows(guest, minh, { muted: 'true' });
+  await byId(host, 'voice-leave').click();
+  await guest.waitForSelector(`[data-testid="voice-${minh}"]`, { state: 'detached', timeout: STEP_MS });
+  assert.deepEqual(pageErrors.slice(errorsBefore), []);
 });

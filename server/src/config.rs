@@ -117,7 +117,10 @@ pub struct Config {
     )]
     pub mail_from: String,
 
-    /// Rooms that may be open in memory at once (at least 1).
+    /// Rooms that may be open in memory and in use at once: a socket
+    /// attached (checked at the upgrade and at each hello) or a game on
+    /// its clock; at most as many more, not in use, stay loaded (at
+    /// least 1).
     #[arg(
         long,
         env = "MAX_ROOMS",
@@ -775,7 +778,9 @@ impl std::str::FromStr for IceServer {
     type Err = String;
 
     /// `URL` or `URL,USERNAME,CREDENTIAL`; the URL's scheme is `stun:`,
-    /// `stuns:`, `turn:` or `turns:`.
+    /// `stuns:`, `turn:` or `turns:`. A TURN server needs both its
+    /// username and credential: browsers refuse one without
+    /// (`RTCPeerConnection` throws `InvalidAccessError`).
     fn from_str(text: &str) -> Result<IceServer, String> {
         let mut parts = text.split(',');
         let urls = parts.next().unwrap_or_default().trim().to_string();
@@ -790,9 +795,16 @@ impl std::str::FromStr for IceServer {
         let rest: Vec<String> = parts.map(|p| p.to_string()).collect();
         let (username, credential) = match rest.as_slice() {
             [] => (None, None),
-            [user, pass] if !user.is_empty() => (Some(user.clone()), Some(pass.clone())),
+            [user, pass] if !user.is_empty() && !pass.is_empty() => {
+                (Some(user.clone()), Some(pass.clone()))
+            }
             _ => return Err("an ICE server is URL or URL,USERNAME,CREDENTIAL".to_string()),
         };
+        if username.is_none() && (urls.starts_with("turn:") || urls.starts_with("turns:")) {
+            return Err(format!(
+                "a TURN server needs a username and a credential: {urls},USERNAME,CREDENTIAL"
+            ));
+        }
         Ok(IceServer {
             urls,
             username,
@@ -818,7 +830,19 @@ mod ice_tests {
             ),
             ("turn:turn.example.org:3478", Some("lan"), Some("s3cret"))
         );
-        for bad in ["http://x", "stun:", "turn:x,onlyuser", "turn:x,,pass", ""] {
+        let turns: IceServer = "turns:turn.example.org:5349,lan,s3cret".parse().unwrap();
+        assert_eq!(turns.credential.as_deref(), Some("s3cret"));
+        for bad in [
+            "http://x",
+            "stun:",
+            "turn:x,onlyuser",
+            "turn:x,,pass",
+            "turn:x,user,",
+            "",
+            // TURN without credentials: browsers throw on it.
+            "turn:turn.example.org:3478",
+            "turns:turn.example.org:5349",
+        ] {
             assert!(bad.parse::<IceServer>().is_err(), "{bad}");
         }
     }
@@ -1101,6 +1125,23 @@ mod tests {
         assert!(!error.contains("hunter2"), "{error}");
         let error = database_target("postgres://db/games?port=x").unwrap_err();
         assert!(error.contains("`port`"), "{error}");
+    }
+
+    #[test]
+    fn a_turn_server_without_its_credentials_is_refused_naming_the_flag() {
+        for bad in ["turn:turn.example.org:3478", "turns:turn.example.org:5349"] {
+            let error = refused(&["--ice-server", bad]);
+            assert!(error.contains("--ice-server"), "{error}");
+            assert!(error.contains("USERNAME,CREDENTIAL"), "{error}");
+        }
+        let config = parsed(&[
+            "--ice-server",
+            "stun:stun.example.org:3478",
+            "--ice-server",
+            "turn:turn.example.org:3478,lan,s3cret",
+        ])
+        .unwrap();
+        assert_eq!(config.ice_servers.len(), 2);
     }
 
     #[test]

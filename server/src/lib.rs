@@ -44,6 +44,11 @@ pub struct Running {
     registry: room::Registry,
     cluster: Option<cluster::Cluster>,
     stopping: app::state::Stopping,
+    lobby: lobby::Lobby,
+    /// The session and turn sweeps and the analysis workers: they end
+    /// before the store closes (an analysis cut short is taken up again
+    /// after the restart, as after a crash).
+    sweeps: Vec<tokio::task::AbortHandle>,
 }
 
 impl Running {
@@ -52,6 +57,13 @@ impl Running {
     /// open requests to end, and closes the database.
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(());
+        // What runs on a timer and reads the store stops before the store
+        // closes (not once the last request is answered, which may take
+        // seconds more).
+        self.lobby.stop();
+        for sweep in &self.sweeps {
+            sweep.abort();
+        }
         // Sockets no room holds (before their hello, the lobby's) close
         // now; rooms close theirs (here and relayed elsewhere) once their
         // writes are stored, and let their leases go, so other nodes take
@@ -72,6 +84,26 @@ impl Running {
         shutdown_signal().await;
         tracing::info!("shutting down: draining the rooms' writes");
         self.stop().await
+    }
+}
+
+/// The log's writer: stderr, whose write errors are dropped. When nobody
+/// reads stderr any more (`server 2>&1 | head -1`: `EPIPE`) or its disk
+/// is full, the log is lost but the server goes on: `eprintln!`, and
+/// tracing-subscriber's report of a failed write (which is
+/// `eprintln!`), panic there, in whatever request or task was logging.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogWriter;
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().flush();
+        Ok(())
     }
 }
 
@@ -187,6 +219,11 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         http: limits::http::HttpConnections::new(app.config.max_http_connections),
     };
     let stopping = app.stopping.clone();
+    let lobby = app.lobby.clone();
+    let sweeps = [sweep.abort_handle(), turn_sweep.abort_handle()]
+        .into_iter()
+        .chain(analysts.iter().map(JoinHandle::abort_handle))
+        .collect();
     let router = app::routes::router(app);
     let task = tokio::spawn(async move {
         let served = serve::run(listener, router, header_timeout, cap, rx).await;
@@ -204,6 +241,8 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         registry,
         cluster,
         stopping,
+        lobby,
+        sweeps,
     })
 }
 

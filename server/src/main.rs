@@ -17,16 +17,21 @@ use clap::Parser;
 /// (`anyhow`'s contexts joined by `: `), and exit 1.
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Log lines that stderr does not take are dropped, never a panic
+    // (`server::LogWriter`).
     tracing_subscriber::fmt()
         .with_env_filter(server::log_filter(std::env::var("RUST_LOG").ok()))
-        .with_writer(std::io::stderr)
+        .with_writer(|| server::LogWriter)
+        .log_internal_errors(false)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let config = server::Config::parse();
     match run(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("Error: {e:#}");
+            use std::io::Write;
+            // Not `eprintln!`, which panics when stderr is gone.
+            let _ = writeln!(server::LogWriter, "Error: {e:#}");
             ExitCode::FAILURE
         }
     }

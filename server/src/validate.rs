@@ -17,7 +17,11 @@ pub const CHAT_MAX: usize = 300;
 /// A display name: 1-24 characters after trimming, no control characters
 /// (they could break other people's screens or logs), no invisible
 /// format characters (category Cf) and no line or paragraph separators
-/// (they could spoof another name or reorder the text around it).
+/// (they could spoof another name or reorder the text around it); not a
+/// name of the computer ([`reads_as_computer`]: a person is never shown
+/// as the computer), and no `+` standing alone as a word
+/// ([`has_lone_plus`]: the stored record joins a team's names with
+/// " + ", which must read back as the same people).
 pub fn name(input: &str) -> Result<String, String> {
     let name = input.trim();
     let len = name.chars().count();
@@ -36,7 +40,64 @@ pub fn name(input: &str) -> Result<String, String> {
     {
         return Err("A name cannot contain invisible or text-direction characters.".into());
     }
+    if reads_as_computer(name) {
+        return Err("That name is the computer's; choose another.".into());
+    }
+    if has_lone_plus(name) {
+        return Err("A name cannot have a \"+\" standing alone between spaces.".into());
+    }
     Ok(name.to_string())
+}
+
+/// The computer's names in Vietnamese, as `web/js/i18n/vi.json` writes
+/// them (`computer.name` with each `level.*`); the English ones are
+/// [`rules::Level::display_name`]'s.
+const COMPUTER_NAMES_VI: [&str; 4] = [
+    "Máy (Mới chơi)",
+    "Máy (Nghiệp dư)",
+    "Máy (Chuyên nghiệp)",
+    "Máy (Bậc thầy)",
+];
+
+/// Whether `name` reads as one of the computer's names, the server's
+/// English ones (`Computer (Master)`) or the pages' Vietnamese ones
+/// (`Máy (Bậc thầy)`), alone or numbered as a room numbers several
+/// (`Computer (Beginner) 2`): the pages show such a stored name as the
+/// computer (`web/js/names.js`). Compared in any case, with runs of
+/// spaces as one (a page shows them so) and accents composed or not.
+pub fn reads_as_computer(name: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    let fold = |text: &str| -> String {
+        let lower: String = text.nfc().flat_map(char::to_lowercase).collect();
+        lower.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let name = fold(name);
+    rules::Level::ALL
+        .iter()
+        .map(|l| fold(&l.display_name()))
+        .chain(COMPUTER_NAMES_VI.iter().map(|c| fold(c)))
+        .any(|computer| {
+            name == computer
+                || name
+                    .strip_prefix(&computer)
+                    .and_then(|rest| rest.strip_prefix(' '))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
+/// Whether `name` has a `+` with a space (or the name's start or end) on
+/// each side: joined with another by " + " it would read as more people,
+/// or fewer.
+pub fn has_lone_plus(name: &str) -> bool {
+    let chars: Vec<char> = name.chars().collect();
+    let spaced = |at: Option<usize>| {
+        at.and_then(|i| chars.get(i))
+            .is_none_or(|c| c.is_whitespace())
+    };
+    chars
+        .iter()
+        .enumerate()
+        .any(|(i, c)| *c == '+' && spaced(i.checked_sub(1)) && spaced(Some(i + 1)))
 }
 
 /// A chat line: 1-300 characters after trimming, newlines, tabs and line
@@ -179,6 +240,67 @@ mod tests {
         assert!(name(&"ễ".repeat(24)).is_ok());
         assert!(name("a\u{7}b").is_err());
         assert!(name("a\nb").is_err());
+    }
+
+    /// A person cannot take the computer's name, in English or as the
+    /// Vietnamese pages show it, numbered or not, however spaced, cased
+    /// or composed; names that only mention it stay fine.
+    #[test]
+    fn the_computer_s_names_are_refused() {
+        for taken in [
+            "Computer (Master)",
+            "Computer (Beginner) 2",
+            " computer  (AMATEUR)  17 ",
+            "Computer (Professional)",
+            "Máy (Bậc thầy)",
+            "Máy (Mới chơi) 3",
+            "ma\u{301}y (nghie\u{302}\u{323}p dư)",
+            "MÁY (CHUYÊN NGHIỆP)",
+        ] {
+            assert!(name(taken).is_err(), "{taken:?}");
+        }
+        for fine in [
+            "Computer",
+            "Computer (Grandmaster)",
+            "Computer (Master) two",
+            "Computer (Master)2",
+            "Máy",
+            "My Computer (Master)",
+            "Mày (Bậc thầy)",
+        ] {
+            assert_eq!(name(fine).as_deref(), Ok(fine), "{fine:?}");
+        }
+    }
+
+    /// The Vietnamese names are the pages' own (`web/js/i18n/vi.json`).
+    #[test]
+    fn the_vietnamese_computer_names_are_the_pages() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/js/i18n/vi.json");
+        let vi: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let pages: Vec<String> = rules::Level::ALL
+            .iter()
+            .map(|l| {
+                let level = vi[format!("level.{}", l.name())].as_str().unwrap();
+                vi["computer.name"]
+                    .as_str()
+                    .unwrap()
+                    .replace("{level}", level)
+            })
+            .collect();
+        assert_eq!(pages, COMPUTER_NAMES_VI);
+    }
+
+    /// A team's names are joined by " + " in the stored record: a name
+    /// with a lone "+" would read back as other people.
+    #[test]
+    fn a_lone_plus_is_refused() {
+        for bad in ["A + B", "A +", "+ B", "+", "A  +\tB"] {
+            assert!(name(bad).is_err(), "{bad:?}");
+        }
+        for fine in ["A+B", "C++", "+1", "Lan+", "1 +1", "A ++ B"] {
+            assert_eq!(name(fine).as_deref(), Ok(fine), "{fine:?}");
+        }
     }
 
     #[test]

@@ -22,6 +22,9 @@ let localStream = null;
 let audio = null; // the AudioContext of the speaking meters
 let iceServers = [];
 let meter = null;
+// A peer connection could not be made (the browser refused the ICE
+// servers, say): said once, shown in the hint, until voice is left.
+let peerFailed = false;
 const peers = new Map(); // member id -> { pc, initiator, audio, stream, track, pending, sending, level }
 let localLevel = 0;
 
@@ -95,6 +98,7 @@ async function join() {
 
 async function leave() {
   joined = false;
+  peerFailed = false;
   closeAll();
   stopLocal();
   renderVoice();
@@ -166,8 +170,17 @@ function startMeter() {
   }, 150);
 }
 
+/** A peer connection to `id`, or `null` if the browser refuses to make one. */
 function createPeer(id, initiator) {
-  const pc = new RTCPeerConnection({ iceServers });
+  let pc;
+  try {
+    pc = new RTCPeerConnection({ iceServers });
+  } catch (err) {
+    console.warn('voice: no peer connection', err);
+    if (!peerFailed) ctx.toast?.(t('voice.peer_failed'));
+    peerFailed = true;
+    return null;
+  }
   const player = el('audio', { autoplay: true, 'data-member': id, hidden: true });
   document.body.append(player);
   const p = { pc, initiator, audio: player, stream: null, track: null, pending: [], sending: false, level: 0, meter: null };
@@ -221,6 +234,7 @@ export async function onVoiceSignal(msg) {
       // A new offer replaces whatever was there (the other side started again).
       if (peers.has(from) && peers.get(from).pc.remoteDescription) closePeer(from);
       const p = peers.get(from) ?? createPeer(from, false);
+      if (!p) throw new Error('no peer connection');
       await p.pc.setRemoteDescription({ type: 'offer', sdp: msg.sdp });
       addLocal(p);
       const answer = await p.pc.createAnswer();
@@ -303,6 +317,7 @@ export function renderVoice() {
   }
   let hint;
   if (!supported) hint = t('voice.unsupported');
+  else if (inVoice && peerFailed) hint = t('voice.peer_failed');
   else if (!inVoice) hint = list().length ? t('voice.hint_others', { n: list().length }) : t('voice.hint');
   else if (me.host_muted) hint = t('voice.host_muted_you');
   else if (!me.speaker) hint = t('voice.listener_hint');

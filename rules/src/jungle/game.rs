@@ -110,7 +110,12 @@ impl Jungle {
             board: self.pos.board().clone(),
             turn: self.pos.turn(),
             no_capture: self.history.no_capture().min(NO_CAPTURE_LIMIT),
-            move_number: self.setup.move_number + (plies / 2) as u32,
+            // The count stops at the largest number a position string
+            // may carry, so the string always reads back.
+            move_number: self
+                .setup
+                .move_number
+                .saturating_add(u64::try_from(plies / 2).unwrap_or(u64::MAX)),
         }
     }
 

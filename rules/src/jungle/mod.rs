@@ -91,7 +91,7 @@ pub use perft::perft;
 pub use position::{can_capture, MoveList, Position, MAX_MOVES};
 pub use record::{ParseRecordError, Record};
 pub use role::{Color, Piece, Role};
-pub use setup::{ParseSetupError, Setup};
+pub use setup::{ParseSetupError, Setup, MAX_MOVE_NUMBER};
 pub use square::{ParseSquareError, Square};
 
 use crate::cli::Flags;

@@ -23,7 +23,7 @@ use super::role::Color;
 pub struct Record {
     /// The number of the first move (1 unless the game started from a
     /// position string).
-    pub first_number: u32,
+    pub first_number: u64,
     /// Who played the first move.
     pub first_turn: Color,
     pub moves: Vec<Move>,
@@ -47,11 +47,17 @@ pub struct ParseRecordError {
     pub reason: String,
 }
 
+/// The number of the move at `ply` (from the list's first), counting on
+/// from `first` as a position string does (up to its largest number).
+fn number_at(first: u64, ply: usize) -> u64 {
+    first.saturating_add(u64::try_from(ply / 2).unwrap_or(u64::MAX))
+}
+
 impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, mv) in self.moves.iter().enumerate() {
             let ply = self.first_turn.index() + i;
-            let number = self.first_number as usize + ply / 2;
+            let number = number_at(self.first_number, ply);
             if i > 0 {
                 f.write_str(" ")?;
             }
@@ -88,17 +94,21 @@ impl FromStr for Record {
                     "a move list starts with a move number like \"1.\" or \"1...\"",
                 ));
             };
-            record.first_number = number
-                .parse()
-                .ok()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| err(first, "the move number must be a number from 1"))?;
+            record.first_number = number.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                err(
+                    first,
+                    &format!(
+                        "the move number must be a number from 1 to {}",
+                        super::setup::MAX_MOVE_NUMBER
+                    ),
+                )
+            })?;
             record.first_turn = turn;
             tokens.next();
         }
         while let Some(token) = tokens.next() {
             let ply = record.first_turn.index() + record.moves.len();
-            let number = record.first_number as usize + ply / 2;
+            let number = number_at(record.first_number, ply);
             let rank = if ply.is_multiple_of(2) && !record.moves.is_empty() {
                 let expected = format!("{number}.");
                 if token != expected {

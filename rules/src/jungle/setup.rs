@@ -37,14 +37,20 @@ use super::role::{Color, Piece, Role};
 use super::square::{Square, FILES, RANKS};
 
 /// Everything a position string holds.
+/// The largest move number a position string may carry (RULES.md,
+/// "Position string"): a game's count goes up to it and stays there, so
+/// every position string a game writes reads back.
+pub const MAX_MOVE_NUMBER: u64 = u64::MAX;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub board: Board,
     pub turn: Color,
     /// Moves without a capture so far (both sides).
     pub no_capture: u16,
-    /// Full move number, from 1.
-    pub move_number: u32,
+    /// Full move number, from 1 (to `u64::MAX`, where the count stops:
+    /// [`MAX_MOVE_NUMBER`]).
+    pub move_number: u64,
 }
 
 /// A position string that cannot be read, and why.
@@ -71,7 +77,8 @@ impl Setup {
 
     /// Moves played before this position (Blue's and Red's).
     pub fn ply(&self) -> usize {
-        (self.move_number as usize - 1) * 2 + self.turn.index()
+        let before = usize::try_from(self.move_number - 1).unwrap_or(usize::MAX);
+        before.saturating_mul(2).saturating_add(self.turn.index())
     }
 }
 
@@ -203,11 +210,12 @@ impl FromStr for Setup {
                     "moves without a capture must be a number from 0 to 100, not {no_capture:?}"
                 ))
             })?;
-        let move_number: u32 = plain_number(move_number)
-            .filter(|n| (1..=100_000).contains(n))
+        let move_number: u64 = plain_number(move_number)
+            .filter(|n| *n >= 1)
             .ok_or_else(|| {
                 err(format!(
-                    "the move number must be a number from 1, not {move_number:?}"
+                    "the move number must be a number from 1 to {MAX_MOVE_NUMBER}, \
+                     written without a sign or leading zero, not {move_number:?}"
                 ))
             })?;
         Ok(Setup {

@@ -441,6 +441,48 @@ fn bad_start_position_is_refused_at_setup() {
     assert!(e.0.contains("4 fields"), "{e}");
 }
 
+/// RULES.md, "Position string": the move number is any number from 1 the
+/// count holds, and every string a game writes reads back (the count
+/// stops at the largest); a number that does not read says why.
+#[test]
+fn any_move_number_reads_and_every_string_a_game_writes_reads_back() {
+    let board = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L";
+    let max = MAX_MOVE_NUMBER.to_string();
+    for (n, after) in [
+        ("1", "2".to_string()),
+        ("100000", "100001".to_string()),
+        ("100001", "100002".to_string()),
+        ("999999", "1000000".to_string()),
+        ("4294967295", "4294967296".to_string()),
+        (max.as_str(), max.clone()),
+    ] {
+        let mut game = Jungle::from_position(&format!("{board} r 0 {n}")).unwrap();
+        play_all(&mut game, &["1 a7-a6", "8 a3-a4"]);
+        let text = game.position_string();
+        assert!(text.ends_with(&format!(" r 2 {after}")), "{n}: {text}");
+        let again = Jungle::from_position(&text).unwrap();
+        assert_eq!(again.position_string(), text);
+        let record = game.record();
+        let read: Record = record.to_string().parse().unwrap();
+        assert_eq!(read, record, "{n}: {record}");
+        assert!(record.to_string().starts_with(&format!("{n}... 1 a7-a6 ")));
+    }
+    let too_big = "18446744073709551616";
+    for bad in ["0", "05", "-1", "+3", "x", too_big] {
+        let e = Jungle::from_position(&format!("{board} b 0 {bad}")).unwrap_err();
+        assert!(
+            e.0.contains(&format!(
+                "the move number must be a number from 1 to {max}, written without a sign or leading zero, not {bad:?}"
+            )),
+            "{bad}: {e}"
+        );
+    }
+    let e = format!("{too_big}... 1 a7-a6")
+        .parse::<Record>()
+        .unwrap_err();
+    assert!(e.reason.contains(&format!("from 1 to {max}")), "{e}");
+}
+
 #[test]
 fn timeout_loses() {
     let mut game = Jungle::start();

@@ -32,21 +32,21 @@ pub const MAX_OPEN: i64 = 10;
 
 #[derive(Deserialize)]
 pub struct ChallengeBody {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     to: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     game: String,
     #[serde(default)]
     options: Value,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     rated: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     token: String,
 }
 
 #[derive(Deserialize, Default)]
 pub struct TokenBody {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     token: String,
 }
 

@@ -224,6 +224,9 @@ pub async fn recover(
 async fn send_recovery(app: &App, base: &str, email: &str) -> Result<(), crate::store::StoreError> {
     let store = app.registry.store();
     for account in store.accounts_by_email(email).await? {
+        // The address as the account stored it, not as the request typed
+        // it (the lookup ignores case; mail servers need not).
+        let email = account.email.as_deref().unwrap_or(email);
         let secret = new_token();
         let now = now_millis();
         let stored = store

@@ -9,8 +9,13 @@
 //! page that asking `GET /api/me` is worth it, so a guest's pages ask
 //! nothing whose answer would be a `401`. Both are set and cleared
 //! together.
+//!
+//! Looking a session up writes its `last_seen`, so every lookup spends
+//! one of the client address's `Limits::sessions` first, and one of the
+//! account's once it is known ([`look_up`]): past either, `429
+//! rate_limited`, and the request goes no further.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -19,9 +24,11 @@ use axum::response::{AppendHeaders, Response};
 use cookie::{Cookie, SameSite};
 
 use crate::app::state::App;
+use crate::limits::client_ip::too_many;
+use crate::limits::Who;
 use crate::model::now_millis;
 use crate::model::{is_valid_token, new_token};
-use crate::store::{NewSession, SignedIn, SESSION_IDLE_MS};
+use crate::store::{NewSession, SignedIn, StoreError, SESSION_IDLE_MS};
 
 /// The cookie's name.
 pub const COOKIE: &str = "session";
@@ -48,12 +55,14 @@ impl FromRequestParts<App> for Session {
         let tls = over_tls(app, peer, &parts.headers);
         let secret = secret_of(&parts.headers);
         let signed_in = match &secret {
-            Some(secret) => app
-                .registry
-                .store()
-                .session_account(secret, now_millis())
-                .await
-                .map_err(super::internal)?,
+            Some(secret) => {
+                let ip = app.limits.client_ip(peer, &parts.headers);
+                match look_up(app, ip, secret).await {
+                    Ok(signed_in) => signed_in,
+                    Err(NotLookedUp::Limited(answer)) => return Err(*answer),
+                    Err(NotLookedUp::Store(e)) => return Err(super::internal(e)),
+                }
+            }
             None => None,
         };
         Ok(Session {
@@ -62,6 +71,45 @@ impl FromRequestParts<App> for Session {
             tls,
         })
     }
+}
+
+/// Why [`look_up`] found no answer.
+pub enum NotLookedUp {
+    /// The address's or the account's session lookups are spent: the
+    /// `429 rate_limited` answer.
+    Limited(Box<Response>),
+    Store(StoreError),
+}
+
+/// Who the session `secret` signs in, for a request from the client
+/// address `ip`. One of the address's session lookups
+/// (`Limits::sessions`) is spent before the store is asked, since the
+/// lookup writes the session's `last_seen` (a well-formed secret that
+/// signs nobody in spends one too); one of the account's once the
+/// account is known, so many addresses get no more for one account.
+pub async fn look_up(app: &App, ip: IpAddr, secret: &str) -> Result<Option<SignedIn>, NotLookedUp> {
+    let limit = &app.limits.sessions;
+    limit.take(ip).map_err(|wait| {
+        NotLookedUp::Limited(Box::new(too_many(
+            wait,
+            "Too many signed-in requests from your address",
+        )))
+    })?;
+    let signed_in = app
+        .registry
+        .store()
+        .session_account(secret, now_millis())
+        .await
+        .map_err(NotLookedUp::Store)?;
+    if let Some(me) = &signed_in {
+        limit.take(Who::Account(me.account.id)).map_err(|wait| {
+            NotLookedUp::Limited(Box::new(too_many(
+                wait,
+                "Too many signed-in requests to this account",
+            )))
+        })?;
+    }
+    Ok(signed_in)
 }
 
 /// The secret of the `session` cookie in `headers`, if one is well formed.

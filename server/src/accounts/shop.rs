@@ -113,7 +113,7 @@ pub fn chosen_map(stored: &[(String, String)]) -> Map<String, Value> {
 
 #[derive(Deserialize)]
 struct ItemRequest {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     item: String,
 }
 

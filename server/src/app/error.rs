@@ -142,6 +142,7 @@ pub fn registry_error(e: RegistryError) -> Response {
             json_error(StatusCode::SERVICE_UNAVAILABLE, "moving", e.to_string())
         }
         RegistryError::BadOptions(m) => json_error(StatusCode::BAD_REQUEST, "bad_options", m),
+        RegistryError::SoloRoom(m) => json_error(StatusCode::BAD_REQUEST, "solo_room", m),
         RegistryError::Store(e) => {
             tracing::error!(error = %e, "database error");
             json_error(
@@ -157,5 +158,16 @@ pub fn registry_error(e: RegistryError) -> Response {
 /// left out does (PROTOCOL.md, "HTTP"): `#[serde(default, deserialize_with
 /// = "empty_if_null")]`.
 pub fn empty_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(<Option<String> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+    default_if_null(d)
+}
+
+/// Any field of a JSON body whose `null` reads as its empty value (`""`,
+/// `false`), as a field left out does (PROTOCOL.md, "HTTP"):
+/// `#[serde(default, deserialize_with = "default_if_null")]`.
+pub fn default_if_null<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de> + Default,
+{
+    Ok(<Option<T> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
 }

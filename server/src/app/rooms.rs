@@ -33,7 +33,8 @@ pub(super) async fn limit_lookups(
 
 #[derive(Deserialize)]
 pub(super) struct CreateRoom {
-    #[serde(default = "default_game")]
+    /// Left out or `null`: CrossyRay.
+    #[serde(default = "default_game", deserialize_with = "game_or_default")]
     game: String,
     #[serde(default)]
     options: Value,
@@ -41,12 +42,17 @@ pub(super) struct CreateRoom {
     token: Option<String>,
     /// A solo game against the computer: guests may create one, and only
     /// its host may sit.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     solo: bool,
 }
 
 fn default_game() -> String {
     crate::games::GameKind::CrossyRay.name().to_string()
+}
+
+/// `"game": null` reads as the field left out (PROTOCOL.md, "HTTP").
+fn game_or_default<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(<Option<String> as Deserialize>::deserialize(d)?.unwrap_or_else(default_game))
 }
 
 /// `GET /api/site`: what the pages need to know about this server's

@@ -8,6 +8,7 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
@@ -183,10 +184,34 @@ pub fn router(app: App) -> Router {
         .layer(CompressionLayer::new())
         // The request's method and path only: never its query or
         // headers, so no token or cookie reaches a log at any level.
-        .layer(TraceLayer::new_for_http().make_span_with(
-            |req: &Request| tracing::debug_span!("request", method = %req.method(), path = req.uri().path()),
-        ))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(
+                    |req: &Request| tracing::debug_span!("request", method = %req.method(), path = req.uri().path()),
+                )
+                .on_failure(log_failure),
+        )
         .with_state(app)
+}
+
+/// A failed answer in the log. `503` is a refusal the server chose
+/// (`full`, `moving`, a busy queue, `/healthz` naming what is down):
+/// `DEBUG`, as every request is; any other `5xx`, or an error, is
+/// `ERROR`. (`429` and the other `4xx` are not failures.)
+fn log_failure(
+    class: ServerErrorsFailureClass,
+    latency: std::time::Duration,
+    span: &tracing::Span,
+) {
+    let ms = latency.as_millis() as u64;
+    match class {
+        ServerErrorsFailureClass::StatusCode(StatusCode::SERVICE_UNAVAILABLE) => {
+            tracing::debug!(parent: span, latency_ms = ms, "refused: 503")
+        }
+        class => {
+            tracing::error!(parent: span, classification = %class, latency_ms = ms, "response failed")
+        }
+    }
 }
 
 /// `GET` page `name` of the client (see [`crate::pages`]).

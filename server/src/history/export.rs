@@ -254,6 +254,13 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             if side.index() >= sides || (log.game.is_over() && !with_last) {
                 return Err(bad(n, format!("side {} cannot leave here", side.0)));
             }
+            // A side leaves once.
+            if log.leaves.iter().any(|l| l.sides.contains(&side)) {
+                return Err(bad(
+                    n,
+                    format!("side {} cannot leave here: it already left", side.0),
+                ));
+            }
             let step = Step::Forfeit {
                 sides: vec![side],
                 reason,

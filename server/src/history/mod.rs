@@ -393,9 +393,12 @@ pub async fn position(
         Ok(r) => r,
         Err(e) => return bad_query(e.to_string()),
     };
+    // `moves=` alone is no moves; an empty item between commas is an
+    // unreadable move like any other, refused with its number.
     let moves: Vec<&str> = query
         .get("moves")
-        .map(|m| m.split(',').filter(|m| !m.trim().is_empty()).collect())
+        .filter(|m| !m.is_empty())
+        .map(|m| m.split(',').collect())
         .unwrap_or_default();
     if let Err(refused) = replay_allowed(&app, ip, moves.len()) {
         return *refused;

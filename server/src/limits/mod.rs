@@ -100,6 +100,18 @@ pub fn replay_cost(moves: usize) -> u32 {
 pub const PROFILE_BURST: u32 = 60;
 pub const PROFILE_INTERVAL: Duration = Duration::from_millis(500);
 
+/// Requests with a session cookie (`GET /api/me`, `/api/sessions`,
+/// `/api/turns`, … every request whose session is looked up, and the
+/// WebSocket upgrades that sign a socket in) an address may make at
+/// once, and how fast that allowance comes back (10 a second, as room lookups); and as
+/// many for one account from any addresses. Each lookup is a store write
+/// (the session's `last_seen`), so the address's allowance is spent
+/// before the session is looked up; the account's, once it is known.
+/// The web client asks `GET /api/me` once a page and polls at most every
+/// 3 s (challenges), so people browsing never come near it.
+pub const SESSION_BURST: u32 = 600;
+pub const SESSION_INTERVAL: Duration = Duration::from_millis(100);
+
 /// The limits of one server, built from its [`Config`].
 pub struct Limits {
     /// `--trusted-proxy`: peers whose forwarding headers we believe.
@@ -131,6 +143,9 @@ pub struct Limits {
     pub games: Limiter,
     /// Profiles, histories and rating histories.
     pub profiles: Limiter,
+    /// Session lookups: every request with a session cookie, per address
+    /// and per account.
+    pub sessions: Limiter,
 }
 
 impl Limits {
@@ -169,6 +184,7 @@ impl Limits {
                 max,
             ),
             profiles: Limiter::new(PROFILE_BURST, PROFILE_INTERVAL, max),
+            sessions: Limiter::new(SESSION_BURST, SESSION_INTERVAL, max),
         }
     }
 

@@ -27,7 +27,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use dashmap::DashMap;
 use tokio::sync::{oneshot, watch};
-use tracing::warn;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, warn};
 
 use crate::limits::open::OpenPerClient;
 use crate::model::now_millis;
@@ -76,6 +77,9 @@ struct Inner {
     seeks_per_addr: usize,
     rooms: watch::Sender<Arc<Vec<LobbyRoom>>>,
     remote: OnceLock<Remote>,
+    /// The node stops ([`Lobby::stop`]): no more heartbeats or reads, the
+    /// store is about to close.
+    stopped: CancellationToken,
 }
 
 /// An open seek of this node: who seeks, and where the room's code goes.
@@ -105,6 +109,7 @@ impl Lobby {
                 seeks_per_addr,
                 rooms,
                 remote: OnceLock::new(),
+                stopped: CancellationToken::new(),
             }),
         };
         tokio::spawn(heartbeat(Arc::downgrade(&lobby.inner)));
@@ -137,6 +142,13 @@ impl Lobby {
     pub fn local_seeks(&self) -> usize {
         self.inner.seeks.len()
     }
+
+    /// The node stops, before its store closes: the heartbeat and the
+    /// public rooms' reader end (a heartbeat or read already under way
+    /// finishes, and its failure is not a warning).
+    pub fn stop(&self) {
+        self.inner.stopped.cancel();
+    }
 }
 
 /// Renews this node's seeks and sweeps those of dead nodes.
@@ -144,7 +156,13 @@ async fn heartbeat(inner: std::sync::Weak<Inner>) {
     let mut every = tokio::time::interval(HEARTBEAT);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        every.tick().await;
+        let Some(stopped) = inner.upgrade().map(|i| i.stopped.clone()) else {
+            return;
+        };
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = stopped.cancelled() => return,
+        }
         let Some(inner) = inner.upgrade() else { return };
         let now = now_millis();
         let stale = now.saturating_sub(SEEK_TTL.as_millis() as u64);
@@ -154,7 +172,11 @@ async fn heartbeat(inner: std::sync::Weak<Inner>) {
             .renew_seeks(&inner.node, now, stale)
             .await
         {
-            warn!(error = %e, "could not renew the seeks");
+            if inner.stopped.is_cancelled() {
+                debug!(error = %e, "the seeks' last renewal failed while stopping");
+            } else {
+                warn!(error = %e, "could not renew the seeks");
+            }
         }
     }
 }
@@ -165,7 +187,13 @@ async fn read_rooms(inner: std::sync::Weak<Inner>) {
     let mut every = tokio::time::interval(ROOMS_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        every.tick().await;
+        let Some(stopped) = inner.upgrade().map(|i| i.stopped.clone()) else {
+            return;
+        };
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = stopped.cancelled() => return,
+        }
         let Some(inner) = inner.upgrade() else { return };
         if inner.rooms.receiver_count() == 0 {
             continue;
@@ -185,6 +213,9 @@ async fn read_rooms_once(inner: &Inner) {
                 *old = Arc::new(rooms);
                 true
             });
+        }
+        Err(e) if inner.stopped.is_cancelled() => {
+            debug!(error = %e, "could not read the lobby while stopping")
         }
         Err(e) => warn!(error = %e, "could not read the lobby"),
     }

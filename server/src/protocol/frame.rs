@@ -33,6 +33,12 @@ pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 /// The field that names a command (`#[serde(tag = "type")]`).
 pub const TAG: &str = "type";
 
+/// The message for a frame without a usable `id`: a JSON integer in the
+/// signed 64-bit range, as docs/PROTOCOL.md gives it (2^63 and more, a
+/// fraction or an exponent, a string: no id).
+pub const NEEDS_AN_ID: &str =
+    "Every command needs an integer \"id\" from -9223372036854775808 to 9223372036854775807.";
+
 /// The start of the message for a tag that is not a string.
 const NEEDS_A_STRING: &str = "Every command needs a string";
 
@@ -78,7 +84,7 @@ where
         serde_json::from_str(text).map_err(|e| bad(None, format!("Not valid JSON: {e}.")))?;
     let id = value.get("id").and_then(Value::as_i64);
     if id.is_none() {
-        return Err(bad(None, "Every command needs an integer \"id\".".into()));
+        return Err(bad(None, NEEDS_AN_ID.into()));
     }
     serde_json::from_value(value).map_err(|e| {
         let e = e.to_string();

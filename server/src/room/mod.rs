@@ -135,11 +135,14 @@ pub struct RoomHandle {
 /// asking the task: whether a socket joined this run of the room (a room
 /// nobody joined leaves memory sooner), and whether it is in use (a
 /// socket attached, or a game on its clock: only rooms in use count
-/// against `--max-rooms`).
+/// against `--max-rooms`). A `hello` the registry let in
+/// (`Registry::admit`) counts as in use until the task has taken it.
 #[derive(Default)]
 pub(crate) struct Occupancy {
     joined: AtomicBool,
     in_use: AtomicBool,
+    /// Hellos admitted and not yet taken by the task.
+    admitted: std::sync::atomic::AtomicUsize,
 }
 
 impl Occupancy {
@@ -152,11 +155,23 @@ impl Occupancy {
     }
 
     pub(crate) fn in_use(&self) -> bool {
-        self.in_use.load(Ordering::Relaxed)
+        self.in_use.load(Ordering::SeqCst) || self.admitted.load(Ordering::SeqCst) > 0
+    }
+
+    /// A hello let in at the cap: in use until the task takes it.
+    pub(crate) fn admit(&self) {
+        self.admitted.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The task took an admitted hello (after publishing its use).
+    pub(crate) fn taken(&self) {
+        let _ = self
+            .admitted
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
     pub(crate) fn set_in_use(&self, in_use: bool) {
-        self.in_use.store(in_use, Ordering::Relaxed);
+        self.in_use.store(in_use, Ordering::SeqCst);
     }
 }
 

@@ -63,6 +63,7 @@ impl RoomState {
     /// side's turn, too late, an illegal move) changes nothing.
     pub fn change(&mut self, t: usize, change: Change, now: u64) -> Applied {
         let online = self.online_ids();
+        let takers = self.turn_takers(now);
         // A side that leaves a game that goes on leaves its away list too.
         let away_before: Vec<_> = match (&change, self.tables.get(t)) {
             (Change::Forfeit { .. }, Some(table)) if table.running().is_some() => {
@@ -141,8 +142,17 @@ impl RoomState {
             }
             Step::Forfeit { .. } | Step::Turn | Step::Draw { .. } => {}
         }
+        // After a move the team's next member in rotation plays its next
+        // turn unless they have been offline for the grace time already
+        // (then the turn would pass at once: they are skipped now). A
+        // turn-based game has no turn passing: players are expected to
+        // be away, so the rotation skips nobody.
         if let Some(p) = &played {
-            m.rotate(p.side, &online);
+            if m.options.days().is_some() {
+                m.rotate_strictly(p.side);
+            } else {
+                m.rotate(p.side, &takers);
+            }
         }
         let kind = match kind {
             MatchKind::Forfeit if m.game.is_over() => MatchKind::End,
@@ -153,8 +163,13 @@ impl RoomState {
             m.draw.standing = None;
             m.takeback.standing = None;
         }
+        // After a takeback the side now to move gets a fresh turn even
+        // when it was already to move (two plies back): a Quoridor turn
+        // timer starts again in full, a chess clock keeps what each side
+        // has (stopping and starting it again changes nothing there).
+        let takeback = matches!(step, Step::Takeback { .. });
         match m.game.to_move() {
-            Some(next) if m.clock.running() != Some(next) => {
+            Some(next) if takeback || m.clock.running() != Some(next) => {
                 m.clock.stop(now);
                 m.clock.start_turn(next, now);
             }

@@ -60,6 +60,8 @@ struct Inner {
     /// never take the same lease twice (the second take would fence the
     /// first's room).
     claims: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
+    /// One hello at a time checks the cap ([`Registry::admit`]).
+    admitting: std::sync::Mutex<()>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +74,11 @@ pub enum RegistryError {
     Moving,
     #[error("{0}")]
     BadOptions(String),
+    /// Options a solo room cannot have (`solo_room`): a knockout
+    /// tournament or a turn-based game is never one person against the
+    /// computer.
+    #[error("{0}")]
+    SoloRoom(String),
     #[error("database error: {0}")]
     Store(#[from] StoreError),
 }
@@ -96,6 +103,7 @@ impl Registry {
                 max_rooms,
                 owner,
                 claims: DashMap::new(),
+                admitting: std::sync::Mutex::new(()),
             }),
         };
         if registry.inner.owner.is_some() {
@@ -127,6 +135,7 @@ impl Registry {
         host_token: &str,
         solo: bool,
     ) -> Result<String, RegistryError> {
+        Registry::check_solo(&options, solo)?;
         self.check_capacity()?;
         // Codes are random over 31^6 ≈ 887 million values; a collision is
         // rare and simply retried.
@@ -151,6 +160,16 @@ impl Registry {
             }
         }
         Err(RegistryError::Full)
+    }
+
+    /// A solo room's options keep it one person against the computer: no
+    /// knockout tournament, no turn-based game (`solo_room`, PROTOCOL.md
+    /// "Hosts"; `RoomState::refuse_if_solo` checks the same later).
+    pub fn check_solo(options: &GameOptions, solo: bool) -> Result<(), RegistryError> {
+        match super::state::solo_refusal(options) {
+            Some(message) if solo => Err(RegistryError::SoloRoom(message.to_string())),
+            _ => Ok(()),
+        }
     }
 
     /// A new room's game and options as the game reads them, or why not
@@ -332,6 +351,27 @@ impl Registry {
         let _ = tokio::time::timeout(Duration::from_secs(10), futures_util::future::join_all(all))
             .await;
         self.inner.store.close().await;
+    }
+
+    /// A socket's `hello` into `room`, a handle from [`Registry::route`]:
+    /// a room not in use (left by everyone, or loaded and not yet
+    /// joined, by this socket's upgrade or another's) counts against
+    /// `--max-rooms` from its first hello, so the cap is checked again
+    /// here, one hello at a time: sockets upgraded together, before any
+    /// said hello, cannot open more rooms than the cap. Once admitted
+    /// the room counts as in use until its task has taken the hello
+    /// (`Occupancy::admit`).
+    pub fn admit(&self, room: &RoomHandle) -> Result<(), RegistryError> {
+        let _one_at_a_time = self
+            .inner
+            .admitting
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if !room.in_use() {
+            self.check_capacity()?;
+        }
+        room.occupancy.admit();
+        Ok(())
     }
 
     /// `--max-rooms`, counting the rooms in use (see

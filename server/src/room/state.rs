@@ -369,6 +369,25 @@ impl RoomState {
             .all(|t| t.thinking.is_none() && t.running().is_none_or(|m| m.options.days().is_some()))
     }
 
+    /// In a solo room, `solo_room` for what would make it other than one
+    /// person against the computer: options `solo_refusal` names, a rated
+    /// game (PROTOCOL.md, "Hosts").
+    pub(super) fn refuse_if_solo(&self, options: &GameOptions, rated: bool) -> Result<(), Refusal> {
+        if !self.solo {
+            return Ok(());
+        }
+        if let Some(message) = solo_refusal(options) {
+            return Err(Refusal::new(Code::SoloRoom, message));
+        }
+        if rated {
+            return Err(Refusal::new(
+                Code::SoloRoom,
+                "A game against the computer cannot be rated.",
+            ));
+        }
+        Ok(())
+    }
+
     pub fn refuse_if_running(&self) -> Result<(), Refusal> {
         if self.busy() {
             return Err(Refusal::new(
@@ -383,6 +402,25 @@ impl RoomState {
         self.members
             .iter()
             .filter(|m| m.online())
+            .map(|m| m.id)
+            .collect()
+    }
+
+    /// The members a team's rotation may hand the next turn to at `now`:
+    /// those online, and those offline for less than the grace time
+    /// (`abandon_after_ms`): the member due keeps the turn until the
+    /// grace time, counted from when they went offline, passes, and then
+    /// the `TurnPass` timer hands it to an online teammate (PROTOCOL.md,
+    /// `match` kind `turn`).
+    pub fn turn_takers(&self, now: u64) -> Vec<MemberId> {
+        let grace = self.config.abandon_after_ms;
+        self.members
+            .iter()
+            .filter(|m| {
+                m.online()
+                    || m.offline_since
+                        .is_some_and(|since| now < since.saturating_add(grace))
+            })
             .map(|m| m.id)
             .collect()
     }
@@ -430,5 +468,19 @@ impl RoomState {
     /// Queues a stored write.
     pub fn persist(effects: &mut Vec<Effect>, write: Write) {
         effects.push(Effect::Persist(write));
+    }
+}
+
+/// Why a solo room cannot have `options`, if it cannot: a knockout
+/// tournament or a turn-based game is never one person against the
+/// computer (checked at creation, `Registry::check_solo`, and by
+/// `options`).
+pub(super) fn solo_refusal(options: &GameOptions) -> Option<&'static str> {
+    if options.is_knockout() {
+        Some("A game against the computer cannot be a knockout tournament.")
+    } else if options.days().is_some() {
+        Some("A game against the computer cannot be turn-based.")
+    } else {
+        None
     }
 }

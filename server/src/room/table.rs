@@ -118,7 +118,8 @@ impl Match {
     }
 
     /// After `side` took a turn: the next member of its team in rotation,
-    /// skipping members who are offline while someone else is online.
+    /// skipping members not in `online` while someone else is (the
+    /// caller says who may take a turn: see `RoomState::turn_takers`).
     pub fn rotate(&mut self, side: Side, online: &[MemberId]) {
         let s = side.index();
         let (Some(team), Some(&current)) = (self.sides.get(s), self.turn.get(s)) else {
@@ -133,6 +134,16 @@ impl Match {
             .find(|&i| online.contains(&team[i].member))
             .unwrap_or((current + 1) % n);
         self.turn[s] = next;
+    }
+
+    /// After `side` took a turn: the next member of its team in rotation,
+    /// whoever is online (a turn-based game).
+    pub fn rotate_strictly(&mut self, side: Side) {
+        let s = side.index();
+        let n = self.sides.get(s).map_or(0, Vec::len);
+        if let Some(turn) = self.turn.get_mut(s).filter(|_| n > 0) {
+            *turn = (*turn + 1) % n;
+        }
     }
 
     /// Names for the stored record: one per side, a team's joined by " + ".

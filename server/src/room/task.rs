@@ -182,10 +182,19 @@ impl RoomTask {
                         }
                         continue;
                     }
-                    if let Err(failed) = self.handle(msg).await {
+                    // A hello the registry admitted counts as in use until
+                    // the room has published its use with it taken.
+                    let hello = matches!(msg, Msg::Attach(_));
+                    let handled = self.handle(msg).await;
+                    if handled.is_ok() {
+                        self.publish_use();
+                    }
+                    if hello {
+                        self.occupancy.taken();
+                    }
+                    if let Err(failed) = handled {
                         return failed.exit();
                     }
-                    self.publish_use();
                 }
                 _ = sleep_until(wake), if wake.is_some() => {
                     while let Some((at, timer)) = self.state.next_deadline() {

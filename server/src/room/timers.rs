@@ -9,6 +9,7 @@ use super::event::{Effect, Event};
 use super::play::Change;
 use super::state::{Countdown, Member, RoomState};
 use super::table::Match;
+use crate::model::bracket::Status;
 use crate::model::ids::TableId;
 use crate::protocol::Order;
 
@@ -120,6 +121,12 @@ impl RoomState {
     /// dropped if a seat is empty or offline.
     fn countdown_ends(&mut self, now: u64) -> Vec<Effect> {
         self.countdown = None;
+        if !self.countdown_may_start() {
+            let mut effects = Vec::new();
+            let autostart = self.autostart_view(now);
+            self.emit(&mut effects, Event::Autostart { autostart });
+            return effects;
+        }
         let order = self.tables[0]
             .current
             .as_ref()
@@ -133,6 +140,22 @@ impl RoomState {
                 effects
             }
         }
+    }
+
+    /// Whether the auto-start countdown may start the next game: a live
+    /// game of the room's table, or a knockout tournament's next round
+    /// (between rounds); never a new tournament (the host's `start`
+    /// enters everyone seated) nor a turn-based game (the host's `start`
+    /// or a rematch starts it).
+    pub(super) fn countdown_may_start(&self) -> bool {
+        if self.options.days().is_some() {
+            return false;
+        }
+        !self.options.is_knockout()
+            || self
+                .tournament
+                .as_ref()
+                .is_some_and(|b| b.status == Status::BetweenRounds)
     }
 
     /// Since when every member of side `s` has been offline (the latest

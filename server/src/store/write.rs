@@ -99,6 +99,22 @@ pub(super) async fn apply(tx: &mut impl Db, code: &str, write: &Write) -> StoreR
             .bind(i64::from(m.removed))
             .execute(tx)
             .await?;
+            // A member who became an account's (a guest who registered or
+            // logged in, then said hello): the turn-based games waiting for
+            // its browser wait for the account too, so the account's "your
+            // turn" list and mail have them before the next move.
+            if let (Some(account), Some(token), false) = (&m.account, &m.token, m.removed) {
+                query(
+                    "UPDATE live_games SET due_account = $1
+                     WHERE room_code = $2 AND due_token = $3 AND deadline IS NOT NULL
+                       AND (due_account IS NULL OR due_account <> $1)",
+                )
+                .bind(account.id)
+                .bind(code)
+                .bind(token.as_str())
+                .execute(tx)
+                .await?;
+            }
         }
         Write::RemoveMember(id) => {
             query("DELETE FROM room_members WHERE room_code = $1 AND id = $2")

@@ -79,7 +79,10 @@ pub async fn upgrade(
         Ok(permit) => permit,
         Err(refused) => return *refused,
     };
-    let signed_in = super::upgrade::signed_in_account(&app, &headers).await;
+    let signed_in = match super::upgrade::signed_in_account(&app, client, &headers).await {
+        Ok(signed_in) => signed_in,
+        Err(refused) => return *refused,
+    };
     if let Err(refused) = super::upgrade::account_place(&app, &mut slot, signed_in.as_ref()) {
         return *refused;
     }

@@ -29,13 +29,16 @@ use crate::model::ConnId;
 /// Messages queued for one client before it counts as too slow and is
 /// dropped: a snapshot plus a burst of events fits easily.
 pub(crate) const SEND_QUEUE: usize = 256;
-/// Hard cap on a frame; larger ones close the connection with 1009.
-/// Between `protocol::MAX_MESSAGE_BYTES` and this, the client gets
-/// `too_large`.
+/// Hard cap on a frame (and on a message of several frames); larger ones
+/// close the connection with 1009. Between `protocol::MAX_MESSAGE_BYTES`
+/// and this, the client gets `too_large`.
 const MAX_FRAME_BYTES: usize = 64 * 1024;
-/// What the WebSocket library buffers at most; frames between
-/// `MAX_FRAME_BYTES` and this get our own 1009 with a reason.
-const LIBRARY_FRAME_BYTES: usize = 128 * 1024;
+/// What the WebSocket library reads at most, the same cap: a frame whose
+/// header announces more is refused on its header, at once, without
+/// waiting for (or buffering) its payload, and closes with 1009
+/// (`reader::read_error`). The reader's own check on the text read is
+/// then a second guard.
+const LIBRARY_FRAME_BYTES: usize = MAX_FRAME_BYTES;
 /// Bytes of queued messages gathered into one write to the socket.
 const WRITE_GATHER: usize = 4 * 1024;
 /// Queued messages gathered after the first, at most, before a flush.

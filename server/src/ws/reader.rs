@@ -224,6 +224,12 @@ pub(crate) async fn serve<St, Si>(
                     addr: client,
                     via: via.clone(),
                 };
+                // At `--max-rooms`, a room not in use (left by everyone,
+                // or loaded by an upgrade and not yet joined) is not
+                // opened by a hello either.
+                if !admitted(&app, &room, &closer) {
+                    break;
+                }
                 if Box::pin(room.attach(attach())).await.is_err() {
                     // The room went idle between the upgrade and now.
                     match Box::pin(app.registry.get(room.code())).await {
@@ -232,6 +238,9 @@ pub(crate) async fn serve<St, Si>(
                             closer.close(close::TRY_AGAIN, "The room is not available; try again.");
                             break;
                         }
+                    }
+                    if !admitted(&app, &room, &closer) {
+                        break;
                     }
                     if Box::pin(room.attach(attach())).await.is_err() {
                         closer.close(close::TRY_AGAIN, "The room is not available; try again.");
@@ -264,6 +273,19 @@ pub(crate) async fn serve<St, Si>(
         stream, outbox, writer, room, conn, attached, &closer,
     ))
     .await;
+}
+
+/// Whether the registry lets this socket's hello into `room` at
+/// `--max-rooms` ([`crate::room::Registry::admit`]); if not, the socket
+/// is closed with 1013 and the reason the `503 full` answer gives.
+fn admitted(app: &App, room: &RoomHandle, closer: &Closer) -> bool {
+    match app.registry.admit(room) {
+        Ok(()) => true,
+        Err(e) => {
+            closer.close(close::TRY_AGAIN, &e.to_string());
+            false
+        }
+    }
 }
 
 /// The end of a connection: the room lets it go, the client's close frame

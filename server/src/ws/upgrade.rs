@@ -10,12 +10,12 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use tokio::sync::OwnedSemaphorePermit;
 
+use crate::accounts::session::NotLookedUp;
 use crate::app::error::{json_error, ApiPath};
 use crate::app::hosts::Base;
 use crate::app::state::App;
 use crate::limits::client_ip::ClientIp;
 use crate::limits::open::Place;
-use crate::model::now_millis;
 use crate::room::{Closer, RoomHandle, Route};
 use crate::store::{Account, SignedIn};
 
@@ -58,7 +58,10 @@ pub async fn upgrade(
         Ok(permit) => permit,
         Err(refused) => return *refused,
     };
-    let signed_in = signed_in_account(&app, &headers).await;
+    let signed_in = match signed_in_account(&app, client, &headers).await {
+        Ok(signed_in) => signed_in,
+        Err(refused) => return *refused,
+    };
     if let Err(refused) = account_place(&app, &mut slot, signed_in.as_ref()) {
         return *refused;
     }
@@ -159,20 +162,25 @@ pub(super) fn connection_permit(app: &App) -> Result<OwnedSemaphorePermit, Box<R
 }
 
 /// The account the request's session cookie signs in, looked up here,
-/// off the room's task, so a slow disk never stalls the room. A failed
-/// lookup attaches the socket as a guest.
-pub(super) async fn signed_in_account(app: &App, headers: &HeaderMap) -> Option<SignedIn> {
-    let secret = crate::accounts::session::secret_of(headers)?;
-    match app
-        .registry
-        .store()
-        .session_account(&secret, now_millis())
-        .await
-    {
-        Ok(signed_in) => signed_in,
-        Err(e) => {
+/// off the room's task, so a slow disk never stalls the room. The lookup
+/// spends one of the session lookups of the `client` address and of the
+/// account (`Limits::sessions`): past either, the `429 rate_limited`
+/// answer and no socket. A lookup the store fails attaches the socket as
+/// a guest.
+pub(super) async fn signed_in_account(
+    app: &App,
+    client: std::net::IpAddr,
+    headers: &HeaderMap,
+) -> Result<Option<SignedIn>, Box<Response>> {
+    let Some(secret) = crate::accounts::session::secret_of(headers) else {
+        return Ok(None);
+    };
+    match crate::accounts::session::look_up(app, client, &secret).await {
+        Ok(signed_in) => Ok(signed_in),
+        Err(NotLookedUp::Limited(answer)) => Err(answer),
+        Err(NotLookedUp::Store(e)) => {
             tracing::warn!(error = %e, "session lookup failed; attaching as a guest");
-            None
+            Ok(None)
         }
     }
 }

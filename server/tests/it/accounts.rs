@@ -822,3 +822,43 @@ async fn logins_with_the_right_password_are_bounded_per_address_too() {
         started.elapsed()
     );
 }
+
+/// PROTOCOL.md, "Accounts": whitespace around a username is removed at
+/// registration and at login alike; inside one it is refused; the
+/// password is taken as sent.
+#[tokio::test]
+async fn whitespace_around_a_username_is_trimmed_at_registration_and_login() {
+    let server = TestServer::start().await;
+    let (status, body) = post(
+        &server,
+        "/api/accounts",
+        json!({"username": " trX\t", "password": " secret-pass "}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["username"], "trX");
+    for (username, password, expected) in [
+        ("\u{a0}trx\n", " secret-pass ", 200),
+        ("trX", " secret-pass ", 200),
+        ("trX", "secret-pass", 401),
+    ] {
+        let (status, body) = post(
+            &server,
+            "/api/login",
+            json!({"username": username, "password": password}),
+        )
+        .await;
+        assert_eq!(status, expected, "{username:?} {password:?}: {body}");
+    }
+    let (status, body) = post(
+        &server,
+        "/api/accounts",
+        json!({"username": "tr X", "password": "secret-pass"}),
+    )
+    .await;
+    assert_eq!(
+        (status, &body["error"]),
+        (400, &json!("bad_username")),
+        "{body}"
+    );
+}

@@ -774,3 +774,83 @@ async fn a_crowds_slow_bodies_make_room_for_a_newcomer() {
     drop(crowd);
     server.stop().await;
 }
+
+/// The WebSocket upgrade of room `code`: the socket, or the refusal's
+/// HTTP status.
+async fn try_socket(server: &TestServer, code: &str) -> Result<common::Client, u16> {
+    match tokio_tungstenite::connect_async(ws_url(server, code)).await {
+        Ok((ws, _)) => Ok(common::Client::new(ws)),
+        Err(WsError::Http(answer)) => Err(answer.status().as_u16()),
+        Err(e) => panic!("upgrade of {code}: {e}"),
+    }
+}
+
+/// Retries the upgrade of `code` (for up to 10 s) until it opens: rooms
+/// just left count as in use until their task has seen the sockets go.
+async fn socket_once_free(server: &TestServer, code: &str) -> common::Client {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match try_socket(server, code).await {
+            Ok(client) => return client,
+            Err(503) if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await
+            }
+            Err(status) => panic!("upgrade of {code}: {status}"),
+        }
+    }
+}
+
+/// `--max-rooms` holds for rooms held in memory and left by everyone:
+/// sockets upgraded to them before any said hello open no more rooms
+/// than the cap; the hello past it closes its socket with 1013 and the
+/// `full` reason.
+#[tokio::test]
+async fn max_rooms_holds_for_sockets_upgraded_before_their_hello() {
+    let server = TestServer::start_with(|c| c.max_rooms = 2).await;
+    let a = room(&server).await;
+    let b = room(&server).await;
+    let c = room(&server).await;
+    for code in [&a, &b] {
+        let (client, _, _) = server.join(code, None, Some("Minh")).await;
+        client.close().await;
+    }
+    // Two in use; the third is refused at its upgrade.
+    let (_in_c, _, _) = socket_once_free(&server, &c)
+        .await
+        .hello(None, Some("Lan"))
+        .await;
+    let (_in_a, _, _) = socket_once_free(&server, &a)
+        .await
+        .hello(None, Some("Lan"))
+        .await;
+    assert_eq!(try_socket(&server, &b).await.err(), Some(503));
+    drop((_in_c, _in_a));
+    // Three sockets upgraded while no room is in use, then their hellos:
+    // two rooms open, the third hello is refused.
+    let mut sockets = Vec::new();
+    for code in [&a, &c, &b] {
+        sockets.push(socket_once_free(&server, code).await);
+    }
+    let mut sockets = sockets.into_iter();
+    let (_first, _, _) = sockets.next().unwrap().hello(None, Some("Ana")).await;
+    let (_second, _, _) = sockets.next().unwrap().hello(None, Some("Bao")).await;
+    let mut third = sockets.next().unwrap();
+    third
+        .send_text(json!({"type": "hello", "id": 1, "token": null, "name": "Chi"}).to_string())
+        .await;
+    let (mut code, mut reason) = (None, String::new());
+    while let Some(frame) = third.ws.next().await {
+        match frame {
+            Ok(Message::Close(frame)) => {
+                let frame = frame.expect("a close frame with a code");
+                (code, reason) = (Some(u16::from(frame.code)), frame.reason.to_string());
+                break;
+            }
+            Ok(Message::Text(text)) => panic!("the third hello was answered: {text}"),
+            Ok(_) => continue,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(code, Some(1013), "{reason}");
+    assert!(reason.contains("full"), "{reason}");
+}

@@ -519,6 +519,19 @@ async fn a_bad_import_names_its_first_bad_line() {
             "[Game \"jungle\"]\n\n1. 8 a3-a4\nside 1 leaves (abandon)\n2. 8 g7-g6\n",
             "line 5: the game is already over",
         ),
+        // A side leaves once: not twice after the move that ended the
+        // game, nor twice in a game that goes on.
+        (
+            "[Game \"jungle\"]\n[Result \"side 1 wins (resign)\"]\n\n1. 8 a3-a4\n\
+             side 0 leaves (resign)\nside 0 leaves (resign)\n",
+            "line 6: side 0 cannot leave here: it already left",
+        ),
+        (
+            "[Game \"quoridor\"]\n[Options \"{\\\"players\\\":3}\"]\n\
+             [Result \"side 0 wins (default)\"]\n\n\
+             side 1 leaves (resign)\nside 1 leaves (abandon)\nside 2 leaves (resign)\n",
+            "line 6: side 1 cannot leave here: it already left",
+        ),
     ];
     let huge = format!("[Game \"jungle\"]\n\n{}", "x".repeat(20_000));
     let (status, body) = import(&server, &huge).await;
@@ -547,6 +560,30 @@ async fn a_position_is_played_from_its_moves_with_its_legal_moves() {
     );
     assert_eq!(p["options"]["width"], 9);
     assert_eq!(p["points"], Value::Null, "no points while the game goes on");
+    // An empty or blank item is an unreadable move, refused with its own
+    // number; `moves=` alone is the start.
+    for (moves, n) in [
+        ("f4,,h4", 2),
+        ("f4,%20%20,h4", 2),
+        ("f4,h4,", 3),
+        ("%09", 1),
+    ] {
+        let (status, e) = get_json(
+            &server,
+            &format!("/api/position?game=crossyray&moves={moves}"),
+        )
+        .await;
+        assert_eq!(status, 400, "{moves}: {e}");
+        assert_eq!(e["error"], "bad_query");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("move {n}: ")),
+            "{moves}: {message}"
+        );
+    }
+    let (status, start) = get_json(&server, "/api/position?game=crossyray&moves=").await;
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(start["moves"], json!([]));
     // Jungle from a position string; a move with its space, URL-encoded.
     let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L%20b%200%201";
     let (status, j) = get_json(

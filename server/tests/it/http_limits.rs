@@ -599,3 +599,265 @@ async fn profile_and_history_reads_are_limited_per_address() {
     }
     assert!(statuses.contains(&429), "{statuses:?}");
 }
+
+// ---------------------------------------------------------------------
+// Requests with a session cookie (each one a store write: the session's
+// `last_seen`) are limited per address and per account.
+
+/// `GET path` from the loopback address `from` with the session cookie
+/// `secret`.
+async fn get_signed_in(server: &TestServer, path: &str, secret: &str, from: [u8; 4]) -> Answer {
+    let client = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from(from))
+        .build()
+        .expect("client");
+    let resp = client
+        .get(format!("{}{path}", server.base))
+        .header("Cookie", format!("session={secret}"))
+        .send()
+        .await
+        .expect("request");
+    Answer::read(resp).await
+}
+
+/// `GET /api/me` from `from` with `secret` until it is refused; each
+/// before must be `200` for `username`, at most `most` of them. Returns
+/// how many passed, and the refusal.
+async fn me_until_limited(
+    server: &TestServer,
+    secret: &str,
+    username: &str,
+    from: [u8; 4],
+    most: usize,
+) -> (usize, Answer) {
+    let mut passed = 0;
+    loop {
+        let answer = get_signed_in(server, "/api/me", secret, from).await;
+        if answer.status == 429 {
+            return (passed, answer);
+        }
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(answer.body["username"], username, "{}", answer.body);
+        passed += 1;
+        assert!(passed <= most, "never limited");
+    }
+}
+
+/// Every session's `(id, last_seen)` in the server's SQLite file.
+async fn sessions_last_seen(server: &TestServer) -> Vec<(i64, i64)> {
+    let db = server.dir.path().join("site.db");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+        .await
+        .expect("open the database");
+    let rows = sqlx::query_as("SELECT id, last_seen FROM sessions ORDER BY id")
+        .fetch_all(&pool)
+        .await
+        .expect("sessions");
+    pool.close().await;
+    rows
+}
+
+fn is_limited(answer: &Answer) -> bool {
+    answer.status == 429 && answer.body["error"] == "rate_limited"
+}
+
+#[tokio::test]
+async fn signed_in_requests_are_limited_per_address_and_a_refusal_writes_nothing() {
+    let server = TestServer::start().await;
+    let mut minh = Browser::new(&server);
+    minh.register("Minh", "password1").await;
+    let minh = minh.session.expect("Minh's session");
+    let mut lan = Browser::new(&server);
+    lan.register("Lan", "password1").await;
+    let lan = lan.session.expect("Lan's session");
+    let burst = server::limits::SESSION_BURST as usize;
+
+    // One address asks `GET /api/me` with one session: the burst passes
+    // (and what comes back while the loop runs, 4 a second), then `429`.
+    // (The account's own allowance, as large, runs out with it: either
+    // may refuse first.)
+    let (passed, refused) = me_until_limited(&server, &minh, "Minh", HOME, 2 * burst).await;
+    assert!(passed >= burst, "{passed}");
+    assert_limited(&refused, 1);
+
+    // Every request of that address with a session cookie is refused
+    // now, whichever route, another account's too, and one whose secret
+    // signs nobody in (its lookup is a write all the same); the lobby's
+    // socket too. One comes back every 250 ms: of three asked at once,
+    // one is refused even on a slow machine.
+    let nobody = "0123456789abcdef0123456789abcdef";
+    for (path, secret) in [
+        ("/api/me", lan.as_str()),
+        ("/api/sessions", &lan),
+        ("/api/turns", &lan),
+        ("/api/shop", &lan),
+        ("/api/challenges", &lan),
+        ("/api/me", nobody),
+    ] {
+        let mut answers = Vec::new();
+        for _ in 0..3 {
+            answers.push(get_signed_in(&server, path, secret, HOME).await);
+        }
+        let Some(refused) = answers.iter().find(|a| is_limited(a)) else {
+            panic!(
+                "{path}: {:?}",
+                answers.iter().map(|a| a.status).collect::<Vec<_>>()
+            );
+        };
+        assert_limited(refused, 1);
+        let message = refused.body["message"].as_str().unwrap();
+        assert!(message.contains("your address"), "{path}: {message}");
+    }
+    let lobby = format!("{}/ws/lobby", server.base.replace("http://", "ws://"));
+    let mut upgrades = Vec::new();
+    for _ in 0..3 {
+        match common::browser::upgrade_from(&lobby, "127.0.0.1", Some(&lan)).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+                upgrades.push(resp.status().as_u16())
+            }
+            Ok(socket) => {
+                socket.close().await;
+                upgrades.push(101);
+            }
+            Err(e) => panic!("the upgrade fails otherwise: {e}"),
+        }
+    }
+    assert!(upgrades.contains(&429), "{upgrades:?}");
+
+    // A guest's requests from that address spend nothing of it.
+    let guest = get_from(&server, "/api/me", HOME).await;
+    assert_eq!(guest.status, 401, "{}", guest.body);
+    assert_eq!(guest.body["error"], "not_signed_in");
+    assert_eq!(get_from(&server, "/api/site", HOME).await.status, 200);
+
+    // Another address signs in as before.
+    let other = get_signed_in(&server, "/api/me", &lan, [127, 0, 0, 2]).await;
+    assert_eq!(other.status, 200, "{}", other.body);
+    assert_eq!(other.body["username"], "Lan");
+
+    // A refused request marks no session used: with every session aged
+    // an hour, one refused request leaves them as they were. (If the
+    // address's next lookup came back meanwhile, the request passes and
+    // writes; spend the address again and retry.)
+    let mut refusals = 0;
+    for _ in 0..5 {
+        me_until_limited(&server, &minh, "Minh", HOME, burst).await;
+        server.age_sessions(3_600_000).await;
+        let aged = sessions_last_seen(&server).await;
+        let answer = get_signed_in(&server, "/api/sessions", &lan, HOME).await;
+        let after = sessions_last_seen(&server).await;
+        if is_limited(&answer) {
+            assert_eq!(after, aged, "a refused request wrote a last_seen");
+            refusals += 1;
+            break;
+        }
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_ne!(after, aged, "a lookup that passes marks its session used");
+    }
+    assert_eq!(refusals, 1, "never refused");
+
+    // The allowance comes back after the Retry-After, and the request
+    // that passes is a lookup again: its session is marked used.
+    let aged = sessions_last_seen(&server).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let again = get_signed_in(&server, "/api/me", &minh, HOME).await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.body["username"], "Minh");
+    let after = sessions_last_seen(&server).await;
+    assert_ne!(after, aged, "the session's last_seen moves again");
+}
+
+#[tokio::test]
+async fn one_account_gets_no_more_session_lookups_from_many_addresses() {
+    let server = TestServer::start().await;
+    let mut here = Browser::new(&server);
+    here.register("Minh", "password1").await;
+    let here = here.session.expect("a session");
+    let there = Browser::logged_in(&server, "minh", "password1")
+        .await
+        .session
+        .expect("another session");
+    let mut lan = Browser::new(&server);
+    lan.register("Lan", "password1").await;
+    let lan = lan.session.expect("Lan's session");
+    let burst = server::limits::SESSION_BURST as usize;
+
+    let (passed, _) = me_until_limited(&server, &here, "Minh", HOME, 2 * burst).await;
+    assert!(passed >= burst, "{passed}");
+    // The account's allowance went with it: from a fresh address, its
+    // other session gets only what came back since (a few at most), then
+    // the account's refusal.
+    let elsewhere = [127, 0, 0, 2];
+    let (passed, refused) = me_until_limited(&server, &there, "Minh", elsewhere, burst).await;
+    assert!(passed <= 5, "{passed}");
+    assert_limited(&refused, 1);
+    let message = refused.body["message"].as_str().unwrap();
+    assert!(message.contains("this account"), "{message}");
+    // Another account from that address is not held back.
+    let other = get_signed_in(&server, "/api/me", &lan, elsewhere).await;
+    assert_eq!(other.status, 200, "{}", other.body);
+    assert_eq!(other.body["username"], "Lan");
+}
+
+/// PROTOCOL.md, "Limits on HTTP requests": a field left out, or `null`,
+/// reads as its empty value, on every JSON body of every route (but the
+/// two required fields named there): `null` in each field gets the very
+/// answer the field left out gets, never `400 bad_message`.
+#[tokio::test]
+async fn a_null_field_reads_as_one_left_out_on_every_route() {
+    let server = TestServer::start().await;
+    let mut me = Browser::new(&server);
+    me.register("nullish", "password1").await;
+    let routes: [(&str, &[&str]); 12] = [
+        ("/api/rooms", &["game", "options", "token", "solo"]),
+        (
+            "/api/challenges",
+            &["to", "game", "options", "rated", "token"],
+        ),
+        (
+            "/api/challenges/00000000-0000-0000-0000-000000000000/accept",
+            &["token"],
+        ),
+        ("/api/shop/buy", &["item"]),
+        ("/api/shop/choose", &["item"]),
+        ("/api/accounts", &["username", "password", "email", "token"]),
+        ("/api/login", &["username", "password", "token"]),
+        ("/api/password", &["current", "new"]),
+        ("/api/email", &["email"]),
+        ("/api/email/confirm", &["token"]),
+        ("/api/recover", &["email"]),
+        ("/api/reset", &["token", "password"]),
+    ];
+    for (path, fields) in routes {
+        let left_out = me.post(path, json!({})).await;
+        let mut all_null = serde_json::Map::new();
+        for field in fields {
+            all_null.insert(field.to_string(), Value::Null);
+            let one = me.post(path, json!({ *field: null })).await;
+            assert_eq!(
+                (one.status, &one.body["error"]),
+                (left_out.status, &left_out.body["error"]),
+                "{path} {field}: null: {}; left out: {}",
+                one.body,
+                left_out.body
+            );
+        }
+        let null = me.post(path, Value::Object(all_null)).await;
+        assert_ne!(null.body["error"], "bad_message", "{path}: {}", null.body);
+        assert_eq!(
+            (null.status, &null.body["error"]),
+            (left_out.status, &left_out.body["error"]),
+            "{path}: every field null: {}; left out: {}",
+            null.body,
+            left_out.body
+        );
+    }
+    // `"game": null` is the game left out: CrossyRay.
+    let made = me
+        .post("/api/rooms", json!({"game": null, "solo": null}))
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let code = made.body["code"].as_str().unwrap();
+    let info = me.get(&format!("/api/rooms/{code}")).await;
+    assert_eq!(info.body["game"], "crossyray", "{}", info.body);
+}

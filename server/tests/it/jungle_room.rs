@@ -5,7 +5,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{table_of, Client, TestServer};
+use common::{next_match_of, table_of, Client, TestServer};
 use rules::jungle::{Jungle, Move};
 use rules::Game;
 use serde_json::{json, Value};
@@ -399,6 +399,70 @@ async fn a_game_against_the_computer_waits_for_play_again() {
     let again = host.next_match().await;
     assert_eq!(again["kind"], "start");
     assert_eq!(again["match"]["number"], 2);
+}
+
+/// The auto-start countdown only starts a live game at the room's
+/// table: options that make the next game a knockout tournament or a
+/// turn-based game cancel it (an `autostart` event with `remaining_ms`
+/// null, after `options` and `members`), and when its time would have
+/// run out nothing starts; the host's `start` still does. An outside
+/// check found the countdown starting a tournament (after a computer
+/// sat down as its third entrant) and a turn-based game by itself.
+#[tokio::test]
+async fn options_for_a_tournament_or_a_turn_based_game_cancel_the_countdown() {
+    let server = TestServer::start_with(|c| c.autostart_secs = 2).await;
+    for options in [json!({"mode": "knockout"}), json!({"days": 1})] {
+        let mut t = table_of(&server, "jungle", Value::Null).await;
+        t.host.ok(json!({"type": "start", "order": "seats"})).await;
+        next_match_of(&mut t.spectator, "start").await;
+        t.guest.ok(json!({"type": "resign"})).await;
+        next_match_of(&mut t.spectator, "end").await;
+        let countdown = t.spectator.next_of("autostart").await;
+        assert!(
+            countdown["autostart"]["remaining_ms"].as_u64().is_some(),
+            "{countdown}"
+        );
+        // What the host was sent up to the countdown is read and dropped.
+        t.host.next_of("autostart").await;
+        t.host.events.clear();
+        t.host
+            .ok(json!({"type": "options", "options": options}))
+            .await;
+        let order: Vec<&str> = t
+            .host
+            .events
+            .iter()
+            .filter_map(|e| e["type"].as_str())
+            .collect();
+        assert_eq!(order, ["options", "members", "autostart"], "{options}");
+        let cancelled = t.host.latest("autostart").unwrap();
+        assert_eq!(cancelled["autostart"]["remaining_ms"], Value::Null);
+        assert_eq!(cancelled["autostart"]["enabled"], true);
+        let knockout = options["mode"] == "knockout";
+        if knockout {
+            // The tournament's third entrant.
+            t.host
+                .ok(json!({"type": "computer", "seat": 2, "level": "beginner"}))
+                .await;
+        }
+        // Past the countdown's end: nothing started by itself.
+        t.spectator.events.clear();
+        t.spectator
+            .silent_for("match", Duration::from_millis(3_000))
+            .await;
+        assert!(t.spectator.latest("tournament").is_none(), "{options}");
+        let (_, _, snap) = server.join(&t.code, None, Some("Vy")).await;
+        assert_eq!(snap["room"]["autostart"]["remaining_ms"], Value::Null);
+        assert_eq!(snap["room"]["tables"][0]["match"]["number"], 1);
+        // The host's `start` starts it.
+        t.host.ok(json!({"type": "start", "order": "seats"})).await;
+        let start = next_match_of(&mut t.spectator, "start").await;
+        if knockout {
+            assert!(t.spectator.latest("tournament").is_some(), "{start}");
+        } else {
+            assert_eq!(start["match"]["days"], 1, "{start}");
+        }
+    }
 }
 
 /// A start position already decided would begin a game that is over

@@ -25,6 +25,7 @@ mod lag;
 mod leaving;
 mod limits;
 mod lobby;
+mod logging;
 mod pages;
 mod profile;
 mod quoridor_room;

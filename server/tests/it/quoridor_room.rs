@@ -502,6 +502,62 @@ async fn a_team_goes_on_while_a_member_is_here_and_forfeits_when_all_left() {
     assert_eq!(points_of(&scores["scores"], "Lan"), 10);
 }
 
+/// A teammate who goes offline keeps the team's turn until the grace
+/// time, counted from when they went offline, has passed: the rotation
+/// after a move does not skip them at once (an outside check found it
+/// did, with no `turn` event); the `turn` event passes it on after the
+/// grace time.
+#[tokio::test]
+async fn a_teammate_just_gone_keeps_the_turn_until_the_grace_time() {
+    let grace = Duration::from_secs(2);
+    let server = TestServer::start_with(|c| c.abandon_secs = 2).await;
+    // Red: Minh (seat 0) and Lan (seat 1); Yellow: Khoa (4) and Vy (5).
+    let (_code, mut c) = seated(
+        &server,
+        json!({"mode": "teams", "turn_seconds": 60}),
+        &[("Minh", 0), ("Lan", 1), ("Khoa", 4), ("Vy", 5)],
+    )
+    .await;
+    c[0].0.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = next_match_of(&mut c[0].0, "start").await;
+    assert_eq!(start["match"]["to_play"], c[0].1, "Minh opens for Red");
+    let lan = c[1].1.clone();
+    let (lan_client, _) = c.remove(1);
+    lan_client.close().await;
+    let gone = std::time::Instant::now();
+    // The room has seen her go before anyone moves.
+    c[0].0
+        .member_until("id", &lan, |m| m["online"] == false)
+        .await;
+    // Minh (Red) and Khoa (Yellow) play at once: Red's next turn is
+    // Lan's, offline for well under the grace time.
+    c[0].0.ok(json!({"type": "move", "move": "e2"})).await;
+    c[1].0.ok(json!({"type": "move", "move": "e8"})).await;
+    let moved = loop {
+        let event = next_match_of(&mut c[0].0, "move").await;
+        if event["move"] == "e8" {
+            break event;
+        }
+    };
+    assert!(gone.elapsed() < grace, "the moves came in time");
+    assert_eq!(moved["match"]["players"][0]["member"], lan, "{moved}");
+    assert_eq!(moved["match"]["to_play"], lan, "{moved}");
+    c[0].0
+        .refused(json!({"type": "move", "move": "e3"}), "not_your_turn")
+        .await;
+    // The grace time passes: the turn goes to Minh, with a `turn` event.
+    let turn = next_match_of(&mut c[0].0, "turn").await;
+    assert!(
+        gone.elapsed() >= grace - Duration::from_millis(300),
+        "the turn passed after {:?}",
+        gone.elapsed()
+    );
+    assert_eq!(turn["match"]["to_play"], c[0].1, "{turn}");
+    assert_eq!(turn["match"]["players"][0]["member"], c[0].1);
+    assert_eq!(turn["match"]["outcome"], Value::Null);
+    c[0].0.ok(json!({"type": "move", "move": "e3"})).await;
+}
+
 #[tokio::test]
 async fn three_computers_and_a_person_play_a_free_for_all_to_the_end() {
     let server = TestServer::start_with(|c| c.bot_ms = 30).await;

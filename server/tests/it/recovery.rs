@@ -64,6 +64,9 @@ async fn a_recovery_link_works_once_and_only_the_hash_is_stored() {
     assert_eq!(a.status, 202, "{}", a.body);
     let mail = smtp.next().await;
     assert!(mail.contains("Subject: Choose a new password"), "{mail}");
+    // To the address as the account stored it, not as it was typed.
+    assert!(mail.contains("To: minh@example.org"), "{mail}");
+    assert!(!mail.contains("MINH@"), "{mail}");
     let token = link_token(&mail, "/reset#");
     assert_eq!(token.len(), 32);
 

@@ -162,6 +162,36 @@ async fn socket_with(
     }
 }
 
+/// PROTOCOL.md, "Links and origins": every loopback name or address on
+/// our port names the links as the request wrote it, in lower case (any
+/// of 127.0.0.0/8, `[::1]`, IPv4-mapped, `localhost` in any case); an
+/// address outside loopback does not.
+#[tokio::test]
+async fn any_loopback_host_on_our_port_names_the_links() {
+    let server = TestServer::start().await;
+    let own = server.base.clone();
+    let port = own.rsplit(':').next().unwrap().to_string();
+    for (host, named) in [
+        ("127.0.0.2", true),
+        ("127.255.255.254", true),
+        ("[::1]", true),
+        ("[::ffff:127.0.0.1]", true),
+        ("LocalHost", true),
+        ("128.0.0.1", false),
+    ] {
+        let host = format!("{host}:{port}");
+        let (status, room) = post(&server, "/api/rooms", &[("Host", &host)], json!({})).await;
+        assert_eq!(status, 201, "{host}: {room}");
+        let code = room["code"].as_str().unwrap();
+        let base = if named {
+            format!("http://{}", host.to_ascii_lowercase())
+        } else {
+            own.clone()
+        };
+        assert_eq!(room["link"], format!("{base}/r/{code}"), "{host}");
+    }
+}
+
 #[tokio::test]
 async fn invite_links_qr_and_snapshots_ignore_a_hostile_host() {
     let server = TestServer::start().await;

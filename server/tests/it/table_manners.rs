@@ -140,6 +140,47 @@ async fn an_offer_expires_when_the_opponent_plays_on() {
     assert_eq!(snap["room"]["tables"][0]["match"]["draw_offer"], 1);
 }
 
+/// PROTOCOL.md, "Draw offers": an accepted takeback ends a standing
+/// offer (`draw_offer` null in the takeback's `match` event, no `draw`
+/// event), and the offerer stays in `draw_asked` until the next move.
+#[tokio::test]
+async fn an_accepted_takeback_ends_a_standing_offer_without_a_draw_event() {
+    let server = TestServer::start().await;
+    let mut t = jungle(&server).await;
+    play(&mut t, true, "8 a3-a4").await;
+    draw_ok(&mut t.host, "offer").await;
+    let offered = t.spectator.next_of("draw").await;
+    assert_eq!(
+        (offered["kind"].clone(), offered["side"].clone()),
+        (json!("offer"), json!(0))
+    );
+    t.host
+        .ok(json!({"type": "takeback", "action": "offer"}))
+        .await;
+    t.guest
+        .ok(json!({"type": "takeback", "action": "accept"}))
+        .await;
+    let back = next_match_of(&mut t.spectator, "takeback").await;
+    assert_eq!(back["match"]["moves"], json!([]), "{back}");
+    assert_eq!(back["match"]["draw_offer"], Value::Null, "{back}");
+    assert_eq!(back["match"]["draw_asked"], json!([0]), "{back}");
+    t.spectator
+        .silent_for("draw", Duration::from_millis(300))
+        .await;
+    draw_refused(&mut t.guest, "accept", "no_offer").await;
+    draw_refused(&mut t.host, "offer", "draw_offered").await;
+    let (_, _, snap) = server.join(&t.code, None, None).await;
+    let m = &snap["room"]["tables"][0]["match"];
+    assert_eq!(
+        (m["draw_offer"].clone(), m["draw_asked"].clone()),
+        (Value::Null, json!([0])),
+        "{m}"
+    );
+    // The next move lets the host offer again.
+    play(&mut t, true, "8 a3-a4").await;
+    draw_ok(&mut t.host, "offer").await;
+}
+
 #[tokio::test]
 async fn no_draw_offers_where_the_rules_have_no_draws() {
     let server = TestServer::start().await;
@@ -363,4 +404,57 @@ async fn the_host_unseats_and_removes_a_member_who_stays_out_until_let_back_in()
     assert_eq!(snap["you"]["member"], guest);
     assert_eq!(snap["you"]["name"], "Lan");
     assert_eq!(snap["room"]["removed"], json!([]));
+}
+
+/// A member the host removes leaves the rematch list, and everyone hears
+/// it: a `rematch` event with the list as it now is, before the `ack`
+/// (an outside check found the list emptied silently).
+#[tokio::test]
+async fn removing_a_member_who_asked_for_a_rematch_announces_the_shorter_list() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "crossyray", Value::Null).await;
+    let guest = t.guest_member.clone();
+    t.start().await;
+    t.host.ok(json!({"type": "resign"})).await;
+    for c in [&mut t.host, &mut t.guest, &mut t.spectator] {
+        next_match_of(c, "end").await;
+    }
+    t.guest.ok(json!({"type": "rematch"})).await;
+    assert_eq!(t.host.next_of("rematch").await["rematch"], json!([guest]));
+    assert_eq!(
+        t.spectator.next_of("rematch").await["rematch"],
+        json!([guest])
+    );
+    t.host.events.clear();
+    t.host.ok(json!({"type": "remove", "member": guest})).await;
+    // Before the ack, after the `removed` list.
+    let order: Vec<&str> = t
+        .host
+        .events
+        .iter()
+        .filter_map(|e| e["type"].as_str())
+        .filter(|k| ["removed", "rematch"].contains(k))
+        .collect();
+    assert_eq!(order, ["removed", "rematch"], "{:?}", t.host.events);
+    assert_eq!(t.host.latest("rematch").unwrap()["rematch"], json!([]));
+    let seen = t
+        .spectator
+        .until("rematch", Duration::from_secs(5))
+        .await
+        .expect("the spectator hears the list too");
+    assert_eq!(seen["rematch"], json!([]));
+    let (_, _, snap) = server.join(&t.code, None, Some("Late")).await;
+    assert_eq!(snap["room"]["rematch"], json!([]));
+
+    // Removing someone who did not ask changes no list: no event.
+    let (mut other, _, snap) = server.join(&t.code, None, Some("Vy")).await;
+    let vy = snap["you"]["member"].clone();
+    other.ok(json!({"type": "ping"})).await;
+    t.host.events.clear();
+    t.host.ok(json!({"type": "remove", "member": vy})).await;
+    assert!(
+        t.host.latest("removed").is_some() && t.host.latest("rematch").is_none(),
+        "{:?}",
+        t.host.events
+    );
 }

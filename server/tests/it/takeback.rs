@@ -4,6 +4,9 @@
 
 use crate::common;
 
+use std::time::Duration;
+
+use common::process::Proc;
 use common::{next_match_of, table_of, Table, TestServer};
 use serde_json::{json, Value};
 
@@ -120,4 +123,53 @@ async fn a_declined_takeback_changes_nothing_and_answers_are_checked() {
         snap["room"]["tables"][0]["match"]["takeback_offer"],
         Value::Null
     );
+}
+
+/// With a Quoridor turn timer the side to move after a takeback gets a
+/// fresh turn, also when it was to move already (two plies back): an
+/// outside check found its half-spent turn kept, the flag falling 30 s
+/// later. A server process of its own: the test clock is the process's.
+#[tokio::test]
+async fn a_takeback_gives_the_side_to_move_a_fresh_quoridor_turn() {
+    let p = Proc::launch_with(tempfile::tempdir().unwrap(), &["--test-clock"]).await;
+    let server = p.s();
+    let mut t = table_of(server, "quoridor", json!({"turn_seconds": 60})).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.spectator, "start").await;
+    t.host.ok(json!({"type": "move", "move": "e2"})).await;
+    t.guest.ok(json!({"type": "move", "move": "e8"})).await;
+    // Half of Red's turn goes by.
+    let (status, body) = server
+        .post("/api/test/clock", json!({"advance_ms": 30_000}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, _, snap) = server.join(&t.code, None, Some("Vy")).await;
+    let clock = &snap["room"]["tables"][0]["match"]["clock"];
+    assert_eq!(clock["running"], 0, "{clock}");
+    assert!(
+        clock["remaining_ms"][0].as_u64().unwrap() <= 30_500,
+        "{clock}"
+    );
+    // Red takes its move back; with Yellow's answer, Red is to move again.
+    t.host
+        .ok(json!({"type": "takeback", "action": "offer"}))
+        .await;
+    t.guest
+        .ok(json!({"type": "takeback", "action": "accept"}))
+        .await;
+    let back = next_match_of(&mut t.spectator, "takeback").await;
+    let m = &back["match"];
+    assert_eq!(m["moves"], json!([]), "{back}");
+    assert_eq!(m["to_play"], t.host_member);
+    assert_eq!(m["clock"]["running"], 0, "{back}");
+    let red = m["clock"]["remaining_ms"][0].as_u64().unwrap();
+    assert!((59_000..=60_000).contains(&red), "a fresh turn: {back}");
+    // The flag does not fall when the old turn would have ended.
+    server
+        .post("/api/test/clock", json!({"advance_ms": 31_000}))
+        .await;
+    t.spectator
+        .silent_for("match", Duration::from_millis(1_000))
+        .await;
+    t.host.ok(json!({"type": "move", "move": "e2"})).await;
 }

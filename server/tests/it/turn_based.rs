@@ -330,3 +330,83 @@ async fn the_live_games_one_plays_are_listed_for_another_device() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// A guest whose move it is in a turn-based game registers from the same
+/// browser (its token goes with the account) and says hello signed in:
+/// from then on the account's "your turn" list has the game on any
+/// device, not only once the next move is stored (issue: `"turns":[]`
+/// for the account, the room listed only by the browser's token).
+#[tokio::test]
+async fn a_guest_who_registers_finds_their_turn_on_another_device() {
+    let server = crate::common::TestServer::start().await;
+    let mut host = Browser::new(&server);
+    host.register("minh", "password1").await;
+    let a = host
+        .post(
+            "/api/rooms",
+            json!({"game": "crossyray", "options": {"days": 1}}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let code = a.body["code"].as_str().unwrap().to_string();
+    let token = a.body["token"].as_str().unwrap().to_string();
+    let (mut h, _, _) = host.join(&code, Some(&token), None).await;
+    let mut lan = Browser::new(&server);
+    let (mut g, guest_token, _) = lan.join(&code, None, Some("Lan")).await;
+    h.ok(json!({"type": "sit", "seat": 0})).await;
+    g.ok(json!({"type": "sit", "seat": 1})).await;
+    h.ok(json!({"type": "start", "order": "seats"})).await;
+    h.next_of("match").await;
+    h.ok(json!({"type": "move", "move": "f4"})).await;
+    g.close().await;
+
+    // Lan's move; her browser's token finds it.
+    let bearer = format!("Bearer {guest_token}");
+    let by_token = lan
+        .get_with("/api/turns", &[("authorization", bearer.as_str())])
+        .await;
+    assert_eq!(
+        by_token.body["turns"].as_array().unwrap().len(),
+        1,
+        "{}",
+        by_token.body
+    );
+
+    // She registers from that browser, and its socket says hello signed in.
+    let registered = lan
+        .register_with(
+            json!({"username": "LanReg", "password": "password123", "token": guest_token}),
+        )
+        .await;
+    assert_eq!(registered["token"], guest_token.as_str());
+    let (_g, _, snap) = lan.join(&code, Some(&guest_token), None).await;
+    assert_eq!(snap["you"]["account"], "LanReg", "{snap}");
+    assert_eq!(snap["you"]["seat"], 1);
+
+    // Her phone, signed in to the account: the game is her turn there.
+    let mut phone = Browser::logged_in(&server, "LanReg", "password123").await;
+    let ended = Instant::now() + Duration::from_secs(10);
+    let list = loop {
+        let list = turns(&mut phone).await;
+        if !list.is_empty() || Instant::now() > ended {
+            break list;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(list.len(), 1, "the account's turn: {list:?}");
+    assert_eq!(list[0]["room"], code.as_str());
+    assert_eq!(list[0]["players"], json!(["minh", "Lan"]));
+    // Listed once with the account and the token together.
+    let both = phone
+        .get_with("/api/turns", &[("authorization", bearer.as_str())])
+        .await;
+    assert_eq!(
+        both.body["turns"].as_array().unwrap().len(),
+        1,
+        "{}",
+        both.body
+    );
+    // Minh's own list stays empty: it is not his move.
+    assert!(turns(&mut host).await.is_empty());
+    h.close().await;
+}

@@ -323,6 +323,24 @@ async fn the_site_names_the_operators_ice_servers() {
     );
 }
 
+/// A TURN server without its username and credential (browsers throw on
+/// it) is refused before the binary starts, naming the flag: exit 2, as
+/// its variable `ICE_SERVERS` too.
+#[tokio::test]
+async fn a_turn_server_without_credentials_stops_the_binary_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, said) =
+        common::process::refused_start(dir.path(), &["--ice-server", "turn:turn.example.org:3478"])
+            .await;
+    assert_eq!(status.code(), Some(2), "{said}");
+    assert!(said.contains("--ice-server"), "{said}");
+    assert!(said.contains("USERNAME,CREDENTIAL"), "{said}");
+    assert!(
+        !dir.path().join("site.db").exists(),
+        "refused before anything starts"
+    );
+}
+
 // ---------------------------------------------------------------------
 // Issue 24, item 3: voice cannot be used to amplify traffic.
 

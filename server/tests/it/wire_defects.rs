@@ -575,6 +575,43 @@ async fn a_frame_over_64_kib_closes_with_1009() {
     client.ok(json!({"type": "ping"})).await;
 }
 
+/// A frame whose header announces more than 64 KiB closes the socket
+/// with 1009 at once, on its header: the server waits for no payload (a
+/// room's socket and the lobby's alike). 64 KiB itself is read, and is
+/// `too_large` like anything over 16 KiB.
+#[tokio::test]
+async fn a_frame_announced_over_64_kib_closes_at_once_without_its_payload() {
+    use tokio::io::AsyncWriteExt;
+    let server = TestServer::start().await;
+    let code = &server.new_room(json!({})).await.0;
+    for (path, size) in [
+        (code.as_str(), 64 * 1024 + 1),
+        (code.as_str(), 100 * 1024),
+        (code.as_str(), 127 * 1024),
+        ("lobby", 100 * 1024),
+    ] {
+        let mut client = server.socket(path).await;
+        // A masked text frame's header with a 64-bit length, then only
+        // a few bytes of its payload.
+        let mut header = vec![0x81, 0x80 | 127];
+        header.extend_from_slice(&(size as u64).to_be_bytes());
+        header.extend_from_slice(&[1, 2, 3, 4, b'x', b'y']);
+        let MaybeTlsStream::Plain(tcp) = client.ws.get_mut() else {
+            panic!("plain TCP");
+        };
+        tcp.write_all(&header).await.expect("header sent");
+        tcp.flush().await.expect("flushed");
+        let ending = client.ending(Duration::from_secs(3)).await;
+        assert_eq!(ending.code(), Some(1009), "{path} {size}: {ending:?}");
+    }
+    // 64 KiB exactly is read whole: `too_large`, and the socket stays.
+    let (mut client, _, _) = server.join(code, None, None).await;
+    client.send_text("z".repeat(64 * 1024)).await;
+    let answer = client.answer(None).await;
+    assert_eq!(answer["code"], "too_large", "{answer}");
+    client.ok(json!({"type": "ping"})).await;
+}
+
 #[tokio::test]
 async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
     let server = TestServer::start().await;
@@ -606,6 +643,49 @@ async fn a_name_with_a_right_to_left_override_is_refused() {
     let (_other, _, snap) = server.join(code, None, Some("Lan\u{202E}nahK")).await;
     assert_eq!(snap["you"]["name"], Value::Null);
     client.ok(json!({"type": "name", "name": "Minh"})).await;
+}
+
+/// A person cannot take the computer's name (the pages would show them
+/// as the computer), in English or Vietnamese, numbered or not, nor a
+/// name with a lone "+" (a team's names are joined with " + " in the
+/// stored record): `name` and a lobby `hello` are refused with
+/// `bad_name`, a room `hello` joins without the name.
+#[tokio::test]
+async fn a_person_cannot_take_the_computer_s_name_nor_a_lone_plus() {
+    let server = TestServer::start().await;
+    let code = &server.new_room(json!({})).await.0;
+    let (mut client, _, _) = server.join(code, None, None).await;
+    for taken in [
+        "Computer (Master)",
+        "Computer (Beginner) 2",
+        "computer (amateur)",
+        "Máy (Bậc thầy)",
+        "Máy (Chuyên nghiệp) 3",
+        "A + B",
+        "Lan +",
+    ] {
+        let message = client
+            .refused(json!({"type": "name", "name": taken}), "bad_name")
+            .await;
+        assert!(
+            message.contains("computer's") || message.contains('+'),
+            "{taken}: {message}"
+        );
+        let (_other, _, snap) = server.join(code, None, Some(taken)).await;
+        assert_eq!(snap["you"]["name"], Value::Null, "{taken}");
+        let url = format!("{}/ws/lobby", server.base.replace("http://", "ws://"));
+        let mut lobby = common::browser::socket(&url, None).await;
+        lobby
+            .refused(
+                json!({"type": "hello", "token": null, "name": taken}),
+                "bad_name",
+            )
+            .await;
+    }
+    client
+        .ok(json!({"type": "name", "name": "Computer fan"}))
+        .await;
+    client.ok(json!({"type": "name", "name": "C++"})).await;
 }
 
 #[tokio::test]
@@ -845,4 +925,39 @@ async fn removed_members_do_not_fill_the_room_and_the_oldest_removed_is_forgotte
         "{}",
         snap["room"]["removed"]
     );
+}
+
+/// A command's `id` is a JSON integer in the signed 64-bit range, as
+/// docs/PROTOCOL.md gives it: both ends are echoed back exactly, and an
+/// integer past either end (u64::MAX among them) is `bad_message` with
+/// `"id":null`, the message naming the range; the socket stays usable.
+#[tokio::test]
+async fn a_command_id_is_any_signed_64_bit_integer_and_nothing_past_it() {
+    let server = TestServer::start().await;
+    let t = table_of(&server, "crossyray", Value::Null).await;
+    let mut c = t.spectator;
+    for id in [i64::MAX, i64::MIN, 0, -1] {
+        c.send_text(format!(r#"{{"id":{id},"type":"ping"}}"#)).await;
+        let answer = c.answer(Some(id)).await;
+        assert_eq!(answer["type"], "ack", "{id}: {answer}");
+    }
+    for id in [
+        "18446744073709551615",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "1.0",
+        "1e3",
+    ] {
+        c.send_text(format!(r#"{{"id":{id},"type":"ping"}}"#)).await;
+        let answer = c.answer(None).await;
+        assert_eq!(answer["type"], "error", "{id}: {answer}");
+        assert_eq!(answer["code"], "bad_message", "{id}: {answer}");
+        assert_eq!(answer["id"], Value::Null, "{id}: {answer}");
+        assert_eq!(
+            answer["message"],
+            "Every command needs an integer \"id\" from -9223372036854775808 to 9223372036854775807.",
+            "{id}"
+        );
+    }
+    c.ok(json!({"type": "ping"})).await;
 }

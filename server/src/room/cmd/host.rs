@@ -4,7 +4,8 @@
 //! been here longest (the [`Timer::HostHandover`] timer). Either way
 //! everyone receives `members` and a `notice` of kind `host`. A host who
 //! comes back is a member like any other: the role comes back only if the
-//! new host gives it.
+//! new host gives it. A solo room's role never moves: `host` is refused
+//! with `solo_room` there, and there is no hand-over.
 //!
 //! [`Timer::HostHandover`]: super::super::Timer::HostHandover
 
@@ -25,6 +26,14 @@ pub struct GiveHost {
 impl RoomState {
     pub(super) fn give_host(&mut self, host: MemberId, member: MemberId) -> Applied {
         self.require_host(host)?;
+        // A solo room is its host's game: whoever else held the role
+        // could seat people (PROTOCOL.md, "Hosts").
+        if self.solo {
+            return Err(Refusal::new(
+                Code::SoloRoom,
+                "This game against the computer stays its host's.",
+            ));
+        }
         let to = self.person(member)?;
         if to.id == host {
             return Err(Refusal::new(Code::NoMember, "You are the host already."));
@@ -33,10 +42,11 @@ impl RoomState {
     }
 
     /// When the host role passes on by itself: the hand-over time after
-    /// the host went offline, if someone can take it.
+    /// the host went offline, if someone can take it. Never in a solo
+    /// room, whose role stays with its host.
     pub(crate) fn handover_due(&self) -> Option<u64> {
         let wait = self.config.host_handover_ms;
-        if wait == 0 {
+        if wait == 0 || self.solo {
             return None;
         }
         let host = self.members.iter().find(|m| m.host)?;

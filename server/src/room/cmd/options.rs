@@ -39,7 +39,7 @@ impl RoomState {
         member: MemberId,
         game: Option<Result<GameKind, String>>,
         options: &Value,
-        _now: u64,
+        now: u64,
     ) -> Applied {
         self.require_host(member)?;
         self.refuse_if_running()?;
@@ -50,6 +50,7 @@ impl RoomState {
         };
         let options = GameOptions::parse_for_play(kind, options)
             .map_err(|m| Refusal::new(Code::BadOptions, m))?;
+        self.refuse_if_solo(&options, false)?;
         self.seating = options.seating();
         self.options = options;
         let seats = self.seats();
@@ -96,6 +97,16 @@ impl RoomState {
         };
         self.emit(&mut effects, event);
         self.emit_members(&mut effects);
+        // The countdown only ever starts a live game of one table: a
+        // knockout tournament waits for the host's `start`, and a
+        // turn-based game is never started by itself (PROTOCOL.md,
+        // `autostart`). Options that make the next game one of those
+        // cancel a countdown under way, paused or not.
+        if self.countdown.is_some() && !self.countdown_may_start() {
+            self.countdown = None;
+            let autostart = self.autostart_view(now);
+            self.emit(&mut effects, Event::Autostart { autostart });
+        }
         Ok(effects)
     }
 }

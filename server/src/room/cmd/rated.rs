@@ -20,6 +20,7 @@ impl RoomState {
     pub(super) fn set_rated(&mut self, member: MemberId, rated: bool) -> Applied {
         self.require_host(member)?;
         self.refuse_if_running()?;
+        self.refuse_if_solo(&self.options, rated)?;
         self.rated = rated;
         let mut effects = vec![Effect::Persist(Write::Room(self.row()))];
         self.emit(&mut effects, Event::Rated { rated });

@@ -66,7 +66,9 @@ impl RoomState {
         }
         effects.push(Effect::Persist(Write::Member(row)));
         self.forget_removed(member, &mut effects);
+        let asked = self.rematch.len();
         self.rematch.retain(|&r| r != member);
+        let rematch_changed = self.rematch.len() != asked;
         self.leave_voice(member, &mut effects);
         effects.push(Effect::Close {
             member,
@@ -82,6 +84,12 @@ impl RoomState {
             },
         );
         self.emit_removed(&mut effects);
+        // Their rematch request goes with them: everyone hears the list
+        // as it now is.
+        if rematch_changed {
+            let rematch = self.rematch.clone();
+            self.emit(&mut effects, Event::Rematch { rematch });
+        }
         Ok(effects)
     }
 

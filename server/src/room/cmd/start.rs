@@ -106,13 +106,22 @@ impl RoomState {
         Ok(seated)
     }
 
-    /// Starts the next game (the host's `start`, or the auto-start): in
-    /// a knockout room the tournament or its next round.
+    /// Starts the next game (the host's `start`, the auto-start or a
+    /// rematch): in a knockout room the tournament or its next round;
+    /// otherwise never a game of computers only (`not_ready`).
     pub fn begin(&mut self, order: Order, now: u64) -> Applied {
         if self.options.is_knockout() {
             return self.begin_knockout(now);
         }
         let mut sides = self.seated_sides()?;
+        // Computers meet only in a knockout's bracket: a game needs a
+        // person seated (PROTOCOL.md, `start`).
+        if sides.iter().flatten().all(|p| p.computer.is_some()) {
+            return Err(Refusal::new(
+                Code::NotReady,
+                "A game needs a person seated: computers do not play one another here.",
+            ));
+        }
         // Who moves first is drawn at random unless the host fixes it
         // (RULES.md); with `seats`, seat i plays side i (in teams, the
         // team in seats 1-4 plays side 0).

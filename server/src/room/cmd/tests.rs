@@ -181,11 +181,19 @@ fn every_command_needs_an_integer_id() {
         r#"{"type":"ping"}"#,
         r#"{"id":"7","type":"ping"}"#,
         r#"{"id":1.5,"type":"ping"}"#,
+        r#"{"id":1.0,"type":"ping"}"#,
+        r#"{"id":1e3,"type":"ping"}"#,
+        r#"{"id":9223372036854775808,"type":"ping"}"#,
+        r#"{"id":18446744073709551615,"type":"ping"}"#,
+        r#"{"id":-9223372036854775809,"type":"ping"}"#,
         r#"[1]"#,
     ] {
         let (id, refusal) = read(bad).unwrap_err();
         assert_eq!(id, None, "{bad}");
-        assert_eq!(refusal.message, "Every command needs an integer \"id\".");
+        assert_eq!(
+            refusal.message,
+            "Every command needs an integer \"id\" from -9223372036854775808 to 9223372036854775807."
+        );
     }
 }
 

@@ -27,12 +27,24 @@ impl Proc {
 
     /// [`Proc::launch`] with more arguments (`--database-url`, …).
     pub async fn launch_with(dir: tempfile::TempDir, args: &[&str]) -> Proc {
-        let port = free_port();
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(log_path(dir.path()))
             .expect("log file");
+        Proc::launch_logging(dir, args, &[], log.into()).await
+    }
+
+    /// [`Proc::launch_with`] with the variables `env` set and its stderr
+    /// going to `stderr` (a pipe nobody reads, say) instead of the log
+    /// file, which then stays empty.
+    pub async fn launch_logging(
+        dir: tempfile::TempDir,
+        args: &[&str],
+        env: &[(&str, &str)],
+        stderr: Stdio,
+    ) -> Proc {
+        let port = free_port();
         let child = Command::new(env!("CARGO_BIN_EXE_server"))
             .args([
                 "--guest-hosts",
@@ -42,9 +54,10 @@ impl Proc {
             ])
             .arg(dir.path())
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(log)
+            .stderr(stderr)
             .spawn()
             .expect("the server binary starts");
         let base = format!("http://127.0.0.1:{port}");
