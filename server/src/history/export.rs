@@ -254,6 +254,17 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             if side.index() >= sides || (log.game.is_over() && !with_last) {
                 return Err(bad(n, format!("side {} cannot leave here", side.0)));
             }
+            // Only the clock of the side to move runs: no other side
+            // misses a deadline.
+            if reason == EndReason::Timeout && log.game.to_move() != Some(side) {
+                return Err(bad(
+                    n,
+                    format!(
+                        "side {} cannot leave here: only the side to move runs out of time",
+                        side.0
+                    ),
+                ));
+            }
             // A side leaves once.
             if log.leaves.iter().any(|l| l.sides.contains(&side)) {
                 return Err(bad(
@@ -317,7 +328,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 (AnyGame::Quoridor(q), Outcome::Win { reason, .. })
                     if *reason == EndReason::Default =>
                 {
-                    q.active_sides().count() == 2
+                    q.active_sides().count() == 2 && log.moves.len() >= 2
                 }
                 _ => true,
             };
@@ -477,6 +488,31 @@ mod tests {
         let e = quoridor(three, "side 0 wins (default)", "1. e2\n2. a4\n3. e8\n")
             .expect_err("two opponents still on the board");
         assert_eq!(e.line, 3, "{}", e.message);
+    }
+
+    #[test]
+    fn a_timeout_leave_is_the_side_to_move_s_and_a_default_win_needs_two_moves() {
+        // After Red's move only Yellow's clock runs.
+        let jungle = "[Game \"jungle\"]\n[Result \"side 1 wins (timeout)\"]\n\n1. 8 a3-a4\n";
+        let e = import(&format!("{jungle}side 0 leaves (timeout)\n")).unwrap_err();
+        let e = e.to_string();
+        assert!(
+            e.starts_with("line 5: side 0 cannot leave here: only the side to move"),
+            "{e}"
+        );
+        let ok = jungle.replace("side 1 wins", "side 0 wins");
+        assert!(import(&format!("{ok}side 1 leaves (timeout)\n")).is_ok());
+        // Before two moves in all a Quoridor game is aborted, never won
+        // by default (RULES.md "Results").
+        let early = "[Game \"quoridor\"]\n[Result \"side 0 wins (default)\"]\n\n";
+        for moves in ["", "1. e2\n"] {
+            let e = import(&format!("{early}{moves}")).unwrap_err().to_string();
+            assert!(
+                e.contains("the moves do not end the game this way"),
+                "{moves:?}: {e}"
+            );
+        }
+        assert!(import(&format!("{early}1. e2\n2. e8\n")).is_ok());
     }
 
     #[test]
