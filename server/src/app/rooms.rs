@@ -106,8 +106,11 @@ pub(super) async fn create_room(
             "Sign in or register to create a room (joining one needs no account).",
         );
     }
-    // Options that are refused spend nothing of the address's rooms.
-    let options = match crate::room::Registry::parse_options(&req.game, &req.options) {
+    // Options that are refused (a solo room's too) spend nothing of the
+    // address's rooms.
+    let options = match crate::room::Registry::parse_options(&req.game, &req.options)
+        .and_then(|o| crate::room::Registry::check_solo(&o, req.solo).map(|()| o))
+    {
         Ok(options) => options,
         Err(e) => return registry_error(e),
     };

@@ -33,6 +33,7 @@ mod rating_history;
 mod recovery;
 mod security;
 mod shop;
+mod solo_rooms;
 mod store;
 mod table_manners;
 mod takeback;
