@@ -103,9 +103,9 @@ pub fn check_email(input: Option<&str>) -> Result<Option<String>, String> {
 
 #[derive(Deserialize)]
 pub struct Register {
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     username: String,
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     password: String,
     #[serde(default)]
     email: Option<String>,
@@ -115,9 +115,9 @@ pub struct Register {
 
 #[derive(Deserialize)]
 pub struct Login {
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     username: String,
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     password: String,
     #[serde(default)]
     token: Option<String>,

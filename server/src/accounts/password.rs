@@ -17,9 +17,9 @@ use crate::limits::client_ip::{too_many, ClientIp};
 
 #[derive(Deserialize)]
 pub struct ChangePassword {
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     current: String,
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     new: String,
 }
 

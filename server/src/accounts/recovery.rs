@@ -41,15 +41,15 @@ pub struct EmailBody {
 
 #[derive(Deserialize)]
 pub struct TokenBody {
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     token: String,
 }
 
 #[derive(Deserialize)]
 pub struct ResetBody {
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     token: String,
-    #[serde(default, deserialize_with = "crate::app::error::empty_if_null")]
+    #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     password: String,
 }
 

@@ -154,13 +154,6 @@ pub fn registry_error(e: RegistryError) -> Response {
     }
 }
 
-/// A text field of a JSON body whose `null` reads as `""`, as a field
-/// left out does (PROTOCOL.md, "HTTP"): `#[serde(default, deserialize_with
-/// = "empty_if_null")]`.
-pub fn empty_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    default_if_null(d)
-}
-
 /// Any field of a JSON body whose `null` reads as its empty value (`""`,
 /// `false`), as a field left out does (PROTOCOL.md, "HTTP"):
 /// `#[serde(default, deserialize_with = "default_if_null")]`.
