@@ -215,7 +215,9 @@ pub fn signal(signal: &crate::protocol::Signal) -> Result<(), String> {
             }
             if !(candidate.is_empty() || candidate.starts_with("candidate:"))
                 || candidate.chars().any(char::is_control)
-                || mid.as_deref().is_some_and(controls)
+                || mid
+                    .as_deref()
+                    .is_some_and(|m| m.chars().any(char::is_control))
             {
                 return Err("Not an ICE candidate.".into());
             }

@@ -64,6 +64,35 @@ impl Store {
             .collect())
     }
 
+    /// Rooms with a real-time game in progress (no turn-based deadline)
+    /// that no node holds at `now` (no lease, or one that ran out), in
+    /// code order after `after`, at most `limit`: the rooms a restarted
+    /// server, or the node that outlived another, loads at once so that
+    /// their clocks and the abandon rule run with nobody connected.
+    pub async fn unheld_live_rooms(
+        &self,
+        now: u64,
+        after: &str,
+        limit: i64,
+    ) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT g.room_code AS room_code FROM live_games g
+             LEFT JOIN room_leases l ON l.room_code = g.room_code
+             WHERE g.deadline IS NULL AND g.room_code > $2
+               AND (l.room_code IS NULL OR l.expires_at <= $1)
+             ORDER BY g.room_code LIMIT $3",
+        )
+        .bind(now as i64)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.get::<String, _>("room_code"))
+            .collect())
+    }
+
     /// The turn-based games waiting for a move of `account` or of the
     /// browser `token`, the nearest deadline first.
     pub async fn turns_for(

@@ -6,6 +6,13 @@
 //! (`Timer::Turn`) ends the game on time. A room unloaded, or a server
 //! restarted, therefore still loses nobody's deadline.
 //!
+//! The same loop, at start and then at every sweep, loads each room with a
+//! real-time game in progress that no node holds (`unheld_live_rooms`: on
+//! one node, every such room not loaded yet, which after a restart is all
+//! of them; of several nodes, those whose node stopped and whose lease ran
+//! out), so that the game's clock and the abandon rule run from the
+//! restart, not from the first visit.
+//!
 //! It also sends the "your turn" email: to each signed-in player with the
 //! email on (`turn_mail`) and a confirmed address, whose move a game has
 //! waited for longer than `--turn-mail-after-mins` (60), at most once a
@@ -40,6 +47,7 @@ pub fn poke() {
 /// The sweeper's loop (spawned at start, aborted at shutdown).
 pub async fn run(app: App) {
     let every = Duration::from_secs(app.config.turn_sweep_secs.max(1));
+    open_live_rooms(&app, now_millis()).await;
     loop {
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
@@ -47,6 +55,7 @@ pub async fn run(app: App) {
         }
         let now = now_millis();
         open_due_rooms(&app, now).await;
+        open_live_rooms(&app, now).await;
         send_mail(&app, now).await;
     }
 }
@@ -68,6 +77,40 @@ pub async fn open_due_rooms(app: &App, now: u64) {
     for code in codes {
         if let Err(e) = app.registry.route(&code).await {
             tracing::debug!(room = %code, error = %e, "turn sweep: room not opened");
+        }
+    }
+}
+
+/// Loads the rooms with a real-time game in progress that no node holds
+/// at `now` and that are not loaded here, at most [`ROOMS_PER_SWEEP`] a
+/// call (the rest at the next sweep).
+pub async fn open_live_rooms(app: &App, now: u64) {
+    let store = app.registry.store();
+    let mut after = String::new();
+    let mut opened = 0;
+    loop {
+        let codes = match store.unheld_live_rooms(now, &after, ROOMS_PER_SWEEP).await {
+            Ok(codes) => codes,
+            Err(e) => {
+                tracing::warn!(error = %e, "live room sweep: store error");
+                return;
+            }
+        };
+        for code in &codes {
+            if app.registry.running(code).is_some() {
+                continue;
+            }
+            if opened == ROOMS_PER_SWEEP {
+                return;
+            }
+            opened += 1;
+            if let Err(e) = app.registry.route(code).await {
+                tracing::debug!(room = %code, error = %e, "live room sweep: room not opened");
+            }
+        }
+        match codes.last() {
+            Some(last) if codes.len() as i64 == ROOMS_PER_SWEEP => after.clone_from(last),
+            _ => return,
         }
     }
 }

@@ -516,6 +516,43 @@ async fn game_numbers_keep_going_after_a_restart() {
     assert_eq!(numbers, vec![1, 2]);
 }
 
+/// A game in progress goes on after a restart although nobody opens its
+/// room: the server loads every such room at start, so its players, all
+/// offline from the restart, forfeit by abandon on time (PROTOCOL "What a
+/// room keeps" and "Reconnecting": the lowest side first, the other wins).
+#[tokio::test]
+async fn a_game_running_at_a_restart_ends_by_abandon_with_nobody_visiting() {
+    let server = TestServer::start().await;
+    let mut t = table_of(&server, "jungle", Value::Null).await;
+    t.host.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut t.spectator, "start").await;
+    let code = t.code.clone();
+    drop(t);
+    let dir = server.stop().await;
+
+    let server = TestServer::start_in(dir, |c| c.abandon_secs = 1).await;
+    let path = format!("/api/rooms/{code}/games");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let games = loop {
+        let (status, body) = server.get(&path).await;
+        assert_eq!(status, 200, "{body}");
+        let games: Value = serde_json::from_str(&body).expect("json");
+        if games["games"].as_array().is_some_and(|g| !g.is_empty()) {
+            break games;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game never ended with nobody in the room: {games}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(
+        games["games"][0]["outcome"],
+        json!({"kind": "win", "winner": 1, "reason": "abandon"}),
+        "{games}"
+    );
+}
+
 // ---------------------------------------------------------------------
 // 5. Scoreboard identity.
 

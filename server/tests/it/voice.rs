@@ -177,6 +177,15 @@ async fn oversized_or_malformed_signalling_is_refused_with_a_clear_error() {
             json!({"type": "signal", "to": lan, "kind": "candidate", "candidate": "candidate:1", "mid": "x".repeat(65)}),
             "bad_signal",
         ),
+        // Line breaks are an SDP's only: a mid has none.
+        (
+            json!({"type": "signal", "to": lan, "kind": "candidate", "candidate": "candidate:1", "mid": "a\n"}),
+            "bad_signal",
+        ),
+        (
+            json!({"type": "signal", "to": lan, "kind": "candidate", "candidate": "candidate:1", "mid": "\r\n"}),
+            "bad_signal",
+        ),
         (
             json!({"type": "signal", "to": lan, "kind": "hug", "sdp": OFFER}),
             "bad_message",
