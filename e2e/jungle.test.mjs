@@ -337,3 +337,61 @@ test('sounds: a move, the computer\'s answer and our turn are heard; muting is r
   await page.context().close();
   assertNoPageErrors();
 });
+
+test('a solo room\'s host is offered nothing the server refuses there: no Make host, no knockout, no days per move, not rated nor listed', { timeout: 120_000 }, async () => {
+  const page = await newPage('solo-host');
+  await playComputer(page, { name: 'Lan' });
+  const code = new URL(page.url()).pathname.slice(3);
+  // A watcher comes by the link.
+  const watcher = await newPage('solo-watcher');
+  await watcher.goto(`${site.base}/r/${code}`);
+  await waitOnline(watcher);
+  await byId(watcher, 'name-input').fill('Vy');
+  await byId(watcher, 'name-save').click();
+  const vy = await watcher.evaluate(async () => {
+    for (;;) {
+      const li = document.querySelector('#members .badge.you')?.closest('li');
+      if (li) return li.dataset.testid.slice('member-'.length);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  await page.waitForSelector(`[data-testid="member-${vy}"]`);
+  await byId(page, `remove-${vy}`).waitFor();
+  assert.equal(await byId(page, `make-host-${vy}`).count(), 0, 'the host role never moves in a solo room');
+
+  // Between games (resigned), the options form: Jungle's only other mode is
+  // a knockout tournament, so no mode at all; no days per move.
+  await byId(page, 'resign').click();
+  await byId(page, 'resign').click();
+  await byId(page, 'result').waitFor({ state: 'visible' });
+  await byId(page, 'options-form').waitFor({ state: 'visible' });
+  const modes = () => byId(page, 'opt-mode').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(await modes(), ['single']);
+  assert.equal(await byId(page, 'opt-mode').isVisible(), false);
+  assert.equal(await byId(page, 'opt-days').isVisible(), false);
+  // Quoridor's modes, less the tournament.
+  await byId(page, 'opt-game').selectOption('quoridor');
+  assert.deepEqual(await modes(), ['ffa', 'teams']);
+  assert.equal(await byId(page, 'opt-mode').isVisible(), true);
+  await byId(page, 'lang').selectOption('vi');
+  assert.deepEqual(await modes(), ['ffa', 'teams'], 'the words change, not the choices');
+  assert.equal(await byId(page, 'opt-days').isVisible(), false);
+  await byId(page, 'lang').selectOption('en');
+  await byId(page, 'opt-game').selectOption('jungle');
+  assert.deepEqual(await modes(), ['single']);
+  // The computer taken out, the room is still solo: never rated nor listed.
+  await byId(page, 'computer-remove-1').click();
+  await byId(page, 'computer-add-1').waitFor();
+  assert.equal(await byId(page, 'rated-box').isVisible(), false);
+  assert.equal(await byId(page, 'public-box').isVisible(), false);
+  assert.equal(await byId(page, `make-host-${vy}`).count(), 0);
+  // A watcher may be removed from a solo room: the server takes it.
+  await byId(page, `remove-${vy}`).click();
+  await byId(page, `remove-${vy}`).click();
+  await watcher.waitForSelector('[data-testid="refused"]:not([hidden])');
+  await page.waitForSelector(`[data-testid="removed-${vy}"]`);
+  assert.equal(await page.locator(`[data-testid="member-${vy}"]`).count(), 0);
+  assert.equal(await page.locator('[data-testid="toast"][data-code="solo_room"]').count(), 0, 'nothing refused');
+  for (const p of [page, watcher]) await p.context().close();
+  assertNoPageErrors();
+});

@@ -150,3 +150,66 @@ test('logging in on the home page makes the quick pairing the account\'s at once
   for (const p of [page, other]) await p.context().close();
   assert.deepEqual(pageErrors, []);
 });
+
+test('a refused name in quick pairing is named at the name box and never saved; the open rooms stay listed, the computer by its name', async () => {
+  // A public room whose host seated the computer (Master) and left a seat free.
+  const host = await site.newPage('refused-host');
+  const room = await openAsHost(host, site.base, 'crossyray');
+  await waitOnline(host);
+  await setName(host, 'Minh');
+  // Listed first: the page offers Public only while no computer sits.
+  await byId(host, 'public').check();
+  await byId(host, 'computer-level-1').selectOption('master');
+  await byId(host, 'computer-add-1').click();
+  await host.waitForFunction(() => document.querySelector('[data-testid="seat-name-1"]')?.dataset.computer === 'master');
+
+  const page = await site.newPage('refused-guest');
+  await page.goto(`${site.base}/`);
+  const row = page.locator(`[data-testid="lobby-room"][data-code="${room.code}"]`);
+  await row.waitFor();
+  // The computer is named as everywhere else, not by its level alone.
+  assert.equal(await row.locator('[data-testid="lobby-players"]').textContent(), 'Computer (Master)');
+  await byId(page, 'lang').selectOption('vi');
+  assert.equal(await row.locator('[data-testid="lobby-players"]').textContent(), 'Máy (Bậc thầy)');
+  await byId(page, 'lang').selectOption('en');
+
+  const stored = () => page.evaluate(() => localStorage.getItem('bg.name'));
+  const nameError = async (words) => {
+    await visible(page, 'seek-error');
+    assert.equal(await byId(page, 'seek-error').textContent(), words);
+    assert.equal(await byId(page, 'seek-name').getAttribute('aria-invalid'), 'true');
+    assert.equal(await byId(page, 'seek-waiting').isHidden(), true, 'not seeking');
+    assert.equal(await stored(), null, 'a refused name is not saved');
+  };
+  // The server refuses the name at the lobby socket's hello (bad_name): the
+  // page says so at the name box, not "the connection was not ready".
+  await byId(page, 'seek-name').fill('A + B');
+  await byId(page, 'seek-play').click();
+  await nameError('That name cannot be used: 1 to 24 characters, no invisible characters, not the computer\'s name, no "+" standing alone.');
+  await byId(page, 'lang').selectOption('vi');
+  await byId(page, 'seek-name').fill('Computer (Master)');
+  assert.equal(await byId(page, 'seek-name').getAttribute('aria-invalid'), null, 'typing clears the mark');
+  await byId(page, 'seek-play').click();
+  await nameError('Không dùng được tên này: từ 1 đến 24 ký tự, không có ký tự ẩn, không trùng tên của máy, không có dấu "+" đứng riêng.');
+  await byId(page, 'lang').selectOption('en');
+  // The socket said hello again without the name: the open rooms are still listed.
+  assert.equal(await row.count(), 1);
+
+  // A refused name stored by an older page: after a reload the lobby still
+  // lists the open rooms, and the name is forgotten.
+  await page.evaluate(() => localStorage.setItem('bg.name', 'Computer (Master)'));
+  await page.reload();
+  await row.waitFor();
+  await page.waitForFunction(() => localStorage.getItem('bg.name') === null);
+
+  // A good name seeks, and is kept.
+  await byId(page, 'seek-name').fill('Hoa');
+  await byId(page, 'seek-play').click();
+  await visible(page, 'seek-waiting');
+  assert.equal(await byId(page, 'seek-error').isHidden(), true);
+  assert.equal(await stored(), 'Hoa');
+  await byId(page, 'seek-cancel').click();
+  await visible(page, 'seek-play');
+  for (const p of [host, page]) await p.context().close();
+  assert.deepEqual(pageErrors, []);
+});

@@ -234,3 +234,52 @@ test('a room\'s past games are paged, 20 a page, and follow a game that ends mea
   await noHorizontalScroll(page, 'room page with the past games pager');
   assert.deepEqual(pageErrors, []);
 });
+
+// Last in this file: it spends the address's imports (429 rate_limited).
+test('the import page gives its own words for a refusal of no line and for a missing header, in both languages', { timeout: 120_000 }, async () => {
+  const page = await site.newPage('import-words');
+  await page.goto(`${site.base}/import`);
+  const error = byId(page, 'import-error');
+  const refused = async (text, words) => {
+    await byId(page, 'import-text').fill(text);
+    await byId(page, 'import-open').click();
+    await error.filter({ hasText: words }).waitFor();
+    assert.equal(await byId(page, 'import-text').getAttribute('aria-invalid'), 'true');
+  };
+  const notAGame = { en: 'That text is not a game that can be opened.', vi: 'Văn bản này không phải một ván mở được.' };
+  // No [Game] header: reported on the blank line after the headers, which
+  // says nothing by itself; the page says which header is missing.
+  const noGame = '[Side0 "Minh"]\n[Side1 "Lan"]\n\n1. 8 a3-a4\n';
+  const noResult = '[Game "jungle"]\n\n1. 8 a3-a4\n';
+  await refused(noGame, `${notAGame.en} (line 3: the headers end here without a [Game "…"] header)`);
+  await refused(noResult, `${notAGame.en} (line 2: the game is not over and the headers have no [Result "…"])`);
+  await byId(page, 'lang').selectOption('vi');
+  await error.filter({ hasText: `${notAGame.vi} (dòng 2: ván chưa kết thúc mà phần tiêu đề không có [Result "…"])` }).waitFor();
+  await refused(noGame, `${notAGame.vi} (dòng 3: phần tiêu đề kết thúc ở đây mà không có tiêu đề [Game "…"])`);
+
+  // 413 too_large (more than 1000 moves), a refusal of no line: in
+  // Vietnamese our words alone, never the server's English message.
+  const tooLong = `[Game "jungle"]\n\n${Array.from({ length: 1001 }, (_, i) => `${i + 1}. 8 a3-a4`).join('\n')}\n`;
+  assert.ok(tooLong.length < 16 * 1024, 'under the body limit: refused for its moves');
+  const tooLarge = { en: 'That was too large for the server; nothing changed.', vi: 'Yêu cầu quá lớn đối với máy chủ; chưa có gì thay đổi.' };
+  await byId(page, 'import-text').fill(tooLong);
+  await byId(page, 'import-open').click();
+  await error.filter({ hasText: tooLarge.vi }).waitFor();
+  assert.equal(await error.textContent(), tooLarge.vi);
+  await byId(page, 'lang').selectOption('en');
+  await error.filter({ hasText: `${tooLarge.en} (An import has at most 1000 moves` }).waitFor();
+
+  // 429 rate_limited once the address's imports are spent.
+  for (let i = 0; i < 40; i++) {
+    const r = await page.request.post(`${site.base}/api/games/import`, { headers: { 'Content-Type': 'text/plain' }, data: noResult });
+    if (r.status() === 429) break;
+  }
+  await byId(page, 'lang').selectOption('vi');
+  await byId(page, 'import-text').fill(noResult);
+  await byId(page, 'import-open').click();
+  const limited = 'Bạn thao tác quá nhanh; hãy đợi một lát rồi thử lại.';
+  await error.filter({ hasText: limited }).waitFor();
+  assert.equal(await error.textContent(), limited);
+  await byId(page, 'lang').selectOption('en');
+  assert.deepEqual(pageErrors, []);
+});

@@ -133,3 +133,47 @@ test('a live game one plays is listed on the home page of another page of the br
   assert.ok(await byId(after, 'playing-panel').isHidden(), 'the game is over');
   assert.deepEqual(pageErrors, []);
 });
+
+test('the time left to move counts down on the room page, from the event\'s time, as the clocks do', async () => {
+  const host = await site.newPage('countdown-host');
+  const guest = await site.newPage('countdown-guest');
+  // The host's page runs on Playwright's clock: its timers and
+  // performance.now() jump when the test says (the server's time does not).
+  await host.clock.install();
+  const res = await host.request.post(`${site.base}/api/rooms`, { data: { game: 'crossyray', options: { days: 1 } } });
+  assert.equal(res.status(), 201);
+  const room = await res.json();
+  await host.goto(`${site.base}/`);
+  await host.evaluate((token) => localStorage.setItem('bg.token', token), room.token);
+  await host.goto(`${site.base}/r/${room.code}`);
+  await waitOnline(host);
+  await setName(host, 'Minh');
+  await sit(host, 0, 'Minh');
+  await guest.goto(`${site.base}/r/${room.code}`);
+  await waitOnline(guest);
+  await setName(guest, 'Lan');
+  await sit(guest, 1, 'Lan');
+  await byId(host, 'start-order').selectOption('seats');
+  await byId(host, 'start').click();
+  await host.waitForSelector('[data-testid="turn-left"]');
+  const left = () => byId(host, 'turn-left').textContent();
+  assert.match(await left(), /^(1 day|23 h) left to move$/);
+
+  // Two hours later on the page, without any event: it counted down.
+  await host.clock.fastForward('02:00:00');
+  await until(left, (t) => /^2[12] h left to move$/.test(t), 'two hours less');
+  // Near the end, in minutes.
+  await host.clock.fastForward('21:30:00');
+  await until(left, (t) => t === '30 min left to move', 'half an hour left');
+  await host.clock.fastForward('20:00');
+  await until(left, (t) => t === '10 min left to move', 'ten minutes left');
+  await byId(host, 'lang').selectOption('vi');
+  await until(left, (t) => t === 'Còn 10 phút để đi', 'in Vietnamese');
+  await byId(host, 'lang').selectOption('en');
+  // A move is an event: the guest's turn, a day from the move's time again.
+  assert.ok(await playIfMyTurn(host), 'Minh moves');
+  await waitPly(host, 1);
+  await until(left, (t) => /^(1 day|23 h) left to move$/.test(t), 'a fresh day for Lan');
+  for (const p of [host, guest]) await p.context().close();
+  assert.deepEqual(pageErrors, []);
+});

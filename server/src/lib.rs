@@ -69,6 +69,9 @@ impl Running {
         // writes are stored, and let their leases go, so other nodes take
         // them at once.
         self.stopping.token.cancel();
+        // The lobby's sockets drop their seeks as they close: each is
+        // withdrawn before the store closes (in `registry.shutdown`).
+        self.lobby.withdrawn().await;
         self.registry.shutdown().await;
         // Every socket's close frame goes out before the process ends.
         self.stopping.open.close();
@@ -176,6 +179,22 @@ pub async fn start(mut config: Config) -> anyhow::Result<Running> {
         config.max_rooms,
         cluster.as_ref().map(cluster::Cluster::owner),
     );
+    if let Some(cluster) = &cluster {
+        // Leases under this id are a previous run's (`Cluster::connect`
+        // refused to start beside a live node of this id): let them go, so
+        // their rooms are taken at once, here or by another node.
+        let released = registry
+            .store()
+            .release_node(cluster.node())
+            .await
+            .context("could not release this node's old leases")?;
+        if released > 0 {
+            tracing::info!(
+                rooms = released,
+                "released the leases of this node id's previous run"
+            );
+        }
+    }
     let mailer = mail::Mailer::for_config(&config)?;
     let lobby = lobby::Lobby::start(registry.clone(), config.seeks_per_addr).await;
     let app = app::state::App {

@@ -170,11 +170,12 @@ async function playComputer(e) {
       showError(err, data.error);
       return;
     }
-    storeName(name);
     const seats = soloSeats($('solo-side').value);
     const level = $('solo-level').value;
     await withRoomSocket(data.code, async (socket, snapshot) => {
       if (snapshot.you?.name !== name) await socket.send('name', { name });
+      // Kept once the room took it: a refused name is not saved.
+      storeName(name);
       await socket.send('sit', { seat: seats.me });
       await socket.send('computer', { seat: seats.computer, level });
       await socket.send('start', { order: seats.order });

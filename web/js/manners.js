@@ -125,11 +125,14 @@ export function memberActions(m) {
       onclick: () => ctx.command('unseat', { member: m.id }).catch(() => {}),
     }));
   }
-  // The host role, given to another person (who may give it back).
-  out.push(el('button', {
-    type: 'button', class: 'small', 'data-testid': `make-host-${m.id}`, text: t('manage.make_host'),
-    onclick: () => ctx.command('host', { member: m.id }).catch(() => {}),
-  }));
+  // The host role, given to another person (who may give it back);
+  // never in a solo room, whose role stays its host's (`solo_room`).
+  if (!ctx.solo?.()) {
+    out.push(el('button', {
+      type: 'button', class: 'small', 'data-testid': `make-host-${m.id}`, text: t('manage.make_host'),
+      onclick: () => ctx.command('host', { member: m.id }).catch(() => {}),
+    }));
+  }
   const remove = el('button', {
     type: 'button', class: `small danger${armed.has(m.id) ? ' armed' : ''}`, 'data-testid': `remove-${m.id}`,
     text: t(armed.has(m.id) ? 'manage.remove_confirm' : 'manage.remove'),

@@ -41,7 +41,11 @@ export function modeText(mode) {
  */
 export function fillModeSelect(sel, game, value = null) {
   if (!sel) return;
-  const modes = modesOf(game);
+  // A solo room's form (setSoloForm) offers no knockout tournament.
+  const solo = sel.dataset.solo === 'true';
+  const modes = modesOf(game).filter((m) => !(solo && m === 'knockout'));
+  const label = sel.closest('label');
+  if (label) label.hidden = solo && modes.length < 2;
   const want = [sel.value, value].find((v) => v && modes.includes(v)) ?? modes[0];
   const same = sel.options.length === modes.length && [...sel.options].every((o, i) => o.value === modes[i]);
   if (!same || sel.options[0]?.text !== modeText(modes[0])) {
@@ -86,6 +90,26 @@ function fillDays(sel, value) {
   const keep = sel.value !== '' || sel.options.length ? sel.value : String(value ?? '');
   sel.replaceChildren(new Option(daysText(null), ''), ...DAYS.map((d) => new Option(daysText(d), String(d))));
   sel.value = keep;
+}
+
+/**
+ * Makes `selects` a solo room's form (`solo` true: a guest against the
+ * computer, PROTOCOL "Hosts") or any room's: a solo room's games are
+ * never a knockout tournament nor turn-based (`solo_room`), so its mode
+ * select offers no knockout (and is hidden when one mode is left) and
+ * its days per move are hidden, set to played live.
+ */
+export function setSoloForm(selects, solo) {
+  if (selects.mode) {
+    const was = selects.mode.dataset.solo === 'true';
+    selects.mode.dataset.solo = String(solo);
+    if (was !== solo) fillModeSelect(selects.mode, selects.game?.value || FORM_ORDER[0]);
+  }
+  if (selects.days) {
+    const label = selects.days.closest('label');
+    if (label) label.hidden = solo;
+    if (solo) selects.days.value = '';
+  }
 }
 
 /** Show the controls that belong to `game` (labels with data-game). */

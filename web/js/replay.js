@@ -286,6 +286,17 @@ function showImportError(words) {
   $('import-text').setAttribute('aria-invalid', String(!!message));
 }
 
+/**
+ * Whether the headers of `text` (its lines up to the first blank one, as
+ * the server reads them) name the game: a missing `[Game "…"]` and a
+ * missing `[Result "…"]` are both reported on the blank line after them.
+ */
+function hasGameHeader(text) {
+  const lines = text.replace(/^\uFEFF/, '').split('\n').map((l) => l.trim());
+  const end = lines.findIndex((l) => !l);
+  return lines.slice(0, end < 0 ? lines.length : end).some((l) => /^\[Game /.test(l));
+}
+
 async function openImport(e) {
   e.preventDefault();
   const area = $('import-text');
@@ -306,18 +317,29 @@ async function openImport(e) {
     $('import-open').disabled = false;
   }
   if (!answer.ok) {
-    // Our words for the refusal, then where: in English the server's own
-    // line and reason (the first bad line, named by the rules); in another
+    // Our words for the refusal (PROTOCOL: a page shows its own words for
+    // each `code`), then where: in English the server's own line and
+    // reason (the first bad line, named by the rules); in another
     // language, whose words the server does not have, the line's number
-    // and its text.
+    // and its text. A refusal of no line (too large, too many imports, …)
+    // is our words alone in another language. A missing header is reported
+    // on the blank line after the headers, which says nothing by itself:
+    // our words say which header is missing, in every language.
     const { error, message } = answer.data ?? {};
     const line = /^line (\d+):/.exec(message ?? '');
     const where = () => {
-      if (lang() === 'en' || !line) return message ?? '';
-      const bad = text.split('\n')[Number(line[1]) - 1]?.trim() ?? '';
-      return t('import.bad_line', { n: line[1], text: bad.length > 60 ? `${bad.slice(0, 59)}…` : bad });
+      if (!line) return lang() === 'en' ? message ?? '' : '';
+      const n = Number(line[1]);
+      const bad = text.split('\n')[n - 1]?.trim() ?? '';
+      if (!bad) return t(hasGameHeader(text) ? 'import.no_result' : 'import.no_game', { n });
+      if (lang() === 'en') return message;
+      return t('import.bad_line', { n, text: bad.length > 60 ? `${bad.slice(0, 59)}…` : bad });
     };
-    showImportError(error ? () => `${errorText(error)} (${where()})` : () => t('import.failed'));
+    const words = () => {
+      const w = where();
+      return w ? `${errorText(error)} (${w})` : errorText(error);
+    };
+    showImportError(error ? words : () => t('import.failed'));
     $('replay-main').hidden = true;
     analysis.close();
     if (line) selectLine(area, Number(line[1]));

@@ -59,7 +59,7 @@ const current = (fn) => () => fn(page.model);
 
 const mannersPanel = {
   name: 'manners',
-  slice: (m) => [model.shownMatch(m), m.room.rematch, m.room.removed, m.room.options, m.room.game, m.room.tables, m.room.members, m.you, model.isHost(m), model.sameNames(m.room).key],
+  slice: (m) => [model.shownMatch(m), m.room.rematch, m.room.removed, m.room.options, m.room.game, m.room.tables, m.room.members, m.you, model.isHost(m), model.isSolo(m), model.sameNames(m.room).key],
   draw: () => renderManners(),
 };
 const voicePanel = { name: 'voice', slice: (m) => [m.room.voice, m.room.members, m.you, model.isHost(m)], draw: () => renderVoice() };
@@ -124,7 +124,7 @@ function showBracket() {
 function wireButtons() {
   initManners({
     model: live, match: current(model.shownMatch), mySide: current(model.mySide), isHost: current(model.isHost),
-    anyRunning: current(model.anyRunning), locked: current(model.locked), command, atTable: current(model.atTable),
+    anyRunning: current(model.anyRunning), locked: current(model.locked), solo: current(model.isSolo), command, atTable: current(model.atTable),
     name: (id) => personName(page.model, id),
   });
   initVoice({ model: live, command, isHost: current(model.isHost), toast, name: (id) => personName(page.model, id) });

@@ -45,6 +45,10 @@ export function storedName() {
 export function storeName(name) {
   try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
 }
+/** Forgets the stored name (the server refused it). */
+export function forgetName() {
+  try { localStorage.removeItem(NAME_KEY); } catch { /* ignore */ }
+}
 
 /**
  * Forgets who used this browser (logging out): its token (seats, host
@@ -146,7 +150,7 @@ export class RoomSocket {
         (err) => {
           if (err.code === 'bad_name') {
             // The stored name was refused: forget it and say hello without it.
-            try { localStorage.removeItem(NAME_KEY); } catch { /* ignore */ }
+            forgetName();
             if (this.ws === ws) this.resync();
             return;
           }

@@ -108,6 +108,48 @@ pub fn export(g: &GameRecord) -> String {
     out
 }
 
+/// A number as the text writes it: decimal digits without a leading
+/// zero (`0` itself aside). `+1`, `01`, ` 1` are not numbers here.
+fn number(text: &str) -> Option<usize> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    plain.then(|| text.parse().ok()).flatten()
+}
+
+/// The move of a move line `N. move` (the line's outer white space
+/// already gone), `N` being `expected`: the number in decimal digits
+/// without a leading zero, a `.` right after it, white space (at least
+/// one space), then the move. What is wrong otherwise.
+fn move_of(line: &str, expected: usize) -> Result<&str, String> {
+    let Some((written, rest)) = line.split_once('.') else {
+        return Err(format!("expected \"{expected}. <move>\""));
+    };
+    if written.is_empty() || !written.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected \"{expected}. <move>\": {written:?} is not a move number"
+        ));
+    }
+    if number(written).is_none() && written.starts_with('0') {
+        return Err(format!(
+            "move number {written:?} has a leading zero: expected \"{expected}. <move>\""
+        ));
+    }
+    if number(written) != Some(expected) {
+        return Err(format!("expected move number {expected}, not {written}"));
+    }
+    let mv = rest.trim_start();
+    if mv.is_empty() {
+        return Err(format!("expected a move after \"{expected}.\""));
+    }
+    if mv.len() == rest.len() {
+        return Err(format!(
+            "expected a space after \"{expected}.\" (\"{expected}. {mv}\")"
+        ));
+    }
+    Ok(mv)
+}
+
 /// `side 2 leaves (abandon)` → (side, reason).
 fn parse_leave(line: &str) -> Option<(Side, EndReason)> {
     let rest = line.strip_prefix("side ")?;
@@ -119,7 +161,7 @@ fn parse_leave(line: &str) -> Option<(Side, EndReason)> {
         EndReason::Resign | EndReason::Abandon | EndReason::Timeout
     )
     .then_some(())
-    .and(Some((Side(side.parse().ok()?), reason)))
+    .and(Some((Side(number(side)?.try_into().ok()?), reason)))
 }
 
 /// `side 0 wins (goal)`, `draw (repetition)`, `aborted (abandon)`.
@@ -140,7 +182,7 @@ fn parse_result(text: &str) -> Option<Outcome> {
         _ => {
             let side = what.strip_prefix("side ")?.strip_suffix(" wins")?;
             Outcome::Win {
-                winner: Side(side.parse().ok()?),
+                winner: Side(number(side)?.try_into().ok()?),
                 reason,
             }
         }
@@ -172,6 +214,9 @@ fn can_end(kind: GameKind, outcome: &Outcome) -> bool {
 
 /// Reads a game's text back, replaying its moves.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
+    // A byte order mark, as Windows editors write one, is no part of the
+    // first header.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
     let mut kind = None;
     let mut options = (0, Value::Null);
@@ -181,12 +226,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     let mut i = 0;
     while i < lines.len() && !lines[i].trim().is_empty() {
         let n = i + 1;
-        let (key, value) = header_of(lines[i]).ok_or_else(|| {
-            bad(
-                n,
-                "expected a header like [Game \"jungle\"] or a blank line",
-            )
-        })?;
+        let (key, value) = header_of(lines[i]).map_err(|e| bad(n, e))?;
         // A header that says what the game is says it once.
         if matches!(key, "Game" | "Options" | "Result") && !seen.insert(key) {
             return Err(bad(n, format!("a second [{key}] header")));
@@ -209,9 +249,18 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             }
             _ => {
                 if let Some(side) = key.strip_prefix("Side") {
-                    let side: usize = side.parse().map_err(|_| bad(n, "bad side number"))?;
+                    let side = number(side).ok_or_else(|| bad(n, "bad side number"))?;
                     if side != players.len() {
                         return Err(bad(n, format!("expected Side{}", players.len())));
+                    }
+                    let length = value.chars().count();
+                    if value.trim().is_empty() || length > SIDE_NAME_MAX {
+                        return Err(bad(
+                            n,
+                            format!(
+                                "a side's name has 1-{SIDE_NAME_MAX} characters ({length} here)"
+                            ),
+                        ));
                     }
                     players.push((n, value));
                 }
@@ -281,18 +330,13 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 .map_err(|e| bad(n, format!("side {} cannot leave here: {e}", side.0)))?;
             continue;
         }
-        let (number, mv) = line
-            .split_once('.')
-            .ok_or_else(|| bad(n, format!("expected \"{}. <move>\"", played + 1)))?;
-        if number.trim().parse::<usize>().ok() != Some(played + 1) {
-            return Err(bad(n, format!("expected move number {}", played + 1)));
-        }
+        let mv = move_of(line, played + 1).map_err(|e| bad(n, e))?;
         if log.game.is_over() {
             return Err(bad(n, "the game is already over"));
         }
         replay
-            .play(mv.trim())
-            .map_err(|e| bad(n, format!("illegal move {:?}: {e}", mv.trim())))?;
+            .play(mv)
+            .map_err(|e| bad(n, format!("illegal move {mv:?}: {e}")))?;
     }
     let log = replay.log();
     let game = &log.game;
@@ -368,21 +412,41 @@ fn merged(leaves: &[Leave]) -> Vec<Leave> {
     out
 }
 
-/// `[Key "value"]` → (key, unescaped value).
-fn header_of(line: &str) -> Option<(&str, String)> {
-    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let (key, rest) = inner.split_once(' ')?;
-    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+/// Longest side name an import reads: a team's four names of 24
+/// characters joined by " + " is 105; the export never writes more.
+const SIDE_NAME_MAX: usize = 120;
+
+/// `[Key "value"]` → (key, unescaped value), or what is wrong with the
+/// line: only `\"` and `\\` are escapes, and a value holds no control
+/// characters (the export writes none: names have none, and JSON escapes
+/// its own).
+fn header_of(line: &str) -> Result<(&str, String), &'static str> {
+    const FORM: &str = "expected a header like [Game \"jungle\"] or a blank line";
+    let inner = line
+        .trim()
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or(FORM)?;
+    let (key, rest) = inner.split_once(' ').ok_or(FORM)?;
+    let quoted = rest
+        .trim()
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or(FORM)?;
     let mut value = String::new();
     let mut chars = quoted.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => value.push(chars.next()?),
-            '"' => return None,
+            '\\' => match chars.next() {
+                Some(e @ ('"' | '\\')) => value.push(e),
+                _ => return Err("in a header value only \\\" and \\\\ are escapes"),
+            },
+            '"' => return Err(FORM),
+            c if c.is_control() => return Err("a header value holds a control character"),
             c => value.push(c),
         }
     }
-    Some((key, value))
+    Ok((key, value))
 }
 
 fn escape(value: &str) -> String {
@@ -558,11 +622,53 @@ mod tests {
     }
 
     #[test]
+    fn a_move_line_is_its_number_a_dot_white_space_and_the_move() {
+        assert_eq!(move_of("1. e5", 1), Ok("e5"));
+        assert_eq!(move_of("12.  8 a3-a4", 12), Ok("8 a3-a4"));
+        assert_eq!(move_of("3.\te5", 3), Ok("e5"));
+        for (line, wrong) in [
+            ("1.e5", "expected a space after"),
+            ("01. e5", "leading zero"),
+            ("00. e5", "leading zero"),
+            ("+1. e5", "is not a move number"),
+            (" 1. e5", "is not a move number"),
+            ("1 . e5", "is not a move number"),
+            (". e5", "is not a move number"),
+            ("2. e5", "expected move number 1, not 2"),
+            ("0. e5", "expected move number 1, not 0"),
+            ("99999999999999999999999. e5", "expected move number 1"),
+            ("1.", "expected a move after"),
+            ("e5", "expected \"1. <move>\""),
+        ] {
+            let e = move_of(line, 1).expect_err(line);
+            assert!(e.contains(wrong), "{line}: {e}");
+        }
+        assert_eq!(number("0"), Some(0));
+        assert_eq!(number("10"), Some(10));
+        for not in ["", "01", "+1", "-1", " 1", "1 ", "1_0"] {
+            assert_eq!(number(not), None, "{not:?}");
+        }
+        assert_eq!(parse_leave("side 01 leaves (resign)"), None);
+        assert_eq!(parse_result("side 01 wins (goal)"), None);
+    }
+
+    #[test]
     fn headers_unescape() {
         assert_eq!(
             header_of(r#"[Options "{\"a\":\"b\\\\c\"}"]"#),
-            Some(("Options", r#"{"a":"b\\c"}"#.to_string()))
+            Ok(("Options", r#"{"a":"b\\c"}"#.to_string()))
         );
-        assert_eq!(header_of("[Game jungle]"), None);
+        assert!(header_of("[Game jungle]").is_err());
+        // Only \" and \\ escape; no control characters.
+        for (line, wrong) in [
+            (r#"[Side0 "P\n0"]"#, "escapes"),
+            (r#"[Side0 "P\"]"#, "escapes"),
+            (r#"[Side0 "P"0"]"#, "expected a header"),
+            ("[Side0 \"P\u{0}0\"]", "control"),
+            ("[Side0 \"P\u{1b}0\"]", "control"),
+        ] {
+            let e = header_of(line).expect_err(line);
+            assert!(e.contains(wrong), "{line}: {e}");
+        }
     }
 }

@@ -28,6 +28,7 @@ use bytes::Bytes;
 use dashmap::DashMap;
 use tokio::sync::{oneshot, watch};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use tracing::{debug, warn};
 
 use crate::limits::open::OpenPerClient;
@@ -80,6 +81,11 @@ struct Inner {
     /// The node stops ([`Lobby::stop`]): no more heartbeats or reads, the
     /// store is about to close.
     stopped: CancellationToken,
+    /// The seeks of this node's sockets (each [`SeekHandle`], and each
+    /// `seek` being placed, holds a token of it) and their withdrawals
+    /// (spawned on it), so the stop waits for both before the store
+    /// closes ([`Lobby::withdrawn`]).
+    seeking: TaskTracker,
 }
 
 /// An open seek of this node: who seeks, and where the room's code goes.
@@ -110,6 +116,7 @@ impl Lobby {
                 rooms,
                 remote: OnceLock::new(),
                 stopped: CancellationToken::new(),
+                seeking: TaskTracker::new(),
             }),
         };
         tokio::spawn(heartbeat(Arc::downgrade(&lobby.inner)));
@@ -148,6 +155,27 @@ impl Lobby {
     /// finishes, and its failure is not a warning).
     pub fn stop(&self) {
         self.inner.stopped.cancel();
+    }
+
+    /// Once the node's sockets were told to close (`Stopping::token`),
+    /// and before the store closes: waits until every seek of theirs is
+    /// gone, its row withdrawn (a lobby socket drops its seek as it
+    /// closes, and a `seek` being placed finishes first), so no
+    /// withdrawal runs against a closed store and none is lost. At most
+    /// 5 s: what is left then is swept at the next start (one node) or
+    /// ignored once its heartbeat is [`SEEK_TTL`] old (several).
+    pub async fn withdrawn(&self) {
+        let seeking = &self.inner.seeking;
+        seeking.close();
+        if tokio::time::timeout(Duration::from_secs(5), seeking.wait())
+            .await
+            .is_err()
+        {
+            warn!(
+                seeks = seeking.len(),
+                "seeks still open 5 s into the stop; the next start clears them"
+            );
+        }
     }
 }
 

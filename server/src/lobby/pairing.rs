@@ -12,6 +12,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::oneshot;
+use tokio_util::task::task_tracker::TaskTrackerToken;
 use tracing::warn;
 
 use super::presets::Preset;
@@ -87,6 +88,9 @@ impl Seeker {
 pub struct SeekHandle {
     id: String,
     lobby: Lobby,
+    /// Held while the seek is open: the stop waits for it
+    /// (`Lobby::withdrawn`), and for the withdrawal its drop spawns.
+    _open: TaskTrackerToken,
     /// The seek's place among its address's (`--seeks-per-addr`).
     _place: Option<Place>,
     /// The paired room's code arrives here (closed: the pairing failed).
@@ -105,7 +109,8 @@ impl Drop for SeekHandle {
         inner.seeks.remove(&self.id);
         let store = inner.registry.store().clone();
         let id = std::mem::take(&mut self.id);
-        tokio::spawn(async move {
+        // Tracked: a stop waits for it before the store closes.
+        inner.seeking.spawn(async move {
             if let Err(e) = store.cancel_seek(&id).await {
                 warn!(error = %e, "could not withdraw a seek");
             }
@@ -145,6 +150,9 @@ impl Lobby {
     /// Places `request` for `seeker`: paired at once with a compatible
     /// open seek, or left open. The handle's `paired` gets the room.
     pub async fn seek(&self, seeker: Seeker, request: &SeekRequest) -> Result<SeekHandle, Refusal> {
+        // From here, a stop waits for this seek (placed, then withdrawn)
+        // before the store closes.
+        let open = self.inner.seeking.token();
         let game = GameKind::parse(&request.game).map_err(bad_seek)?;
         let preset = Preset::find(game, &request.preset).ok_or_else(|| {
             bad_seek(format!(
@@ -203,6 +211,7 @@ impl Lobby {
         let handle = SeekHandle {
             id: id.clone(),
             lobby: self.clone(),
+            _open: open,
             _place: place,
             paired: rx,
         };

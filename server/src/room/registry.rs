@@ -360,7 +360,8 @@ impl Registry {
     /// here, one hello at a time: sockets upgraded together, before any
     /// said hello, cannot open more rooms than the cap. Once admitted
     /// the room counts as in use until its task has taken the hello
-    /// (`Occupancy::admit`).
+    /// (`Occupancy::admit`), or died with it in hand (`HelloInHand`,
+    /// `supervisor.rs`: the run started again does not count it).
     pub fn admit(&self, room: &RoomHandle) -> Result<(), RegistryError> {
         let _one_at_a_time = self
             .inner
@@ -532,4 +533,85 @@ const STEP_DOWN_EARLY: std::time::Duration = std::time::Duration::from_millis(50
 /// by `now`, as another node's clock may see it.
 fn lease_may_have_run_out(since: tokio::time::Instant, now: tokio::time::Instant) -> bool {
     now >= since + LEASE_TTL - STEP_DOWN_EARLY
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::super::task::PANIC_ON_HELLO;
+    use super::super::tests::{crossyray, hello_real, HOST};
+    use super::*;
+    use crate::model::ConnId;
+
+    /// A registry on a fresh SQLite store in `dir` with `--max-rooms`
+    /// `max_rooms`.
+    async fn registry_in(dir: &std::path::Path, max_rooms: usize) -> Registry {
+        let store = Store::open(None, dir).await.unwrap();
+        let settings = RoomSettings {
+            config: super::super::RoomConfig::default(),
+            idle_after: Duration::from_secs(600),
+            public_url: None,
+        };
+        Registry::new(store, settings, max_rooms)
+    }
+
+    /// Waits until the room's task (started again after a panic) answers.
+    async fn answering(room: &RoomHandle) {
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while room.info().await.is_err() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await
+        .expect("the room runs again");
+    }
+
+    /// A hello the registry admitted (`admit`) counts the room in use
+    /// until its task takes it. When the task panics with that hello in
+    /// hand, the supervisor starts the room again without it: the
+    /// admission goes with the hello, so the room (nobody attached, no
+    /// clock) no longer counts against `--max-rooms`, and another room
+    /// opens under a cap of one. A hello that reaches the room again
+    /// counts once, and not after its socket goes.
+    #[tokio::test]
+    async fn a_hello_lost_in_a_panic_does_not_keep_its_room_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let registry = registry_in(dir.path(), 1).await;
+        let code = registry.create(crossyray(), HOST, false).await.unwrap();
+        let room = registry.running(&code).expect("runs on one node");
+        registry.admit(&room).expect("the first room in use");
+        assert!(room.in_use(), "admitted: in use until the task takes it");
+        let (_queue, _closer) = hello_real(&room, 1, HOST, Some(PANIC_ON_HELLO)).await;
+        answering(&room).await;
+        assert!(!room.is_closed(), "the same room, started again");
+        assert!(
+            !room.in_use(),
+            "the hello died with the task: nobody is attached"
+        );
+        // A cap of one: the other room opens.
+        let other = registry.create(crossyray(), HOST, false).await.unwrap();
+        let other = registry.running(&other).expect("made");
+        registry.admit(&other).expect("one room in use of one");
+        let (_other_queue, _) = hello_real(&other, 2, HOST, Some("Lan")).await;
+        answering(&other).await;
+        assert!(other.in_use());
+        assert!(
+            matches!(registry.admit(&room), Err(RegistryError::Full)),
+            "the crashed room counts again only for a new hello"
+        );
+        other.detach(ConnId(2)).await.unwrap();
+        answering(&other).await;
+        assert!(!other.in_use(), "its socket gone");
+        // Not in use, the first room may have left memory to make room
+        // for the other (`make_room_for_unused`): it loads again.
+        let room = registry.get(&code).await.expect("the cap has room");
+        registry.admit(&room).expect("the cap has room");
+        let (_queue, _) = hello_real(&room, 3, HOST, Some("Minh")).await;
+        answering(&room).await;
+        assert!(room.in_use(), "its socket attached");
+        room.detach(ConnId(3)).await.unwrap();
+        answering(&room).await;
+        assert!(!room.in_use(), "counted once: nothing left over");
+    }
 }

@@ -21,6 +21,28 @@ use crate::store::{Fence, Store, StoreError};
 /// afresh when someone next asks for it).
 const MAX_RESTARTS: u32 = 5;
 
+/// A hello the registry admitted (`Registry::admit`) in the task's
+/// hands: the room counts as in use for it (`Occupancy::admit`) until
+/// this is dropped, when the task has published its use with the hello
+/// taken, or when the task panics with it (the unwinding drops it). A
+/// task that dies, and is started again without the hello it was
+/// handling, so never leaves the room counted against `--max-rooms` for
+/// a socket nobody holds; hellos still queued stay counted, and the run
+/// started again takes them.
+pub(super) struct HelloInHand(std::sync::Arc<super::Occupancy>);
+
+impl HelloInHand {
+    pub(super) fn new(occupancy: std::sync::Arc<super::Occupancy>) -> HelloInHand {
+        HelloInHand(occupancy)
+    }
+}
+
+impl Drop for HelloInHand {
+    fn drop(&mut self) {
+        self.0.taken();
+    }
+}
+
 /// Reads room `code` from the store and rebuilds its state.
 pub(super) async fn load(
     store: &Store,

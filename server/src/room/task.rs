@@ -19,6 +19,7 @@ use super::encoded::Encoded;
 use super::event::Effect;
 pub(super) use super::msg::{drain, Attach, Exit, Msg, StoreFailed};
 use super::state::RoomState;
+use super::supervisor::HelloInHand;
 use super::think::Thinking;
 use super::{RoomInfo, RoomSettings};
 use crate::model::ids::{ConnId, MemberId, TableId};
@@ -73,6 +74,11 @@ pub(super) struct RoomTask {
 /// opened cannot hold `--max-rooms` for long. It stays stored, and loads
 /// again for its first socket.
 pub(super) const NEVER_JOINED_SHARE: u32 = 20;
+
+/// Tests only: a hello with this name makes the room's task panic while
+/// it handles the hello.
+#[cfg(test)]
+pub(crate) const PANIC_ON_HELLO: &str = "a hello that panics (tests)";
 
 /// Events kept for reconnecting clients.
 pub(super) const RECENT_EVENTS: usize = 256;
@@ -183,15 +189,15 @@ impl RoomTask {
                         continue;
                     }
                     // A hello the registry admitted counts as in use until
-                    // the room has published its use with it taken.
-                    let hello = matches!(msg, Msg::Attach(_));
+                    // the room has published its use with it taken, or
+                    // until the task dies with it (`HelloInHand`).
+                    let hello = matches!(msg, Msg::Attach(_))
+                        .then(|| HelloInHand::new(self.occupancy.clone()));
                     let handled = self.handle(msg).await;
                     if handled.is_ok() {
                         self.publish_use();
                     }
-                    if hello {
-                        self.occupancy.taken();
-                    }
+                    drop(hello);
                     if let Err(failed) = handled {
                         return failed.exit();
                     }
@@ -254,6 +260,10 @@ impl RoomTask {
     async fn handle(&mut self, msg: Msg) -> Result<(), StoreFailed> {
         let now = self.now();
         match msg {
+            #[cfg(test)]
+            Msg::Attach(attach) if attach.name.as_deref() == Some(PANIC_ON_HELLO) => {
+                panic!("a hello that panics, injected by a test")
+            }
             Msg::Attach(attach) => self.attach(*attach, now).await,
             // Taken in `run`.
             Msg::Unload => Ok(()),

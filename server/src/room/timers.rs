@@ -158,16 +158,20 @@ impl RoomState {
                 .is_some_and(|b| b.status == Status::BetweenRounds)
     }
 
-    /// Since when every member of side `s` has been offline (the latest
+    /// Since when every person of side `s` has been offline (the latest
     /// of their departures), if they all are and the side is still in.
+    /// Only people count: a team whose people have all left is away
+    /// whatever computers it holds (they do not play on for it), and a
+    /// side of computers only (a knockout's computer entrant, a solo
+    /// room's computer) is never away.
     pub(super) fn side_gone_since(&self, m: &Match, s: usize) -> Option<u64> {
         // In a turn-based game players are expected to be away.
         if m.gone.get(s).copied().unwrap_or(true) || m.options.days().is_some() {
             return None;
         }
         // A player who is no longer a member at all counts as long gone.
-        m.sides[s]
-            .iter()
+        let people = m.sides.get(s)?.iter().filter(|p| p.computer.is_none());
+        people
             .map(|p| self.member(p.member).map_or(Some(0), |m| m.offline_since))
             .collect::<Option<Vec<u64>>>()
             .and_then(|since| since.into_iter().max())

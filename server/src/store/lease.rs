@@ -105,6 +105,20 @@ impl Store {
             .collect())
     }
 
+    /// Lets every room leased under `node` go at once: a node starting
+    /// holds no room yet, so leases under its id are a previous run's (one
+    /// killed and started again with the same `--node-id`, which would
+    /// otherwise renew them for rooms it never loads). Called once at
+    /// start, after the check that no live node has this id, before any
+    /// room is taken.
+    pub async fn release_node(&self, node: &str) -> StoreResult<u64> {
+        let done = sqlx::query("UPDATE room_leases SET expires_at = 0 WHERE node = $1")
+            .bind(node)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Lets the room go at once (a node shutting down hands it over): the
     /// next node to ask takes it without waiting for the lease to run out.
     pub async fn release(&self, code: &str, fence: Fence) -> StoreResult<()> {

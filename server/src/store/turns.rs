@@ -64,8 +64,9 @@ impl Store {
             .collect())
     }
 
-    /// Rooms with a real-time game in progress (no turn-based deadline)
-    /// that no node holds at `now` (no lease, or one that ran out), in
+    /// Rooms with a real-time game in progress (no turn-based deadline;
+    /// a finished game's row stays until the table's next game, but its
+    /// record in `games` tells it apart) that no node holds at `now` (no lease, or one that ran out), in
     /// code order after `after`, at most `limit`: the rooms a restarted
     /// server, or the node that outlived another, loads at once so that
     /// their clocks and the abandon rule run with nobody connected.
@@ -80,6 +81,7 @@ impl Store {
              LEFT JOIN room_leases l ON l.room_code = g.room_code
              WHERE g.deadline IS NULL AND g.room_code > $2
                AND (l.room_code IS NULL OR l.expires_at <= $1)
+               AND NOT EXISTS (SELECT 1 FROM games f WHERE f.game_id = g.id)
              ORDER BY g.room_code LIMIT $3",
         )
         .bind(now as i64)

@@ -356,6 +356,45 @@ async fn kill_9_of_the_owner_mid_game_the_other_node_takes_over_within_5_s() {
     p.schema.drop().await;
 }
 
+/// The owner killed and started again at once under the same
+/// `--node-id` (what `restart: unless-stopped` with a fixed `NODE_ID`
+/// does): the new run holds none of the old run's rooms, so it lets their
+/// leases go at start and loads the game in progress; through the other
+/// node the room answers within 5 s with every acknowledged move (it used
+/// to answer "moving" for as long as the new run renewed the old leases).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_killed_and_started_again_under_its_id_gives_its_rooms_back_within_5_s() {
+    let Some((mut p, g)) = game_after(6).await else {
+        return;
+    };
+    p.a.child.kill().expect("SIGKILL");
+    p.a.child.wait().expect("reaped");
+    let killed = Instant::now();
+    let a = node(&p.schema.url, &p.a_id).await;
+    let (mut guest, snap) = rejoin(&p.b, &g.code, &g.guest_token).await;
+    let took = killed.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the room came back after {took:?}"
+    );
+    assert_eq!(
+        match_of(&snap)["moves"],
+        json!(g.moves),
+        "every acknowledged move is kept"
+    );
+    assert_eq!(match_of(&snap)["outcome"], Value::Null);
+    // And it plays on: after six plies the host (side 0) is to move.
+    let (mut host, snap) = rejoin(&a, &g.code, &g.host_token).await;
+    assert_eq!(snap["you"]["member"], g.host_member);
+    assert_eq!(match_of(&snap)["to_play"], g.host_member);
+    let mv = keep_going(&g.local, &match_of(&snap)["legal"], 6);
+    host.ok(json!({"type": "move", "move": mv})).await;
+    let event = next_match_of(&mut guest, "move").await;
+    assert_eq!(event["match"]["ply"], 7, "{event}");
+    drop(a);
+    p.schema.drop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_owner_whose_lease_ran_out_cannot_write() {
     let Some(p) = pair().await else { return };

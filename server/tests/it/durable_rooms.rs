@@ -529,6 +529,17 @@ async fn a_game_running_at_a_restart_ends_by_abandon_with_nobody_visiting() {
     let code = t.code.clone();
     drop(t);
     let dir = server.stop().await;
+    let unheld = |dir: tempfile::TempDir| async move {
+        let store = Store::open(None, dir.path()).await.expect("store");
+        let rooms = store
+            .unheld_live_rooms(u64::MAX / 2, "", 10)
+            .await
+            .expect("query");
+        store.close().await;
+        (dir, rooms)
+    };
+    let (dir, rooms) = unheld(dir).await;
+    assert_eq!(rooms, vec![code.clone()], "the game in progress is found");
 
     let server = TestServer::start_in(dir, |c| c.abandon_secs = 1).await;
     let path = format!("/api/rooms/{code}/games");
@@ -551,6 +562,10 @@ async fn a_game_running_at_a_restart_ends_by_abandon_with_nobody_visiting() {
         json!({"kind": "win", "winner": 1, "reason": "abandon"}),
         "{games}"
     );
+    // The finished game stays shown (its row kept until the next game),
+    // and is no longer a game in progress to load at every sweep.
+    let (_dir, rooms) = unheld(server.stop().await).await;
+    assert_eq!(rooms, Vec::<String>::new());
 }
 
 // ---------------------------------------------------------------------

@@ -660,3 +660,106 @@ async fn a_position_is_played_from_its_moves_with_its_legal_moves() {
         assert!(message.contains(wanted), "{query}: {message}");
     }
 }
+
+/// A move line is `N. move` exactly (PROTOCOL.md "Import"): the number
+/// without a leading zero or sign, a `.` right after it, then white
+/// space and the move. What an editor adds around lines is read
+/// (`\r\n` line ends, white space at a line's ends, several spaces after
+/// the `.`, blank lines among the moves, a byte order mark first); a
+/// number written otherwise is refused, saying what is wrong.
+#[tokio::test]
+async fn an_import_reads_move_lines_as_documented() {
+    let server = TestServer::start().await;
+    let head = "[Game \"jungle\"]\n[Result \"side 0 wins (resign)\"]\n\n";
+    for (moves, message) in [
+        (
+            "1.8 a3-a4\n",
+            "line 4: expected a space after \"1.\" (\"1. 8 a3-a4\")",
+        ),
+        (
+            "01. 8 a3-a4\n",
+            "line 4: move number \"01\" has a leading zero: expected \"1. <move>\"",
+        ),
+        (
+            "1. 8 a3-a4\n02. 8 g7-g6\n",
+            "line 5: move number \"02\" has a leading zero: expected \"2. <move>\"",
+        ),
+        (
+            "+1. 8 a3-a4\n",
+            "line 4: expected \"1. <move>\": \"+1\" is not a move number",
+        ),
+        (
+            "1 . 8 a3-a4\n",
+            "line 4: expected \"1. <move>\": \"1 \" is not a move number",
+        ),
+        (
+            "1. 8 a3-a4\n3. 8 g7-g6\n",
+            "line 5: expected move number 2, not 3",
+        ),
+        ("1.\n", "line 4: expected a move after \"1.\""),
+        ("1. 8 a3-a4\n2 8 g7-g6\n", "line 5: expected \"2. <move>\""),
+        (
+            "1. 8 a3-a4\nside 01 leaves (resign)\n",
+            "line 5: expected \"side N leaves (resign)\"",
+        ),
+    ] {
+        let text = format!("{head}{moves}");
+        let (status, body) = import(&server, &text).await;
+        assert_eq!(status, 400, "{text}: {body}");
+        assert_eq!(body["error"], "bad_import", "{text}");
+        let said = body["message"].as_str().unwrap();
+        assert!(said.starts_with(message), "{text}: {said}");
+    }
+    let plain = format!("{head}1. 8 a3-a4\n2. 8 g7-g6\n");
+    let (status, want) = import(&server, &plain).await;
+    assert_eq!(status, 200, "{want}");
+    for text in [
+        plain.replace('\n', "\r\n"),
+        format!("{head}1. 8 a3-a4  \n\t2. 8 g7-g6\t\n"),
+        format!("{head}1.   8 a3-a4\n2.\t8 g7-g6\n"),
+        format!("{head}\n1. 8 a3-a4\n\n  \n2. 8 g7-g6\n\n"),
+        format!("\u{feff}{plain}"),
+        format!("{}\r\n", plain.replace('\n', " \r\n").trim_end()),
+    ] {
+        let (status, back) = import(&server, &text).await;
+        assert_eq!(status, 200, "{text:?}: {back}");
+        assert_eq!(back, want, "{text:?}");
+    }
+    // Header values: only \" and \\ escape, no control characters, and
+    // a side's name has 1-120 characters (a fresh server: the imports
+    // above spent the address's allowance).
+    let server = TestServer::start().await;
+    let moves = "1. 8 a3-a4\n";
+    for (side, message) in [
+        (
+            r#"[Side0 "P\n0"]"#.to_string(),
+            "line 3: in a header value only",
+        ),
+        (
+            "[Side0 \"P\u{0}0\"]".to_string(),
+            "line 3: a header value holds a control character",
+        ),
+        (
+            "[Side0 \"\"]".to_string(),
+            "line 3: a side's name has 1-120 characters (0 here)",
+        ),
+        (
+            format!("[Side0 \"{}\"]", "x".repeat(121)),
+            "line 3: a side's name has 1-120 characters (121 here)",
+        ),
+    ] {
+        let text =
+            format!("[Game \"jungle\"]\n[Result \"side 0 wins (resign)\"]\n{side}\n\n{moves}");
+        let (status, body) = import(&server, &text).await;
+        assert_eq!(status, 400, "{text}: {body}");
+        let said = body["message"].as_str().unwrap();
+        assert!(said.starts_with(message), "{text}: {said}");
+    }
+    let text = format!(
+        "[Game \"jungle\"]\n[Result \"side 0 wins (resign)\"]\n[Side0 \"Minh \\\"M\\\" \\\\ 1\"]\n[Side1 \"{}\"]\n\n{moves}",
+        "y".repeat(120)
+    );
+    let (status, body) = import(&server, &text).await;
+    assert_eq!(status, 200, "{text}: {body}");
+    assert_eq!(body["players"][0], "Minh \"M\" \\ 1", "{body}");
+}

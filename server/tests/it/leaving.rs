@@ -193,3 +193,74 @@ async fn a_pawn_claimed_out_of_a_game_that_goes_on_leaves_the_away_list() {
     assert_eq!(away["away"], json!([]), "{away}");
     assert_eq!(second.next_of("away").await["away"], json!([]));
 }
+
+/// A Quoridor team of a person and a computer is away once its person
+/// left (the computer does not keep it in): after the claim time the
+/// other team claims the win, and the mixed team leaves with reason
+/// `abandon`; before it, the claim says how long to wait.
+#[tokio::test]
+async fn a_team_left_with_only_its_computer_may_be_claimed_out() {
+    let server = TestServer::start_with(|c| {
+        c.claim_secs = 1;
+        c.bot_ms = 30;
+    })
+    .await;
+    let (status, room) = server
+        .create_room(json!({"game": "quoridor", "options": {"mode": "teams"}}))
+        .await;
+    assert_eq!(status, 201, "{room}");
+    let code = room["code"].as_str().unwrap().to_string();
+    let (mut minh, _, _) = server
+        .join(&code, room["token"].as_str(), Some("Minh"))
+        .await;
+    let (mut lan, _, _) = server.join(&code, None, Some("Lan")).await;
+    // Red: Lan alone; Yellow: Minh (seat 4) and a computer (seat 5).
+    lan.ok(json!({"type": "sit", "seat": 0})).await;
+    minh.ok(json!({"type": "sit", "seat": 4})).await;
+    minh.ok(json!({"type": "computer", "seat": 5, "level": "beginner"}))
+        .await;
+    minh.ok(json!({"type": "start", "order": "seats"})).await;
+    next_match_of(&mut lan, "start").await;
+    lan.ok(json!({"type": "move", "move": "e2"})).await;
+    minh.ok(json!({"type": "move", "move": "e8"})).await;
+    lan.refused(json!({"type": "claim", "action": "win"}), "no_claim")
+        .await;
+    // Minh leaves; his computer is still seated for Yellow.
+    minh.close().await;
+    let away = lan.next_of("away").await;
+    assert_eq!(away["away"].as_array().unwrap().len(), 1, "{away}");
+    assert_eq!(away["away"][0]["side"], 1, "{away}");
+    let early = lan
+        .refused(json!({"type": "claim", "action": "win"}), "no_claim")
+        .await;
+    assert!(early.contains("claim in"), "{early}");
+    // Yellow's computer plays its own turn meanwhile.
+    lan.ok(json!({"type": "move", "move": "e3"})).await;
+    let moved = loop {
+        let event = next_match_of(&mut lan, "move").await;
+        if event["match"]["ply"] == 4 {
+            break event;
+        }
+    };
+    assert_eq!(moved["side"], 1, "{moved}");
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    lan.refused(json!({"type": "claim", "action": "draw"}), "no_draws")
+        .await;
+    lan.ok(json!({"type": "claim", "action": "win"})).await;
+    let end = next_match_of(&mut lan, "end").await;
+    assert_eq!(
+        end["match"]["outcome"],
+        json!({"kind": "win", "winner": 0, "reason": "default"})
+    );
+    let (status, body) = server.get(&format!("/api/rooms/{code}/games")).await;
+    assert_eq!(status, 200, "{body}");
+    let games: Value = serde_json::from_str(&body).unwrap();
+    let id = games["games"][0]["id"].as_str().unwrap().to_string();
+    let (_, body) = server.get(&format!("/api/games/{id}")).await;
+    let game: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        game["leaves"],
+        json!([{"ply": 4, "sides": [1], "reason": "abandon"}]),
+        "{game}"
+    );
+}

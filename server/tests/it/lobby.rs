@@ -402,3 +402,52 @@ async fn the_first_rooms_after_hello_is_the_list_as_of_now() {
     let first = next.next_of("rooms").await;
     assert_eq!(first["rooms"][0]["code"], code.as_str(), "{first}");
 }
+
+/// SIGTERM with seeks open: each is withdrawn before the store closes
+/// (their sockets close with 1012 as the server stops), so the log holds
+/// no warning or error, the stopped node leaves no seek row behind, and
+/// after a restart nobody is paired with one. Many seeks, so their
+/// withdrawals are still waiting for the database when the stop gets
+/// to the store (one browser's: they do not pair with each other).
+#[tokio::test]
+async fn a_seek_open_at_sigterm_is_withdrawn_before_the_store_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--seeks-per-addr", "0", "--room-burst", "100"];
+    let mut p = Proc::launch_with(dir, &args).await;
+    let mut seekers = Vec::new();
+    for _ in 0..40 {
+        let mut seeker = lobby_at(&p.s().base, None, Some(SEEKER), Some("Vy")).await;
+        seeker.ok(seek("jungle", "5+3")).await;
+        seekers.push(seeker);
+    }
+    p.sigterm();
+    for seeker in &mut seekers {
+        let ending = seeker.ending(Duration::from_secs(10)).await;
+        assert_eq!(ending.code(), Some(1012), "{ending:?}");
+    }
+    let status = p
+        .exited(Duration::from_secs(10))
+        .await
+        .unwrap_or_else(|| panic!("still running 10 s after SIGTERM:\n{}", p.log_tail()));
+    assert!(status.success(), "exit status {status}:\n{}", p.log_tail());
+    let dir = p.into_dir();
+    let log = std::fs::read_to_string(crate::common::process::log_path(dir.path())).unwrap();
+    let (_, stopping) = log.split_once("shutting down").expect("the stop is logged");
+    for bad in ["WARN", "ERROR", "seek", "pool"] {
+        assert!(!stopping.contains(bad), "{bad:?} after the signal:\n{log}");
+    }
+    // The row went with its socket, before the store closed (not left
+    // for the next start's clean-up).
+    let store = server::store::Store::open(None, dir.path()).await.unwrap();
+    assert_eq!(store.open_seeks(0).await.unwrap(), 0, "{log}");
+    store.close().await;
+    drop(store);
+
+    let p = Proc::launch(dir).await;
+    let mut other = guest(p.s(), "Lan").await;
+    other.ok(seek("jungle", "5+3")).await;
+    other.silent_for("paired", Duration::from_millis(500)).await;
+}
+
+/// One browser's token, for seeks that must not pair with each other.
+const SEEKER: &str = "one-seeking-browser-token-0001";

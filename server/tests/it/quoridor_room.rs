@@ -751,3 +751,91 @@ async fn a_game_left_to_the_computers_alone_ends_drawn() {
         json!({"kind": "draw", "reason": "abandon"})
     );
 }
+
+/// A team of a person and a computer whose person leaves is away like
+/// any side whose people all left: the computer does not play on for it
+/// (an outside check found such a team playing on through its computer
+/// forever). The other team sees it in `away`, and after the abandon
+/// time the mixed team forfeits with reason `abandon`.
+#[tokio::test]
+async fn a_team_of_a_person_and_a_computer_forfeits_when_its_person_left() {
+    let server = TestServer::start_with(|c| {
+        c.abandon_secs = 2;
+        c.bot_ms = 30;
+    })
+    .await;
+    // Red: Minh (seat 0) and a computer (seat 1); Yellow: Khoa (4), Vy (5).
+    let (code, mut c) = seated(
+        &server,
+        json!({"mode": "teams"}),
+        &[("Minh", 0), ("Khoa", 4), ("Vy", 5)],
+    )
+    .await;
+    c[0].0
+        .ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    c[0].0.ok(json!({"type": "start", "order": "seats"})).await;
+    let start = next_match_of(&mut c[1].0, "start").await;
+    let red = start["match"]["teams"][0].as_array().unwrap().clone();
+    assert_eq!(red.len(), 2, "{start}");
+    assert_eq!(red[1]["computer"], "beginner", "{start}");
+    assert_eq!(start["match"]["to_play"], c[0].1, "Minh opens for Red");
+    c[0].0.ok(json!({"type": "move", "move": "e2"})).await;
+    c[1].0.ok(json!({"type": "move", "move": "d9"})).await;
+    // Red's next turn is the computer's; Minh leaves for good.
+    let (minh, _) = c.remove(0);
+    minh.close().await;
+    let gone = std::time::Instant::now();
+    // The computer plays its own turn meanwhile.
+    let moved = wait_for_ply(&mut c[0].0, 3).await;
+    assert_eq!(moved["side"], 0, "{moved}");
+    assert_eq!(moved["match"]["outcome"], Value::Null, "{moved}");
+    // Yellow (side 1) is here: only Red is away, with its countdowns.
+    for (client, _) in c.iter_mut() {
+        let away = client.next_of("away").await;
+        let list = away["away"].as_array().unwrap();
+        assert_eq!(list.len(), 1, "{away}");
+        assert_eq!(list[0]["side"], 0, "{away}");
+        let abandon = list[0]["abandon_ms"].as_u64().unwrap();
+        assert!(abandon > 1_000 && abandon <= 2_000, "{away}");
+    }
+    // A newcomer's snapshot carries the list too.
+    let (_, _, snap) = server.join(&code, None, Some("An")).await;
+    assert_eq!(
+        snap["room"]["tables"][0]["away"][0]["side"], 0,
+        "{}",
+        snap["room"]["tables"][0]
+    );
+    // Nobody moves for Yellow: the abandon time passes and Red forfeits.
+    let end = next_match_of(&mut c[0].0, "end").await;
+    assert!(
+        gone.elapsed() >= Duration::from_millis(1_700),
+        "ended after {:?}",
+        gone.elapsed()
+    );
+    assert_eq!(
+        end["match"]["outcome"],
+        json!({"kind": "win", "winner": 1, "reason": "default"})
+    );
+    let (status, body) = server.get(&format!("/api/rooms/{code}/games")).await;
+    assert_eq!(status, 200, "{body}");
+    let games: Value = serde_json::from_str(&body).unwrap();
+    let id = games["games"][0]["id"].as_str().unwrap().to_string();
+    let (status, body) = server.get(&format!("/api/games/{id}")).await;
+    assert_eq!(status, 200, "{body}");
+    let game: Value = serde_json::from_str(&body).unwrap();
+    let leaves = game["leaves"].as_array().unwrap();
+    assert_eq!(leaves.len(), 1, "{game}");
+    assert_eq!(leaves[0]["sides"], json!([0]), "{game}");
+    assert_eq!(leaves[0]["reason"], "abandon", "{game}");
+}
+
+/// The `move` event that makes the game `ply` moves long, skipping others.
+async fn wait_for_ply(client: &mut Client, ply: u64) -> Value {
+    loop {
+        let event = next_match_of(client, "move").await;
+        if event["match"]["ply"] == ply {
+            return event;
+        }
+    }
+}

@@ -48,9 +48,16 @@ async fn a_solo_rooms_host_role_never_moves_and_it_stays_one_person_against_the_
         .await;
     let (mut host, _, snap) = server.join(&code, Some(&token), Some("A")).await;
     let host_id = snap["you"]["member"].clone();
+    // The snapshot says so, for the pages to offer none of the refused.
+    assert_eq!(snap["room"]["solo"], true, "{}", snap["room"]);
     host.ok(json!({"type": "sit", "seat": 0})).await;
     let mut b = Browser::new(&server);
     b.register("watcher_b", "password1").await;
+    let other = b.post("/api/rooms", json!({"game": "jungle"})).await;
+    assert_eq!(other.status, 201, "{}", other.body);
+    let other = other.body["code"].as_str().unwrap().to_string();
+    let (_, _, snap) = b.join(&other, None, Some("C")).await;
+    assert_eq!(snap["room"]["solo"], false, "{}", snap["room"]);
     let (mut watcher, _, snap) = b.join(&code, None, Some("B")).await;
     assert!(snap["you"]["account"].is_string(), "{}", snap["you"]);
     let watcher_id = snap["you"]["member"].clone();

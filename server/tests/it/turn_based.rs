@@ -410,3 +410,124 @@ async fn a_guest_who_registers_finds_their_turn_on_another_device() {
     assert!(turns(&mut host).await.is_empty());
     h.close().await;
 }
+
+/// How many times room `code` has left memory, as the server's whole log
+/// says.
+fn unloads(p: &Proc, code: &str) -> usize {
+    let log = crate::common::process::log_path(p.s().dir.path());
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .matches(&format!("room closed (idle) room={code}"))
+        .count()
+}
+
+/// Waits until room `code` has left memory more than `before` times.
+async fn unloaded(p: &Proc, code: &str, before: usize) -> usize {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let now = unloads(p, code);
+        if now > before {
+            return now;
+        }
+        assert!(
+            Instant::now() < until,
+            "the room stays loaded:\n{}",
+            p.log_tail()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A turn-based Quoridor game of two teams of two: each team's members
+/// take its turns in rotation, and the rotation holds across the room
+/// leaving memory between every two moves (reloaded from the store by
+/// the next visitor): each turn goes to the next member of the team,
+/// skipping nobody, the others are refused `not_your_turn`, and
+/// `GET /api/turns` lists the game for the member due only.
+#[tokio::test]
+async fn a_turn_based_team_game_keeps_its_rotation_across_unloads() {
+    let args = ["--room-idle-secs", "1"];
+    let p = Proc::launch_with(tempfile::tempdir().unwrap(), &args).await;
+    let server = p.s();
+    let (code, host_token) = server
+        .new_room(json!({"game": "quoridor", "options": {"mode": "teams", "days": 1}}))
+        .await;
+    // Red: Minh (seat 0) and Lan (1); Yellow: Khoa (4) and Vy (5).
+    let people = [("Minh", 0), ("Lan", 1), ("Khoa", 4), ("Vy", 5)];
+    let mut tokens = Vec::new();
+    let mut ids = Vec::new();
+    let mut clients = Vec::new();
+    for (i, &(name, seat)) in people.iter().enumerate() {
+        let token = (i == 0).then_some(host_token.as_str());
+        let (mut client, token, snap) = server.join(&code, token, Some(name)).await;
+        client.ok(json!({"type": "sit", "seat": seat})).await;
+        tokens.push(token);
+        ids.push(snap["you"]["member"].clone());
+        clients.push(client);
+    }
+    clients[0]
+        .ok(json!({"type": "start", "order": "seats"}))
+        .await;
+    let start = clients[0].next_of("match").await;
+    assert_eq!(start["match"]["days"], 1, "{start}");
+    assert_eq!(start["match"]["to_play"], ids[0], "Minh opens for Red");
+    for client in clients {
+        client.close().await;
+    }
+    let mut seen = unloaded(&p, &code, 0).await;
+
+    // Red walks up the e-file, Yellow down the d-file; each team's two
+    // members alternate: Minh, Khoa, Lan, Vy, Minh, Khoa, Lan, Vy.
+    let plan = [
+        (0, 2, "e2"),
+        (2, 3, "d9"),
+        (1, 0, "e3"),
+        (3, 2, "d8"),
+        (0, 1, "e4"),
+        (2, 3, "d7"),
+        (1, 0, "e5"),
+        (3, 2, "d6"),
+    ];
+    for (ply, &(due, teammate, mv)) in plan.iter().enumerate() {
+        // The "your turn" list, from the store: the member due only.
+        for (who, token) in tokens.iter().enumerate() {
+            let bearer = format!("Bearer {token}");
+            let a = Browser::new(server)
+                .get_with("/api/turns", &[("authorization", bearer.as_str())])
+                .await;
+            assert_eq!(a.status, 200, "{}", a.body);
+            let turns = a.body["turns"].as_array().unwrap();
+            if who == due {
+                assert_eq!(turns.len(), 1, "ply {ply}, {}: {}", people[who].0, a.body);
+                assert_eq!(turns[0]["room"], code.as_str());
+                assert_eq!(turns[0]["players"], json!(["Minh + Lan", "Khoa + Vy"]));
+            } else {
+                assert!(
+                    turns.is_empty(),
+                    "ply {ply}: {} is not due: {}",
+                    people[who].0,
+                    a.body
+                );
+            }
+        }
+        // The room comes back from the store with the member due.
+        let (mut mover, _, snap) = server.join(&code, Some(&tokens[due]), None).await;
+        let current = &snap["room"]["tables"][0]["match"];
+        assert_eq!(current["moves"].as_array().unwrap().len(), ply, "{current}");
+        assert_eq!(current["to_play"], ids[due], "ply {ply}: {current}");
+        let (mut other, _, _) = server.join(&code, Some(&tokens[teammate]), None).await;
+        other
+            .refused(json!({"type": "move", "move": mv}), "not_your_turn")
+            .await;
+        mover.ok(json!({"type": "move", "move": mv})).await;
+        other.close().await;
+        mover.close().await;
+        seen = unloaded(&p, &code, seen).await;
+    }
+    // After the eighth move Minh is due again.
+    let (_, _, snap) = server.join(&code, Some(&tokens[0]), None).await;
+    let current = &snap["room"]["tables"][0]["match"];
+    assert_eq!(current["moves"].as_array().unwrap().len(), 8, "{current}");
+    assert_eq!(current["to_play"], ids[0], "{current}");
+    assert_eq!(current["state"]["pawns"], json!(["e5", "d6"]), "{current}");
+}

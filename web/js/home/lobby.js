@@ -10,9 +10,10 @@
 
 import { t, errorText, onLangChange } from '../i18n.js';
 import { $, el, showMessage } from '../dom.js';
-import { storedToken, storeToken, storedName, storeName } from '../socket.js';
+import { storedToken, storeToken, storedName, storeName, forgetName } from '../socket.js';
 import { optionsSummary } from '../options.js';
 import { onAccountChange } from '../http.js';
+import { computerName, computerNumber } from '../names.js';
 
 /** A guest's name typed in "Your name" goes with a Join, so the room seats them at once. */
 function keepTypedName() {
@@ -58,7 +59,8 @@ function send(type, fields = {}) {
 }
 
 function playerText(p) {
-  if (p.computer) return t(`level.${p.computer}`);
+  // The computer by its name, as everywhere else ("Computer (Master)"), not its level alone.
+  if (p.computer) return computerName(p.computer, computerNumber(p.name));
   const name = p.name ?? '?';
   return p.rating != null ? `${name} (${p.rating})` : name;
 }
@@ -105,24 +107,40 @@ function onMessage(msg) {
   }
 }
 
-/** Opens the socket and says hello; resolves once the hello is answered. */
-function connect() {
+/**
+ * Opens the socket and says hello, as a guest under `name` (the stored
+ * one unless given); resolves once the hello is answered, with the name
+ * the server refused (`bad_name`) or null. A refused name is never kept:
+ * the socket says hello again without one, which lists the open rooms
+ * (a guest needs a name only to seek), and a stored name refused so
+ * (saved by an older page) is forgotten.
+ */
+function connect(name = storedName()) {
   const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/lobby`);
   state.ws = ws;
   state.ready = new Promise((resolve) => {
     ws.addEventListener('open', async () => {
       state.retry = 500;
-      const name = storedName();
+      let refused = null;
       try {
-        state.name = name;
-      const ack = await send('hello', { token: storedToken(), name: name || undefined });
+        let ack;
+        try {
+          ack = await send('hello', { token: storedToken(), name: name || undefined });
+          state.name = name || null;
+        } catch (err) {
+          if (err.code !== 'bad_name' || !name) throw err;
+          refused = name;
+          if (storedName() === name) forgetName();
+          ack = await send('hello', { token: storedToken() });
+          state.name = null;
+        }
         // Never over a token stored meanwhile (another tab, a room made).
         if (!storedToken()) storeToken(ack.token);
         state.token = ack.token;
         state.signedIn = !!ack.signed_in;
         drawSeek();
-      } catch { /* a bad stored name: the seek asks for one */ }
-      resolve();
+      } catch { /* the socket closed: it opens again */ }
+      resolve(refused);
     });
   });
   ws.addEventListener('message', (e) => onMessage(JSON.parse(e.data)));
@@ -142,21 +160,40 @@ function connect() {
   return state.ready;
 }
 
+/** The name box marked refused with `message` (or cleared with ''). */
+function nameError(message) {
+  const input = $('seek-name');
+  showMessage($('seek-error'), message);
+  if (message) {
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+  } else {
+    input.removeAttribute('aria-invalid');
+  }
+}
+
 async function play(e) {
   e.preventDefault();
-  showMessage($('seek-error'), '');
+  nameError('');
+  let name = null;
   if (!state.signedIn) {
-    const name = $('seek-name').value.trim();
+    name = $('seek-name').value.trim();
     if (!name) {
-      showMessage($('seek-error'), t('error.bad_name'));
+      nameError(t('error.bad_name'));
       return;
     }
-    if (name !== storedName()) storeName(name);
   }
-  if (state.name !== storedName() || state.token !== storedToken()) {
+  if ((name != null && state.name !== name) || state.token !== storedToken()) {
     // The socket said hello with another name or token: say it again.
-    await reconnect();
+    const refused = await reconnect(name ?? undefined);
+    if (refused) {
+      nameError(errorText('bad_name'));
+      return;
+    }
   }
+  // Kept once the server took it (a refused name would be refused again
+  // by every socket that says hello with it).
+  if (name != null && name !== storedName()) storeName(name);
   const range = $('seek-range').value;
   const fields = { game: $('seek-game').value, preset: $('seek-preset').value };
   if (state.signedIn) {
@@ -173,9 +210,9 @@ async function play(e) {
 }
 
 /** A new socket in place of the open one (a seek on the old one ends with it); resolves once its hello is answered. */
-function reconnect() {
+function reconnect(name) {
   const old = state.ws;
-  const ready = connect();
+  const ready = connect(name);
   old?.close();
   return ready;
 }
@@ -202,6 +239,9 @@ async function cancel() {
 /** Wires the lobby section and opens its socket. */
 export function initLobby() {
   $('seek-name').value = storedName() ?? '';
+  $('seek-name').addEventListener('input', () => {
+    if ($('seek-name').hasAttribute('aria-invalid')) nameError('');
+  });
   fillPresets();
   $('seek-game').addEventListener('change', fillPresets);
   $('seek-form').addEventListener('submit', play);

@@ -8,12 +8,12 @@ import { $, el } from '../dom.js';
 import { isKnockoutMode, isActive, statusOf, MIN_PLAYERS } from '../bracket.js';
 import { factsOf } from '../games/facts.js';
 import { page, command, send } from './page.js';
-import { isHost, anyRunning, gameRunning, mySide, shownMatch, countdownLeft, atTable } from './model.js';
+import { isHost, isSolo, anyRunning, gameRunning, mySide, shownMatch, countdownLeft, atTable } from './model.js';
 
 export const actionsPanel = {
   name: 'actions',
   slice: (m) => [m.room.members, m.room.tables, m.room.tournament, m.room.options, m.room.game, m.room.seats,
-    m.room.team_seats, m.room.autostart, m.room.rated, m.room.public, m.countdown, m.tableId, m.you],
+    m.room.team_seats, m.room.autostart, m.room.rated, m.room.public, m.countdown, m.tableId, m.you, isSolo(m)],
   draw,
 };
 
@@ -91,10 +91,12 @@ function drawCountdown(model, host, running, computer) {
   box.dataset.paused = String(!!countdown?.paused);
   $('autostart-box').hidden = !(host && a) || computer;
   $('autostart').checked = !!a?.enabled;
-  $('rated-box').hidden = !host || computer;
+  // A solo room is never rated nor listed (`solo_room`), the computer seated or not.
+  const solo = isSolo(model);
+  $('rated-box').hidden = !host || computer || solo;
   $('rated').checked = !!room.rated;
   $('rated').disabled = running;
-  $('public-box').hidden = !host || computer;
+  $('public-box').hidden = !host || computer || solo;
   $('public').checked = !!room.public;
   $('autostart-label').textContent = t(isKnockoutMode(room) ? 'countdown.autostart_round' : 'countdown.autostart');
   tickCountdown(model, performance.now());

@@ -5,12 +5,12 @@
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { memberActions } from '../manners.js';
-import { isHost, locked, sameNames } from './model.js';
+import { isHost, isSolo, locked, sameNames } from './model.js';
 import { whoName, dotted, accountBadge, ratingBadge } from './people.js';
 
 export const membersPanel = {
   name: 'members',
-  slice: (m) => [m.room.members, m.room.spectators, m.room.unlisted, m.you, isHost(m), locked(m), sameNames(m.room).key],
+  slice: (m) => [m.room.members, m.room.spectators, m.room.unlisted, m.you, isHost(m), isSolo(m), locked(m), sameNames(m.room).key],
   draw,
 };
 

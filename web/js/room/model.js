@@ -26,6 +26,7 @@ export function initialModel() {
     view: null, // knockout rooms: {kind:'bracket'} or {kind:'table', id} (bracket.js: nextView)
     tableId: null, // the table the page shows (tables.js: shownTableId), null for the bracket
     clock: null, // {remaining: [ms…], running: side|null, at}
+    turn: null, // a turn-based game's {left: ms to move, at}
     countdown: null, // {remaining: ms, paused, at} while an auto-start countdown runs
     awayAt: {}, // table id -> when (performance.now()) its `away` countdowns were as sent
     chatUnread: 0, // chat lines that came while the drawer was closed (phones)
@@ -60,6 +61,16 @@ export function isHost(model) {
   return !!(me(model)?.host ?? model.you?.host);
 }
 
+/**
+ * Whether the room is a solo room (a guest against the computer:
+ * PROTOCOL "Hosts"), where the host role never moves and the games are
+ * never a knockout tournament, turn-based, rated or listed: the
+ * snapshot's `room.solo`.
+ */
+export function isSolo(model) {
+  return model.room?.solo === true;
+}
+
 /** Whether a game runs at the shown table. */
 export function gameRunning(model) {
   const m = shownMatch(model);
@@ -88,6 +99,12 @@ export function clockLeft(model, side, now) {
   let ms = c.remaining[side];
   if (c.running === side && !shownMatch(model)?.outcome) ms -= now - c.at;
   return ms;
+}
+
+/** Milliseconds left to move in the shown turn-based game at time `now`, or null. */
+export function turnLeft(model, now) {
+  const x = model.turn;
+  return x ? x.left - (now - x.at) : null;
 }
 
 /** Milliseconds left of the auto-start countdown at time `now` (null without one). */
@@ -121,6 +138,16 @@ export function person(model, id) {
 
 // ---------------------------------------------------------------- transitions
 
+/** A turn-based game's time left to move, as of `at`: {left: ms, at}, or null (no such game, or over). */
+function turnOf(m, at) {
+  return m && !m.outcome && m.turn_left_ms != null ? { left: m.turn_left_ms, at } : null;
+}
+
+/** The shown match's clock and turn-based time left, both counted from `at`. */
+function timesOf(m, at) {
+  return { clock: clockOf(m, at), turn: turnOf(m, at) };
+}
+
 function clockOf(m, at) {
   if (!m?.clock) return null;
   return { remaining: [...m.clock.remaining_ms], running: m.outcome ? null : (m.clock.running ?? null), at };
@@ -143,7 +170,7 @@ function withView(model, started = null) {
 /** The model with the clock of the table shown now, when that table changed (or `always`). */
 function withClock(before, after, at, always = false) {
   if (!always && after.tableId === before.tableId) return after;
-  return { ...after, clock: clockOf(shownMatch(after), at) };
+  return { ...after, ...timesOf(shownMatch(after), at) };
 }
 
 /**
@@ -210,7 +237,7 @@ export function apply(model, msg, env = {}) {
     // Each table's `away` countdowns count from `at`, as the clocks do.
     const awayAt = Object.fromEntries(room.tables.map((x) => [x.id, at]));
     const viewed = withView({ ...next, you: msg.you, room });
-    return { ...viewed, awayAt, clock: clockOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
+    return { ...viewed, awayAt, ...timesOf(shownMatch(viewed), at), countdown: countdownOf(room.autostart, at), effects: [{ kind: 'snapshot' }] };
   }
   const fn = model.room ? EVENTS[msg.type] : null;
   // An event this page has nothing to do with changes nothing, and leaves nothing to do.
@@ -342,7 +369,7 @@ const EVENTS = {
 /** Open table `id` from the bracket. */
 export function watchTable(model, id, at = 0) {
   const next = { ...model, view: { kind: 'table', id }, tableId: id, effects: [] };
-  return { ...next, clock: clockOf(shownMatch(next), at) };
+  return { ...next, ...timesOf(shownMatch(next), at) };
 }
 
 /** Back from a table to the bracket. */

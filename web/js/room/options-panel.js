@@ -5,8 +5,8 @@
 
 import { t } from '../i18n.js';
 import { $ } from '../dom.js';
-import { setOptionSelects, optionsSummary, showGameFields } from '../options.js';
-import { isHost, locked } from './model.js';
+import { setOptionSelects, optionsSummary, showGameFields, setSoloForm } from '../options.js';
+import { isHost, isSolo, locked } from './model.js';
 
 export function optionSelects() {
   return {
@@ -20,7 +20,7 @@ let shownOptions = null; // the options the open form was last set from
 
 export const optionsPanel = {
   name: 'options',
-  slice: (m) => [m.room.options, m.room.game, isHost(m), locked(m)],
+  slice: (m) => [m.room.options, m.room.game, isHost(m), locked(m), isSolo(m)],
   draw,
 };
 
@@ -32,6 +32,8 @@ function draw(model) {
   const form = $('options-form');
   const wasHidden = form.hidden;
   form.hidden = !editable;
+  // What a solo room refuses (a knockout tournament, days per move) is not offered.
+  setSoloForm(optionSelects(), isSolo(model));
   // The form follows the options when it opens, and when an options event changed them.
   if (editable && (wasHidden || shownOptions !== room.options)) {
     setOptionSelects(optionSelects(), opts, room.game);

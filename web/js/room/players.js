@@ -1,18 +1,20 @@
 // The players above the board: a card a side with its colour, name,
 // online state and (CrossyRay, Jungle) the side it defends or (Quoridor)
-// its team and walls; with a chess clock, the clocks, which tick() counts
-// down between events from the model's clock base.
+// its team and walls; with a chess clock, the clocks, which tickClocks()
+// counts down between events from the model's clock base; in a
+// turn-based game, the time left to move, counted down the same way from
+// the `turn_left_ms` of the last event (model.turn).
 
 import { leftText } from '../turns.js';
 import { t } from '../i18n.js';
 import { $, el } from '../dom.js';
 import { gameOf } from '../games/registry.js';
-import { shownMatch, clockLeft, sameNames } from './model.js';
+import { shownMatch, clockLeft, turnLeft, sameNames } from './model.js';
 import { whoName, onlineDot } from './people.js';
 
 export const playersPanel = {
   name: 'players',
-  slice: (m) => [shownMatch(m), m.room.members, m.room.game, m.you, m.clock, sameNames(m.room).key],
+  slice: (m) => [shownMatch(m), m.room.members, m.room.game, m.you, m.clock, m.turn, sameNames(m.room).key],
   draw,
 };
 
@@ -65,8 +67,8 @@ function draw(model) {
     ];
     if (m.clock) children.push(el('span', { class: 'clock', 'data-testid': `clock-${side}`, dataset: { side: String(side) } }));
     // A turn-based game: the time left to move instead of a clock.
-    if (m.turn_left_ms != null && toMove === side && !m.outcome) {
-      children.push(el('span', { class: 'clock turn-left', 'data-testid': 'turn-left', text: leftText(m.turn_left_ms) }));
+    if (model.turn && toMove === side && !m.outcome) {
+      children.push(el('span', { class: 'clock turn-left', 'data-testid': 'turn-left' }));
     }
     return el('div', {
       class: `player side-${side} ${toMove === side ? 'to-move' : ''} ${team.some((x) => x.member === model.you.member) ? 'me' : ''}`,
@@ -77,8 +79,18 @@ function draw(model) {
   tickClocks(model, performance.now());
 }
 
-/** The clocks as they read at `now` (a timer calls this ten times a second). */
+/**
+ * The clocks, and a turn-based game's time left to move, as they read at
+ * `now` (a timer calls this ten times a second: the time left changes
+ * its words at most once a minute, in hours, then minutes near the end).
+ */
 export function tickClocks(model, now) {
+  const left = turnLeft(model, now);
+  const turn = document.querySelector('[data-testid="turn-left"]');
+  if (turn && left != null) {
+    const text = leftText(left);
+    if (turn.textContent !== text) turn.textContent = text;
+  }
   const m = shownMatch(model);
   if (!m?.clock || !model.clock) return;
   for (const node of document.querySelectorAll('.clock[data-side]')) {

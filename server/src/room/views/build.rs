@@ -256,6 +256,7 @@ impl RoomState {
                 autostart: self.autostart_view(now),
                 rated: self.rated,
                 public: self.public,
+                solo: self.solo,
                 members: self.members_view(),
                 spectators: self.spectator_count(),
                 unlisted: self.unlisted_count(),

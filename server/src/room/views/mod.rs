@@ -221,6 +221,10 @@ pub struct RoomView<S = AnyGame, O = GameOptions> {
     pub rated: bool,
     /// The host listed the room in the lobby.
     pub public: bool,
+    /// A guest's room against the computer (`solo` at creation): its host
+    /// role never moves and it takes no knockout, turn-based or rated
+    /// options (`solo_room`).
+    pub solo: bool,
     pub members: Vec<MemberView>,
     pub spectators: usize,
     /// Online members `members` leaves out (counted in `spectators`).
