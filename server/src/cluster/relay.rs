@@ -1,9 +1,15 @@
 //! The relaying side: a socket on this node whose room runs on another.
 //! Its frames go to the owner as they are; the owner's messages come back
-//! on `bg.node.N.conn` and go to the socket in order. Nothing is parsed
-//! here: the owner checks and answers everything, except keepalive: the
-//! WebSocket is here, so this node pings it and closes it when it falls
-//! silent (the owner then detaches the client, as for any close).
+//! on `bg.node.N.conn` and go to the socket in order. The owner checks and
+//! answers every command, but what needs no room is settled here, as a
+//! local socket's reader does (`ws::reader`), so a hostile client puts
+//! nothing on NATS past its own allowance: the per-connection rate
+//! (`rate_limited`, answered here with the command's id), text over the
+//! 16 KiB message limit (`too_large`), binary frames (`bad_message`), the
+//! 64 KiB frame limit and read errors (the same close codes), pings past
+//! the rate (closed); and keepalive: the WebSocket is here, so this node
+//! pings it and closes it when it falls silent (the owner then detaches
+//! the client, as for any close).
 
 use async_nats::{HeaderMap, Subscriber};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -16,10 +22,17 @@ use super::wire::{self, Frame};
 use super::{
     close_with, room_subject, Cluster, Relayed, ACCOUNT, ADDR, BASE, CONN, OP, RELAY, ROOM,
 };
-use crate::room::close;
-use crate::ws::reader::Link;
+use crate::protocol::{self, Code, Refusal, MAX_MESSAGE_BYTES};
+use crate::room::{close, Command};
+use crate::ws::reader::{closed_if_too_big, read_error, Link, TokenBucket, TOO_MANY_PINGS};
 use crate::ws::silence::{next_ping, ping_timer, Silence};
 use crate::ws::{next_conn, CLOSE_GRACE, GATHER_MESSAGES, SEND_QUEUE, WRITE_TIMEOUT};
+
+/// The answer to a command past the connection's rate, as `ws::reader`
+/// gives it.
+fn too_many(id: Option<i64>) -> String {
+    Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id)
+}
 
 /// Reads `bg.node.N.conn`, batches of frames for this node's relayed
 /// sockets (`wire.rs`), and hands each frame to its socket.
@@ -58,8 +71,10 @@ impl Cluster {
     /// `account` is the one the client's session cookie signed in here;
     /// `link`: its closer (a session that ended closes the socket from
     /// outside), the interval of keepalive pings, and the client's
-    /// address, which goes to the owner with the socket.
-    pub async fn forward(
+    /// address, which goes to the owner with the socket; `bucket`: the
+    /// connection's rate limit (none without one).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn forward(
         &self,
         socket: WebSocket,
         owner: String,
@@ -67,6 +82,7 @@ impl Cluster {
         base_url: String,
         account: Option<i64>,
         link: Link,
+        mut bucket: Option<TokenBucket>,
     ) {
         let Link {
             closer,
@@ -76,6 +92,19 @@ impl Cluster {
         } = link;
         let conn = next_conn().0;
         let (texts, mut queue) = mpsc::channel::<Utf8Bytes>(SEND_QUEUE);
+        // This node's own answers (the refusals settled here) join the
+        // owner's messages in the socket's queue.
+        let answers = texts.clone();
+        let answer = |text: String| {
+            if answers.try_send(Utf8Bytes::from(text)).is_err() {
+                closer.close(
+                    close::POLICY,
+                    "Too many messages waiting: the connection is not reading. Reconnect to resync.",
+                );
+            }
+        };
+        // The client's own pings, at the same rate, a bucket of their own.
+        let mut ping_bucket = bucket.clone();
         self.inner.relayed.insert(
             conn,
             Relayed {
@@ -150,15 +179,52 @@ impl Cluster {
                 }
                 frame = stream.next() => {
                     silence.heard();
-                    let (op, body) = match frame {
-                        Some(Ok(Message::Text(text))) => (wire::TEXT, Bytes::from(text)),
-                        Some(Ok(Message::Binary(bytes))) => (wire::BINARY, bytes),
-                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
+                    let text = match frame {
+                        Some(Ok(Message::Text(text))) => text,
+                        Some(Ok(Message::Binary(_))) => {
+                            let refusal =
+                                Refusal::new(Code::BadMessage, "Send JSON text frames, not binary.");
+                            answer(refusal.to_message(None));
+                            continue;
+                        }
+                        Some(Ok(Message::Ping(_))) => {
+                            if ping_bucket.as_mut().is_some_and(|b| !b.take()) {
+                                closer.close(close::POLICY, TOO_MANY_PINGS);
+                                break;
+                            }
+                            continue;
+                        }
+                        Some(Ok(Message::Pong(_))) => continue,
+                        Some(Err(e)) => {
+                            let (code, reason) = read_error(&e);
+                            closer.close(code, reason);
+                            break;
+                        }
+                        Some(Ok(Message::Close(_))) | None => {
                             client_left = true;
                             break;
                         }
                     };
+                    if closed_if_too_big(&closer, text.len()) {
+                        break;
+                    }
+                    let limited = bucket.as_mut().is_some_and(|b| !b.take());
+                    if limited || text.len() > MAX_MESSAGE_BYTES {
+                        // Read only to answer here (with the command's id,
+                        // as the reader does); the common case is not parsed.
+                        let parsed = protocol::parse::<Command>(text.as_str());
+                        let refusal = match parsed {
+                            Ok(envelope) if limited => Some(too_many(Some(envelope.id))),
+                            Err((id, _)) if limited => Some(too_many(id)),
+                            Err((id, refusal)) => Some(refusal.to_message(id)),
+                            Ok(_) => None,
+                        };
+                        if let Some(refusal) = refusal {
+                            answer(refusal);
+                            continue;
+                        }
+                    }
+                    let (op, body) = (wire::TEXT, Bytes::from(text));
                     if outbox.send(Frame { op, id, body }).await.is_err() {
                         closer.close(close::TRY_AGAIN, "Lost the room's server; reconnect.");
                     }

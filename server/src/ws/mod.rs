@@ -32,7 +32,7 @@ pub(crate) const SEND_QUEUE: usize = 256;
 /// Hard cap on a frame (and on a message of several frames); larger ones
 /// close the connection with 1009. Between `protocol::MAX_MESSAGE_BYTES`
 /// and this, the client gets `too_large`.
-const MAX_FRAME_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// What the WebSocket library reads at most, the same cap: a frame whose
 /// header announces more is refused on its header, at once, without
 /// waiting for (or buffering) its payload, and closes with 1009

@@ -92,8 +92,7 @@ pub(crate) async fn serve<St, Si>(
     let mut attached = false;
     // Commands per second a connection may send on average, and its
     // burst (`--message-rate`, `--message-burst`; a rate of 0: no limit).
-    let mut bucket = (app.config.message_rate > 0.0)
-        .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    let mut bucket = TokenBucket::for_config(&app.config);
     // The client's own pings, at the same rate, a bucket of their own.
     let mut pings = bucket.clone();
     // Made once: the close signal's waiter is registered once for the
@@ -153,14 +152,7 @@ pub(crate) async fn serve<St, Si>(
                 continue;
             }
         };
-        if text.len() > MAX_FRAME_BYTES {
-            closer.close(
-                close::TOO_BIG,
-                &format!(
-                    "Message too big ({} bytes; the hard limit is {MAX_FRAME_BYTES}).",
-                    text.len()
-                ),
-            );
+        if closed_if_too_big(&closer, text.len()) {
             break;
         }
         // Parse before refusing for rate, so even that refusal carries the
@@ -402,7 +394,7 @@ pub(super) async fn reply_now(outbox: &Outbox, closer: &Closer, text: String) ->
 }
 
 /// The close code and reason for a frame the library refused to read.
-pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
+pub(crate) fn read_error(e: &axum::Error) -> (u16, &'static str) {
     let text = e.to_string();
     if text.contains("UTF-8") || text.contains("utf-8") || text.contains("Utf8") {
         (close::BAD_DATA, "Text frames must be valid UTF-8.")
@@ -424,10 +416,22 @@ pub(super) fn read_error(e: &axum::Error) -> (u16, &'static str) {
     }
 }
 
+/// Closes the connection (1009) when a text of `len` bytes is over the
+/// hard frame limit (what a library set to it would have refused);
+/// whether it did.
+pub(crate) fn closed_if_too_big(closer: &Closer, len: usize) -> bool {
+    if len <= MAX_FRAME_BYTES {
+        return false;
+    }
+    let reason = format!("Message too big ({len} bytes; the hard limit is {MAX_FRAME_BYTES}).");
+    closer.close(close::TOO_BIG, &reason);
+    true
+}
+
 /// The per-connection rate limit: `rate` tokens a second, at most `burst`
 /// saved up.
 #[derive(Clone)]
-pub(super) struct TokenBucket {
+pub(crate) struct TokenBucket {
     rate: f64,
     burst: f64,
     tokens: f64,
@@ -435,10 +439,17 @@ pub(super) struct TokenBucket {
 }
 
 /// Why a socket sending pings past `--message-rate` is closed (1008).
-pub(super) const TOO_MANY_PINGS: &str = "Too many pings; slow down.";
+pub(crate) const TOO_MANY_PINGS: &str = "Too many pings; slow down.";
 
 impl TokenBucket {
-    pub(super) fn new(rate: f64, burst: f64) -> TokenBucket {
+    /// A connection's bucket (`--message-rate`, `--message-burst`), or
+    /// none when the rate is 0 (no limit).
+    pub(crate) fn for_config(config: &crate::Config) -> Option<TokenBucket> {
+        (config.message_rate > 0.0)
+            .then(|| TokenBucket::new(config.message_rate, config.message_burst.max(1.0)))
+    }
+
+    pub(crate) fn new(rate: f64, burst: f64) -> TokenBucket {
         TokenBucket {
             rate,
             burst,
@@ -447,7 +458,7 @@ impl TokenBucket {
         }
     }
 
-    pub(super) fn take(&mut self) -> bool {
+    pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
         let elapsed = now.duration_since(self.last).as_secs_f64();
         self.last = now;

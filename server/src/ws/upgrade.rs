@@ -104,7 +104,9 @@ pub async fn upgrade(
                     let account = account.map(|a| a.id);
                     // Boxed: the relay's future would otherwise size every
                     // local socket's task too.
-                    Box::pin(cluster.forward(socket, owner, code, base, account, link)).await;
+                    let bucket = crate::ws::reader::TokenBucket::for_config(&app.config);
+                    let relayed = cluster.forward(socket, owner, code, base, account, link, bucket);
+                    Box::pin(relayed).await;
                     drop(permit);
                 }
                 (Route::Remote(_), None) => {}

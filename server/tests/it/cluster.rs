@@ -395,6 +395,67 @@ async fn the_owner_killed_and_started_again_under_its_id_gives_its_rooms_back_wi
     p.schema.drop().await;
 }
 
+/// A relayed client's frames that need no room are answered by the node
+/// its socket is on, as a local socket's are: frames over 16 KiB
+/// (`too_large`) and commands past the connection's rate
+/// (`rate_limited`, with their ids) put nothing on NATS (they all did, so
+/// one socket could push hundreds of MB a second to the owner).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayed_clients_refused_frames_never_cross_to_the_owner() {
+    use futures_util::StreamExt;
+    let Some(p) = pair().await else {
+        return;
+    };
+    let (code, _) = p.room_on_a(json!({"game": "jungle"})).await;
+    let (mut guest, _, _) = p.b.s().join(&code, None, Some("Lan")).await;
+    // Everything that crosses to A's rooms, counted while the guest floods.
+    let nats = async_nats::connect(nats_url()).await.expect("nats");
+    let mut to_a = nats
+        .subscribe(format!("bg.node.{}.room", p.a_id))
+        .await
+        .expect("subscribe");
+    nats.flush().await.expect("flush");
+    let counted = tokio::spawn(async move {
+        let mut bytes = 0;
+        while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(2), to_a.next()).await {
+            bytes += msg.payload.len();
+        }
+        bytes
+    });
+    let big = json!({"id": 0, "type": "chat", "text": "x".repeat(17_000)}).to_string();
+    for _ in 0..30 {
+        guest.send_text(big.clone()).await;
+    }
+    for id in 1..=100 {
+        let sit = json!({"id": id, "type": "sit", "seat": 7});
+        guest.send_text(sit.to_string()).await;
+    }
+    let (mut too_large, mut limited, mut others) = (0, Vec::new(), 0);
+    while too_large + limited.len() + others < 130 {
+        let msg = guest.recv().await;
+        match (msg["type"].as_str(), msg["code"].as_str()) {
+            (Some("error"), Some("too_large")) => too_large += 1,
+            (Some("error"), Some("rate_limited")) => {
+                limited.push(msg["id"].as_i64().expect("its id"))
+            }
+            (Some("ack" | "error"), _) => others += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(too_large, 30);
+    assert!(limited.len() >= 50, "{} refused for rate", limited.len());
+    assert!(
+        limited.iter().all(|id| (1..=100).contains(id)),
+        "{limited:?}"
+    );
+    let bytes = counted.await.expect("counted");
+    assert!(
+        bytes < 30_000,
+        "{bytes} bytes crossed to the owner for {others} commands it answered"
+    );
+    p.schema.drop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_owner_whose_lease_ran_out_cannot_write() {
     let Some(p) = pair().await else { return };
