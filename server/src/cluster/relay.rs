@@ -24,15 +24,11 @@ use super::{
 };
 use crate::protocol::{self, Code, Refusal, MAX_MESSAGE_BYTES};
 use crate::room::{close, Command};
-use crate::ws::reader::{closed_if_too_big, read_error, Link, TokenBucket, TOO_MANY_PINGS};
+use crate::ws::reader::{
+    closed_if_too_big, read_error, too_many_messages, Link, TokenBucket, TOO_MANY_PINGS,
+};
 use crate::ws::silence::{next_ping, ping_timer, Silence};
 use crate::ws::{next_conn, CLOSE_GRACE, GATHER_MESSAGES, SEND_QUEUE, WRITE_TIMEOUT};
-
-/// The answer to a command past the connection's rate, as `ws::reader`
-/// gives it.
-fn too_many(id: Option<i64>) -> String {
-    Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id)
-}
 
 /// Reads `bg.node.N.conn`, batches of frames for this node's relayed
 /// sockets (`wire.rs`), and hands each frame to its socket.
@@ -214,8 +210,8 @@ impl Cluster {
                         // as the reader does); the common case is not parsed.
                         let parsed = protocol::parse::<Command>(text.as_str());
                         let refusal = match parsed {
-                            Ok(envelope) if limited => Some(too_many(Some(envelope.id))),
-                            Err((id, _)) if limited => Some(too_many(id)),
+                            Ok(envelope) if limited => Some(too_many_messages(Some(envelope.id))),
+                            Err((id, _)) if limited => Some(too_many_messages(id)),
                             Err((id, refusal)) => Some(refusal.to_message(id)),
                             Ok(_) => None,
                         };

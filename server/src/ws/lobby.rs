@@ -133,8 +133,7 @@ async fn serve(
     let mut silence = Silence::new(ping);
     let hello_deadline = tokio::time::sleep(app.config.hello_timeout());
     tokio::pin!(hello_deadline);
-    let mut bucket = (app.config.message_rate > 0.0)
-        .then(|| TokenBucket::new(app.config.message_rate, app.config.message_burst.max(1.0)));
+    let mut bucket = TokenBucket::for_config(&app.config);
     let mut pings = bucket.clone();
     let closed = closer.closed();
     tokio::pin!(closed);
@@ -232,13 +231,7 @@ async fn serve(
             .and_then(|v| v.get("id"))
             .and_then(Value::as_i64);
         if bucket.as_mut().is_some_and(|b| !b.take()) {
-            if !send(refuse(
-                Code::RateLimited,
-                "Too many messages; slow down.",
-                id,
-            ))
-            .await
-            {
+            if !send(super::reader::too_many_messages(id)).await {
                 break;
             }
             continue;

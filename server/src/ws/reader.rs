@@ -163,8 +163,7 @@ pub(crate) async fn serve<St, Si>(
                 Ok(envelope) => Some(envelope.id),
                 Err((id, _)) => *id,
             };
-            let text =
-                Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id);
+            let text = too_many_messages(id);
             if !reply(&outbox, &closer, text).await {
                 break;
             }
@@ -426,6 +425,12 @@ pub(crate) fn closed_if_too_big(closer: &Closer, len: usize) -> bool {
     let reason = format!("Message too big ({len} bytes; the hard limit is {MAX_FRAME_BYTES}).");
     closer.close(close::TOO_BIG, &reason);
     true
+}
+
+/// The answer to a command past the connection's rate (room sockets,
+/// relayed ones, the lobby's).
+pub(crate) fn too_many_messages(id: Option<i64>) -> String {
+    Refusal::new(Code::RateLimited, "Too many messages; slow down.").to_message(id)
 }
 
 /// The per-connection rate limit: `rate` tokens a second, at most `burst`
