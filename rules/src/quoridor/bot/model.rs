@@ -378,7 +378,12 @@ mod tests {
     use crate::quoridor::Options;
     use crate::rng::Rng;
 
-    const BUDGET: Duration = Duration::from_millis(100);
+    /// The model's time a move in these tests: ample for its 3 layers
+    /// (a few milliseconds when the machine is idle), so a search that
+    /// stops at its depth gives the same move on a loaded machine too; a
+    /// budget the search ran into would make the model's move, and all
+    /// these tests, depend on the clock.
+    const BUDGET: Duration = Duration::from_secs(3);
 
     /// A 3-pawn game of `plies` moves from the start, side 0 moving by
     /// `ours`, the others by `theirs`.
