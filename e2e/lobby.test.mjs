@@ -202,6 +202,14 @@ test('a refused name in quick pairing is named at the name box and never saved; 
   await row.waitFor();
   await page.waitForFunction(() => localStorage.getItem('bg.name') === null);
 
+  // A refused name typed before a Join: not saved, the page stays, and the
+  // box says why (an outside check found it saved and the room seating a
+  // nameless guest).
+  await byId(page, 'seek-name').fill('A + B');
+  await row.locator('[data-testid="lobby-join"]').click();
+  await nameError('That name cannot be used: 1 to 24 characters, no invisible characters, not the computer\'s name, no "+" standing alone.');
+  assert.equal(new URL(page.url()).pathname, '/');
+
   // A good name seeks, and is kept.
   await byId(page, 'seek-name').fill('Hoa');
   await byId(page, 'seek-play').click();

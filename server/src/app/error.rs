@@ -72,6 +72,35 @@ where
     }
 }
 
+/// A handler's query string as keys and values (percent-decoded, a `+`
+/// a space), each key at most once: a key given twice (`?page=1&page=2`)
+/// is `400 bad_query` rather than one of its values picked in silence.
+/// Never fails otherwise, as axum's `Query<HashMap<…>>` never did.
+pub struct ApiQuery(pub std::collections::HashMap<String, String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ApiQuery {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<Self, Response> {
+        let query = parts.uri.query().unwrap_or_default();
+        let mut params = std::collections::HashMap::new();
+        for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+            if params.contains_key(key.as_ref()) {
+                return Err(json_error(
+                    StatusCode::BAD_REQUEST,
+                    "bad_query",
+                    format!("{key} is given more than once"),
+                ));
+            }
+            params.insert(key.into_owned(), value.into_owned());
+        }
+        Ok(ApiQuery(params))
+    }
+}
+
 /// A handler's JSON body: axum's [`Json`] extractor, whose refusals are
 /// answered in the API's own shape ([`body_error`]) before the handler
 /// runs. Every JSON endpoint takes its body through this one type, so a

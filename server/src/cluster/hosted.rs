@@ -99,7 +99,7 @@ fn deliver(cluster: &Cluster, frame: Frame) {
         cluster.inner.hosted.remove(&id);
         // Rare: off the dispatcher, which must not wait on one peer.
         tokio::spawn(async move {
-            let close = Frame::close(conn, close::POLICY, "Too many messages.");
+            let close = Frame::close(conn, close::POLICY, close::NOT_READING);
             let _ = outbox.send(close).await;
         });
     }

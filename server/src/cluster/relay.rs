@@ -48,10 +48,7 @@ pub(super) async fn dispatch(cluster: Cluster, mut inbox: Subscriber) {
                         continue;
                     };
                     if relayed.texts.try_send(text).is_err() {
-                        relayed.closer.close(
-                            close::POLICY,
-                            "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-                        );
+                        relayed.closer.close(close::POLICY, close::NOT_READING);
                     }
                 }
                 wire::CLOSE => close_with(&relayed.closer, &frame),
@@ -93,10 +90,7 @@ impl Cluster {
         let answers = texts.clone();
         let answer = |text: String| {
             if answers.try_send(Utf8Bytes::from(text)).is_err() {
-                closer.close(
-                    close::POLICY,
-                    "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-                );
+                closer.close(close::POLICY, close::NOT_READING);
             }
         };
         // The client's own pings, at the same rate, a bucket of their own.

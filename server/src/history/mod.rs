@@ -12,13 +12,13 @@ use queue::{HistoryTurn, NoTurn};
 use std::collections::HashMap;
 
 use axum::extract::rejection::StringRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::app::error::{json_error, ApiPath};
+use crate::app::error::{json_error, ApiPath, ApiQuery};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::{too_many, ClientIp};
@@ -141,7 +141,7 @@ pub async fn history(
     ClientIp(ip): ClientIp,
     session: crate::accounts::session::Session,
     headers: HeaderMap,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery,
 ) -> Response {
     let Reader {
         token: Some(token),
@@ -208,7 +208,7 @@ pub async fn history(
 pub async fn room_games(
     State(app): State<App>,
     ApiPath(code): ApiPath<String>,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery,
 ) -> Response {
     let no_room = || {
         json_error(
@@ -371,7 +371,7 @@ pub async fn game(
 pub async fn position(
     State(app): State<App>,
     ClientIp(ip): ClientIp,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery,
 ) -> Response {
     let kind = match GameKind::parse(query.get("game").map_or("", String::as_str)) {
         Ok(kind) => kind,

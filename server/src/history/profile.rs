@@ -2,15 +2,13 @@
 //! `/u/NAME` draws it): its display name, its games per game with wins,
 //! draws and losses, and a page of its recent games with their replays.
 
-use std::collections::HashMap;
-
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
 use super::{bad_query, internal, no_player, page_of, summary, take_read, BAD_PAGE, MAX_NAME};
-use crate::app::error::ApiPath;
+use crate::app::error::{ApiPath, ApiQuery};
 use crate::app::state::App;
 use crate::games::GameKind;
 use crate::limits::client_ip::ClientIp;
@@ -27,7 +25,7 @@ pub async fn profile(
     session: crate::accounts::session::Session,
     headers: axum::http::HeaderMap,
     ApiPath(name): ApiPath<String>,
-    Query(query): Query<HashMap<String, String>>,
+    ApiQuery(query): ApiQuery,
 ) -> Response {
     let reader = super::Reader::of(&headers, &session);
     let Some(page) = page_of(&query) else {

@@ -200,6 +200,10 @@ pub mod close {
     /// The client broke a rule: its send queue overflowed (it stopped
     /// reading), or the room refused it.
     pub const POLICY: u16 = 1008;
+    /// [`POLICY`]'s reason when a connection's send queue overflowed, or
+    /// a relayed client's inbox on the room's node did.
+    pub const NOT_READING: &str =
+        "Too many messages waiting: the connection is not reading. Reconnect to resync.";
     /// A frame over the hard size limit.
     pub const TOO_BIG: u16 = 1009;
     /// A text frame that is not UTF-8.

@@ -265,10 +265,7 @@ impl RoomTask {
         };
         if matches!(error, TrySendError::Full(_)) {
             warn!(room = %self.state.code, conn = conn.0, "closing a connection whose send queue is full");
-            c.closer.close(
-                close::POLICY,
-                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-            );
+            c.closer.close(close::POLICY, close::NOT_READING);
         }
     }
 

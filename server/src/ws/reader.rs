@@ -383,10 +383,7 @@ pub(super) async fn reply_now(outbox: &Outbox, closer: &Closer, text: String) ->
         Ok(Ok(())) => true,
         Ok(Err(_)) => false,
         Err(_) => {
-            closer.close(
-                close::POLICY,
-                "Too many messages waiting: the connection is not reading. Reconnect to resync.",
-            );
+            closer.close(close::POLICY, close::NOT_READING);
             false
         }
     }

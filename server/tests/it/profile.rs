@@ -145,6 +145,8 @@ async fn a_profile_counts_an_accounts_games_and_links_its_replays() {
     assert_eq!(p2["recent"], json!([]));
     assert_eq!(p2["total"], 4);
     assert_eq!(profile(&server, "Minh", "?page=0").await.0, 400);
+    let (status, twice) = profile(&server, "Minh", "?page=1&page=1").await;
+    assert_eq!((status, twice["error"].as_str()), (400, Some("bad_query")));
     let (status, none) = profile(&server, "nobody", "").await;
     assert_eq!(status, 404);
     assert_eq!(none["error"], "no_player");

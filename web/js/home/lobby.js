@@ -15,10 +15,26 @@ import { optionsSummary } from '../options.js';
 import { onAccountChange } from '../http.js';
 import { computerName, computerNumber } from '../names.js';
 
-/** A guest's name typed in "Your name" goes with a Join, so the room seats them at once. */
-function keepTypedName() {
+/**
+ * A guest's name typed in "Your name" goes with a Join, so the room seats
+ * them at once: the lobby socket says hello with it first, as a seek does,
+ * and it is kept only once taken; a refused name stays in the box, marked,
+ * and the page stays (a plain link when no new name was typed, or the
+ * click opens another tab).
+ */
+async function joinWithTypedName(e) {
   const name = $('seek-name')?.value.trim();
-  if (name && name !== storedName()) storeName(name);
+  if (state.signedIn || !name || name === storedName()) return;
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  const href = e.currentTarget.href;
+  nameError('');
+  if (state.name !== name && await reconnect(name)) {
+    nameError(errorText('bad_name'));
+    return;
+  }
+  storeName(name);
+  location.assign(href);
 }
 
 /** The named time controls a seek offers, per game (as the server's lobby/presets.rs). */
@@ -73,7 +89,7 @@ function drawRooms() {
     el('span', { class: 'lobby-options', text: optionsSummary(r.options, r.game) }),
     el('span', { class: 'lobby-seats', 'data-testid': 'lobby-seats', text: t('lobby.seats_free', { free: r.free, seats: r.seats }) }),
     el('span', { class: 'lobby-players', 'data-testid': 'lobby-players', text: r.players.map(playerText).join(', ') }),
-    el('a', { class: 'button', href: `/r/${r.code}?sit=1`, 'data-testid': 'lobby-join', text: t('lobby.join'), onclick: keepTypedName }))));
+    el('a', { class: 'button', href: `/r/${r.code}?sit=1`, 'data-testid': 'lobby-join', text: t('lobby.join'), onclick: joinWithTypedName }))));
 }
 
 function drawSeek() {
