@@ -33,9 +33,11 @@ async function homeList(page) {
   };
 }
 
-test('a turn-based game played one move a day, the your-turn list, then a time loss', async () => {
-  const host = await site.newPage('turns-host');
-  const guest = await site.newPage('turns-guest');
+/**
+ * A CrossyRay room of one day per move, made by `host`'s browser, Minh
+ * (`host`) in seat 0 and Lan (`guest`) in seat 1, not started.
+ */
+async function seatedTurnBasedRoom(host, guest) {
   const res = await host.request.post(`${site.base}/api/rooms`, { data: { game: 'crossyray', options: { days: 1 } } });
   assert.equal(res.status(), 201);
   const room = await res.json();
@@ -49,6 +51,13 @@ test('a turn-based game played one move a day, the your-turn list, then a time l
   await waitOnline(guest);
   await setName(guest, 'Lan');
   await sit(guest, 1, 'Lan');
+  return room;
+}
+
+test('a turn-based game played one move a day, the your-turn list, then a time loss', async () => {
+  const host = await site.newPage('turns-host');
+  const guest = await site.newPage('turns-guest');
+  const room = await seatedTurnBasedRoom(host, guest);
   assert.match(await byId(host, 'options-summary').textContent(), /1 day per move/);
   await byId(host, 'start-order').selectOption('seats');
   await byId(host, 'start').click();
@@ -140,19 +149,7 @@ test('the time left to move counts down on the room page, from the event\'s time
   // The host's page runs on Playwright's clock: its timers and
   // performance.now() jump when the test says (the server's time does not).
   await host.clock.install();
-  const res = await host.request.post(`${site.base}/api/rooms`, { data: { game: 'crossyray', options: { days: 1 } } });
-  assert.equal(res.status(), 201);
-  const room = await res.json();
-  await host.goto(`${site.base}/`);
-  await host.evaluate((token) => localStorage.setItem('bg.token', token), room.token);
-  await host.goto(`${site.base}/r/${room.code}`);
-  await waitOnline(host);
-  await setName(host, 'Minh');
-  await sit(host, 0, 'Minh');
-  await guest.goto(`${site.base}/r/${room.code}`);
-  await waitOnline(guest);
-  await setName(guest, 'Lan');
-  await sit(guest, 1, 'Lan');
+  await seatedTurnBasedRoom(host, guest);
   await byId(host, 'start-order').selectOption('seats');
   await byId(host, 'start').click();
   await host.waitForSelector('[data-testid="turn-left"]');
