@@ -558,6 +558,40 @@ async fn failed_logins_from_one_address_are_limited() {
 }
 
 #[tokio::test]
+async fn the_account_that_made_a_room_hosts_it_whichever_of_its_browsers_comes_first() {
+    let server = TestServer::start_with(|c| c.guest_hosts = false).await;
+    let mut laptop = Browser::new(&server);
+    laptop.register("host_2", "password1").await;
+    let made = laptop.post("/api/rooms", json!({"game": "jungle"})).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let code = made.body["code"].as_str().unwrap().to_string();
+    let token = made.body["token"].as_str().unwrap().to_string();
+    // Another browser of the account opens the room first: one member
+    // for the account, not yet the host (the link alone makes nobody host).
+    let phone = Browser::logged_in(&server, "host_2", "password1").await;
+    let (mut on_phone, _, snap) = phone.join(&code, None, None).await;
+    let member = snap["you"]["member"].clone();
+    assert_eq!(snap["you"]["host"], false, "{snap}");
+    // The browser that made the room comes: the same member, now the host
+    // (an outside check found the room left with no host at all).
+    let (mut on_laptop, _, snap) = laptop.join(&code, Some(&token), None).await;
+    assert_eq!(snap["you"]["member"], member, "{snap}");
+    assert_eq!(snap["you"]["host"], true, "{snap}");
+    on_phone
+        .member_until("id", &member, |m| m["host"] == true)
+        .await;
+    on_laptop.ok(json!({"type": "sit", "seat": 0})).await;
+    on_phone
+        .ok(json!({"type": "computer", "seat": 1, "level": "beginner"}))
+        .await;
+    // The creator's token made a host once: a browser signed in to no
+    // account that says it is a guest, not a second host.
+    let (_, _, snap) = server.join(&code, Some(&token), Some("Lan")).await;
+    assert_ne!(snap["you"]["member"], member);
+    assert_eq!(snap["you"]["host"], false, "{snap}");
+}
+
+#[tokio::test]
 async fn a_guest_who_registers_keeps_the_seat_and_shows_as_an_account() {
     let server = TestServer::start().await;
     let (_, room) = server.create_room(json!({})).await;

@@ -114,10 +114,11 @@ impl RoomState {
             }
             (mine, account) => mine.or(account),
         };
+        let creator = self.host.as_ref() == Some(&hello.token);
         let index = match found {
             Some(index) => index,
             None => {
-                let host = self.host.as_ref() == Some(&hello.token);
+                let host = creator;
                 let mut newcomer = Member {
                     id: MemberId(0),
                     token: Some(hello.token),
@@ -153,9 +154,22 @@ impl RoomState {
                 self.members.len() - 1
             }
         };
+        // The creator's token from a browser signed in to an account
+        // whose member another of its browsers made first: that member is
+        // the host, as the creator's browser would have been. The token
+        // gives the role once (no other browser becomes host by it).
+        let made_host = by_token.is_none()
+            && found.is_some()
+            && creator
+            && !self.members.iter().any(|m| m.host);
+        if made_host {
+            self.host = None;
+            effects.push(Effect::Persist(Write::Room(self.row())));
+        }
         let away_before = self.away_where_playing(self.members[index].id, now);
         let member = &mut self.members[index];
         let before = member.row();
+        member.host |= made_host;
         let came = member.conns == 0;
         if hello.addr.is_some() {
             member.seen_from = hello.addr;
