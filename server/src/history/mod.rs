@@ -251,9 +251,33 @@ pub(crate) async fn find(app: &App, id: &str) -> Result<Option<GameRecord>, Stor
 /// Spends the replay units of `moves` moves from `ip`'s allowance
 /// (`Limits::replays`), or the `429` answer.
 fn replay_allowed(app: &App, ip: std::net::IpAddr, moves: usize) -> Result<(), Box<Response>> {
+    take_replay_units(app, ip, crate::limits::replay_cost(moves))
+}
+
+/// A stored game's read from `ip`: one replay unit before the lookup, so
+/// an id that names no game costs as much as one that does (an outside
+/// check read unknown ids without end), then the rest of the game's cost
+/// once it is found; `Ok(None)` when there is no such game.
+async fn find_to_replay(
+    app: &App,
+    ip: std::net::IpAddr,
+    id: &str,
+) -> Result<Option<GameRecord>, Box<Response>> {
+    take_replay_units(app, ip, 1)?;
+    let Some(g) = find(app, id).await.map_err(|e| Box::new(internal(e)))? else {
+        return Ok(None);
+    };
+    match crate::limits::replay_cost(g.moves.len()) - 1 {
+        0 => {}
+        rest => take_replay_units(app, ip, rest)?,
+    }
+    Ok(Some(g))
+}
+
+fn take_replay_units(app: &App, ip: std::net::IpAddr, units: u32) -> Result<(), Box<Response>> {
     app.limits
         .replays
-        .take_n(ip, crate::limits::replay_cost(moves))
+        .take_n(ip, units)
         .map_err(|wait| Box::new(too_many(wait, "Too many replays from your address")))
 }
 
@@ -317,11 +341,8 @@ pub async fn game(
     ApiPath(id): ApiPath<String>,
 ) -> Response {
     let reader = Reader::of(&headers, &session);
-    match find(&app, &id).await {
+    match find_to_replay(&app, ip, &id).await {
         Ok(Some(g)) => {
-            if let Err(refused) = replay_allowed(&app, ip, g.moves.len()) {
-                return *refused;
-            }
             let mut v = [summary(&g, None)];
             if let Err(e) = ratings::with_changes(app.registry.store(), &mut v).await {
                 return internal(e);
@@ -359,7 +380,7 @@ pub async fn game(
             Json(v).into_response()
         }
         Ok(None) => no_game(&id),
-        Err(e) => internal(e),
+        Err(refused) => *refused,
     }
 }
 
@@ -433,14 +454,11 @@ pub async fn export_game(
     ApiPath(id): ApiPath<String>,
 ) -> Response {
     let reader = Reader::of(&headers, &session);
-    let mut g = match find(&app, &id).await {
+    let mut g = match find_to_replay(&app, ip, &id).await {
         Ok(Some(g)) => g,
         Ok(None) => return no_game(&id),
-        Err(e) => return internal(e),
+        Err(refused) => return *refused,
     };
-    if let Err(refused) = replay_allowed(&app, ip, g.moves.len()) {
-        return *refused;
-    }
     match app
         .registry
         .store()

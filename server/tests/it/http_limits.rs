@@ -573,6 +573,32 @@ async fn replays_are_limited_per_address_by_their_length() {
 }
 
 #[tokio::test]
+async fn reads_of_game_ids_that_name_no_game_spend_a_replay_unit_each() {
+    let server = TestServer::start().await;
+    // An outside check read unknown ids 2000 times without a 429: each
+    // costs one unit now, found or not, the export too.
+    let mut answered = 0;
+    let refused = loop {
+        let id = format!("01a25335-3813-7483-8016-{answered:012x}");
+        let path = if answered % 2 == 0 {
+            format!("/api/games/{id}")
+        } else {
+            format!("/api/games/{id}/export")
+        };
+        let (status, body) = server.get(&path).await;
+        if status == 429 {
+            break body;
+        }
+        assert_eq!(status, 404, "{body}");
+        assert!(body.contains("no_game"), "{body}");
+        answered += 1;
+        assert!(answered <= 700, "never limited");
+    };
+    assert!((600..=640).contains(&answered), "{answered} answered");
+    assert!(refused.contains("rate_limited"), "{refused}");
+}
+
+#[tokio::test]
 async fn profile_and_history_reads_are_limited_per_address() {
     let server = TestServer::start().await;
     let mut minh = Browser::new(&server);
