@@ -177,14 +177,14 @@ impl Cluster {
                             answer(refusal.to_message(None));
                             continue;
                         }
-                        Some(Ok(Message::Ping(_))) => {
+                        // Pongs, ours answered or unasked, count with the pings.
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
                             if ping_bucket.as_mut().is_some_and(|b| !b.take()) {
                                 closer.close(close::POLICY, TOO_MANY_PINGS);
                                 break;
                             }
                             continue;
                         }
-                        Some(Ok(Message::Pong(_))) => continue,
                         Some(Err(e)) => {
                             let (code, reason) = read_error(&e);
                             closer.close(code, reason);

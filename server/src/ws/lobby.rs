@@ -199,8 +199,9 @@ async fn serve(
                 }
                 continue;
             }
-            Some(Ok(Message::Ping(_))) => {
-                // As a room's socket: pings are bounded as messages are.
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                // As a room's socket: pings, and pongs ours answered or
+                // unasked, are bounded as messages are.
                 if pings.as_mut().is_some_and(|b| !b.take()) {
                     closer.close(close::POLICY, super::reader::TOO_MANY_PINGS);
                     break;

@@ -140,6 +140,11 @@ pub(crate) async fn serve<St, Si>(
             }
             Some(Ok(Message::Close(_))) => break,
             Some(Ok(Message::Pong(payload))) => {
+                // Ours answered, or unasked: counted with the pings.
+                if pings.as_mut().is_some_and(|b| !b.take()) {
+                    closer.close(close::POLICY, TOO_MANY_PINGS);
+                    break;
+                }
                 lag.pong_now(&payload);
                 continue;
             }

@@ -152,4 +152,14 @@ async fn a_ping_flood_closes_the_socket() {
     }
     assert_eq!(flood.close_code().await, Some(1008));
     calm.ok(json!({"type": "ping"})).await;
+    // Pongs nobody asked for count with the pings (an outside check sent
+    // a thousand a second, never refused).
+    let (mut pongs, _, _) = server.join(code, None, None).await;
+    for _ in 0..200 {
+        if pongs.ws.send(Message::Pong(vec![1].into())).await.is_err() {
+            break;
+        }
+    }
+    assert_eq!(pongs.close_code().await, Some(1008));
+    calm.ok(json!({"type": "ping"})).await;
 }
