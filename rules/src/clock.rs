@@ -21,6 +21,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::game::{Side, TimeControl};
+use crate::written::Written;
 
 /// A chess clock a host picks for CrossyRay or Jungle: `minutes` to start
 /// with and `increment` seconds added after each move (only the
@@ -54,17 +55,24 @@ impl ClockSetting {
         if CLOCK_PRESETS.contains(&self.pair()) {
             return Ok(());
         }
-        let presets: Vec<String> = CLOCK_PRESETS
-            .iter()
-            .map(|(m, i)| format!("{m}+{i}"))
-            .collect();
-        Err(crate::game::SetupError(format!(
-            "{}+{} is not a clock preset: choose one of {}",
+        Err(crate::game::SetupError(not_a_preset(
             self.minutes,
             self.increment,
-            presets.join(", ")
         )))
     }
+}
+
+/// Why a clock of `minutes`+`increment` is refused: it is none of the
+/// [`CLOCK_PRESETS`](crate::game::CLOCK_PRESETS), which are named.
+fn not_a_preset(minutes: impl std::fmt::Display, increment: impl std::fmt::Display) -> String {
+    let presets: Vec<String> = crate::game::CLOCK_PRESETS
+        .iter()
+        .map(|(m, i)| format!("{m}+{i}"))
+        .collect();
+    format!(
+        "{minutes}+{increment} is not a clock preset: choose one of {}",
+        presets.join(", ")
+    )
 }
 
 impl<'de> Deserialize<'de> for ClockSetting {
@@ -72,25 +80,29 @@ impl<'de> Deserialize<'de> for ClockSetting {
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Object {
-            minutes: u32,
-            increment: u32,
+            minutes: Written,
+            increment: Written,
         }
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Wire {
-            Pair(u32, u32),
+            Pair(Written, Written),
             Object(Object),
         }
-        let wire = Wire::deserialize(d).map_err(|_| {
-            serde::de::Error::custom(
-                "a clock is {\"minutes\":M,\"increment\":S} (or [M, S]) or null",
-            )
-        })?;
+        const SHAPE: &str = "a clock is {\"minutes\":M,\"increment\":S} (or [M, S]) or null";
+        let wire = Wire::deserialize(d).map_err(|_| serde::de::Error::custom(SHAPE))?;
         let (minutes, increment) = match wire {
             Wire::Pair(m, i) => (m, i),
             Wire::Object(o) => (o.minutes, o.increment),
         };
-        Ok(ClockSetting { minutes, increment })
+        if !minutes.is_number() || !increment.is_number() {
+            return Err(serde::de::Error::custom(SHAPE));
+        }
+        // A number no `u32` holds (or not whole) is no preset either.
+        match (minutes.whole(), increment.whole()) {
+            (Some(minutes), Some(increment)) => Ok(ClockSetting { minutes, increment }),
+            _ => Err(serde::de::Error::custom(not_a_preset(minutes, increment))),
+        }
     }
 }
 

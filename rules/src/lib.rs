@@ -20,6 +20,7 @@ pub mod rng;
 pub mod serde_name;
 pub mod triage;
 mod undo;
+mod written;
 
 pub use game::{EndReason, Game, Outcome, Side, TimeControl};
 pub use level::{Engine, Level, Think, DEFAULT_BUDGET};

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockSetting;
+use crate::written::{present, Written};
 
 use super::error::PlayError;
 use super::history::{History, NO_CAPTURE_LIMIT, REPETITION_LIMIT};
@@ -22,7 +23,7 @@ use crate::game::{
 /// "<position string>" | null}` (the clock is also read as `[M, S]`); both
 /// fields may be left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(try_from = "RawOptions")]
 pub struct Options {
     /// Minutes and increment seconds per move: one of
     /// [`CLOCK_PRESETS`](crate::game::CLOCK_PRESETS) (3+2, 5+3, 10+5, 15+10), or `None` for no clock.
@@ -30,6 +31,42 @@ pub struct Options {
     /// A position string to start from instead of the usual start
     /// (see [`Setup`]).
     pub start: Option<String>,
+}
+
+impl Options {
+    /// The fields a host may set, as written (any other is refused).
+    pub const FIELDS: [&'static str; 2] = ["clock", "start"];
+}
+
+/// The options as written: `start` is a string or `null`, and anything
+/// else is refused in words, not in a Rust type's.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOptions {
+    #[serde(default)]
+    clock: Option<ClockSetting>,
+    #[serde(default, deserialize_with = "present")]
+    start: Option<Written>,
+}
+
+impl TryFrom<RawOptions> for Options {
+    type Error = String;
+
+    fn try_from(raw: RawOptions) -> Result<Options, String> {
+        let start = match raw.start {
+            None | Some(Written::Null) => None,
+            Some(Written::Text(start)) => Some(start),
+            Some(other) => {
+                return Err(format!(
+                    "start must be a position string or null, not {other}"
+                ))
+            }
+        };
+        Ok(Options {
+            clock: raw.clock,
+            start,
+        })
+    }
 }
 
 /// A Jungle game. See the [module documentation](super) for an example and

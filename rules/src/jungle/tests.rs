@@ -796,7 +796,19 @@ fn json_outcome_and_options_use_their_wire_names() {
     assert_eq!(options, Options::default());
     let options: Options = serde_json::from_str(r#"{"clock": [3, 2]}"#).unwrap();
     assert_eq!(options.clock.map(ClockSetting::pair), Some((3, 2)));
-    assert!(serde_json::from_str::<Options>(r#"{"clok": [3, 2]}"#).is_err());
+    let unknown = serde_json::from_str::<Options>(r#"{"clok": [3, 2]}"#).unwrap_err();
+    let [a, b] = Options::FIELDS;
+    assert_eq!(
+        unknown.to_string(),
+        format!("unknown field `clok`, expected `{a}` or `{b}` at line 1 column 7")
+    );
+    let start = serde_json::from_str::<Options>(r#"{"start": 5}"#).unwrap_err();
+    assert_eq!(
+        start.to_string(),
+        "start must be a position string or null, not 5"
+    );
+    let options: Options = serde_json::from_str(r#"{"start": null, "clock": null}"#).unwrap();
+    assert_eq!(options, Options::default());
     let back: Jungle = serde_json::from_value(json).unwrap();
     assert_eq!(back, game);
 }

@@ -18,6 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::bitboard::Bitboard;
 use super::cell::{Cell, Direction};
 use crate::game::SetupError;
+use crate::written::{not_a, present, Written};
 
 /// The board sizes RULES.md allows.
 pub const SIZES: [u8; 3] = [9, 11, 13];
@@ -27,7 +28,7 @@ pub const WALL_CHOICES: [u8; 7] = [1, 3, 5, 7, 10, 15, 20];
 pub const MAX_PAWNS: usize = 8;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(try_from = "Raw")]
 pub struct Options {
     /// Board side: 9, 11 or 13.
     pub size: u8,
@@ -44,13 +45,78 @@ pub struct Options {
     /// serialised options when not set.
     /// Written only as a number: `null` is refused like any other
     /// non-number (RULES.md: leave it out for the board's limit).
-    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "a_number")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub move_limit: Option<u16>,
 }
 
-/// A `move_limit` that is present: a number, never `null`.
-fn a_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
-    u16::deserialize(d).map(Some)
+/// The options as written, before each is read as what it is kept in:
+/// a number no field's type holds (or not a whole number) is refused in
+/// the words of [`Options::validate`], not of the type, and `null` is the
+/// value of none of them (RULES.md §2).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    #[serde(default, deserialize_with = "present")]
+    size: Option<Written>,
+    #[serde(default, deserialize_with = "present")]
+    players: Option<Written>,
+    #[serde(default, deserialize_with = "present")]
+    walls: Option<Written>,
+    #[serde(default, deserialize_with = "present")]
+    goal: Option<Written>,
+    #[serde(default, deserialize_with = "present")]
+    turn_seconds: Option<Written>,
+    #[serde(default, deserialize_with = "present")]
+    move_limit: Option<Written>,
+}
+
+impl TryFrom<Raw> for Options {
+    type Error = String;
+
+    fn try_from(raw: Raw) -> Result<Options, String> {
+        let mut o = Options::default();
+        if let Some(v) = raw.size {
+            o.size = v.number("size", "9, 11 or 13", not_a_size)?;
+        }
+        if let Some(v) = raw.players {
+            o.players = v.number("players", "a number from 2 to 8", not_a_player_count)?;
+        }
+        if let Some(v) = raw.walls {
+            o.walls = WallStock::read(&v)?;
+        }
+        if let Some(v) = raw.goal {
+            o.goal = GoalMode::read(&v)?;
+        }
+        if let Some(v) = raw.turn_seconds {
+            o.turn_seconds =
+                v.number("turn_seconds", "a number from 15 to 90", not_a_turn_timer)?;
+        }
+        if let Some(v) = raw.move_limit {
+            o.move_limit =
+                Some(v.number("move_limit", "a number from 1 to 200", not_a_move_limit)?);
+        }
+        Ok(o)
+    }
+}
+
+fn not_a_size(size: &dyn fmt::Display) -> String {
+    format!("the board must be 9×9, 11×11 or 13×13, not {size}×{size}")
+}
+
+fn not_a_player_count(players: &dyn fmt::Display) -> String {
+    format!("Quoridor is for 2 to 8 players, not {players}")
+}
+
+fn not_a_wall_choice(walls: &dyn fmt::Display) -> String {
+    format!("walls per player must be Auto or one of 1, 3, 5, 7, 10, 15, 20, not {walls}")
+}
+
+fn not_a_move_limit(limit: &dyn fmt::Display) -> String {
+    format!("the move limit must be 1 to 200 moves per pawn, not {limit}")
+}
+
+fn not_a_turn_timer(seconds: &dyn fmt::Display) -> String {
+    format!("the turn timer must be 15 to 90 seconds, not {seconds}")
 }
 
 impl Default for Options {
@@ -76,16 +142,33 @@ pub enum WallStock {
     Fixed(u8),
 }
 
-/// The goal of every pawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// The goal of every pawn: written `"edge"` or `"centre"` (read as
+/// `"center"` too), and in no other form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GoalMode {
     /// Any cell of the edge opposite the start edge.
     #[default]
     Edge,
     /// The centre cell ("centre race").
-    #[serde(alias = "center")]
     Centre,
+}
+
+impl GoalMode {
+    /// The goal from its name on the wire.
+    fn read(value: &Written) -> Result<GoalMode, String> {
+        match value {
+            Written::Text(t) if t == "edge" => Ok(GoalMode::Edge),
+            Written::Text(t) if t == "centre" || t == "center" => Ok(GoalMode::Centre),
+            other => Err(not_a("goal", "\"edge\" or \"centre\"", other)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for GoalMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GoalMode, D::Error> {
+        GoalMode::read(&Written::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
 }
 
 /// Where a pawn is headed, as drawn by a client.
@@ -100,37 +183,34 @@ pub enum Target {
 }
 
 impl Options {
+    /// The fields a host may set, as written (any other is refused).
+    pub const FIELDS: [&'static str; 6] = [
+        "size",
+        "players",
+        "walls",
+        "goal",
+        "turn_seconds",
+        "move_limit",
+    ];
+
     /// Checks every field, with a message for the host.
     pub fn validate(&self) -> Result<(), SetupError> {
         if !SIZES.contains(&self.size) {
-            return Err(SetupError(format!(
-                "the board must be 9×9, 11×11 or 13×13, not {0}×{0}",
-                self.size
-            )));
+            return Err(SetupError(not_a_size(&self.size)));
         }
         if !(2..=MAX_PAWNS as u8).contains(&self.players) {
-            return Err(SetupError(format!(
-                "Quoridor is for 2 to 8 players, not {}",
-                self.players
-            )));
+            return Err(SetupError(not_a_player_count(&self.players)));
         }
         if let WallStock::Fixed(n) = self.walls {
             if !WALL_CHOICES.contains(&n) {
-                return Err(SetupError(format!(
-                    "walls per player must be Auto or one of 1, 3, 5, 7, 10, 15, 20, not {n}"
-                )));
+                return Err(SetupError(not_a_wall_choice(&n)));
             }
         }
         if let Some(limit) = self.move_limit.filter(|l| !(1..=200).contains(l)) {
-            return Err(SetupError(format!(
-                "the move limit must be 1 to 200 moves per pawn, not {limit}"
-            )));
+            return Err(SetupError(not_a_move_limit(&limit)));
         }
         if !(15..=90).contains(&self.turn_seconds) {
-            return Err(SetupError(format!(
-                "the turn timer must be 15 to 90 seconds, not {}",
-                self.turn_seconds
-            )));
+            return Err(SetupError(not_a_turn_timer(&self.turn_seconds)));
         }
         Ok(())
     }
@@ -290,27 +370,28 @@ impl Serialize for WallStock {
     }
 }
 
+impl WallStock {
+    /// On the wire only `"auto"` itself or a number (RULES.md §2): not
+    /// `"Auto"`, nor a number in a string, which `FromStr` (for command
+    /// lines) takes. A number no `u8` holds gets the words of a number
+    /// out of the choices.
+    fn read(value: &Written) -> Result<WallStock, String> {
+        match value {
+            Written::Text(t) if t == "auto" => Ok(WallStock::Auto),
+            other => other
+                .number(
+                    "walls",
+                    "\"auto\" or one of 1, 3, 5, 7, 10, 15, 20",
+                    not_a_wall_choice,
+                )
+                .map(WallStock::Fixed),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for WallStock {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<WallStock, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Repr {
-            Number(u8),
-            Text(String),
-        }
-        // On the wire only `"auto"` itself or a number (RULES.md §2): not
-        // `"Auto"`, nor a number in a string, which `FromStr` (for
-        // command lines) takes.
-        let repr = Repr::deserialize(d).map_err(|_| {
-            serde::de::Error::custom("walls must be \"auto\" or a whole number of walls")
-        })?;
-        match repr {
-            Repr::Number(n) => Ok(WallStock::Fixed(n)),
-            Repr::Text(t) if t == "auto" => Ok(WallStock::Auto),
-            Repr::Text(t) => Err(serde::de::Error::custom(format!(
-                "walls must be \"auto\" or a number, not {t:?}"
-            ))),
-        }
+        WallStock::read(&Written::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -412,18 +493,34 @@ mod tests {
 
     #[test]
     fn a_bad_wall_stock_is_refused_in_words() {
-        for bad in [
-            serde_json::json!(null),
-            serde_json::json!(300),
-            serde_json::json!(-1),
-            serde_json::json!([1]),
+        for (bad, message) in [
+            (
+                serde_json::json!(null),
+                "walls must be \"auto\" or one of 1, 3, 5, 7, 10, 15, 20, not null (leave it out for its default)",
+            ),
+            (
+                serde_json::json!([1]),
+                "walls must be \"auto\" or one of 1, 3, 5, 7, 10, 15, 20, not a list",
+            ),
+            (
+                serde_json::json!({"auto": null}),
+                "walls must be \"auto\" or one of 1, 3, 5, 7, 10, 15, 20, not an object",
+            ),
+            (
+                serde_json::json!(300),
+                "walls per player must be Auto or one of 1, 3, 5, 7, 10, 15, 20, not 300",
+            ),
+            (
+                serde_json::json!(-1),
+                "walls per player must be Auto or one of 1, 3, 5, 7, 10, 15, 20, not -1",
+            ),
+            (
+                serde_json::json!(2.5),
+                "walls per player must be Auto or one of 1, 3, 5, 7, 10, 15, 20, not 2.5",
+            ),
         ] {
             let e = serde_json::from_value::<WallStock>(bad.clone()).unwrap_err();
-            assert_eq!(
-                e.to_string(),
-                "walls must be \"auto\" or a whole number of walls",
-                "{bad}"
-            );
+            assert_eq!(e.to_string(), message, "{bad}");
         }
         let e = serde_json::from_value::<WallStock>(serde_json::json!("Auto")).unwrap_err();
         assert!(e.to_string().contains("not \"Auto\""), "{e}");
@@ -471,6 +568,117 @@ mod tests {
             assert!(!err.0.is_empty());
         }
         assert!(Options::default().validate().is_ok());
+    }
+
+    fn refusal(json: serde_json::Value) -> String {
+        serde_json::from_value::<Options>(json.clone())
+            .map(|o| panic!("{json} read as {o:?}"))
+            .unwrap_err()
+            .to_string()
+    }
+
+    /// A number no field's type holds is refused in the words an
+    /// out-of-range number that fits gets from `validate`.
+    #[test]
+    fn a_number_out_of_any_range_gets_the_rules_words() {
+        let checked = |json: serde_json::Value| {
+            let o: Options = serde_json::from_value(json).unwrap();
+            o.validate().unwrap_err().0
+        };
+        for (field, fits, too_big, words) in [
+            (
+                "size",
+                10,
+                256,
+                "the board must be 9×9, 11×11 or 13×13, not {}×{}",
+            ),
+            ("players", 9, 300, "Quoridor is for 2 to 8 players, not {}"),
+            (
+                "turn_seconds",
+                91,
+                4_294_967_296_i64,
+                "the turn timer must be 15 to 90 seconds, not {}",
+            ),
+            (
+                "move_limit",
+                201,
+                65_536,
+                "the move limit must be 1 to 200 moves per pawn, not {}",
+            ),
+        ] {
+            let say = |n: &str| words.replace("{}", n);
+            assert_eq!(
+                checked(serde_json::json!({ field: fits })),
+                say(&fits.to_string())
+            );
+            assert_eq!(
+                refusal(serde_json::json!({ field: too_big })),
+                say(&too_big.to_string())
+            );
+            assert_eq!(refusal(serde_json::json!({ field: -1 })), say("-1"));
+            assert_eq!(refusal(serde_json::json!({ field: 9.5 })), say("9.5"));
+            assert_eq!(refusal(serde_json::json!({ field: 1e300 })), say("1e300"));
+        }
+    }
+
+    #[test]
+    fn null_or_a_string_is_no_number() {
+        assert_eq!(
+            refusal(serde_json::json!({"move_limit": null})),
+            "move_limit must be a number from 1 to 200, not null (leave it out for its default)"
+        );
+        assert_eq!(
+            refusal(serde_json::json!({"size": "9"})),
+            "size must be 9, 11 or 13, not \"9\""
+        );
+        assert_eq!(
+            refusal(serde_json::json!({"players": true})),
+            "players must be a number from 2 to 8, not true"
+        );
+        assert_eq!(
+            refusal(serde_json::json!({"turn_seconds": [30]})),
+            "turn_seconds must be a number from 15 to 90, not a list"
+        );
+    }
+
+    /// `goal` is one of its names, never serde's `{"centre": null}`.
+    #[test]
+    fn a_goal_is_only_its_name() {
+        for (json, goal) in [
+            ("edge", GoalMode::Edge),
+            ("centre", GoalMode::Centre),
+            ("center", GoalMode::Centre),
+        ] {
+            let o: Options = serde_json::from_value(serde_json::json!({ "goal": json })).unwrap();
+            assert_eq!(o.goal, goal);
+        }
+        for (bad, shown) in [
+            (serde_json::json!({"centre": null}), "an object"),
+            (serde_json::json!({}), "an object"),
+            (serde_json::json!("Centre"), "\"Centre\""),
+            (serde_json::json!(["edge"]), "a list"),
+            (serde_json::json!(1), "1"),
+            (
+                serde_json::json!(null),
+                "null (leave it out for its default)",
+            ),
+        ] {
+            assert_eq!(
+                refusal(serde_json::json!({ "goal": bad })),
+                format!("goal must be \"edge\" or \"centre\", not {shown}")
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_field_names_every_field() {
+        assert_eq!(
+            refusal(serde_json::json!({"foo": 1})),
+            format!(
+                "unknown field `foo`, expected one of {}",
+                Options::FIELDS.map(|f| format!("`{f}`")).join(", ")
+            )
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use super::{internal, not_signed_in, Session};
 use crate::app::error::{json_error, registry_error, ApiJson, ApiPath};
 use crate::app::state::App;
-use crate::games::{GameKind, GameOptions};
+use crate::games::{GameKind, GameOptions, SentOptions};
 use crate::limits::client_ip::ClientIp;
 use crate::model::records::AccountRef;
 use crate::model::{is_valid_token, now_millis};
@@ -36,8 +36,9 @@ pub struct ChallengeBody {
     to: String,
     #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     game: String,
+    /// Read with a key given twice kept as a refusal (`bad_options`).
     #[serde(default)]
-    options: Value,
+    options: SentOptions,
     #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
     rated: bool,
     #[serde(default, deserialize_with = "crate::app::error::default_if_null")]
@@ -97,7 +98,10 @@ pub async fn create(
         return bad_token();
     }
     let options = match GameKind::parse(&req.game)
-        .and_then(|kind| GameOptions::parse_for_play(kind, &req.options))
+        .and_then(|kind| {
+            let sent = req.options.json()?;
+            GameOptions::parse_for_play(kind, sent)
+        })
         .and_then(|o| crate::room::seated::check(&o, 2).map(|()| o))
     {
         Ok(o) => o,

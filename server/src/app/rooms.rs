@@ -6,7 +6,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::error::{json_error, registry_error, ApiJson, ApiPath};
 use super::hosts::Base;
@@ -36,8 +36,9 @@ pub(super) struct CreateRoom {
     /// Left out or `null`: CrossyRay.
     #[serde(default = "default_game", deserialize_with = "game_or_default")]
     game: String,
+    /// Read with a key given twice kept as a refusal (`bad_options`).
     #[serde(default)]
-    options: Value,
+    options: crate::games::SentOptions,
     #[serde(default)]
     token: Option<String>,
     /// A solo game against the computer: guests may create one, and only

@@ -20,7 +20,7 @@ mod options;
 
 pub use any::AnyGame;
 pub use moves::{AnyMove, MoveError};
-pub use options::{GameOptions, Moded, DAYS_PER_MOVE, DAY_MS};
+pub use options::{GameOptions, Moded, SentOptions, DAYS_PER_MOVE, DAY_MS};
 
 use rules::crossyray::CrossyRay;
 use rules::jungle::Jungle;

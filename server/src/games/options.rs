@@ -2,7 +2,7 @@
 //! checked by setting up a game: the room stores and shows them as read.
 
 use rules::{crossyray, jungle, quoridor, Game};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{AnyGame, GameKind, Mode, Seating};
@@ -98,6 +98,16 @@ impl GameOptions {
             Value::Object(map) => map.clone(),
             _ => return Err("Bad options: expected an object.".to_string()),
         };
+        // Every field read here, the room's and the game's: the engine
+        // would name only its own.
+        let fields = fields(kind);
+        if let Some(unknown) = engine.keys().find(|k| !fields.contains(&k.as_str())) {
+            let named: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+            return Err(format!(
+                "Bad options: unknown field `{unknown}`, expected one of {}.",
+                named.join(", ")
+            ));
+        }
         // `mode` is the room's: taken out before the engine reads the rest
         // (it refuses unknown fields).
         let allowed: &[Mode] = match kind {
@@ -112,8 +122,10 @@ impl GameOptions {
             None => allowed[0],
             // RULES.md §2: `null` is no value of Quoridor's fields.
             Some(Value::Null) if kind != GameKind::Quoridor => allowed[0],
-            Some(m) => serde_json::from_value::<Mode>(m.clone())
-                .ok()
+            // Only its name: serde would also read `{"teams": null}`.
+            Some(m) => Some(&m)
+                .filter(|m| m.is_string())
+                .and_then(|m| serde_json::from_value::<Mode>(m.clone()).ok())
                 .filter(|mode| allowed.contains(mode))
                 .ok_or_else(|| {
                     format!("Bad options: mode must be {}, not {m}.", names.join(" or "))
@@ -141,7 +153,7 @@ impl GameOptions {
             if engine.contains_key("players") {
                 read::<rules::quoridor::Options>(&Value::Object(engine.clone()))?
                     .validate()
-                    .map_err(|e| e.to_string())?;
+                    .map_err(refused)?;
             }
             engine.insert("players".to_string(), Value::from(2));
         }
@@ -163,7 +175,7 @@ impl GameOptions {
                 engine: read(&engine)?,
             }),
         };
-        let game = AnyGame::new(&options).map_err(|e| e.to_string())?;
+        let game = AnyGame::new(&options).map_err(refused)?;
         Ok((options, game))
     }
 
@@ -247,9 +259,171 @@ impl GameOptions {
     }
 }
 
+/// A client's `options` as sent (`POST /api/rooms`, `POST
+/// /api/challenges`, the `options` command): the JSON, or why it is no
+/// options, a key given twice in an object (at any depth), which a
+/// `serde_json::Value` would read as its last value. Kept rather than
+/// refused where the request is read, so that it is `bad_options` (after
+/// the checks that come first), not an unreadable request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SentOptions(Result<Value, String>);
+
+impl SentOptions {
+    /// The options' JSON, or the message refusing them.
+    pub fn json(&self) -> Result<&Value, String> {
+        self.0.as_ref().map_err(String::clone)
+    }
+}
+
+/// Left out: `null`, the defaults.
+impl Default for SentOptions {
+    fn default() -> SentOptions {
+        SentOptions(Ok(Value::Null))
+    }
+}
+
+impl From<Value> for SentOptions {
+    fn from(value: Value) -> SentOptions {
+        SentOptions(Ok(value))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SentOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SentOptions, D::Error> {
+        let Unique { value, twice } = Unique::deserialize(d)?;
+        Ok(SentOptions(match twice {
+            None => Ok(value),
+            Some(path) => Err(format!("Bad options: `{path}` is given twice.")),
+        }))
+    }
+}
+
+/// A JSON value read whole, with the first key found twice in one of its
+/// objects (its path from the top, as `clock.minutes`).
+struct Unique {
+    value: Value,
+    twice: Option<String>,
+}
+
+impl Unique {
+    fn of(value: Value) -> Unique {
+        Unique { value, twice: None }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Unique, D::Error> {
+        d.deserialize_any(UniqueVisitor)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
+    type Value = Unique;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Unique, E> {
+        Ok(Unique::of(Value::Bool(b)))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Unique, E> {
+        Ok(Unique::of(Value::from(n)))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Unique, E> {
+        Ok(Unique::of(Value::from(n)))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Unique, E> {
+        // JSON has no NaN nor infinity: `from` gives `null` for those.
+        Ok(Unique::of(Value::from(x)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Unique, E> {
+        Ok(Unique::of(Value::from(s)))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Unique, E> {
+        Ok(Unique::of(Value::String(s)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Unique, E> {
+        Ok(Unique::of(Value::Null))
+    }
+
+    fn visit_none<E>(self) -> Result<Unique, E> {
+        Ok(Unique::of(Value::Null))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Unique, D::Error> {
+        Unique::deserialize(d)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
+        let mut items = Vec::new();
+        let mut twice = None;
+        while let Some(item) = seq.next_element::<Unique>()? {
+            if twice.is_none() {
+                twice = item.twice.map(|path| format!("{}.{path}", items.len()));
+            }
+            items.push(item.value);
+        }
+        Ok(Unique {
+            value: Value::Array(items),
+            twice,
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+        let mut object = Map::new();
+        let mut twice = None;
+        while let Some(key) = map.next_key::<String>()? {
+            let item: Unique = map.next_value()?;
+            if twice.is_none() {
+                twice = if object.contains_key(&key) {
+                    Some(key.clone())
+                } else {
+                    item.twice.map(|path| format!("{key}.{path}"))
+                };
+            }
+            object.insert(key, item.value);
+        }
+        Ok(Unique {
+            value: Value::Object(object),
+            twice,
+        })
+    }
+}
+
+/// The fields a room's options may have for `kind`: the room's (`mode`,
+/// `days`), then the game's.
+pub fn fields(kind: GameKind) -> Vec<&'static str> {
+    let game: &[&str] = match kind {
+        GameKind::CrossyRay => &crossyray::Options::FIELDS,
+        GameKind::Quoridor => &quoridor::Options::FIELDS,
+        GameKind::Jungle => &jungle::Options::FIELDS,
+    };
+    let mut fields = vec!["mode", "days"];
+    fields.extend_from_slice(game);
+    fields
+}
+
+/// The options read into the game's type: a value it cannot hold is
+/// refused in the words its check gives a value out of range
+/// ([`refused`]).
 fn read<T: serde::de::DeserializeOwned + Default>(options: &Value) -> Result<T, String> {
     if options.is_null() {
         return Ok(T::default());
     }
-    serde_json::from_value(options.clone()).map_err(|e| format!("Bad options: {e}."))
+    serde_json::from_value(options.clone()).map_err(refused)
+}
+
+/// The message refusing options, the same whether a value was refused as
+/// it was read or when a game was set up from it.
+fn refused(why: impl std::fmt::Display) -> String {
+    format!("Bad options: {why}.")
 }

@@ -207,3 +207,146 @@ fn null_is_no_value_of_quoridors_options() {
     assert!(setup(GameKind::Quoridor, serde_json::json!({"move_limit": 5})).is_ok());
     assert!(setup(GameKind::Jungle, serde_json::json!({"mode": null})).is_ok());
 }
+
+/// An unknown field is refused naming every field the options are read
+/// with: the room's (`mode`, `days`) and the game's, each of which reads.
+#[test]
+fn an_unknown_field_names_every_field_read() {
+    let sample = |field: &str| match field {
+        "mode" => json!("knockout"),
+        "days" => json!(1),
+        "width" => json!(11),
+        "height" => json!(11),
+        "clock" => json!([3, 2]),
+        "start" => json!(null),
+        "size" => json!(11),
+        "players" => json!(3),
+        "walls" => json!(5),
+        "goal" => json!("centre"),
+        "turn_seconds" => json!(20),
+        "move_limit" => json!(50),
+        other => panic!("no sample for {other}"),
+    };
+    for (kind, named) in [
+        (
+            GameKind::CrossyRay,
+            "`mode`, `days`, `width`, `height`, `clock`",
+        ),
+        (GameKind::Jungle, "`mode`, `days`, `clock`, `start`"),
+        (
+            GameKind::Quoridor,
+            "`mode`, `days`, `size`, `players`, `walls`, `goal`, `turn_seconds`, `move_limit`",
+        ),
+    ] {
+        assert_eq!(
+            GameOptions::parse(kind, &json!({"width": 9, "foo": 1})).unwrap_err(),
+            format!("Bad options: unknown field `foo`, expected one of {named}.")
+        );
+        for field in super::options::fields(kind) {
+            let options = json!({ field: sample(field) });
+            assert!(
+                GameOptions::parse(kind, &options).is_ok(),
+                "{kind:?} {options}"
+            );
+        }
+    }
+}
+
+/// `mode` is its name alone: not serde's `{"teams": null}`.
+#[test]
+fn a_mode_is_only_its_name() {
+    for bad in [
+        json!({"teams": null}),
+        json!({}),
+        json!(["teams"]),
+        json!(1),
+    ] {
+        assert_eq!(
+            GameOptions::parse(GameKind::Quoridor, &json!({ "mode": bad })).unwrap_err(),
+            format!("Bad options: mode must be \"ffa\" or \"teams\" or \"knockout\", not {bad}.")
+        );
+    }
+    let teams = GameOptions::parse(GameKind::Quoridor, &json!({"mode": "teams"})).unwrap();
+    assert_eq!(teams.mode(), Mode::Teams);
+}
+
+/// A number out of any range is refused in the words of one out of the
+/// rule's range, and both as options (`Bad options: ….`).
+#[test]
+fn numbers_out_of_any_range_get_the_rules_words() {
+    for (kind, options, message) in [
+        (
+            GameKind::Quoridor,
+            json!({"size": 10}),
+            "the board must be 9×9, 11×11 or 13×13, not 10×10",
+        ),
+        (
+            GameKind::Quoridor,
+            json!({"size": 256}),
+            "the board must be 9×9, 11×11 or 13×13, not 256×256",
+        ),
+        (
+            GameKind::Quoridor,
+            json!({"players": 300}),
+            "Quoridor is for 2 to 8 players, not 300",
+        ),
+        (
+            GameKind::Quoridor,
+            json!({"mode": "teams", "players": 300}),
+            "Quoridor is for 2 to 8 players, not 300",
+        ),
+        (
+            GameKind::Quoridor,
+            json!({"move_limit": null}),
+            "move_limit must be a number from 1 to 200, not null (leave it out for its default)",
+        ),
+        (
+            GameKind::Quoridor,
+            json!({"goal": {"centre": null}}),
+            "goal must be \"edge\" or \"centre\", not an object",
+        ),
+        (
+            GameKind::CrossyRay,
+            json!({"width": 4_294_967_305_u64}),
+            "the board must be 5 to 25 cells wide and 5 to 25 tall, not 4294967305 × 7",
+        ),
+        (
+            GameKind::Jungle,
+            json!({"clock": [5_000_000_000_u64, 3]}),
+            "5000000000+3 is not a clock preset: choose one of 3+2, 5+3, 10+5, 15+10",
+        ),
+    ] {
+        assert_eq!(
+            GameOptions::parse(kind, &options).unwrap_err(),
+            format!("Bad options: {message}."),
+            "{options}"
+        );
+    }
+}
+
+/// A key given twice is kept from the request as the options' refusal.
+#[test]
+fn a_key_given_twice_is_refused_by_name() {
+    let sent: SentOptions = serde_json::from_str(r#"{"width":9,"width":11}"#).unwrap();
+    assert_eq!(
+        sent.json(),
+        Err("Bad options: `width` is given twice.".to_string())
+    );
+    let nested: SentOptions =
+        serde_json::from_str(r#"{"clock":[3,2],"x":[{"a":1,"a":1}]}"#).unwrap();
+    assert_eq!(
+        nested.json(),
+        Err("Bad options: `x.0.a` is given twice.".to_string())
+    );
+    let once: SentOptions = serde_json::from_str(
+        r#"{"width":11,"clock":{"minutes":3,"increment":2},"x":[1.5,null,true,"s"]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        once.json(),
+        Ok(
+            &json!({"width": 11, "clock": {"minutes": 3, "increment": 2}, "x": [1.5, null, true, "s"]})
+        )
+    );
+    assert_eq!(SentOptions::default().json(), Ok(&Value::Null));
+}

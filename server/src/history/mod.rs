@@ -398,12 +398,16 @@ pub async fn position(
         Ok(kind) => kind,
         Err(e) => return bad_query(e),
     };
+    // Read as the rooms read them: a key given twice is refused too.
     let options = match query
         .get("options")
-        .map(|o| serde_json::from_str::<Value>(o))
+        .map(|o| serde_json::from_str::<crate::games::SentOptions>(o))
     {
         None => Value::Null,
-        Some(Ok(o)) => o,
+        Some(Ok(sent)) => match sent.json() {
+            Ok(o) => o.clone(),
+            Err(e) => return bad_query(e),
+        },
         Some(Err(e)) => return bad_query(format!("options are not JSON: {e}")),
     };
     let parsed = match crate::games::GameOptions::parse(kind, &options) {

@@ -20,7 +20,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashMap;
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::warn;
 
@@ -32,7 +31,7 @@ use super::state::RoomState;
 use super::supervisor::{load, supervise};
 use super::{RoomHandle, RoomSettings, INBOX};
 use crate::code;
-use crate::games::{GameKind, GameOptions};
+use crate::games::{GameKind, GameOptions, SentOptions};
 use crate::model::ids::TokenHash;
 use crate::model::now_millis;
 use crate::store::{Fence, Store, StoreError};
@@ -174,9 +173,12 @@ impl Registry {
 
     /// A new room's game and options as the game reads them, or why not
     /// (`bad_options`).
-    pub fn parse_options(game: &str, options: &Value) -> Result<GameOptions, RegistryError> {
+    pub fn parse_options(game: &str, options: &SentOptions) -> Result<GameOptions, RegistryError> {
         let kind = GameKind::parse(game).map_err(RegistryError::BadOptions)?;
-        GameOptions::parse_for_play(kind, options).map_err(RegistryError::BadOptions)
+        options
+            .json()
+            .and_then(|options| GameOptions::parse_for_play(kind, options))
+            .map_err(RegistryError::BadOptions)
     }
 
     /// A fresh room where `players` sit in order (seat i), rated if

@@ -208,7 +208,6 @@ async fn serve(
                 }
                 continue;
             }
-            Some(Ok(_)) => continue,
         };
         if text.len() > MAX_FRAME_BYTES {
             closer.close(close::TOO_BIG, "Message too big.");

@@ -573,3 +573,147 @@ async fn a_client_that_says_where_it_stood_gets_the_events_it_missed() {
         .await;
     assert_eq!(answer["code"], "bad_message", "{answer}");
 }
+
+/// Options are refused in words, the same at `POST /api/rooms`
+/// (`bad_options`) and `GET /api/position` (`bad_query`): an unknown field
+/// names every field read, the room's too; a value of serde's own forms
+/// (`{"centre": null}` for a name) is none; a number no option holds
+/// gets the words of its rule, `null` where no value is `null` says so.
+#[tokio::test]
+async fn options_are_refused_in_the_words_of_their_rules() {
+    let server = TestServer::start().await;
+    let refusals = [
+        (
+            "crossyray",
+            json!({"foo": 1}),
+            "unknown field `foo`, expected one of `mode`, `days`, `width`, `height`, `clock`",
+        ),
+        (
+            "jungle",
+            json!({"foo": 1}),
+            "unknown field `foo`, expected one of `mode`, `days`, `clock`, `start`",
+        ),
+        (
+            "quoridor",
+            json!({"foo": 1}),
+            "unknown field `foo`, expected one of `mode`, `days`, `size`, `players`, \
+             `walls`, `goal`, `turn_seconds`, `move_limit`",
+        ),
+        (
+            "quoridor",
+            json!({"goal": {"centre": null}}),
+            "goal must be \"edge\" or \"centre\", not an object",
+        ),
+        (
+            "quoridor",
+            json!({"goal": null}),
+            "goal must be \"edge\" or \"centre\", not null (leave it out for its default)",
+        ),
+        (
+            "quoridor",
+            json!({"mode": {"teams": null}}),
+            "mode must be \"ffa\" or \"teams\" or \"knockout\", not {\"teams\":null}",
+        ),
+        (
+            "quoridor",
+            json!({"size": 256}),
+            "the board must be 9×9, 11×11 or 13×13, not 256×256",
+        ),
+        (
+            "quoridor",
+            json!({"size": 10}),
+            "the board must be 9×9, 11×11 or 13×13, not 10×10",
+        ),
+        (
+            "quoridor",
+            json!({"players": 300}),
+            "Quoridor is for 2 to 8 players, not 300",
+        ),
+        (
+            "quoridor",
+            json!({"move_limit": null}),
+            "move_limit must be a number from 1 to 200, not null (leave it out for its default)",
+        ),
+        (
+            "crossyray",
+            json!({"width": 4_294_967_305_u64}),
+            "the board must be 5 to 25 cells wide and 5 to 25 tall, not 4294967305 × 7",
+        ),
+        (
+            "jungle",
+            json!({"clock": [3, 2.5]}),
+            "3+2.5 is not a clock preset: choose one of 3+2, 5+3, 10+5, 15+10",
+        ),
+    ];
+    for (game, options, words) in refusals {
+        let message = format!("Bad options: {words}.");
+        let (status, body) = server
+            .create_room(json!({"game": game, "options": options}))
+            .await;
+        assert_eq!(status, 400, "{game} {options}: {body}");
+        assert_eq!(body["error"], "bad_options", "{body}");
+        assert_eq!(body["message"], message.as_str(), "{game} {options}");
+        let encoded: String =
+            form_urlencoded::byte_serialize(options.to_string().as_bytes()).collect();
+        let (status, text) = server
+            .get(&format!("/api/position?game={game}&options={encoded}"))
+            .await;
+        let body: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(status, 400, "{game} {options}: {body}");
+        assert_eq!(body["error"], "bad_query", "{body}");
+        assert_eq!(body["message"], message.as_str(), "{game} {options}");
+    }
+    // The room's fields are read at both.
+    let options = json!({"mode": "knockout", "days": null, "width": 11});
+    let (status, body) = server
+        .create_room(json!({"game": "crossyray", "options": options}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let encoded: String = form_urlencoded::byte_serialize(options.to_string().as_bytes()).collect();
+    let (status, _) = server
+        .get(&format!("/api/position?game=crossyray&options={encoded}"))
+        .await;
+    assert_eq!(status, 200);
+}
+
+/// A key given twice in `options`, which a JSON value would read as the
+/// last, is `bad_options` naming it, in `POST /api/rooms` and the host's
+/// `options`, and changes nothing.
+#[tokio::test]
+async fn an_option_given_twice_is_refused_by_name() {
+    let server = TestServer::start().await;
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/rooms", server.base))
+        .header("content-type", "application/json")
+        .body(r#"{"game":"crossyray","options":{"width":9,"width":11}}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["error"], "bad_options", "{body}");
+    assert_eq!(body["message"], "Bad options: `width` is given twice.");
+    // The rules pages' positions read options alike.
+    let (status, body) = server
+        .get("/api/position?game=crossyray&options=%7B%22width%22%3A9%2C%22width%22%3A11%7D")
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("bad_query"), "{body}");
+    assert!(body.contains("`width` is given twice"), "{body}");
+
+    let (code, token) = server.new_room(json!({"game": "crossyray"})).await;
+    let (mut host, _, _) = server.join(&code, Some(&token), Some("Minh")).await;
+    host.send_text(
+        r#"{"id":901,"type":"options","game":"jungle","options":{"clock":{"minutes":3,"increment":2,"minutes":5}}}"#
+            .to_string(),
+    )
+    .await;
+    let answer = host.answer(Some(901)).await;
+    assert_eq!(answer["code"], "bad_options", "{answer}");
+    assert_eq!(
+        answer["message"],
+        "Bad options: `clock.minutes` is given twice."
+    );
+    host.ok(json!({"type": "options", "options": {"width": 11}}))
+        .await;
+}

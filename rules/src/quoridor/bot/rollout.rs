@@ -576,7 +576,9 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let think = Think {
             level: Level::Master,
-            budget: Duration::from_millis(100),
+            // Ample for a few play-outs on a loaded machine (a budget of
+            // 100 ms once ran out first there).
+            budget: Duration::from_secs(1),
             cancel: &cancel,
             seed: 1,
         };
@@ -585,7 +587,8 @@ mod tests {
         let found = found.expect("a position with several safe moves");
         // Play-outs, not tree nodes: rounds of sequential halving.
         assert!(found.nodes >= 4 && found.depth >= 1, "{found:?}");
-        assert!(found.elapsed < Duration::from_millis(500));
+        // Within its budget, give or take a loaded machine's scheduling.
+        assert!(found.elapsed < Duration::from_secs(3), "{found:?}");
     }
 
     #[test]

@@ -153,7 +153,7 @@ fn the_bot_answers_within_its_budget() {
         // The clock is read at every node; the margin is for a busy
         // machine running the suite in parallel (and a debug build).
         assert!(
-            took < budget + Duration::from_millis(100),
+            took < budget + Duration::from_secs(1),
             "{took:?} for {budget:?}"
         );
     }

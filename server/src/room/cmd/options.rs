@@ -2,11 +2,10 @@
 //! games.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
 
 use super::super::event::{Effect, Event};
 use super::super::state::{Applied, Member, RoomState};
-use crate::games::{GameKind, GameOptions};
+use crate::games::{GameKind, GameOptions, SentOptions};
 use crate::model::ids::MemberId;
 use crate::protocol::{Code, Refusal};
 use crate::store::Write;
@@ -20,9 +19,10 @@ pub struct Options {
     #[serde(default, deserialize_with = "game_name")]
     pub game: Option<Result<GameKind, String>>,
     /// Read against the game ([`GameOptions::parse`]), which may be the
-    /// room's: its errors are `bad_options`, after the host's checks.
+    /// room's: its errors (a key given twice too) are `bad_options`,
+    /// after the host's checks.
     #[serde(default)]
-    pub options: Value,
+    pub options: SentOptions,
 }
 
 fn game_name<'de, D>(deserializer: D) -> Result<Option<Result<GameKind, String>>, D::Error>
@@ -38,7 +38,7 @@ impl RoomState {
         &mut self,
         member: MemberId,
         game: Option<Result<GameKind, String>>,
-        options: &Value,
+        options: &SentOptions,
         now: u64,
     ) -> Applied {
         self.require_host(member)?;
@@ -48,7 +48,9 @@ impl RoomState {
             Some(game) => game.map_err(|m| Refusal::new(Code::BadOptions, m))?,
             None => self.game(),
         };
-        let options = GameOptions::parse_for_play(kind, options)
+        let options = options
+            .json()
+            .and_then(|options| GameOptions::parse_for_play(kind, options))
             .map_err(|m| Refusal::new(Code::BadOptions, m))?;
         self.refuse_if_solo(&options, false)?;
         self.seating = options.seating();

@@ -71,9 +71,30 @@ fn options_may_switch_the_game() {
     match env.command {
         Command::Options(Options { game, options }) => {
             assert_eq!(game, Some(Ok(GameKind::Jungle)));
-            assert_eq!(options, json!({"clock": [3, 2]}));
+            assert_eq!(options.json(), Ok(&json!({"clock": [3, 2]})));
         }
         other => panic!("{other:?}"),
+    }
+    // A key given twice in the options, which a JSON value would read as
+    // its last, is kept as the host's `bad_options` too, at any depth.
+    for (frame, path) in [
+        (
+            r#"{"id":4,"type":"options","options":{"width":9,"width":11}}"#,
+            "width",
+        ),
+        (
+            r#"{"id":5,"type":"options","game":"jungle","options":{"clock":{"minutes":3,"increment":2,"minutes":5}}}"#,
+            "clock.minutes",
+        ),
+    ] {
+        let env = read(frame).unwrap();
+        match env.command {
+            Command::Options(Options { options, .. }) => assert_eq!(
+                options.json(),
+                Err(format!("Bad options: `{path}` is given twice."))
+            ),
+            other => panic!("{other:?}"),
+        }
     }
     // An unknown game is the host's to hear about (`bad_options`), after
     // the checks that come first.

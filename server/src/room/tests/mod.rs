@@ -307,7 +307,7 @@ pub fn start(order: Order) -> Command {
 pub fn options(game: Option<&str>, options: Value) -> Command {
     Command::Options(cmd::Options {
         game: game.map(GameKind::parse),
-        options,
+        options: options.into(),
     })
 }
 
