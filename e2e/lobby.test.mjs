@@ -186,6 +186,13 @@ test('a refused name in quick pairing is named at the name box and never saved; 
   await byId(page, 'seek-name').fill('A + B');
   await byId(page, 'seek-play').click();
   await nameError('That name cannot be used: 1 to 24 characters, no invisible characters, not the computer\'s name, no "+" standing alone.');
+  // A name that looks blank (a Hangul filler, or combining marks alone) too.
+  for (const blank of ['\u3164', '\u0301\u0301']) {
+    await byId(page, 'seek-name').fill(blank);
+    assert.equal(await byId(page, 'seek-name').getAttribute('aria-invalid'), null, 'typing clears the mark');
+    await byId(page, 'seek-play').click();
+    await nameError('That name cannot be used: 1 to 24 characters, no invisible characters, not the computer\'s name, no "+" standing alone.');
+  }
   await byId(page, 'lang').selectOption('vi');
   await byId(page, 'seek-name').fill('Computer (Master)');
   assert.equal(await byId(page, 'seek-name').getAttribute('aria-invalid'), null, 'typing clears the mark');

@@ -4,24 +4,38 @@
 //! Besides control characters, names refuse every invisible formatting
 //! character (Unicode category Cf: bidirectional controls such as U+202E
 //! RIGHT-TO-LEFT OVERRIDE, zero-width spaces and joiners, the byte-order
-//! mark, tags…) and line/paragraph separators: they can make one name look
-//! like another, or reorder what other people see around it. Chat keeps
-//! the format characters that emoji and scripts need (zero-width joiner,
-//! tag sequences of flags, soft hyphen, direction marks) but refuses the
-//! bidirectional embeddings, overrides and isolates, whose effect reaches
-//! past the character itself ("Trojan Source").
+//! mark, tags…), line/paragraph separators and every other
+//! Default_Ignorable_Code_Point (Hangul fillers, the combining grapheme
+//! joiner, Khmer inherent vowels, Mongolian free variation selectors…):
+//! they can make one name look like another, make a name look blank, or
+//! reorder what other people see around it. Only a variation selector
+//! (U+FE0F in "❤️") is kept, directly after a visible character, whose
+//! look it picks. A name must also show something: one character at least
+//! that is neither white space, nor a combining mark, nor blank-looking
+//! ([`is_visible`]). Chat keeps the format characters that emoji and
+//! scripts need (zero-width joiner, tag sequences of flags, soft hyphen,
+//! direction marks) but refuses the bidirectional embeddings, overrides
+//! and isolates, whose effect reaches past the character itself ("Trojan
+//! Source").
+//!
+//! The Unicode properties are `icu_properties`' (its compiled data,
+//! Unicode 18.0): [`is_default_ignorable`] and the general categories
+//! behind [`is_format`] and [`is_visible`] follow Unicode's
+//! DerivedCoreProperties.txt and UnicodeData.txt rather than a table kept
+//! by hand.
 
 pub const NAME_MAX: usize = 24;
 pub const CHAT_MAX: usize = 300;
 
 /// A display name: 1-24 characters after trimming, no control characters
 /// (they could break other people's screens or logs), no invisible
-/// format characters (category Cf) and no line or paragraph separators
-/// (they could spoof another name or reorder the text around it); not a
-/// name of the computer ([`reads_as_computer`]: a person is never shown
-/// as the computer), and no `+` standing alone as a word
-/// ([`has_lone_plus`]: the stored record joins a team's names with
-/// " + ", which must read back as the same people).
+/// characters ([`has_invisible`]: they could spoof another name, make it
+/// look blank or reorder the text around it), at least one visible
+/// character ([`is_visible`]); not a name of the computer
+/// ([`reads_as_computer`]: a person is never shown as the computer), and
+/// no `+` standing alone as a word ([`has_lone_plus`]: the stored record
+/// joins a team's names with " + ", which must read back as the same
+/// people).
 pub fn name(input: &str) -> Result<String, String> {
     let name = input.trim();
     let len = name.chars().count();
@@ -34,11 +48,11 @@ pub fn name(input: &str) -> Result<String, String> {
     if name.chars().any(char::is_control) {
         return Err("A name cannot contain control characters.".into());
     }
-    if name
-        .chars()
-        .any(|c| is_format(c) || c == '\u{2028}' || c == '\u{2029}')
-    {
+    if has_invisible(name) {
         return Err("A name cannot contain invisible or text-direction characters.".into());
+    }
+    if !name.chars().any(is_visible) {
+        return Err("A name needs at least one visible character.".into());
     }
     if reads_as_computer(name) {
         return Err("That name is the computer's; choose another.".into());
@@ -47,6 +61,69 @@ pub fn name(input: &str) -> Result<String, String> {
         return Err("A name cannot have a \"+\" standing alone between spaces.".into());
     }
     Ok(name.to_string())
+}
+
+/// Whether `name` holds a character that a name refuses as invisible: a
+/// format character ([`is_format`], the zero-width joiner of emoji
+/// sequences too), a line or paragraph separator, or any other
+/// [`is_default_ignorable`] character but a variation selector (U+FE00-
+/// U+FE0F, U+E0100-U+E01EF, the Mongolian U+180B-U+180D and U+180F)
+/// directly after an [`is_visible`] character: "❤️" (U+2764 U+FE0F) is
+/// kept, a selector alone, after a space, a mark or another selector is
+/// not.
+pub fn has_invisible(name: &str) -> bool {
+    let mut after_visible = false;
+    for c in name.chars() {
+        let kept_selector = after_visible && is_variation_selector(c);
+        if is_format(c)
+            || matches!(c, '\u{2028}' | '\u{2029}')
+            || (is_default_ignorable(c) && !kept_selector)
+        {
+            return true;
+        }
+        after_visible = is_visible(c);
+    }
+    false
+}
+
+/// Whether `c` shows something by itself: not white space, not a
+/// combining mark (general category M, drawn on the character before
+/// it), not [`is_default_ignorable`], not a control or format character,
+/// and not blank-looking ([`is_blank`]).
+pub fn is_visible(c: char) -> bool {
+    !(c.is_whitespace()
+        || c.is_control()
+        || is_format(c)
+        || is_default_ignorable(c)
+        || is_blank(c)
+        || icu_properties::props::GeneralCategoryGroup::Mark.contains(general_category(c)))
+}
+
+/// Characters that are drawn as an empty space without being white
+/// space: U+2800 BRAILLE PATTERN BLANK and the Hangul fillers (U+115F,
+/// U+1160, U+3164, U+FFA0; these are default-ignorable too).
+pub fn is_blank(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2800}' | '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}'
+    )
+}
+
+/// Unicode's Default_Ignorable_Code_Point: characters a renderer shows
+/// as nothing when it does not support them (DerivedCoreProperties.txt).
+pub fn is_default_ignorable(c: char) -> bool {
+    use icu_properties::{props::DefaultIgnorableCodePoint, CodePointSetData};
+    CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+}
+
+/// Unicode's Variation_Selector property (PropList.txt).
+pub fn is_variation_selector(c: char) -> bool {
+    use icu_properties::{props::VariationSelector, CodePointSetData};
+    CodePointSetData::new::<VariationSelector>().contains(c)
+}
+
+fn general_category(c: char) -> icu_properties::props::GeneralCategory {
+    icu_properties::CodePointMapData::<icu_properties::props::GeneralCategory>::new().get(c)
 }
 
 /// The computer's names in Vietnamese, as `web/js/i18n/vi.json` writes
@@ -148,33 +225,8 @@ pub fn is_bidi_control(c: char) -> bool {
 /// how text around them is shown. Includes every [`is_bidi_control`]
 /// character, zero-width space / joiners, word joiner and invisible
 /// operators, the byte-order mark, interlinear annotation marks and tags.
-/// (Unicode 15.1; std has no category lookup, and the set is small and
-/// stable.)
 pub fn is_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{0600}'..='\u{0605}'
-            | '\u{061C}'
-            | '\u{06DD}'
-            | '\u{070F}'
-            | '\u{0890}'..='\u{0891}'
-            | '\u{08E2}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{110BD}'
-            | '\u{110CD}'
-            | '\u{13430}'..='\u{1343F}'
-            | '\u{1BCA0}'..='\u{1BCA3}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0001}'
-            | '\u{E0020}'..='\u{E007F}'
-    )
+    general_category(c) == icu_properties::props::GeneralCategory::Format
 }
 
 /// Longest session description relayed (an audio-only SDP of a browser
@@ -361,6 +413,144 @@ mod tests {
         assert!(name("مريم").is_ok());
         assert!(name("e\u{0301}").is_ok(), "combining marks are not Cf");
         assert!(!is_format('a') && !is_format(' ') && !is_format('\u{0301}'));
+    }
+
+    /// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt),
+    /// as the brief of this check listed it: the crate's data must agree,
+    /// range for range (a new Unicode version that changes it shows here).
+    const DEFAULT_IGNORABLE: [(u32, u32); 17] = [
+        (0x00AD, 0x00AD),
+        (0x034F, 0x034F),
+        (0x061C, 0x061C),
+        (0x115F, 0x1160),
+        (0x17B4, 0x17B5),
+        (0x180B, 0x180F),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x206F),
+        (0x3164, 0x3164),
+        (0xFE00, 0xFE0F),
+        (0xFEFF, 0xFEFF),
+        (0xFFA0, 0xFFA0),
+        (0xFFF0, 0xFFF8),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0000, 0xE0FFF),
+    ];
+
+    fn every_char() -> impl Iterator<Item = char> {
+        (0..=0x10FFFF).filter_map(char::from_u32)
+    }
+
+    #[test]
+    fn default_ignorables_are_unicode_s() {
+        for c in every_char() {
+            let listed = DEFAULT_IGNORABLE
+                .iter()
+                .any(|&(a, b)| (a..=b).contains(&(c as u32)));
+            assert_eq!(is_default_ignorable(c), listed, "U+{:04X}", c as u32);
+        }
+    }
+
+    /// Every default-ignorable character is refused in a name, alone,
+    /// first, last or inside, but a variation selector directly after a
+    /// visible character.
+    #[test]
+    fn names_refuse_every_default_ignorable() {
+        for c in every_char().filter(|&c| is_default_ignorable(c)) {
+            let u = c as u32;
+            for text in [format!("{c}"), format!("{c}Lan"), format!("{c}{c}")] {
+                assert!(name(&text).is_err(), "U+{u:04X} in {text:?}");
+            }
+            let inside = format!("La{c}n");
+            let after_space = format!("Lan {c}x");
+            let after_mark = format!("Le\u{301}{c}n");
+            let twice = format!("La{c}{c}n");
+            if is_variation_selector(c) {
+                assert_eq!(name(&inside).as_deref(), Ok(&*inside), "U+{u:04X}");
+                assert_eq!(name(&format!("Lan{c}")).as_deref(), Ok(&*format!("Lan{c}")));
+            } else {
+                assert!(name(&inside).is_err(), "U+{u:04X} in {inside:?}");
+                assert!(name(&format!("Lan{c}")).is_err(), "U+{u:04X} last");
+            }
+            for text in [after_space, after_mark, twice] {
+                assert!(name(&text).is_err(), "U+{u:04X} in {text:?}");
+            }
+        }
+    }
+
+    /// What the outside report found accepted, each refused.
+    #[test]
+    fn blank_looking_names_are_refused() {
+        for blank in [
+            "\u{3164}",         // Hangul filler
+            "\u{FFA0}",         // halfwidth Hangul filler
+            "\u{115F}\u{1160}", // Hangul choseong and jungseong fillers
+            "\u{2800}",         // braille pattern blank
+            "\u{2800} \u{2800}",
+            "a\u{034F}b", // combining grapheme joiner
+            "\u{17B4}",   // Khmer vowel inherent AQ
+            "\u{17B5}",
+            "\u{0301}\u{0301}", // combining marks only
+            "\u{20DD}",         // combining enclosing circle (Me)
+            "\u{0903}",         // Devanagari sign visarga (Mc)
+            " \u{0301} \u{0302} ",
+            "\u{2800}\u{0301}",
+            "\u{3000}\u{0301}", // ideographic space and a mark
+            "\u{1160}\u{1160}",
+            "\u{FE0F}", // a variation selector alone
+            "\u{2800}\u{FE0F}",
+            "Lan\u{3164}", // a filler that trimming would not remove
+        ] {
+            assert!(name(blank).is_err(), "{blank:?}");
+        }
+        assert_eq!(
+            name("\u{2800}").unwrap_err(),
+            "A name needs at least one visible character."
+        );
+        assert!(is_blank('\u{2800}') && !is_visible('\u{2800}'));
+        assert!(!is_visible('\u{0301}') && !is_visible(' ') && !is_visible('\u{3164}'));
+    }
+
+    /// Names that show themselves stay: marks after a letter, blanks
+    /// between visible words, a variation selector after an emoji or an
+    /// ideograph. An emoji sequence joined with U+200D ZERO WIDTH JOINER
+    /// stays refused, as names refused it before (a joiner is Cf).
+    #[test]
+    fn visible_names_are_kept() {
+        for fine in [
+            "Nguye\u{0302}\u{0303}n", // Nguyễn, decomposed (NFD)
+            "Nguyễn",
+            "Thi\u{0323} Minh",
+            "e\u{0301}",
+            "❤\u{FE0F}", // ❤️
+            "Lan ❤\u{FE0F}",
+            "1\u{FE0F}\u{20E3}", // keycap 1️⃣
+            "葛\u{E0100}",       // an ideographic variation sequence
+            "ᠠ\u{180B}",         // Mongolian letter a, FVS1
+            "⠇⠁⠝\u{2800}⠍⠊⠝⠓",   // braille with a blank between words
+            "Lan 🐯",
+            "👍🏽",
+            "🇻🇳",
+            "नमस्ते",
+            "김민",
+            "ㅎㅎ",
+            "x",
+        ] {
+            assert_eq!(name(fine).as_deref(), Ok(fine), "{fine:?}");
+        }
+        // The selectors the document names, and only those.
+        let selectors: Vec<char> = every_char().filter(|&c| is_variation_selector(c)).collect();
+        let named = |c: char| matches!(c, '\u{180B}'..='\u{180D}' | '\u{180F}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}');
+        assert!(selectors.iter().all(|&c| named(c)));
+        assert_eq!(selectors.len(), 3 + 1 + 16 + 240);
+        for joined in [
+            "👩\u{200D}💻",
+            "👨\u{200D}👩\u{200D}👧",
+            "🏳\u{FE0F}\u{200D}🌈",
+        ] {
+            assert!(name(joined).is_err(), "{joined:?}");
+        }
     }
 
     #[test]

@@ -688,6 +688,83 @@ async fn a_person_cannot_take_the_computer_s_name_nor_a_lone_plus() {
     client.ok(json!({"type": "name", "name": "C++"})).await;
 }
 
+/// Names that look blank or hide characters are `bad_name`: Hangul
+/// fillers, the braille blank, the combining grapheme joiner, Khmer
+/// inherent vowels, combining marks alone (every Default_Ignorable_Code_Point
+/// but a variation selector after a visible character, and a name must show
+/// something). A room's `name` and a lobby `hello` are refused, a room
+/// `hello` joins without the name; the members list never shows them. Names
+/// that show themselves stay, decomposed Vietnamese and "❤️" among them.
+#[tokio::test]
+async fn blank_looking_and_invisible_names_are_refused() {
+    let server = TestServer::start().await;
+    let code = &server.new_room(json!({})).await.0;
+    let (mut client, _, snap) = server.join(code, None, Some("Minh")).await;
+    let me = snap["you"]["member"].clone();
+    let lobby_url = format!("{}/ws/lobby", server.base.replace("http://", "ws://"));
+    for blank in [
+        "\u{3164}",
+        "\u{FFA0}",
+        "\u{2800}",
+        "a\u{034F}b",
+        "\u{17B4}",
+        "\u{0301}\u{0301}",
+        "\u{115F}\u{1160}",
+        "Lan\u{3164}",
+        "\u{FE0F}",
+        "La\u{180E}n",
+    ] {
+        let message = client
+            .refused(json!({"type": "name", "name": blank}), "bad_name")
+            .await;
+        assert!(message.contains("visible"), "{blank:?}: {message}");
+        let (_other, _, snap) = server.join(code, None, Some(blank)).await;
+        assert_eq!(snap["you"]["name"], Value::Null, "{blank:?}");
+        let mut lobby = common::browser::socket(&lobby_url, None).await;
+        lobby
+            .refused(
+                json!({"type": "hello", "token": null, "name": blank}),
+                "bad_name",
+            )
+            .await;
+        // The hello was not taken: the socket cannot seek.
+        lobby
+            .refused(
+                json!({"type": "seek", "game": "jungle", "preset": "none"}),
+                "hello_first",
+            )
+            .await;
+    }
+    // Nothing refused reached the members list: the name is still Minh.
+    client.ok(json!({"type": "ping"})).await;
+    for members in client.events.drain(..).filter(|e| e["type"] == "members") {
+        for m in members["members"].as_array().expect("members") {
+            if m["id"] == me {
+                assert_eq!(m["name"], "Minh", "{members}");
+            }
+        }
+    }
+    for fine in ["Nguye\u{0302}\u{0303}n", "Lan ❤\u{FE0F}", "⠇⠁⠝\u{2800}⠍⠊⠝⠓"] {
+        client.ok(json!({"type": "name", "name": fine})).await;
+        let members = client.next_of("members").await;
+        let mine = members["members"]
+            .as_array()
+            .expect("members")
+            .iter()
+            .find(|m| m["id"] == me)
+            .unwrap_or_else(|| panic!("{me} in {members}"));
+        assert_eq!(mine["name"], fine, "{members}");
+        let mut lobby = common::browser::socket(&lobby_url, None).await;
+        lobby
+            .ok(json!({"type": "hello", "token": null, "name": fine}))
+            .await;
+        lobby
+            .ok(json!({"type": "seek", "game": "jungle", "preset": "none"}))
+            .await;
+        lobby.ok(json!({"type": "cancel"})).await;
+    }
+}
+
 #[tokio::test]
 async fn a_two_player_quoridor_resignation_is_a_win_by_default() {
     let server = TestServer::start().await;
